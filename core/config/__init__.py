@@ -1,0 +1,1 @@
+"""Configuration: discovery, typed model, tolerant loading."""

@@ -1,0 +1,166 @@
+"""The effective configuration of one project: the `qmd_context:` section, typed.
+
+Built-in defaults live here; `loader.py` overlays a file on them and records what it
+could not use as `ConfigProblem`s instead of failing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+KNOWN_TIERS = ("qmd", "ck", "grep", "store")
+DEFAULT_TIERS = ("qmd", "ck", "grep")
+SIGNAL_LEVELS = ("low", "medium", "high")
+
+
+@dataclass(frozen=True, slots=True)
+class ScopeConfig:
+    """Where one scope looks: a qmd collection, a ck search path, grep paths (root-relative).
+
+    `qmd_collection` "all" (or several names joined by commas) queries each collection of
+    the other scopes; `ck_path` "" means no ck search for this scope.
+    """
+
+    qmd_collection: str = ""
+    ck_path: str = ""
+    grep_paths: tuple[str, ...] = ()
+
+
+BUILTIN_SCOPES: dict[str, ScopeConfig] = {
+    "grimoires": ScopeConfig("loa-grimoire", ".ck/loa-grimoire/", ("grimoires/loa/",)),
+    "skills": ScopeConfig("loa-skills", ".ck/skills/", (".claude/skills/",)),
+    "notes": ScopeConfig("loa-grimoire", ".ck/loa-grimoire/", ("grimoires/loa/NOTES.md",)),
+    "reality": ScopeConfig("loa-reality", ".ck/reality/", ("grimoires/loa/reality/",)),
+    "all": ScopeConfig(
+        "all", ".ck/", ("grimoires/loa/", ".claude/skills/", "grimoires/loa/reality/")
+    ),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SkillOverride:
+    budget: int | None = None
+    scope: str | None = None
+    enabled: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class QmdSettings:
+    mode: str = "search"  # search (BM25) | query (hybrid, only when models exist)
+    min_score: float = 0.0
+    limit: int = 10
+    refresh: bool = False  # run `qmd update` before querying
+
+
+@dataclass(frozen=True, slots=True)
+class CkSettings:
+    mode: str = "hybrid"  # hybrid | sem | lex
+    threshold: float = 0.02
+    limit: int = 10
+
+
+@dataclass(frozen=True, slots=True)
+class GrepSettings:
+    limit: int = 10
+    max_filesize: int = 2_000_000
+    window_lines: int = 5
+
+
+@dataclass(frozen=True, slots=True)
+class TrajectorySettings:
+    enabled: bool = True
+    dir: str = ""  # "" = the default location (see trajectory.default_dir)
+    retention_days: int = 30
+    archive_days: int = 365
+    compression_level: int = 6
+
+
+DEFAULT_EXCLUDES = (
+    "**/brainstorm-*.md",
+    "**/session-notes-*.md",
+    "**/meeting-*.md",
+    "**/draft-*.md",
+    "**/scratch-*.md",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class FilteringSettings:
+    enabled: bool = True
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDES
+    archive_zone: str = "grimoires/loa/archive/"
+    signal_threshold: str = "medium"
+
+
+@dataclass(frozen=True, slots=True)
+class TokenBudgets:
+    single_search: int = 2000
+    accumulated: int = 5000
+    session: int = 15000
+
+
+@dataclass(frozen=True, slots=True)
+class StoreSettings:
+    path: str = ""  # "" = per-project database under the user data dir
+    limit: int = 10
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigProblem:
+    """Something in a config file that could not be used. Never fatal to a query."""
+
+    message: str
+    file: str = ""
+    line: int | None = None
+    key: str = ""
+    severity: str = "error"  # error | warning
+
+    def __str__(self) -> str:
+        where = self.file
+        if where and self.line is not None:
+            where = f"{where}:{self.line}"
+        prefix = f"{where}: " if where else ""
+        key = f"{self.key}: " if self.key else ""
+        return f"{prefix}{key}{self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigSource:
+    """Which file the settings came from (None = built-in defaults) and why that one."""
+
+    path: Path | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    enabled: bool = True
+    default_budget: int = 2000
+    timeout_seconds: float = 5.0
+    tiers: tuple[str, ...] = DEFAULT_TIERS
+    scopes: dict[str, ScopeConfig] = field(default_factory=lambda: dict(BUILTIN_SCOPES))
+    skill_overrides: dict[str, SkillOverride] = field(default_factory=dict)
+    qmd: QmdSettings = QmdSettings()
+    ck: CkSettings = CkSettings()
+    grep: GrepSettings = GrepSettings()
+    trajectory: TrajectorySettings = TrajectorySettings()
+    filtering: FilteringSettings = FilteringSettings()
+    token_budgets: TokenBudgets = TokenBudgets()
+    store: StoreSettings = StoreSettings()
+    source: ConfigSource = ConfigSource(None, "no config file found; built-in defaults")
+    problems: tuple[ConfigProblem, ...] = ()
+
+    def skill_override(self, skill: str | None) -> SkillOverride | None:
+        """The override for a skill; `review-sprint` and `review_sprint` are the same skill."""
+        if not skill:
+            return None
+        wanted = normalise_skill(skill)
+        for name, override in self.skill_overrides.items():
+            if normalise_skill(name) == wanted:
+                return override
+        return None
+
+
+def normalise_skill(name: str) -> str:
+    return name.strip().lower().replace("_", "-")

@@ -1,0 +1,65 @@
+"""Read YAML into plain Python while remembering the line of every key, so a problem can
+be reported as file:line. Uses PyYAML's C loader when present (the hot path)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import yaml
+
+try:
+    _Loader = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - wheels ship the C loader
+    _Loader = yaml.SafeLoader
+
+
+@dataclass
+class LocatedYaml:
+    data: object
+    lines: dict[str, int] = field(default_factory=dict)  # "a.b.c" -> 1-based line
+
+
+class YamlSyntaxError(ValueError):
+    def __init__(self, message: str, line: int | None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+def load_located(text: str) -> LocatedYaml:
+    """Parse text; raise YamlSyntaxError (with its line) when it is not valid YAML."""
+    try:
+        node = yaml.compose(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        message = exc.problem or exc.context or "invalid YAML"
+        raise YamlSyntaxError(message, line) from None
+    except yaml.YAMLError as exc:
+        raise YamlSyntaxError(str(exc).splitlines()[0], None) from None
+    if node is None:
+        return LocatedYaml(None)
+    lines: dict[str, int] = {}
+    return LocatedYaml(_convert(node, "", lines, yaml.constructor.SafeConstructor()), lines)
+
+
+def _convert(
+    node: yaml.Node, path: str, lines: dict[str, int], scalars: yaml.constructor.SafeConstructor
+) -> object:
+    if isinstance(node, yaml.MappingNode):
+        result: dict = {}
+        for key_node, value_node in node.value:
+            key = _convert(key_node, "", {}, scalars)
+            key_str = str(key)
+            child = f"{path}.{key_str}" if path else key_str
+            lines[child] = key_node.start_mark.line + 1
+            result[key] = _convert(value_node, child, lines, scalars)
+        return result
+    if isinstance(node, yaml.SequenceNode):
+        items = []
+        for index, item in enumerate(node.value):
+            child = f"{path}.{index}"
+            lines[child] = item.start_mark.line + 1
+            items.append(_convert(item, child, lines, scalars))
+        return items
+    # Scalars: the safe constructor resolves ints, floats, bools and nulls.
+    return scalars.construct_object(node, deep=True)

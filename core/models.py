@@ -1,0 +1,215 @@
+"""Plain data that flows through a query: request -> tier outcomes -> result.
+
+Every stage of the engine takes and returns these frozen dataclasses, so the CLI, the
+workbench, the trajectory logger and the tests all observe the same run.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+
+
+class TierStatus(StrEnum):
+    """How one tier ended for one query. Exactly one per tier."""
+
+    SERVED = "served"
+    EMPTY = "empty"
+    UNAVAILABLE = "unavailable"
+    TIMEOUT = "timeout"
+    ERROR = "error"
+    SKIPPED = "skipped"
+    DISABLED = "disabled"
+
+
+def estimate_tokens(text: str) -> int:
+    """Token estimate shared by every budget: ceil(whitespace-separated words x 1.3)."""
+    return math.ceil(len(text.split()) * 1.3)
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One piece of context. `source` is a root-relative POSIX path; `score` is in [0, 1]."""
+
+    source: str
+    score: float
+    content: str
+    tier: str
+    line_start: int | None = None
+    line_end: int | None = None
+
+    @property
+    def tokens(self) -> int:
+        return estimate_tokens(self.content)
+
+    def public(self) -> dict:
+        """The four keys of the headless JSON contract, nothing more."""
+        return {
+            "source": self.source,
+            "score": round(self.score, 4),
+            "content": self.content,
+            "tier": self.tier,
+        }
+
+    def detailed(self) -> dict:
+        return {
+            **self.public(),
+            "line_start": self.line_start,
+            "line_end": self.line_end,
+            "tokens": self.tokens,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RefusedPath:
+    """A configured path that was not searched, and why (outside the root, missing...)."""
+
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedScope:
+    """A scope turned into concrete, contained, absolute places for each tier."""
+
+    name: str
+    qmd_collections: tuple[str, ...]
+    ck_paths: tuple[Path, ...]
+    grep_paths: tuple[Path, ...]
+    refused: tuple[RefusedPath, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def to_dict(self, root: Path) -> dict:
+        def rel(p: Path) -> str:
+            try:
+                return p.relative_to(root).as_posix() or "."
+            except ValueError:
+                return str(p)
+
+        return {
+            "name": self.name,
+            "qmd_collections": list(self.qmd_collections),
+            "ck_paths": [rel(p) for p in self.ck_paths],
+            "grep_paths": [rel(p) for p in self.grep_paths],
+            "refused": [{"path": r.path, "reason": r.reason} for r in self.refused],
+            "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class FilteredHit:
+    """A hit removed by context filtering (exclude glob, archive zone, low signal)."""
+
+    source: str
+    tier: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class TierOutcome:
+    """What one tier did for one query."""
+
+    tier: str
+    status: TierStatus
+    reason: str
+    latency_ms: float = 0.0
+    hits: tuple[Hit, ...] = ()
+    argv: tuple[str, ...] = ()
+    dropped_lines: int = 0
+    filtered: tuple[FilteredHit, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {
+            "tier": self.tier,
+            "status": self.status.value,
+            "reason": self.reason,
+            "latency_ms": round(self.latency_ms, 1),
+            "count": len(self.hits),
+            "argv": list(self.argv),
+            "dropped_lines": self.dropped_lines,
+            "filtered": [
+                {"source": f.source, "tier": f.tier, "reason": f.reason} for f in self.filtered
+            ],
+            "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class BudgetEntry:
+    """A hit as the budget saw it: kept or dropped, with its cost."""
+
+    hit: Hit
+    tokens: int
+    reason: str = ""
+
+    def to_dict(self) -> dict:
+        return {
+            "source": self.hit.source,
+            "tier": self.hit.tier,
+            "score": round(self.hit.score, 4),
+            "tokens": self.tokens,
+            "line_start": self.hit.line_start,
+            "line_end": self.hit.line_end,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class BudgetReport:
+    """The result of packing hits into a token budget."""
+
+    limit: int
+    used: int
+    included: tuple[BudgetEntry, ...]
+    dropped: tuple[BudgetEntry, ...]
+
+    @property
+    def hits(self) -> tuple[Hit, ...]:
+        return tuple(entry.hit for entry in self.included)
+
+    def to_dict(self) -> dict:
+        return {
+            "limit": self.limit,
+            "used": self.used,
+            "included": len(self.included),
+            "dropped": [entry.to_dict() for entry in self.dropped],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class QueryRequest:
+    """A fully resolved query: every precedence rule has already been applied."""
+
+    text: str
+    scope: str
+    budget: int
+    timeout: float
+    tiers: tuple[str, ...]
+    skill: str | None = None
+    all_tiers: bool = False
+    refresh: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class QueryResult:
+    """Everything a query produced: kept hits, every tier's outcome, the budget cut."""
+
+    query_id: str
+    request: QueryRequest
+    scope: ResolvedScope | None
+    outcomes: tuple[TierOutcome, ...]
+    budget: BudgetReport
+    served_by: str | None
+    total_ms: float
+    deduplicated: int = 0
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def hits(self) -> tuple[Hit, ...]:
+        return self.budget.hits
+
+    def outcome(self, tier: str) -> TierOutcome | None:
+        return next((o for o in self.outcomes if o.tier == tier), None)

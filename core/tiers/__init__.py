@@ -1,0 +1,1 @@
+"""Search tiers behind one interface: qmd, ck, grep, store."""
