@@ -206,6 +206,10 @@ class QueryResult:
     total_ms: float
     deduplicated: int = 0
     notes: tuple[str, ...] = field(default_factory=tuple)
+    # Diagnostics for stderr (bad --skill, unwritable trajectory dir, ...).
+    warnings: tuple[str, ...] = field(default_factory=tuple)
+    # Set when the query was not run at all (unknown scope, disabled, bad budget).
+    refused: str | None = None
 
     @property
     def hits(self) -> tuple[Hit, ...]:

@@ -1,0 +1,185 @@
+"""The public API shared by the CLI, the workbench, the MCP server and third parties:
+a `Project` (root + config) that runs `QueryOptions` through the engine."""
+
+from __future__ import annotations
+
+import re
+import os
+import threading
+from dataclasses import dataclass, replace
+from datetime import date
+from pathlib import Path
+
+from .config.loader import load_config
+from .config.model import KNOWN_TIERS, Config
+from .events import EventSink, QueryEvent, ignore_event
+from .models import BudgetReport, QueryRequest, QueryResult
+from .project import find_root
+from .scopes import resolve_scope
+
+SKILL_NAME = re.compile(r"^[a-z0-9_-]+$")
+DEFAULT_SCOPE = "all"
+
+
+@dataclass(frozen=True, slots=True)
+class QueryOptions:
+    """What a caller asked for. None means "not given": the precedence rules decide
+    (explicit value > skill override > config file > built-in default)."""
+
+    text: str = ""
+    scope: str | None = None
+    budget: int | None = None
+    timeout: float | None = None
+    skill: str | None = None
+    tiers: tuple[str, ...] | None = None
+    all_tiers: bool = False
+    refresh: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    request: QueryRequest
+    refused: str | None
+    warnings: tuple[str, ...]
+
+
+class Project:
+    """One project root and its effective config. Never raises on a bad config file:
+    its problems are in `config.problems`."""
+
+    def __init__(
+        self,
+        root: str | Path | None = None,
+        config_path: str | None = None,
+        config: Config | None = None,
+    ) -> None:
+        self.root = find_root(str(root) if root is not None else None)
+        self.config_path = config_path
+        self.config = config if config is not None else load_config(self.root, config_path)
+
+    def with_config(self, config: Config) -> Project:
+        """The same project with other (e.g. unsaved) settings, for previews."""
+        return Project(self.root, self.config_path, config)
+
+    def trajectory_dir(self) -> Path:
+        from .trajectory.paths import default_dir
+
+        return default_dir(self.root, self.config)
+
+    def private_paths(self) -> tuple[Path, ...]:
+        """tierscope's own state, never searched by any tier."""
+        paths = [self.trajectory_dir().resolve()]
+        from .store.location import store_path
+
+        paths.append(store_path(self.root, self.config).parent.resolve())
+        return tuple(paths)
+
+    def prepare(self, options: QueryOptions) -> Prepared:
+        """Apply every precedence rule; say why the query must not run, if it must not."""
+        config = self.config
+        warnings: list[str] = []
+        skill = options.skill
+        if skill is not None and not SKILL_NAME.match(skill):
+            warnings.append(f"ignoring --skill {skill!r}: must match ^[a-z0-9_-]+$")
+            skill = None
+        override = config.skill_override(skill)
+        scope = options.scope or (override.scope if override else None) or DEFAULT_SCOPE
+        budget = options.budget
+        if budget is None:
+            budget = override.budget if override and override.budget else config.default_budget
+        timeout = options.timeout if options.timeout is not None else config.timeout_seconds
+        tiers = options.tiers if options.tiers is not None else config.tiers
+        unknown = [t for t in tiers if t not in KNOWN_TIERS]
+        if unknown:
+            warnings.append(f"ignoring unknown tiers: {', '.join(unknown)}")
+            tiers = tuple(t for t in tiers if t in KNOWN_TIERS)
+        request = QueryRequest(
+            text=options.text.strip(),
+            scope=scope,
+            budget=budget,
+            timeout=timeout,
+            tiers=tuple(dict.fromkeys(tiers)),
+            skill=skill,
+            all_tiers=options.all_tiers,
+            refresh=options.refresh,
+        )
+        refused = None
+        if not request.text:
+            refused = "no query"
+        elif not config.enabled:
+            refused = "disabled by config (qmd_context.enabled: false)"
+        elif override is not None and not override.enabled:
+            refused = f"disabled for skill {skill} (skill_overrides.{skill}.enabled: false)"
+        elif budget < 0:
+            refused = f"budget must be a positive integer, got {budget}"
+        elif timeout <= 0:
+            refused = f"timeout must be positive, got {timeout}"
+        elif scope not in config.scopes:
+            refused = f"Invalid scope: {scope}"
+        return Prepared(request, refused, tuple(warnings))
+
+    def run(
+        self,
+        options: QueryOptions,
+        *,
+        on_event: EventSink | None = None,
+        cancel: threading.Event | None = None,
+        trajectory: bool = True,
+    ) -> QueryResult:
+        """Run one query end to end. Never raises for anything a user can cause."""
+        from .engine import run_tiers
+
+        prepared = self.prepare(options)
+        request = prepared.request
+        warnings = list(prepared.warnings)
+        query_id = f"q-{os.urandom(4).hex()}"
+        if prepared.refused:
+            return QueryResult(
+                query_id=query_id,
+                request=request,
+                scope=None,
+                outcomes=(),
+                budget=BudgetReport(max(request.budget, 0), 0, (), ()),
+                served_by=None,
+                total_ms=0.0,
+                warnings=tuple(warnings),
+                refused=prepared.refused,
+            )
+        scope = resolve_scope(request.scope, self.config, self.root)
+        sink = on_event or ignore_event
+        recorder = None
+        if trajectory and self.config.trajectory.enabled:
+            recorder = self._recorder(request.skill)
+            sink = _fan_out(sink, recorder)
+        result = run_tiers(
+            request,
+            query_id=query_id,
+            root=self.root,
+            config=self.config,
+            scope=scope,
+            private_paths=self.private_paths(),
+            on_event=sink,
+            cancel=cancel,
+        )
+        if recorder is not None and recorder.warning:
+            warnings.append(f"trajectory not written: {recorder.warning}")
+        for refused in scope.refused:
+            warnings.append(f"scope {scope.name}: refused {refused.reason}")
+        if warnings:
+            result = replace(result, warnings=tuple(warnings))
+        return result
+
+    def _recorder(self, skill: str | None):
+        from .trajectory.paths import agent_name, log_file
+        from .trajectory.recorder import TrajectoryRecorder
+
+        path = log_file(self.trajectory_dir(), agent_name(skill), date.today())
+        return TrajectoryRecorder(path, agent_name(skill), self.root)
+
+
+def _fan_out(first: EventSink, second: EventSink) -> EventSink:
+    def sink(event: QueryEvent) -> None:
+        second(event)
+        first(event)
+
+    return sink

@@ -1,0 +1,28 @@
+"""Drop hits that show the same lines of the same file twice (scope `all` overlaps paths,
+and several collections can index one file)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .models import Hit
+
+
+def _overlaps(a: Hit, b: Hit) -> bool:
+    if a.line_start is None or b.line_start is None:
+        return True  # no span known: the whole file is the unit
+    a_end = a.line_end if a.line_end is not None else a.line_start
+    b_end = b.line_end if b.line_end is not None else b.line_start
+    return a.line_start <= b_end and b.line_start <= a_end
+
+
+def deduplicate(hits: Iterable[Hit]) -> tuple[tuple[Hit, ...], int]:
+    """Keep the best-scoring hit of each overlapping group; return (kept, removed count)."""
+    kept: list[Hit] = []
+    removed = 0
+    for hit in sorted(hits, key=lambda h: -h.score):
+        if any(k.source == hit.source and _overlaps(k, hit) for k in kept):
+            removed += 1
+            continue
+        kept.append(hit)
+    return tuple(kept), removed

@@ -1,0 +1,150 @@
+"""The query pipeline: tiers in order (falling through), filter, dedup, budget — emitting
+events along the way. Pure orchestration; every stage lives in its own module."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from .budget import apply_budget
+from .config.model import Config
+from .dedup import deduplicate
+from .events import (
+    BudgetApplied,
+    EventSink,
+    QueryFinished,
+    QueryStarted,
+    TierFinished,
+    TierStarted,
+)
+from .filtering import ContextFilter
+from .models import (
+    FilteredHit,
+    Hit,
+    QueryRequest,
+    QueryResult,
+    ResolvedScope,
+    TierOutcome,
+    TierStatus,
+)
+from .tiers.base import Deadline, Tier, TierRequest
+from .tiers.registry import load_tier
+
+STANDARD_TIERS = ("qmd", "ck", "grep")
+
+
+def run_tiers(
+    request: QueryRequest,
+    *,
+    query_id: str,
+    root: Path,
+    config: Config,
+    scope: ResolvedScope,
+    private_paths: tuple[Path, ...],
+    on_event: EventSink,
+    cancel: threading.Event | None = None,
+    tier_factory: Callable[[str], Tier] = load_tier,
+) -> QueryResult:
+    """Run `request` through its tiers; the first tier with a hit serves (every tier runs
+    with `all_tiers`). Returns the result after emitting every event."""
+    started = time.monotonic()
+    cancel = cancel or threading.Event()
+    on_event(QueryStarted(query_id, request))
+    context_filter = ContextFilter(root, config.filtering, private_paths)
+    outcomes: list[TierOutcome] = []
+    served_by: str | None = None
+    served_hits: tuple[Hit, ...] = ()
+    for name in request.tiers:
+        if cancel.is_set():
+            outcome = TierOutcome(name, TierStatus.SKIPPED, "query cancelled")
+        elif served_by and not request.all_tiers:
+            outcome = TierOutcome(name, TierStatus.SKIPPED, f"{served_by} served")
+        else:
+            on_event(TierStarted(query_id, name, request.timeout))
+            tier_request = TierRequest(
+                query=request.text,
+                root=root,
+                scope=scope,
+                config=config,
+                timeout=request.timeout,
+                private_paths=private_paths,
+                refresh=request.refresh,
+            )
+            outcome = _run_one(tier_factory, name, tier_request, request.timeout, cancel)
+            outcome = _apply_filter(outcome, context_filter)
+            if outcome.hits and served_by is None:
+                served_by, served_hits = name, outcome.hits
+        outcomes.append(outcome)
+        on_event(TierFinished(query_id, outcome))
+    for name in STANDARD_TIERS:
+        if name not in request.tiers:
+            outcome = TierOutcome(name, TierStatus.DISABLED, "not in the tier list")
+            outcomes.append(outcome)
+            on_event(TierFinished(query_id, outcome))
+
+    hits, removed = deduplicate(served_hits)
+    report = apply_budget(hits, request.budget)
+    on_event(BudgetApplied(query_id, report))
+    result = QueryResult(
+        query_id=query_id,
+        request=request,
+        scope=scope,
+        outcomes=tuple(outcomes),
+        budget=report,
+        served_by=served_by,
+        total_ms=(time.monotonic() - started) * 1000,
+        deduplicated=removed,
+        notes=scope.notes,
+    )
+    on_event(QueryFinished(query_id, result))
+    return result
+
+
+def _run_one(
+    tier_factory: Callable[[str], Tier],
+    name: str,
+    tier_request: TierRequest,
+    timeout: float,
+    cancel: threading.Event,
+) -> TierOutcome:
+    started = time.monotonic()
+    try:
+        tier = tier_factory(name)
+        outcome = tier.search(tier_request, Deadline.after(timeout, cancel))
+    except Exception as exc:  # a broken tier must never break the query: fall through
+        return TierOutcome(
+            name,
+            TierStatus.ERROR,
+            f"internal error: {type(exc).__name__}: {exc}",
+            latency_ms=(time.monotonic() - started) * 1000,
+        )
+    if outcome.hits and outcome.status is not TierStatus.SERVED:
+        outcome = replace(outcome, status=TierStatus.SERVED)
+    return outcome
+
+
+def _apply_filter(outcome: TierOutcome, context_filter: ContextFilter) -> TierOutcome:
+    if not outcome.hits:
+        return outcome
+    kept: list[Hit] = []
+    filtered = list(outcome.filtered)
+    for hit in outcome.hits:
+        reason = context_filter.reason_to_exclude(hit.source)
+        if reason:
+            filtered.append(FilteredHit(hit.source, outcome.tier, reason))
+        else:
+            kept.append(hit)
+    if len(kept) == len(outcome.hits):
+        return outcome
+    if kept:
+        return replace(outcome, hits=tuple(kept), filtered=tuple(filtered))
+    return replace(
+        outcome,
+        status=TierStatus.EMPTY,
+        reason=f"{len(outcome.hits)} hits, all filtered",
+        hits=(),
+        filtered=tuple(filtered),
+    )

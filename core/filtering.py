@@ -1,0 +1,88 @@
+"""Context filtering (seed 004 §3.8): exclude globs, the archive zone, frontmatter signal
+levels, and tierscope's own state. Applied to every tier's hits and to grep's walk."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from .config.model import SIGNAL_LEVELS, FilteringSettings
+from .project import is_inside
+
+_SIGNAL_LINE = re.compile(rb"^signal:\s*['\"]?(low|medium|high)['\"]?\s*$", re.MULTILINE)
+
+
+def glob_to_regex(pattern: str) -> re.Pattern[str]:
+    """Translate a path glob (`**` spans directories, `*` and `?` do not) to a regex
+    matched against the whole root-relative POSIX path."""
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+@lru_cache(maxsize=4096)
+def read_signal(path: Path) -> str:
+    """The frontmatter `signal:` of a file; no marker (or unreadable) counts as medium."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(2048)
+    except OSError:
+        return "medium"
+    if not head.startswith(b"---"):
+        return "medium"
+    end = head.find(b"\n---", 3)
+    front = head[: end if end != -1 else len(head)]
+    match = _SIGNAL_LINE.search(front)
+    return match.group(1).decode() if match else "medium"
+
+
+@dataclass(frozen=True)
+class ContextFilter:
+    """Decides whether a root-relative source may be used as context, and why not."""
+
+    root: Path
+    settings: FilteringSettings
+    private_paths: tuple[Path, ...] = ()
+    _globs: tuple[tuple[str, re.Pattern[str]], ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        globs = tuple((g, glob_to_regex(g)) for g in self.settings.exclude)
+        object.__setattr__(self, "_globs", globs)
+
+    def reason_to_exclude(self, source: str) -> str | None:
+        """None when `source` may be used; otherwise the one-line reason it may not."""
+        path = self.root / source
+        for private in self.private_paths:
+            if is_inside(path, private):
+                return "tierscope's own state (never searched)"
+        if not self.settings.enabled:
+            return None
+        zone = self.settings.archive_zone.strip().strip("/")
+        if zone and (source == zone or source.startswith(zone + "/")):
+            return f"archive zone {self.settings.archive_zone}"
+        for raw, regex in self._globs:
+            if regex.match(source):
+                return f"exclude glob {raw}"
+        if source.endswith((".md", ".markdown")):
+            signal = read_signal(path)
+            if SIGNAL_LEVELS.index(signal) < SIGNAL_LEVELS.index(self.settings.signal_threshold):
+                return f"signal: {signal} (threshold {self.settings.signal_threshold})"
+        return None

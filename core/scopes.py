@@ -1,0 +1,102 @@
+"""Turn a scope name into concrete places for each tier, refusing anything that escapes
+the project root."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .config.model import Config, ScopeConfig
+from .models import RefusedPath, ResolvedScope
+from .project import contain, is_inside
+
+
+class UnknownScope(LookupError):
+    """The scope is neither built in nor defined by the config."""
+
+
+def resolve_scope(name: str, config: Config, root: Path) -> ResolvedScope:
+    """Resolve `name` against `config.scopes`. Raises UnknownScope for an unknown name."""
+    if name not in config.scopes:
+        raise UnknownScope(name)
+    scope = config.scopes[name]
+    refused: list[RefusedPath] = []
+    notes: list[str] = []
+
+    grep_paths = _existing_contained(scope.grep_paths, root, refused, notes)
+    grep_paths = _without_nested(grep_paths)
+    ck_paths = _ck_paths(scope, grep_paths, root, refused, notes)
+    collections = _collections(scope, config)
+    return ResolvedScope(
+        name=name,
+        qmd_collections=collections,
+        ck_paths=ck_paths,
+        grep_paths=grep_paths,
+        refused=tuple(refused),
+        notes=tuple(notes),
+    )
+
+
+def _collections(scope: ScopeConfig, config: Config) -> tuple[str, ...]:
+    raw = scope.qmd_collection.strip()
+    if not raw:
+        return ()
+    if raw == "all":
+        names: list[str] = []
+        for other in config.scopes.values():
+            for candidate in other.qmd_collection.split(","):
+                candidate = candidate.strip()
+                if candidate and candidate != "all" and candidate not in names:
+                    names.append(candidate)
+        return tuple(names)
+    return tuple(dict.fromkeys(part.strip() for part in raw.split(",") if part.strip()))
+
+
+def _existing_contained(
+    raw_paths: tuple[str, ...], root: Path, refused: list[RefusedPath], notes: list[str]
+) -> tuple[Path, ...]:
+    result: list[Path] = []
+    for raw in raw_paths:
+        path, reason = contain(raw, root)
+        if path is None:
+            refused.append(RefusedPath(raw, reason))
+        elif not path.exists():
+            notes.append(f"grep path {raw} does not exist")
+        elif path not in result:
+            result.append(path)
+    return tuple(result)
+
+
+def _without_nested(paths: tuple[Path, ...]) -> tuple[Path, ...]:
+    """Drop paths inside another listed path (scope `all` lists grimoires/loa/ and its
+    reality/ subfolder): searching both would report every file twice."""
+    return tuple(p for p in paths if not any(o != p and is_inside(p, o) for o in paths))
+
+
+def inside_index_dir(path: Path) -> bool:
+    return ".ck" in path.parts
+
+
+def _ck_paths(
+    scope: ScopeConfig,
+    grep_paths: tuple[Path, ...],
+    root: Path,
+    refused: list[RefusedPath],
+    notes: list[str],
+) -> tuple[Path, ...]:
+    raw = scope.ck_path.strip()
+    if not raw:
+        return grep_paths
+    path, reason = contain(raw, root)
+    if path is None:
+        refused.append(RefusedPath(raw, reason))
+        return ()
+    if inside_index_dir(path):
+        notes.append(
+            f"ck_path {raw} is inside a .ck/ index directory (ck searches source paths, "
+            "not its index); searching the scope's grep paths with ck instead"
+        )
+        return grep_paths
+    if not path.exists():
+        notes.append(f"ck_path {raw} does not exist")
+        return ()
+    return (path,)

@@ -1,0 +1,79 @@
+"""Write a query's `intent` line before the tiers run and its `execute` line after, as an
+event sink — the same events the workbench draws."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+from ..events import QueryEvent, QueryFinished, QueryStarted
+from .writer import append_records
+
+
+def utc_timestamp() -> str:
+    now = datetime.now(UTC)
+    return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
+
+
+class TrajectoryRecorder:
+    """Appends to one trajectory file. Never raises: the first problem becomes `warning`."""
+
+    def __init__(self, path: Path, agent: str, root: Path) -> None:
+        self.path = path
+        self.agent = agent
+        self.root = root
+        self.warning: str | None = None
+
+    def __call__(self, event: QueryEvent) -> None:
+        if isinstance(event, QueryStarted):
+            request = event.request
+            self._append(
+                {
+                    "ts": utc_timestamp(),
+                    "agent": self.agent,
+                    "phase": "intent",
+                    "query_id": event.query_id,
+                    "query": request.text,
+                    "scope": request.scope,
+                    "budget": request.budget,
+                    "tiers": list(request.tiers),
+                    "skill": request.skill,
+                    "root": str(self.root),
+                }
+            )
+        elif isinstance(event, QueryFinished):
+            result = event.result
+            self._append(
+                {
+                    "ts": utc_timestamp(),
+                    "agent": self.agent,
+                    "phase": "execute",
+                    "query_id": event.query_id,
+                    "query": result.request.text,
+                    "scope": result.request.scope,
+                    "mode": result.served_by or "none",
+                    "served_by": result.served_by,
+                    "result_count": len(result.hits),
+                    "tiers": [
+                        {
+                            "tier": o.tier,
+                            "status": o.status.value,
+                            "latency_ms": round(o.latency_ms, 1),
+                            "count": len(o.hits),
+                            "reason": o.reason,
+                        }
+                        for o in result.outcomes
+                    ],
+                    "budget": {
+                        "used": result.budget.used,
+                        "limit": result.budget.limit,
+                        "dropped": len(result.budget.dropped),
+                    },
+                    "total_ms": round(result.total_ms, 1),
+                }
+            )
+
+    def _append(self, record: dict) -> None:
+        warning = append_records(self.path, [record])
+        if warning and self.warning is None:
+            self.warning = warning

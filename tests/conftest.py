@@ -1,0 +1,54 @@
+"""Shared fixtures: small projects on disk and an isolated environment for every test."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+FAKES = Path(__file__).parent / "fakes"
+
+
+@pytest.fixture(autouse=True)
+def isolated_environment(tmp_path_factory, monkeypatch):
+    """No test reads the developer's config, state, qmd index or store."""
+    home = tmp_path_factory.mktemp("home")
+    for variable in ("TIERSCOPE_CONFIG", "QMD_CONFIG_FILE", "LOA_AGENT_NAME", "TIERSCOPE_RUN_ID"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local/share"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / ".local/state"))
+    monkeypatch.setenv("TIERSCOPE_CONFIG_HOME", str(home / ".config/tierscope"))
+
+
+@pytest.fixture
+def make_project(tmp_path) -> Callable[..., Path]:
+    """Write {relative path: text} under a fresh project root and return the root."""
+
+    def make(files: dict[str, str | bytes], name: str = "repo") -> Path:
+        root = tmp_path / name
+        root.mkdir(parents=True, exist_ok=True)
+        for relative, body in files.items():
+            path = root / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(body, bytes):
+                path.write_bytes(body)
+            else:
+                path.write_text(body, encoding="utf-8")
+        return root.resolve()
+
+    return make
+
+
+@pytest.fixture
+def path_without_tools(tmp_path, monkeypatch) -> Path:
+    """A PATH holding only a private bin dir (plus the system dirs git/env live in),
+    so no real or fake qmd/ck is found unless a test links one in."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    monkeypatch.setenv("PATH", os.pathsep.join([str(bin_dir), "/usr/bin", "/bin"]))
+    return bin_dir

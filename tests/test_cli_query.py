@@ -1,0 +1,236 @@
+"""The headless contract of `tierscope query` (DESIGN §3)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tierscope.cli import main
+
+DOCS = {
+    "grimoires/loa/NOTES.md": "# Notes\n\nThe token budget is 2000 by default.\n",
+    "grimoires/loa/sdd.md": "# SDD\n\nBudget packing skips hits that do not fit the token budget.\n",
+    ".claude/skills/implement/SKILL.md": "# Implement\n\nCalls the query with a budget.\n",
+}
+
+
+@pytest.fixture
+def project(make_project, path_without_tools):
+    return make_project(DOCS)
+
+
+def query(capsys, root: Path, *args: str) -> tuple[int, str, str]:
+    code = main(["query", *args, "--root", str(root), "--no-trajectory"])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_json_is_an_array_of_exactly_four_keys(capsys, project):
+    code, out, err = query(capsys, project, "token budget", "--scope", "grimoires", "--json")
+    assert code == 0
+    hits = json.loads(out)
+    assert hits and all(set(h) == {"source", "score", "content", "tier"} for h in hits)
+    assert hits[0]["source"] in {"grimoires/loa/NOTES.md", "grimoires/loa/sdd.md"}
+    assert all(h["tier"] == "grep" for h in hits)
+    assert [h["score"] for h in hits] == sorted((h["score"] for h in hits), reverse=True)
+
+
+def test_query_flag_and_positional_are_the_same_query(capsys, project):
+    _, by_flag, _ = query(capsys, project, "-q", "token budget", "-s", "grimoires")
+    _, positional, _ = query(capsys, project, "token budget", "-s", "grimoires")
+    assert json.loads(by_flag) == json.loads(positional)
+
+
+def test_text_format(capsys, project):
+    code, out, _ = query(capsys, project, "token budget", "-s", "notes", "-f", "text")
+    assert code == 0
+    first = out.splitlines()[0]
+    assert first.startswith("--- grimoires/loa/NOTES.md (score: ")
+    assert first.endswith(", tier: grep) ---")
+    assert "The token budget is 2000 by default." in out
+
+
+def test_text_format_prints_nothing_when_empty(capsys, project):
+    _, out, _ = query(capsys, project, "zebra", "-f", "text")
+    assert out == ""
+
+
+def test_unknown_format_falls_back_to_json(capsys, project):
+    code, out, err = query(capsys, project, "token", "--format", "yaml")
+    assert code == 0 and isinstance(json.loads(out), list)
+    assert "unknown format" in err
+
+
+@pytest.mark.parametrize("args", [(), ("",), ("   ",)])
+def test_no_query_is_an_empty_array(capsys, project, args):
+    code, out, _ = query(capsys, project, *args)
+    assert (code, json.loads(out)) == (0, [])
+
+
+def test_unknown_scope_says_invalid_scope_and_returns_empty(capsys, project):
+    code, out, err = query(capsys, project, "token", "--scope", "nowhere")
+    assert (code, json.loads(out)) == (0, [])
+    assert "Invalid scope: nowhere" in err
+
+
+@pytest.mark.parametrize("budget", ["abc", "-5", "1.5"])
+def test_budget_that_is_not_a_positive_integer_returns_empty(capsys, project, budget):
+    code, out, err = query(capsys, project, "token", "--budget", budget)
+    assert (code, json.loads(out)) == (0, [])
+    assert "budget must be a positive integer" in err
+
+
+def test_budget_zero_returns_empty(capsys, project):
+    code, out, _ = query(capsys, project, "token budget", "--budget", "0")
+    assert (code, json.loads(out)) == (0, [])
+
+
+def test_small_budget_cuts_results_and_never_exceeds(capsys, project):
+    _, out, _ = query(capsys, project, "token budget", "--budget", "15", "--explain")
+    explained = json.loads(out)
+    used = sum(r["tokens"] for r in explained["results"])
+    assert used <= 15
+    assert explained["trace"]["budget"]["used"] == used
+    assert explained["trace"]["budget"]["dropped"]
+
+
+def test_disabled_config_returns_empty(capsys, project):
+    (project / ".loa.config.yaml").write_text("qmd_context:\n  enabled: false\n")
+    code, out, _ = query(capsys, project, "token budget")
+    assert (code, json.loads(out)) == (0, [])
+
+
+def test_skill_disabled_by_override_returns_empty(capsys, project):
+    (project / ".loa.config.yaml").write_text(
+        "qmd_context:\n  skill_overrides:\n    review_sprint:\n      enabled: false\n"
+    )
+    code, out, _ = query(capsys, project, "token budget", "--skill", "review-sprint")
+    assert (code, json.loads(out)) == (0, [])
+    _, other, _ = query(capsys, project, "token budget", "--skill", "implement")
+    assert json.loads(other)
+
+
+def test_invalid_skill_name_is_ignored_with_a_warning(capsys, project):
+    code, out, err = query(capsys, project, "token budget", "--skill", "Bad Name!")
+    assert code == 0 and json.loads(out)
+    assert "ignoring --skill" in err
+
+
+def test_broken_config_warns_with_file_and_line_and_still_answers(capsys, project):
+    (project / ".loa.config.yaml").write_text("qmd_context:\n  default_budget: [oops\n")
+    code, out, err = query(capsys, project, "token budget")
+    assert code == 0 and json.loads(out)
+    assert ".loa.config.yaml:" in err and "invalid YAML" in err
+    assert err.count("invalid YAML") == 1
+
+
+def explain(capsys, root, *args) -> dict:
+    _, out, _ = query(capsys, root, "token budget", "--explain", *args)
+    return json.loads(out)
+
+
+def test_precedence_flag_beats_skill_override_beats_config_beats_default(capsys, project):
+    assert explain(capsys, project)["trace"]["budget"]["limit"] == 2000
+    (project / ".loa.config.yaml").write_text(
+        "qmd_context:\n  default_budget: 900\n  timeout_seconds: 1\n"
+        "  skill_overrides:\n    implement:\n      budget: 700\n      scope: notes\n"
+    )
+    assert explain(capsys, project)["trace"]["budget"]["limit"] == 900
+    by_skill = explain(capsys, project, "--skill", "implement")["trace"]
+    assert (by_skill["budget"]["limit"], by_skill["scope"]) == (700, "notes")
+    explicit = explain(
+        capsys, project, "--skill", "implement", "--budget", "2000", "--scope", "grimoires"
+    )["trace"]
+    assert (explicit["budget"]["limit"], explicit["scope"]) == (2000, "grimoires")
+
+
+def test_an_explicit_timeout_equal_to_the_default_is_still_explicit(capsys, project):
+    (project / ".loa.config.yaml").write_text("qmd_context:\n  timeout_seconds: 1\n")
+    assert explain(capsys, project)["trace"]["timeout"] == 1.0
+    assert explain(capsys, project, "--timeout", "5")["trace"]["timeout"] == 5.0
+
+
+def test_explain_reports_every_tier_with_status_reason_and_latency(capsys, project):
+    trace = explain(capsys, project, "--scope", "grimoires")["trace"]
+    tiers = {t["tier"]: t for t in trace["tiers"]}
+    assert tiers["qmd"]["status"] == "unavailable"
+    assert tiers["ck"]["status"] == "unavailable"
+    assert tiers["grep"]["status"] == "served"
+    assert all(t["reason"] and t["latency_ms"] >= 0 for t in tiers.values())
+    assert tiers["grep"]["argv"][-2:] == ["--", "grimoires/loa"]
+    assert trace["root"] == str(project)
+    assert trace["resolved"]["grep_paths"] == ["grimoires/loa"]
+
+
+def test_tiers_flag_limits_and_orders_tiers(capsys, project):
+    trace = explain(capsys, project, "--tiers", "grep")["trace"]
+    statuses = {t["tier"]: t["status"] for t in trace["tiers"]}
+    assert statuses == {"grep": "served", "qmd": "disabled", "ck": "disabled"}
+
+
+def test_usage_error_exits_two(project):
+    result = subprocess.run(
+        [sys.executable, "-m", "tierscope", "query", "--no-such-flag"],
+        capture_output=True,
+        text=True,
+        cwd=project,
+    )
+    assert result.returncode == 2
+    assert result.stdout == ""
+
+
+def test_query_logs_intent_and_execute_lines(capsys, project):
+    (project / ".loa.config.yaml").write_text(
+        "qmd_context:\n  trajectory:\n    dir: logs/trajectory\n"
+    )
+    code = main(["query", "token budget", "--root", str(project), "--skill", "implement"])
+    capsys.readouterr()
+    assert code == 0
+    files = list((project / "logs/trajectory").glob("implement-*.jsonl"))
+    assert len(files) == 1
+    intent, execute = (json.loads(line) for line in files[0].read_text().splitlines())
+    assert (intent["phase"], execute["phase"]) == ("intent", "execute")
+    assert intent["query_id"] == execute["query_id"]
+    assert execute["served_by"] == "grep"
+    assert {t["tier"] for t in execute["tiers"]} == {"qmd", "ck", "grep"}
+    assert execute["budget"]["limit"] == 2000
+
+
+def test_trajectory_files_are_never_searched(capsys, project):
+    (project / ".loa.config.yaml").write_text(
+        "qmd_context:\n  trajectory:\n    dir: grimoires/loa/a2a/trajectory\n"
+    )
+    for _ in range(2):
+        main(["query", "xylophone", "--root", str(project)])
+    capsys.readouterr()
+    _, out, _ = query(capsys, project, "xylophone", "--scope", "grimoires")
+    assert json.loads(out) == []
+
+
+def test_unwritable_trajectory_dir_still_answers_with_one_warning(capsys, project):
+    # A regular file where the directory should be: unwritable even for root.
+    (project / "logs").write_text("not a directory")
+    (project / ".loa.config.yaml").write_text("qmd_context:\n  trajectory:\n    dir: logs/t\n")
+    code = main(["query", "token budget", "--root", str(project)])
+    captured = capsys.readouterr()
+    assert code == 0 and json.loads(captured.out)
+    assert captured.err.count("trajectory not written") == 1
+
+
+def test_headless_query_never_imports_textual(project):
+    script = (
+        "import sys\n"
+        "from tierscope.cli import main\n"
+        f"main(['query', 'token budget', '--root', {str(project)!r}, '--no-trajectory'])\n"
+        "assert 'textual' not in sys.modules, 'textual imported'\n"
+        "assert 'ruamel' not in sys.modules, 'ruamel imported'\n"
+        "print('clean', file=sys.stderr)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "clean" in result.stderr
+    assert json.loads(result.stdout)

@@ -1,0 +1,220 @@
+"""The fallback chain, filtering, dedup and budget, with scripted tiers."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+from tierscope.config.model import Config
+from tierscope.engine import run_tiers
+from tierscope.events import BudgetApplied, QueryFinished, QueryStarted, TierFinished, TierStarted
+from tierscope.models import Hit, QueryRequest, ResolvedScope, TierOutcome, TierStatus
+from tierscope.tiers.base import Deadline, TierRequest
+
+
+@dataclass
+class ScriptedTier:
+    name: str
+    status: TierStatus
+    hits: tuple[Hit, ...] = ()
+    raises: bool = False
+    calls: list[str] = field(default_factory=list)
+
+    def probe(self, request):  # pragma: no cover - not used by the engine
+        raise NotImplementedError
+
+    def search(self, request: TierRequest, deadline: Deadline) -> TierOutcome:
+        self.calls.append(request.query)
+        if self.raises:
+            raise RuntimeError("boom")
+        return TierOutcome(self.name, self.status, f"{self.name} {self.status}", hits=self.hits)
+
+
+def hit(source: str, score: float, words: int = 10, tier: str = "grep", line: int = 1) -> Hit:
+    return Hit(source, score, " ".join(["word"] * words), tier, line, line + 2)
+
+
+def run(tiers: dict[str, ScriptedTier], root, budget=2000, all_tiers=False, order=None):
+    order = order or tuple(tiers)
+    request = QueryRequest("token budget", "all", budget, 1.0, order, all_tiers=all_tiers)
+    events = []
+    result = run_tiers(
+        request,
+        query_id="q-test",
+        root=root,
+        config=Config(),
+        scope=ResolvedScope("all", (), (), ()),
+        private_paths=(),
+        on_event=events.append,
+        tier_factory=lambda name: tiers[name],
+    )
+    return result, events
+
+
+def statuses(result) -> dict[str, str]:
+    return {o.tier: o.status.value for o in result.outcomes}
+
+
+def test_first_tier_with_hits_serves_and_the_rest_are_skipped(tmp_path):
+    tiers = {
+        "qmd": ScriptedTier("qmd", TierStatus.SERVED, (hit("a.md", 0.9, tier="qmd"),)),
+        "ck": ScriptedTier("ck", TierStatus.SERVED, (hit("b.md", 0.9, tier="ck"),)),
+        "grep": ScriptedTier("grep", TierStatus.SERVED, (hit("c.md", 0.9),)),
+    }
+    result, _ = run(tiers, tmp_path)
+    assert statuses(result) == {"qmd": "served", "ck": "skipped", "grep": "skipped"}
+    assert result.served_by == "qmd"
+    assert [h.source for h in result.hits] == ["a.md"]
+    assert tiers["ck"].calls == [] and tiers["grep"].calls == []
+
+
+def test_falls_through_unavailable_timeout_error_and_empty_to_grep(tmp_path):
+    tiers = {
+        "qmd": ScriptedTier("qmd", TierStatus.UNAVAILABLE),
+        "ck": ScriptedTier("ck", TierStatus.TIMEOUT),
+        "store": ScriptedTier("store", TierStatus.EMPTY),
+        "grep": ScriptedTier("grep", TierStatus.SERVED, (hit("c.md", 0.5),)),
+    }
+    result, _ = run(tiers, tmp_path, order=("qmd", "ck", "store", "grep"))
+    assert statuses(result) == {
+        "qmd": "unavailable",
+        "ck": "timeout",
+        "store": "empty",
+        "grep": "served",
+    }
+    assert result.served_by == "grep"
+
+
+def test_a_tier_that_raises_is_an_error_and_the_query_goes_on(tmp_path):
+    tiers = {
+        "qmd": ScriptedTier("qmd", TierStatus.SERVED, raises=True),
+        "ck": ScriptedTier("ck", TierStatus.SERVED, (hit("b.md", 0.4, tier="ck"),)),
+    }
+    result, _ = run(tiers, tmp_path, order=("qmd", "ck"))
+    qmd = result.outcome("qmd")
+    assert qmd.status is TierStatus.ERROR
+    assert "RuntimeError: boom" in qmd.reason
+    assert result.served_by == "ck"
+
+
+def test_tiers_left_out_of_the_list_are_disabled(tmp_path):
+    tiers = {"grep": ScriptedTier("grep", TierStatus.SERVED, (hit("c.md", 0.5),))}
+    result, _ = run(tiers, tmp_path, order=("grep",))
+    assert statuses(result) == {"grep": "served", "qmd": "disabled", "ck": "disabled"}
+
+
+def test_all_tiers_failing_gives_no_hits(tmp_path):
+    tiers = {
+        "qmd": ScriptedTier("qmd", TierStatus.ERROR),
+        "ck": ScriptedTier("ck", TierStatus.UNAVAILABLE),
+        "grep": ScriptedTier("grep", TierStatus.EMPTY),
+    }
+    result, _ = run(tiers, tmp_path)
+    assert result.hits == ()
+    assert result.served_by is None
+
+
+def test_all_tiers_runs_every_tier_and_keeps_their_hits_apart(tmp_path):
+    tiers = {
+        "qmd": ScriptedTier("qmd", TierStatus.SERVED, (hit("a.md", 0.9, tier="qmd"),)),
+        "ck": ScriptedTier("ck", TierStatus.EMPTY),
+        "grep": ScriptedTier("grep", TierStatus.SERVED, (hit("c.md", 0.5),)),
+    }
+    result, _ = run(tiers, tmp_path, all_tiers=True)
+    assert [c for t in tiers.values() for c in t.calls] == ["token budget"] * 3
+    assert result.served_by == "qmd"
+    assert [h.source for h in result.outcome("grep").hits] == ["c.md"]
+    assert [h.source for h in result.hits] == ["a.md"]
+
+
+def test_events_arrive_in_pipeline_order(tmp_path):
+    tiers = {
+        "qmd": ScriptedTier("qmd", TierStatus.UNAVAILABLE),
+        "grep": ScriptedTier("grep", TierStatus.SERVED, (hit("c.md", 0.5),)),
+    }
+    _, events = run(tiers, tmp_path, order=("qmd", "grep"))
+    kinds = [type(e).__name__ for e in events]
+    assert kinds[0] == QueryStarted.__name__
+    assert kinds[1:5] == [TierStarted.__name__, TierFinished.__name__] * 2
+    assert kinds[-2:] == [BudgetApplied.__name__, QueryFinished.__name__]
+
+
+def test_overlapping_hits_of_one_file_are_deduplicated(tmp_path):
+    hits = (
+        Hit("a.md", 0.9, "alpha beta", "grep", 10, 14),
+        Hit("a.md", 0.5, "beta gamma", "grep", 12, 16),
+        Hit("a.md", 0.4, "far away", "grep", 40, 44),
+    )
+    tiers = {"grep": ScriptedTier("grep", TierStatus.SERVED, hits)}
+    result, _ = run(tiers, tmp_path, order=("grep",))
+    assert [(h.line_start, h.score) for h in result.hits] == [(10, 0.9), (40, 0.4)]
+    assert result.deduplicated == 1
+
+
+def test_hits_from_filtered_files_are_removed_and_reported(make_project):
+    root = make_project(
+        {
+            "notes/keep.md": "fine\n",
+            "notes/brainstorm-ideas.md": "noise\n",
+            "grimoires/loa/archive/old.md": "old\n",
+            "notes/low.md": "---\nsignal: low\n---\nnoise\n",
+        }
+    )
+    sources = ["notes/keep.md", "notes/brainstorm-ideas.md", "grimoires/loa/archive/old.md",
+               "notes/low.md"]  # fmt: skip
+    tiers = {
+        "qmd": ScriptedTier("qmd", TierStatus.SERVED, tuple(hit(s, 0.5, tier="qmd")
+                                                          for s in sources)),
+    }  # fmt: skip
+    result, _ = run(tiers, root, order=("qmd",))
+    assert [h.source for h in result.hits] == ["notes/keep.md"]
+    reasons = {f.source: f.reason for f in result.outcome("qmd").filtered}
+    assert reasons["notes/brainstorm-ideas.md"] == "exclude glob **/brainstorm-*.md"
+    assert reasons["grimoires/loa/archive/old.md"].startswith("archive zone")
+    assert reasons["notes/low.md"] == "signal: low (threshold medium)"
+
+
+def test_a_tier_whose_hits_are_all_filtered_is_empty_and_the_next_serves(make_project):
+    root = make_project({"grimoires/loa/archive/old.md": "old\n", "b.md": "b\n"})
+    tiers = {
+        "qmd": ScriptedTier(
+            "qmd", TierStatus.SERVED, (hit("grimoires/loa/archive/old.md", 0.9, tier="qmd"),)
+        ),
+        "grep": ScriptedTier("grep", TierStatus.SERVED, (hit("b.md", 0.2),)),
+    }
+    result, _ = run(tiers, root, order=("qmd", "grep"))
+    assert result.outcome("qmd").status is TierStatus.EMPTY
+    assert result.outcome("qmd").reason == "1 hits, all filtered"
+    assert result.served_by == "grep"
+
+
+def test_cancelled_query_skips_remaining_tiers(tmp_path):
+    cancel = threading.Event()
+
+    class Cancelling(ScriptedTier):
+        def search(self, request, deadline):
+            cancel.set()
+            return TierOutcome(self.name, TierStatus.ERROR, "cancelled")
+
+    tiers = {
+        "qmd": Cancelling("qmd", TierStatus.ERROR),
+        "grep": ScriptedTier("grep", TierStatus.SERVED, (hit("c.md", 0.5),)),
+    }
+    request = QueryRequest("q", "all", 100, 1.0, ("qmd", "grep"))
+    started = time.monotonic()
+    result = run_tiers(
+        request,
+        query_id="q",
+        root=tmp_path,
+        config=Config(),
+        scope=ResolvedScope("all", (), (), ()),
+        private_paths=(),
+        on_event=lambda e: None,
+        cancel=cancel,
+        tier_factory=lambda name: tiers[name],
+    )
+    assert time.monotonic() - started < 5
+    assert result.outcome("grep").status is TierStatus.SKIPPED
+    assert result.outcome("grep").reason == "query cancelled"
+    assert tiers["grep"].calls == []
