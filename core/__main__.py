@@ -1,0 +1,3 @@
+from tierscope.cli import main
+
+raise SystemExit(main())

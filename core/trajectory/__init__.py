@@ -1,0 +1,1 @@
+"""Trajectory logs: append safely, read tolerantly, compact by age."""

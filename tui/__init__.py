@@ -1,0 +1,1 @@
+"""The Textual workbench. Imported only when the workbench opens."""

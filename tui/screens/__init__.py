@@ -1,0 +1,1 @@
+"""Screens of the workbench, one per view."""
