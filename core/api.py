@@ -3,8 +3,8 @@ a `Project` (root + config) that runs `QueryOptions` through the engine."""
 
 from __future__ import annotations
 
-import re
 import os
+import re
 import threading
 from dataclasses import dataclass, replace
 from datetime import date

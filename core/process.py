@@ -4,6 +4,7 @@ otherwise outlive it)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import selectors
 import signal
@@ -45,10 +46,8 @@ class ProcessResult:
 
 def kill_group(pgid: int) -> None:
     """SIGKILL every process in a group; a group already gone is fine."""
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def run_bounded(

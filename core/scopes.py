@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .config.model import Config, ScopeConfig
 from .models import RefusedPath, ResolvedScope
-from .project import contain, is_inside
+from .project import contain, is_inside, relative_source
 
 
 class UnknownScope(LookupError):
@@ -91,9 +91,10 @@ def _ck_paths(
         refused.append(RefusedPath(raw, reason))
         return ()
     if inside_index_dir(path):
+        searched = ", ".join(relative_source(p, root) for p in grep_paths) or "nothing"
         notes.append(
-            f"ck_path {raw} is inside a .ck/ index directory (ck searches source paths, "
-            "not its index); searching the scope's grep paths with ck instead"
+            f"ck_path {raw} is inside a .ck/ index directory (ck searches sources, not its "
+            f"index): ck searches {searched} instead"
         )
         return grep_paths
     if not path.exists():

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
-
 from tierscope.budget import apply_budget
 from tierscope.models import Hit, estimate_tokens
 

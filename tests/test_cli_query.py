@@ -8,12 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from tierscope.cli import main
 
 DOCS = {
     "grimoires/loa/NOTES.md": "# Notes\n\nThe token budget is 2000 by default.\n",
-    "grimoires/loa/sdd.md": "# SDD\n\nBudget packing skips hits that do not fit the token budget.\n",
+    "grimoires/loa/sdd.md": "# SDD\n\nBudget packing skips hits that do not fit the budget.\n",
     ".claude/skills/implement/SKILL.md": "# Implement\n\nCalls the query with a budget.\n",
 }
 
@@ -30,7 +29,7 @@ def query(capsys, root: Path, *args: str) -> tuple[int, str, str]:
 
 
 def test_json_is_an_array_of_exactly_four_keys(capsys, project):
-    code, out, err = query(capsys, project, "token budget", "--scope", "grimoires", "--json")
+    code, out, _ = query(capsys, project, "token budget", "--scope", "grimoires", "--json")
     assert code == 0
     hits = json.loads(out)
     assert hits and all(set(h) == {"source", "score", "content", "tier"} for h in hits)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from tierscope.config.model import Config, ScopeConfig
 from tierscope.filtering import glob_to_regex
 from tierscope.project import is_inside
@@ -23,9 +22,7 @@ def test_builtin_scope_resolves_to_existing_paths(make_project):
 
 
 def test_all_queries_every_collection_and_drops_nested_paths(make_project):
-    root = make_project(
-        {"grimoires/loa/reality/r.md": "x", ".claude/skills/a/SKILL.md": "y"}
-    )
+    root = make_project({"grimoires/loa/reality/r.md": "x", ".claude/skills/a/SKILL.md": "y"})
     scope = resolve_scope("all", Config(), root)
     assert scope.qmd_collections == ("loa-grimoire", "loa-skills", "loa-reality")
     assert scope.grep_paths == (root / "grimoires/loa", root / ".claude/skills")
