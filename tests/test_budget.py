@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
+
 from tierscope.budget import apply_budget
 from tierscope.models import Hit, estimate_tokens
 

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from tierscope.cli import main
 
 DOCS = {

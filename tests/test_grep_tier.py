@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from tierscope.config.model import Config
 from tierscope.models import ResolvedScope, TierStatus
 from tierscope.tiers.base import Deadline, TierRequest

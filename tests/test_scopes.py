@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from tierscope.config.model import Config, ScopeConfig
 from tierscope.filtering import glob_to_regex
 from tierscope.project import is_inside
