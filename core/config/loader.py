@@ -151,8 +151,12 @@ class _SectionReader:
             section,
             "qmd",
             QmdSettings(),
-            {"mode": "qmd mode", "min_score": "score", "limit": "positive integer",
-             "refresh": "boolean"},
+            {
+                "mode": "qmd mode",
+                "min_score": "score",
+                "limit": "positive integer",
+                "refresh": "boolean",
+            },
         )
         ck = self.settings(
             section,
@@ -164,22 +168,34 @@ class _SectionReader:
             section,
             "grep",
             GrepSettings(),
-            {"limit": "positive integer", "max_filesize": "positive integer",
-             "window_lines": "positive integer"},
+            {
+                "limit": "positive integer",
+                "max_filesize": "positive integer",
+                "window_lines": "positive integer",
+            },
         )
         trajectory = self.settings(
             section,
             "trajectory",
             TrajectorySettings(),
-            {"enabled": "boolean", "dir": "string", "retention_days": "positive integer",
-             "archive_days": "positive integer", "compression_level": "compression level"},
+            {
+                "enabled": "boolean",
+                "dir": "string",
+                "retention_days": "positive integer",
+                "archive_days": "positive integer",
+                "compression_level": "compression level",
+            },
         )
         filtering = self.settings(
             section,
             "filtering",
             FilteringSettings(),
-            {"enabled": "boolean", "exclude": "list of strings", "archive_zone": "string",
-             "signal_threshold": "signal level"},
+            {
+                "enabled": "boolean",
+                "exclude": "list of strings",
+                "archive_zone": "string",
+                "signal_threshold": "signal level",
+            },
         )
         budgets = self.settings(
             section,
