@@ -67,12 +67,16 @@ class Project:
         return default_dir(self.root, self.config)
 
     def private_paths(self) -> tuple[Path, ...]:
-        """tierscope's own state, never searched by any tier."""
-        paths = [self.trajectory_dir().resolve()]
+        """tierscope's own state, never searched by any tier: the trajectory directory and
+        the store's database files (not their folder, which may be the root itself)."""
         from .store.location import store_path
 
-        paths.append(store_path(self.root, self.config).parent.resolve())
-        return tuple(paths)
+        database = store_path(self.root, self.config).resolve()
+        suffixes = ("", "-wal", "-shm", "-journal")
+        return (
+            self.trajectory_dir().resolve(),
+            *(database.with_name(database.name + suffix) for suffix in suffixes),
+        )
 
     def prepare(self, options: QueryOptions) -> Prepared:
         """Apply every precedence rule; say why the query must not run, if it must not."""

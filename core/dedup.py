@@ -10,7 +10,8 @@ from .models import Hit
 
 def _overlaps(a: Hit, b: Hit) -> bool:
     if a.line_start is None or b.line_start is None:
-        return True  # no span known: the whole file is the unit
+        # No span (a store note about a file): only the very same text is a duplicate.
+        return a.content == b.content
     a_end = a.line_end if a.line_end is not None else a.line_start
     b_end = b.line_end if b.line_end is not None else b.line_start
     return a.line_start <= b_end and b.line_start <= a_end

@@ -15,7 +15,14 @@ FAKES = Path(__file__).parent / "fakes"
 def isolated_environment(tmp_path_factory, monkeypatch):
     """No test reads the developer's config, state, qmd index or store."""
     home = tmp_path_factory.mktemp("home")
-    for variable in ("TIERSCOPE_CONFIG", "QMD_CONFIG_FILE", "LOA_AGENT_NAME", "TIERSCOPE_RUN_ID"):
+    for variable in (
+        "TIERSCOPE_CONFIG",
+        "QMD_CONFIG_FILE",
+        "LOA_AGENT_NAME",
+        "TIERSCOPE_RUN_ID",
+        "TIERSCOPE_STORE",
+        "TIERSCOPE_GREP_ENGINE",
+    ):
         monkeypatch.delenv(variable, raising=False)
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))

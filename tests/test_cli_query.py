@@ -234,3 +234,9 @@ def test_headless_query_never_imports_textual(project):
     assert result.returncode == 0, result.stderr
     assert "clean" in result.stderr
     assert json.loads(result.stdout)
+
+
+def test_a_store_file_in_the_root_keeps_only_its_own_files_private(capsys, project):
+    (project / ".loa.config.yaml").write_text("qmd_context:\n  store:\n    path: context.sqlite\n")
+    _, out, _ = query(capsys, project, "token budget", "--scope", "grimoires")
+    assert json.loads(out)

@@ -218,3 +218,14 @@ def test_cancelled_query_skips_remaining_tiers(tmp_path):
     assert result.outcome("grep").status is TierStatus.SKIPPED
     assert result.outcome("grep").reason == "query cancelled"
     assert tiers["grep"].calls == []
+
+
+def test_store_notes_without_lines_about_one_file_are_not_merged(tmp_path):
+    notes = (
+        Hit("src/auth.py", 0.9, "uses JWT", "store"),
+        Hit("src/auth.py", 0.8, "token refresh is missing", "store"),
+        Hit("src/auth.py", 0.7, "uses JWT", "store"),
+    )
+    tiers = {"store": ScriptedTier("store", TierStatus.SERVED, notes)}
+    result, _ = run(tiers, tmp_path, order=("store",))
+    assert [h.content for h in result.hits] == ["uses JWT", "token refresh is missing"]

@@ -1,0 +1,312 @@
+"""`tierscope mcp`: an MCP server over stdio for agent skills.
+
+Tools: `write_context` and `read_context` (seed 002's schemas; the run is injected by the
+server, resolved once at start-up by the rule in tierscope.store.runs) and
+`query_context` (the tiered query, answered as the headless JSON array). The MCP SDK is
+imported only when this command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import threading
+from pathlib import Path
+
+SERVER_NAME = "tierscope"
+INSTRUCTIONS = (
+    "Shared context for the skills of one run: write discoveries, errors, decisions, "
+    "review issues, scratchpads and codebase analyses with write_context, read them back "
+    "(filtered or searched) with read_context, and search the project's documents and code "
+    "under a token budget with query_context."
+)
+
+WRITE_CONTEXT = {
+    "name": "write_context",
+    "description": "Write context to the shared context store.",
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "type": {
+                "type": "string",
+                "enum": [
+                    "discovery",
+                    "error",
+                    "decision",
+                    "review_issue",
+                    "scratchpad",
+                    "codebase_analysis",
+                ],
+                "description": "The type of context being written",
+            },
+            "content": {
+                "type": "string",
+                "description": "The content. Plain string for simple types, JSON string for "
+                "structured types",
+            },
+            "task_id": {"type": "string", "description": "Associated task ID (optional)"},
+            "loop_id": {"type": "string", "description": "Associated loop ID (optional)"},
+            "file": {"type": "string", "description": "Associated file path (optional)"},
+            "line": {"type": "integer", "description": "Associated line number (optional)"},
+        },
+        "required": ["type", "content"],
+    },
+}
+
+READ_CONTEXT = {
+    "name": "read_context",
+    "description": "Read context from the shared context store. Supports filtering and "
+    "full-text search.",
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "types": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "Filter by context types (optional)",
+            },
+            "task_id": {"type": "string", "description": "Filter by task ID (optional)"},
+            "loop_id": {"type": "string", "description": "Filter by loop ID (optional)"},
+            "file": {"type": "string", "description": "Filter by file path (optional)"},
+            "search": {"type": "string", "description": "Full-text search query (optional)"},
+            "limit": {"type": "integer", "description": "Max entries to return (default: 500)"},
+            "offset": {"type": "integer", "description": "Skip first N entries (default: 0)"},
+            "order": {
+                "type": "string",
+                "enum": ["asc", "desc"],
+                "description": "Sort by created_at (default: desc)",
+            },
+        },
+        "required": [],
+    },
+}
+
+QUERY_CONTEXT = {
+    "name": "query_context",
+    "description": "Search the project's documents and code through the retrieval tiers "
+    "(qmd, then ck, then grep, falling through), cut to a token budget. Returns a JSON "
+    "array of {source, score, content, tier}, best first.",
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "description": "What to look for, in plain words"},
+            "scope": {
+                "type": "string",
+                "description": "grimoires, skills, notes, reality, all, or a scope the "
+                "project's config defines (optional)",
+            },
+            "budget": {
+                "type": "integer",
+                "description": "Token budget for the answer (optional; default from config)",
+            },
+            "skill": {
+                "type": "string",
+                "description": "Calling skill: selects its config overrides and names its "
+                "trajectory log (optional)",
+            },
+        },
+        "required": ["query"],
+    },
+}
+
+TOOLS = (WRITE_CONTEXT, READ_CONTEXT, QUERY_CONTEXT)
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "mcp",
+        help="serve the context store and queries to MCP clients over stdio",
+        description="An MCP server over stdio exposing write_context, read_context and "
+        "query_context for the project.",
+    )
+    parser.add_argument("--run-id", help="the run (default: $TIERSCOPE_RUN_ID, else the session)")
+    parser.add_argument("--config", default=argparse.SUPPRESS, help="config file")
+    parser.add_argument("--root", default=argparse.SUPPRESS, help="project root")
+    parser.set_defaults(handler=run)
+
+
+class ToolFailure(Exception):
+    """A tool call the caller got wrong; reported to the client as a tool error."""
+
+
+class ContextTools:
+    """The three tools as plain calls: arguments in, JSON text out. No MCP types here."""
+
+    def __init__(self, root: Path, config_path: str | None, run_id: str) -> None:
+        from tierscope.config.loader import load_config
+        from tierscope.store.location import store_path
+
+        self.root = root
+        self.config_path = config_path
+        self.run_id = run_id
+        self.store_path = store_path(root, load_config(root, config_path))
+        self._store = None
+        self._opening = threading.Lock()
+
+    def call(self, name: str, arguments: dict | None) -> list[str]:
+        """Run one tool; returns its text blocks. Raises ToolFailure for bad input."""
+        from tierscope.store.entries import EntryError
+        from tierscope.store.store import StoreError
+
+        tool = next((t for t in TOOLS if t["name"] == name), None)
+        if tool is None:
+            raise ToolFailure(f"unknown tool {name!r}")
+        arguments = arguments or {}
+        check_arguments(tool["inputSchema"], arguments)
+        handler = {
+            "write_context": self.write_context,
+            "read_context": self.read_context,
+            "query_context": self.query_context,
+        }[name]
+        try:
+            return handler(**arguments)
+        except (EntryError, StoreError) as exc:
+            raise ToolFailure(str(exc)) from None
+
+    def write_context(self, **arguments) -> list[str]:
+        from tierscope.store.entries import WriteRequest, project_file
+
+        file = arguments.pop("file", None)
+        request = WriteRequest(
+            run_id=self.run_id,
+            file=project_file(file, self.root, self.root) if file else None,
+            **arguments,
+        )
+        entry_id = self._open_store(create=True).write(request)
+        return [json.dumps({"id": entry_id}, ensure_ascii=False)]
+
+    def read_context(self, **arguments) -> list[str]:
+        from tierscope.store.entries import ReadFilters, ReadResult, project_file
+
+        types = tuple(dict.fromkeys(arguments.pop("types", ())))
+        file = arguments.pop("file", None)
+        filters = ReadFilters(
+            run_id=self.run_id,
+            types=types,
+            file=project_file(file, self.root, self.root) if file else None,
+            **arguments,
+        )
+        store = self._open_store(create=False)
+        result = store.read(filters) if store is not None else ReadResult((), 0)
+        return [json.dumps(result.to_dict(), ensure_ascii=False)]
+
+    def query_context(self, query: str, scope=None, budget=None, skill=None) -> list[str]:
+        from tierscope.api import Project, QueryOptions
+        from tierscope.render import render_json
+
+        project = Project(self.root, self.config_path)
+        result = project.run(QueryOptions(text=query, scope=scope, budget=budget, skill=skill))
+        blocks = [render_json(result.hits)]
+        # The array stays the first block, byte for byte the CLI's; why it may be empty
+        # follows as a note the calling agent can read.
+        notes = [*([result.refused] if result.refused else []), *result.warnings]
+        if notes:
+            blocks.append("note: " + "; ".join(notes))
+        return blocks
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+
+    def _open_store(self, *, create: bool):
+        from tierscope.store.store import ContextStore
+
+        with self._opening:
+            if self._store is None:
+                if not create and not self.store_path.is_file():
+                    return None
+                self._store = ContextStore.open(self.store_path, create=create)
+            return self._store
+
+
+_JSON_TYPES = {
+    "string": (str,),
+    "integer": (int,),
+    "array": (list,),
+    "object": (dict,),
+}
+
+
+def check_arguments(schema: dict, arguments: dict) -> None:
+    """Hold `arguments` to the tool's input schema (the subset our schemas use): known
+    keys only, required keys present, JSON types and enums respected."""
+    if not isinstance(arguments, dict):
+        raise ToolFailure("arguments must be an object")
+    properties = schema["properties"]
+    for key in arguments:
+        if key not in properties:
+            raise ToolFailure(f"unknown argument {key!r} (expected: {', '.join(properties)})")
+    for key in schema.get("required", ()):
+        if key not in arguments:
+            raise ToolFailure(f"missing required argument {key!r}")
+    for key, value in arguments.items():
+        _check_value(key, properties[key], value)
+
+
+def _check_value(key: str, spec: dict, value: object) -> None:
+    wanted = spec["type"]
+    if isinstance(value, bool) or not isinstance(value, _JSON_TYPES[wanted]):
+        raise ToolFailure(f"{key} must be a JSON {wanted}, got {json.dumps(value)[:60]}")
+    if "enum" in spec and value not in spec["enum"]:
+        raise ToolFailure(f"{key} must be one of: {', '.join(spec['enum'])} (got {value!r})")
+    if wanted == "array":
+        for item in value:
+            _check_value(f"{key}[]", spec["items"], item)
+
+
+def run(args: argparse.Namespace) -> int:
+    import anyio
+
+    from tierscope.project import find_root
+    from tierscope.store.runs import current_run_id
+
+    root = find_root(getattr(args, "root", None))
+    tools = ContextTools(root, getattr(args, "config", None), current_run_id(args.run_id))
+    print(f"tierscope mcp: serving {root} (run {tools.run_id})", file=sys.stderr)
+    try:
+        anyio.run(_serve, tools)
+    finally:
+        tools.close()
+    return 0
+
+
+async def _serve(tools: ContextTools) -> None:
+    import anyio.to_thread
+    import mcp_types as types
+    from mcp.server import Server
+    from mcp.server.stdio import stdio_server
+
+    from tierscope import __version__
+
+    async def list_tools(_ctx, _params) -> types.ListToolsResult:
+        return types.ListToolsResult(
+            tools=[
+                types.Tool(
+                    name=t["name"], description=t["description"], input_schema=t["inputSchema"]
+                )
+                for t in TOOLS
+            ]
+        )
+
+    async def call_tool(_ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+        try:
+            # Tools block (SQLite locks, tier subprocesses): keep them off the event loop.
+            blocks = await anyio.to_thread.run_sync(tools.call, params.name, params.arguments)
+        except ToolFailure as exc:
+            return types.CallToolResult(
+                content=[types.TextContent(type="text", text=str(exc))], is_error=True
+            )
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=block) for block in blocks]
+        )
+
+    server = Server(
+        SERVER_NAME,
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())

@@ -1,0 +1,39 @@
+"""Where a project's context store lives.
+
+`$TIERSCOPE_STORE` > `store.path` in the config (root-relative unless absolute) > a file
+per project under the user data dir:
+`<user_data_dir>/tierscope/projects/<root-name>-<first 8 hex of sha256(root)>/context.sqlite`.
+The hash keeps two projects with the same folder name apart; the name keeps the folder
+recognisable to a person.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+from ..config.model import Config
+
+STORE_ENV = "TIERSCOPE_STORE"
+STORE_FILENAME = "context.sqlite"
+
+
+def store_path(root: Path, config: Config) -> Path:
+    """The database file for the project at `root`. Pure: nothing is created."""
+    override = os.environ.get(STORE_ENV)
+    if override:
+        return Path(override).expanduser().absolute()
+    if config.store.path:
+        configured = Path(config.store.path).expanduser()
+        return configured if configured.is_absolute() else root / configured
+    return default_store_dir(root) / STORE_FILENAME
+
+
+def default_store_dir(root: Path) -> Path:
+    """The per-project folder under the user data dir (platformdirs)."""
+    from platformdirs import user_data_dir
+
+    digest = hashlib.sha256(str(root).encode("utf-8", "surrogateescape")).hexdigest()[:8]
+    name = root.name or "root"
+    return Path(user_data_dir("tierscope")) / "projects" / f"{name}-{digest}"

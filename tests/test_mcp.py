@@ -1,0 +1,190 @@
+"""`tierscope mcp`: the three tools, first as plain calls, then through a real MCP client
+session over stdio (the SDK's client launching the command)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import anyio
+import pytest
+
+from tierscope.cli.mcp import (
+    QUERY_CONTEXT,
+    READ_CONTEXT,
+    TOOLS,
+    WRITE_CONTEXT,
+    ContextTools,
+    ToolFailure,
+)
+from tierscope.store.location import STORE_ENV
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    root = tmp_path / "repo"
+    (root / "grimoires" / "loa").mkdir(parents=True)
+    (root / "grimoires" / "loa" / "budget.md").write_text(
+        "# Budget\n\nThe token budget packer skips hits that do not fit.\n"
+    )
+    monkeypatch.setenv(STORE_ENV, str(tmp_path / "store" / "context.sqlite"))
+    return root.resolve()
+
+
+@pytest.fixture
+def tools(project):
+    tools = ContextTools(project, None, "run-1")
+    yield tools
+    tools.close()
+
+
+def call(tools: ContextTools, name: str, **arguments) -> object:
+    return json.loads(tools.call(name, arguments)[0])
+
+
+# --- the tools as plain calls --------------------------------------------------------
+
+
+def test_the_context_tools_have_seed_002_schemas():
+    write, read = WRITE_CONTEXT["inputSchema"], READ_CONTEXT["inputSchema"]
+    assert list(write["properties"]) == ["type", "content", "task_id", "loop_id", "file", "line"]
+    assert write["required"] == ["type", "content"]
+    assert write["properties"]["line"]["type"] == "integer"
+    assert write["properties"]["type"]["enum"] == [
+        "discovery", "error", "decision", "review_issue", "scratchpad", "codebase_analysis",
+    ]  # fmt: skip
+    assert list(read["properties"]) == [
+        "types", "task_id", "loop_id", "file", "search", "limit", "offset", "order",
+    ]  # fmt: skip
+    assert read["required"] == []
+    assert read["properties"]["order"]["enum"] == ["asc", "desc"]
+    assert QUERY_CONTEXT["inputSchema"]["required"] == ["query"]
+    assert "run_id" not in write["properties"] and "run_id" not in read["properties"]
+
+
+def test_written_context_is_read_back_in_the_servers_run(tools):
+    written = call(tools, "write_context", type="decision", content="Use JWT", task_id="T1")
+    result = call(tools, "read_context", types=["decision"], task_id="T1")
+    assert result["total"] == 1
+    (entry,) = result["entries"]
+    assert (entry["id"], entry["run_id"], entry["content"]) == (written["id"], "run-1", "Use JWT")
+
+
+def test_another_runs_entries_are_not_read(project, tools):
+    other = ContextTools(project, None, "run-2")
+    try:
+        call(other, "write_context", type="discovery", content="elsewhere")
+    finally:
+        other.close()
+    assert call(tools, "read_context") == {"entries": [], "total": 0}
+
+
+def test_files_are_stored_relative_to_the_project_root(project, tools):
+    call(tools, "write_context", type="discovery", content="x", file=str(project / "src/a.py"))
+    call(tools, "write_context", type="discovery", content="y", file="src/a.py")
+    assert call(tools, "read_context", file="src/a.py")["total"] == 2
+
+
+def test_reading_before_any_write_creates_no_store(tools):
+    assert call(tools, "read_context", search="anything") == {"entries": [], "total": 0}
+    assert not tools.store_path.exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "message"),
+    [
+        ("write_context", {"content": "x"}, "missing required argument 'type'"),
+        ("write_context", {"type": "discovery", "content": "x", "run_id": "r"}, "unknown argument"),
+        ("write_context", {"type": "note", "content": "x"}, "type must be one of"),
+        (
+            "write_context",
+            {"type": "discovery", "content": "x", "line": "7"},
+            "line must be a JSON",
+        ),
+        (
+            "write_context",
+            {"type": "discovery", "content": "x", "line": True},
+            "line must be a JSON",
+        ),
+        ("write_context", {"type": "scratchpad", "content": "{}"}, "scratchpad: iteration"),
+        ("read_context", {"types": "error"}, "types must be a JSON array"),
+        ("read_context", {"types": [1]}, r"types\[\] must be a JSON string"),
+        ("read_context", {"types": ["note"]}, "unknown type 'note'"),
+        ("read_context", {"limit": -1}, "limit must be a non-negative integer"),
+        ("read_context", {"order": "newest"}, "order must be one of"),
+        ("query_context", {}, "missing required argument 'query'"),
+        ("query_context", {"query": "x", "budget": "100"}, "budget must be a JSON integer"),
+        ("drop_tables", {}, "unknown tool 'drop_tables'"),
+    ],
+)
+def test_bad_calls_fail_with_a_one_line_reason_and_write_nothing(tools, name, arguments, message):
+    with pytest.raises(ToolFailure, match=message) as caught:
+        tools.call(name, arguments)
+    assert "\n" not in str(caught.value)
+    assert call(tools, "read_context")["total"] == 0
+
+
+def test_a_query_answers_with_the_headless_json_array(tools):
+    blocks = tools.call("query_context", {"query": "token budget packer", "scope": "grimoires"})
+    hits = json.loads(blocks[0])
+    assert hits and all(set(hit) == {"source", "score", "content", "tier"} for hit in hits)
+    assert hits[0]["source"] == "grimoires/loa/budget.md"
+
+
+def test_a_refused_query_is_an_empty_array_with_a_note(tools):
+    blocks = tools.call("query_context", {"query": "budget", "scope": "nowhere"})
+    assert json.loads(blocks[0]) == []
+    assert blocks[1] == "note: Invalid scope: nowhere"
+
+
+# --- a real client session over stdio ------------------------------------------------
+
+
+def test_an_mcp_client_lists_and_calls_the_three_tools(project, tmp_path):
+    from mcp import Client, StdioServerParameters
+
+    server = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "tierscope", "--root", str(project), "mcp", "--run-id", "session-run"],
+        env={STORE_ENV: os.environ[STORE_ENV], "XDG_STATE_HOME": str(tmp_path / "state")},
+        cwd=str(project),
+    )
+
+    async def session() -> dict:
+        async with Client(server, read_timeout_seconds=60) as client:
+            listed = await client.list_tools()
+            wrote = await client.call_tool(
+                "write_context", {"type": "discovery", "content": "budget packer skips hits"}
+            )
+            refused = await client.call_tool(
+                "write_context", {"type": "review_issue", "content": "{}"}
+            )
+            read = await client.call_tool("read_context", {"search": "packer"})
+            queried = await client.call_tool(
+                "query_context", {"query": "token budget", "budget": 500}
+            )
+            return {"listed": listed, "wrote": wrote, "refused": refused, "read": read,
+                    "queried": queried}  # fmt: skip
+
+    results = anyio.run(session)
+
+    listed = {tool.name: tool for tool in results["listed"].tools}
+    assert set(listed) == {tool["name"] for tool in TOOLS}
+    for spec in TOOLS:
+        assert listed[spec["name"]].input_schema == spec["inputSchema"]
+        assert listed[spec["name"]].description == spec["description"]
+
+    assert not results["wrote"].is_error
+    entry_id = json.loads(results["wrote"].content[0].text)["id"]
+
+    assert results["refused"].is_error
+    assert "review_issue: issue_type must be one of" in results["refused"].content[0].text
+
+    read = json.loads(results["read"].content[0].text)
+    assert read["total"] == 1
+    assert (read["entries"][0]["id"], read["entries"][0]["run_id"]) == (entry_id, "session-run")
+
+    hits = json.loads(results["queried"].content[0].text)
+    assert not results["queried"].is_error
+    assert [hit["source"] for hit in hits] == ["grimoires/loa/budget.md"]
