@@ -71,7 +71,7 @@ def parse_config(text: str, source: ConfigSource) -> Config:
     """Overlay the `qmd_context` section of `text` on the defaults."""
     file = str(source.path) if source.path else "<config>"
     try:
-        located = load_located(text)
+        located = load_located(text, only_key=SECTION)
     except YamlSyntaxError as exc:
         problem = ConfigProblem(f"invalid YAML ({exc}); using defaults", file, exc.line)
         return Config(source=source, problems=(problem,))

@@ -25,8 +25,16 @@ class YamlSyntaxError(ValueError):
         self.line = line
 
 
-def load_located(text: str) -> LocatedYaml:
-    """Parse text; raise YamlSyntaxError (with its line) when it is not valid YAML."""
+MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+def load_located(text: str, only_key: str | None = None) -> LocatedYaml:
+    """Parse text; raise YamlSyntaxError (with its line) when it is not valid YAML.
+
+    With `only_key`, only that top-level key's value is converted (the rest of a large
+    shared file, with its own tags and anchors, is not our business); other keys map
+    to None.
+    """
     try:
         node = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
@@ -39,7 +47,17 @@ def load_located(text: str) -> LocatedYaml:
     if node is None:
         return LocatedYaml(None)
     lines: dict[str, int] = {}
-    return LocatedYaml(_convert(node, "", lines, yaml.constructor.SafeConstructor()), lines)
+    scalars = yaml.constructor.SafeConstructor()
+    if only_key is not None and isinstance(node, yaml.MappingNode):
+        data: dict = {}
+        for key_node, value_node in node.value:
+            if isinstance(key_node, yaml.ScalarNode) and key_node.value == only_key:
+                lines[only_key] = key_node.start_mark.line + 1
+                data[only_key] = _convert(value_node, only_key, lines, scalars)
+            else:
+                data.setdefault(str(key_node.value), None)
+        return LocatedYaml(data, lines)
+    return LocatedYaml(_convert(node, "", lines, scalars), lines)
 
 
 def _convert(
@@ -47,13 +65,23 @@ def _convert(
 ) -> object:
     if isinstance(node, yaml.MappingNode):
         result: dict = {}
+        merged: dict = {}
         for key_node, value_node in node.value:
+            if key_node.tag == MERGE_TAG:
+                sources = (
+                    value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
+                )
+                for source in sources:
+                    value = _convert(source, path, {}, scalars)
+                    if isinstance(value, dict):
+                        merged = {**value, **merged}
+                continue
             key = _convert(key_node, "", {}, scalars)
             key_str = str(key)
             child = f"{path}.{key_str}" if path else key_str
             lines[child] = key_node.start_mark.line + 1
             result[key] = _convert(value_node, child, lines, scalars)
-        return result
+        return {**merged, **result}
     if isinstance(node, yaml.SequenceNode):
         items = []
         for index, item in enumerate(node.value):
@@ -61,5 +89,9 @@ def _convert(
             lines[child] = item.start_mark.line + 1
             items.append(_convert(item, child, lines, scalars))
         return items
-    # Scalars: the safe constructor resolves ints, floats, bools and nulls.
-    return scalars.construct_object(node, deep=True)
+    # Scalars: the safe constructor resolves ints, floats, bools and nulls; a tag it does
+    # not know (`!vault abc`) keeps its plain text.
+    try:
+        return scalars.construct_object(node, deep=True)
+    except yaml.constructor.ConstructorError:
+        return node.value
