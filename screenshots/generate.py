@@ -1,0 +1,104 @@
+"""Write an SVG of each workbench view, run against a fresh copy of the demo project.
+
+    .venv/bin/python screenshots/generate.py [--out screenshots]
+
+The README shows these files; run this after changing how a view looks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+SIZE = (120, 40)
+QUERY = "rollback disruption budget"
+
+
+async def settle(pilot) -> None:
+    from textual.worker import WorkerCancelled, WorkerFailed
+
+    for _ in range(2):
+        for worker in list(pilot.app.workers):
+            with contextlib.suppress(WorkerCancelled, WorkerFailed):
+                await worker.wait()
+        await pilot.pause()
+
+
+async def capture_views(project_root: Path, out: Path, theme: str | None) -> list[Path]:
+    """Drive the app through its views and save one SVG per picture."""
+    from textual.widgets import Input
+
+    from tierscope.api import Project, QueryOptions
+    from tierscope.tui.app import TierscopeApp
+    from tierscope.tui.widgets.budget_meter import BudgetMeter
+    from tierscope.tui.widgets.query_form import QueryForm
+
+    written: list[Path] = []
+
+    def save(app, name: str) -> None:
+        app.save_screenshot(filename=f"{name}.svg", path=str(out))
+        written.append(out / f"{name}.svg")
+
+    app = TierscopeApp(Project(project_root), theme=theme)
+    suffix = "" if theme in (None, "tierscope-dark") else f"-{theme}"
+    async with app.run_test(size=SIZE) as pilot:
+        for field in app.screen.query(Input):
+            field.cursor_blink = False
+        form = app.screen.query_one(QueryForm)
+        form.load(QueryOptions(text=QUERY))
+        form.submit()
+        await settle(pilot)
+        save(app, f"query{suffix}")
+        if suffix:
+            return written
+        form.load(QueryOptions(text=QUERY, budget=400))
+        form.submit()
+        await settle(pilot)
+        app.screen.query_one(BudgetMeter).focus()
+        await pilot.pause()
+        save(app, "budget")
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        save(app, "compare")
+        await pilot.press("f1")
+        await pilot.pause()
+        save(app, "help")
+        await pilot.press("escape")
+        for view in app.views:
+            if view.mode == "query":
+                continue
+            await app.switch_mode(view.mode)
+            await settle(pilot)
+            save(app, view.mode)
+    return written
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=str(Path(__file__).resolve().parent))
+    args = parser.parse_args()
+    out = Path(args.out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    home = Path.cwd()
+    with tempfile.TemporaryDirectory(prefix="tierscope-shots-") as scratch:
+        # Never touch the user's remembered theme or user themes.
+        os.environ["TIERSCOPE_CONFIG_HOME"] = str(Path(scratch) / "config")
+        from tierscope.demo import materialise
+
+        root = materialise(Path(scratch) / "harbor")
+        # From inside the project, the command line shown needs no --root.
+        os.chdir(root)
+        written = asyncio.run(capture_views(root, out, None))
+        written += asyncio.run(capture_views(root, out, "tierscope-light"))
+        os.chdir(home)
+    for path in written:
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

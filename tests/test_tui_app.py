@@ -1,0 +1,116 @@
+"""The app shell: views as modes, help, first-paint exit, the pieces with no screen."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import pytest
+from tui_fakes import FakeEngine
+
+from tierscope.api import QueryOptions
+from tierscope.tui.app import VIEWS, TierscopeApp, View, present_views
+from tierscope.tui.command_line import command_line
+from tierscope.tui.messages import ReplayQuery
+from tierscope.tui.screens.help import HelpScreen
+from tierscope.tui.screens.query import QueryScreen
+from tierscope.tui.widgets.budget_meter import limit_at
+from tierscope.tui.widgets.latency_history import sparkline
+from tierscope.tui.widgets.markdown_content import highlight_terms, query_terms, render_markdown
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+def test_views_whose_module_is_missing_are_left_out():
+    missing = View("nowhere", "Nowhere", "f9", "no_such_view", "NoScreen", "absent")
+    present = present_views((VIEWS[0], missing))
+    assert present == (VIEWS[0],)
+
+
+async def test_f1_opens_help_listing_the_keys_of_the_current_view():
+    app = TierscopeApp(FakeEngine())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        descriptions = [description for _key, description in app.screen.keys]
+        assert {"Copy JSON", "All tiers", "Copy command", "Budget"} <= set(descriptions)
+        await pilot.press("escape")
+        assert isinstance(app.screen, QueryScreen)
+
+
+async def test_view_keys_for_absent_views_are_disabled():
+    app = TierscopeApp(FakeEngine(), views=(VIEWS[0],))
+    async with app.run_test():
+        assert app.check_action("view", ("query",))
+        assert not app.check_action("view", ("trajectories",))
+
+
+async def test_a_replayed_query_is_loaded_and_run_in_the_query_view():
+    engine = FakeEngine()
+    app = TierscopeApp(engine)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.post_message(ReplayQuery(QueryOptions(text="rollback", scope="notes", budget=500)))
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert engine.runs == [QueryOptions(text="rollback", scope="notes", budget=500)]
+
+
+async def test_the_app_exits_after_first_paint_when_asked(monkeypatch):
+    monkeypatch.setenv("TIERSCOPE_EXIT_AFTER_FIRST_PAINT", "1")
+    app = TierscopeApp(FakeEngine())
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert app.return_code == 0  # exit() was called; a running app has None
+
+
+async def test_the_app_keeps_running_without_the_first_paint_switch():
+    app = TierscopeApp(FakeEngine())
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert app.return_code is None
+
+
+def test_the_command_line_holds_only_what_was_given_and_round_trips():
+    options = QueryOptions(
+        text="it's -rf", scope="notes", budget=300, timeout=2.5, tiers=("grep",), all_tiers=True
+    )
+    line = command_line(options, Path("/srv/harbor"), cwd=Path("/elsewhere"))
+    assert shlex.split(line) == [
+        "tierscope", "query", "it's -rf", "--root", "/srv/harbor", "--scope", "notes",
+        "--budget", "300", "--timeout", "2.5", "--tiers", "grep", "--all-tiers", "--json",
+    ]  # fmt: skip
+    assert command_line(QueryOptions(text="x"), Path.cwd()) == "tierscope query x --json"
+
+
+def test_query_terms_are_highlighted_case_insensitively_in_rendered_markdown():
+    content = highlight_terms(
+        render_markdown("## Token **Budget**\nthe budget"), query_terms("budget")
+    )
+    assert content.plain == "Token Budget\nthe budget"
+    highlighted = {
+        content.plain[span.start : span.end] for span in content.spans if "on" in str(span.style)
+    }
+    assert highlighted == {"Budget", "budget"}
+
+
+def test_short_words_and_punctuation_are_not_query_terms():
+    assert query_terms('"token" a budget?') == ("budget", "token")
+
+
+def test_the_budget_bar_maps_a_cell_to_a_snapped_limit():
+    assert limit_at(49, 50, 2000) == 2000
+    assert limit_at(24, 50, 2000) == 1000
+    assert limit_at(0, 50, 2000) == 40
+
+
+def test_sparkline_scales_to_the_largest_value():
+    assert sparkline((0.0, 4.0, 8.0), 10) == "▁▅█"
+    assert sparkline((5.0, 5.0, 5.0), 2) == "██"
+    assert sparkline((), 5) == ""

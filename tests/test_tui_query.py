@@ -1,0 +1,243 @@
+"""How the Query view behaves: runs off the UI thread, cancels, re-packs, copies."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import shlex
+
+import pytest
+from textual.widgets import Input, Select
+from textual.worker import WorkerCancelled, WorkerFailed
+from tui_fakes import FakeEngine
+
+from tierscope.api import Project, QueryOptions
+from tierscope.budget import apply_budget
+from tierscope.cli import main as cli_main
+from tierscope.render import render_json
+from tierscope.tui.app import TierscopeApp
+from tierscope.tui.command_line import command_line
+from tierscope.tui.screens.query import QueryScreen
+from tierscope.tui.widgets.budget_meter import BudgetMeter, limit_at
+from tierscope.tui.widgets.query_form import QueryForm
+from tierscope.tui.widgets.results_table import ResultsTable
+from tierscope.tui.widgets.tier_row import TierRow
+
+SIZE = (120, 40)
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+async def settle(pilot) -> None:
+    """Wait until every worker has ended (cancelled ones included) and its messages landed."""
+    for _ in range(2):
+        for worker in list(pilot.app.workers):
+            with contextlib.suppress(WorkerCancelled, WorkerFailed):
+                await worker.wait()
+        await pilot.pause()
+
+
+async def type_query(pilot, text: str) -> None:
+    field = pilot.app.screen.query_one("#query", Input)
+    field.focus()
+    field.value = text
+    await pilot.press("enter")
+
+
+def query_screen(app: TierscopeApp) -> QueryScreen:
+    assert isinstance(app.screen, QueryScreen)
+    return app.screen
+
+
+async def test_the_app_opens_on_the_query_view_with_the_query_input_focused():
+    app = TierscopeApp(FakeEngine())
+    async with app.run_test(size=SIZE):
+        assert isinstance(app.screen, QueryScreen)
+        assert app.focused is app.screen.query_one("#query", Input)
+
+
+async def test_enter_runs_the_query_and_every_tier_ends_with_its_outcome():
+    engine = FakeEngine()
+    app = TierscopeApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await type_query(pilot, "token budget")
+        await settle(pilot)
+        states = {row.tier: row.state for row in app.screen.query(TierRow)}
+        assert states == {"qmd": "unavailable", "ck": "timeout", "grep": "served"}
+        assert [options.text for options in engine.runs] == ["token budget"]
+        table = app.screen.query_one(ResultsTable)
+        assert table.row_count == len(engine.outcomes[2].hits)
+
+
+async def test_escape_cancels_a_hung_tier_and_the_ui_keeps_responding():
+    engine = FakeEngine(block_tier="ck")
+    app = TierscopeApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await type_query(pilot, "token budget")
+        assert await asyncio.to_thread(engine.tier_running.wait, 10)
+        await pilot.pause()
+        ck = app.screen.query_one("#tier-ck", TierRow)
+        assert ck.state == "running"
+        await pilot.press("end", "s")  # typing still works while the tier hangs
+        assert app.screen.query_one("#query", Input).value == "token budgets"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert engine.cancels[0].is_set()
+        assert ck.state == "cancelled"
+        assert query_screen(app).result is None
+
+
+async def test_a_new_query_cancels_the_one_in_flight():
+    engine = FakeEngine(block_tier="ck")
+    app = TierscopeApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await type_query(pilot, "first")
+        assert await asyncio.to_thread(engine.tier_running.wait, 10)
+        engine.block_tier = None
+        form = app.screen.query_one(QueryForm)
+        form.load(QueryOptions(text="second"))
+        form.submit()
+        await settle(pilot)
+        assert engine.cancels[0].is_set()
+        assert not engine.cancels[1].is_set()
+        result = query_screen(app).result
+        assert result is not None and result.request.text == "second"
+        assert app.screen.query_one("#tier-grep", TierRow).state == "served"
+
+
+async def test_changing_the_budget_repacks_without_running_the_tiers_again():
+    engine = FakeEngine()
+    app = TierscopeApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await type_query(pilot, "token budget")
+        await settle(pilot)
+        screen = query_screen(app)
+        candidates = screen.candidates
+        await pilot.click("#budget")
+        await pilot.press("1", "0", "0")
+        await pilot.pause()
+        assert len(engine.runs) == 1
+        assert screen.result.budget == apply_budget(candidates, 100)
+        assert screen.result.budget.dropped, "a 100-token budget must drop something here"
+        assert screen.query_one(BudgetMeter).report == screen.result.budget
+        kept = [row.kept for row in screen.query_one(ResultsTable).ranked]
+        assert kept.count(False) == len(screen.result.budget.dropped)
+
+
+async def test_clicking_the_budget_bar_sets_the_limit_under_the_pointer():
+    engine = FakeEngine()
+    app = TierscopeApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await type_query(pilot, "token budget")
+        await settle(pilot)
+        meter = app.screen.query_one(BudgetMeter)
+        width, scale = meter.content_region.width, meter.scale
+        await pilot.click(meter, offset=(1 + 3, 1))
+        await pilot.pause()
+        expected = limit_at(3, width, scale)
+        assert query_screen(app).result.budget.limit == expected
+        assert app.screen.query_one("#budget", Input).value == str(expected)
+        assert len(engine.runs) == 1
+
+
+async def test_budget_keys_step_the_limit_from_the_last_request():
+    app = TierscopeApp(FakeEngine())
+    async with app.run_test(size=SIZE) as pilot:
+        await type_query(pilot, "token budget")
+        await settle(pilot)
+        await pilot.press("ctrl+g", "left", "left", "left")
+        await pilot.pause()
+        assert query_screen(app).result.budget.limit == 2000 - 300
+
+
+async def test_copy_json_copies_exactly_render_json_of_the_shown_result():
+    app = TierscopeApp(FakeEngine())
+    async with app.run_test(size=SIZE) as pilot:
+        await type_query(pilot, "token budget")
+        await settle(pilot)
+        await pilot.click("#budget")
+        await pilot.press("1", "0", "0")
+        await pilot.press("ctrl+y")
+        result = query_screen(app).result
+        assert app.clipboard == render_json(result.hits)
+        assert len(result.hits) < len(query_screen(app).candidates)
+
+
+async def test_copied_json_equals_the_headless_command_output(make_project, path_without_tools):
+    root = make_project(
+        {
+            "grimoires/loa/prd.md": "# Plan\n\nThe token budget caps context.\n",
+            "grimoires/loa/notes.md": "Budget notes: every token counts.\n",
+            ".claude/skills/x/SKILL.md": "Ask with a small token budget first.\n",
+        }
+    )
+    app = TierscopeApp(Project(root))
+    async with app.run_test(size=SIZE) as pilot:
+        await type_query(pilot, "token budget")
+        await settle(pilot)
+        await pilot.press("ctrl+y")
+        copied = app.clipboard
+        line = command_line(query_screen(app).options, root)
+    assert copied != "[]"
+    stdout = io.StringIO()
+    with contextlib.redirect_stdout(stdout):
+        assert cli_main(shlex.split(line)[1:]) == 0
+    assert stdout.getvalue() == copied + "\n"
+
+
+async def test_run_all_tiers_fills_the_compare_panel_with_one_column_per_tier():
+    engine = FakeEngine()
+    app = TierscopeApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await type_query(pilot, "token budget")
+        await settle(pilot)
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert engine.runs[-1].all_tiers
+        columns = [column.id for column in app.screen.query(".compare-column")]
+        assert columns == ["compare-qmd", "compare-ck", "compare-grep"]
+        assert app.screen.query_one("#tabs").active == "compare-tab"
+
+
+async def test_latency_history_grows_by_one_point_per_measured_run():
+    app = TierscopeApp(FakeEngine())
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(3):
+            await type_query(pilot, "token budget")
+            await settle(pilot)
+        screen = query_screen(app)
+        assert screen.history.series("grep") == (21.5, 21.5, 21.5)
+        assert app.screen.query_one("#tier-grep", TierRow).history == (21.5, 21.5, 21.5)
+
+
+async def test_an_invalid_budget_field_is_reported_instead_of_run():
+    engine = FakeEngine()
+    app = TierscopeApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.screen.query_one(QueryForm)
+        app.screen.query_one("#query", Input).value = "token budget"
+        app.screen.query_one("#timeout", Input).value = "0"
+        form.submit()
+        await settle(pilot)
+        assert engine.runs == []
+        assert "timeout must be a positive number" in str(
+            app.screen.query_one("#run-status").render()
+        )
+
+
+async def test_the_palette_scope_command_switches_scope_and_reruns():
+    engine = FakeEngine()
+    app = TierscopeApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await type_query(pilot, "token budget")
+        await settle(pilot)
+        await app._choose_scope("skills")
+        await settle(pilot)
+        assert app.screen.query_one("#scope", Select).value == "skills"
+        assert engine.runs[-1].scope == "skills"
+        assert "--scope skills" in command_line(query_screen(app).options, engine.root)

@@ -1,0 +1,118 @@
+"""Themes: built-in ones carry our variables, user files are validated, the choice sticks."""
+
+from __future__ import annotations
+
+import pytest
+from tui_fakes import FakeEngine
+
+from tierscope.themes.builtin import BUILTIN_THEMES, OUR_VARIABLES
+from tierscope.themes.user import ThemeFileError, load_user_themes, parse_theme
+from tierscope.tui.app import TierscopeApp
+from tierscope.tui.preferences import Preferences, load_preferences, save_preferences
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+@pytest.fixture
+def themes_dir(tmp_path, monkeypatch):
+    home = tmp_path / "config-home"
+    monkeypatch.setenv("TIERSCOPE_CONFIG_HOME", str(home))
+    folder = home / "themes"
+    folder.mkdir(parents=True)
+    return folder
+
+
+@pytest.mark.parametrize("theme", BUILTIN_THEMES, ids=lambda theme: theme.name)
+def test_every_builtin_theme_defines_all_our_variables(theme):
+    assert set(OUR_VARIABLES) <= set(theme.variables)
+
+
+def test_a_user_theme_file_becomes_a_theme():
+    theme = parse_theme('name: harbour\nprimary: "#3fb6a8"\nvariables:\n  tier-qmd: "#c678dd"\n')
+    assert theme.name == "harbour"
+    assert theme.primary == "#3fb6a8"
+    assert theme.variables == {"tier-qmd": "#c678dd"}
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("name: x\nprimary: [1, 2\n", "invalid YAML at line"),
+        ("- just\n- a list\n", "expected a mapping"),
+        ('name: x\nprimay: "#fff"\n', "unknown key 'primay'"),
+        ('primary: "#fff"\n', "`name` must be a non-empty string"),
+        ("name: x\n", "`primary` is required"),
+        ("name: x\nprimary: blurple\n", "'blurple' is not a colour"),
+        ('name: x\nprimary: "#fff"\ndark: maybe\n', "`dark` must be true or false"),
+        ('name: x\nprimary: "#fff"\nvariables:\n  budget-over: 12\n', "variables.budget-over"),
+    ],
+)
+def test_a_broken_theme_file_is_refused_with_a_one_line_reason(text, problem):
+    with pytest.raises(ThemeFileError) as caught:
+        parse_theme(text)
+    assert problem in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_broken_and_clashing_user_themes_are_skipped_with_a_warning_each(themes_dir):
+    (themes_dir / "good.yaml").write_text('name: harbour\nprimary: "#3fb6a8"\n')
+    (themes_dir / "bad.yaml").write_text("name: broken\nprimary: nope\n")
+    (themes_dir / "clash.yml").write_text('name: tierscope-dark\nprimary: "#000000"\n')
+    loaded = load_user_themes(themes_dir, frozenset({"tierscope-dark"}))
+    assert [theme.name for theme in loaded.themes] == ["harbour"]
+    assert len(loaded.warnings) == 2
+    assert any("bad.yaml" in warning and "not a colour" in warning for warning in loaded.warnings)
+    assert any("clash.yml" in warning and "taken" in warning for warning in loaded.warnings)
+
+
+def test_a_missing_themes_folder_means_no_user_themes(tmp_path):
+    loaded = load_user_themes(tmp_path / "nowhere")
+    assert loaded.themes == () and loaded.warnings == ()
+
+
+async def test_the_theme_flag_wins_and_the_choice_is_remembered(themes_dir):
+    app = TierscopeApp(FakeEngine(), theme="tierscope-light")
+    async with app.run_test():
+        assert app.theme == "tierscope-light"
+    assert load_preferences().theme == "tierscope-light"
+    again = TierscopeApp(FakeEngine())
+    async with again.run_test():
+        assert again.theme == "tierscope-light"
+
+
+async def test_a_theme_changed_in_the_app_is_remembered(themes_dir):
+    app = TierscopeApp(FakeEngine())
+    async with app.run_test() as pilot:
+        app.theme = "tierscope-light"
+        await pilot.pause()
+    assert load_preferences().theme == "tierscope-light"
+
+
+async def test_an_unknown_theme_falls_back_with_a_warning(themes_dir):
+    save_preferences(Preferences(theme="gone-theme"))
+    app = TierscopeApp(FakeEngine(), theme="no-such-theme")
+    async with app.run_test():
+        assert app.theme == "tierscope-dark"
+        messages = [notification.message for notification in app._notifications]
+    assert any("--theme 'no-such-theme'" in message for message in messages)
+    assert any("'gone-theme'" in message for message in messages)
+
+
+async def test_a_user_theme_can_be_chosen_by_name_and_lacks_nothing(themes_dir):
+    (themes_dir / "harbour.yaml").write_text('name: harbour\nprimary: "#3fb6a8"\n')
+    app = TierscopeApp(FakeEngine(), theme="harbour")
+    async with app.run_test():
+        assert app.theme == "harbour"
+        assert set(OUR_VARIABLES) <= set(app.theme_variables)
+
+
+async def test_textual_builtin_themes_still_style_our_widgets(themes_dir):
+    app = TierscopeApp(FakeEngine(), theme="nord")
+    async with app.run_test():
+        assert app.theme == "nord"
+        assert set(OUR_VARIABLES) <= set(app.theme_variables)

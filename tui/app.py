@@ -1,0 +1,206 @@
+"""The workbench App. It registers the themes, turns each view's Screen module into an app
+mode, and routes messages between views — nothing else. Each view lives in its own module
+under `tui/screens/` and is imported only when first shown.
+
+A view module `tierscope.tui.screens.<module>` provides a Screen class constructed as
+`ScreenClass(engine)` (the project it works on); listing it in `VIEWS` is all it takes to
+appear in the footer, the command palette and the help. Views whose module is not present
+are left out.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import partial
+from typing import ClassVar
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from tierscope.themes.builtin import BUILTIN_THEMES, DEFAULT_THEME, VARIABLE_DEFAULTS
+from tierscope.themes.user import load_user_themes
+
+from .messages import ReplayQuery, ShowView
+from .preferences import Preferences, load_preferences, save_preferences, user_themes_dir
+from .query_runner import QueryEngine
+
+EXIT_AFTER_FIRST_PAINT = "TIERSCOPE_EXIT_AFTER_FIRST_PAINT"
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One working view: its mode name, title, key, and where its Screen class lives."""
+
+    mode: str
+    title: str
+    key: str
+    module: str
+    screen: str
+    description: str
+
+
+VIEWS: tuple[View, ...] = (
+    View("query", "Query", "f2", "query", "QueryScreen", "ask and watch the tiers fall through"),
+    View(
+        "trajectories",
+        "Trajectories",
+        "f3",
+        "trajectories",
+        "TrajectoriesScreen",
+        "browse what skills asked",
+    ),
+    View("config", "Config", "f4", "config", "ConfigScreen", "tune scopes, budgets, timeouts"),
+    View("doctor", "Doctor", "f5", "doctor", "DoctorScreen", "which tiers work here, and why"),
+    View("store", "Store", "f6", "store", "StoreScreen", "the context store"),
+)
+
+
+def present_views(views: Iterable[View]) -> tuple[View, ...]:
+    """The views whose module exists (checked without importing it)."""
+    return tuple(
+        view
+        for view in views
+        if importlib.util.find_spec(f"tierscope.tui.screens.{view.module}") is not None
+    )
+
+
+class TierscopeApp(App[None]):
+    """The tierscope workbench."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "tierscope"
+    DEFAULT_MODE = "query"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f1", "help", "Help"),
+        *(Binding(view.key, f"view('{view.mode}')", view.title) for view in VIEWS),
+        Binding("ctrl+t", "change_theme", "Theme", show=False),
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+    ]
+
+    def __init__(
+        self,
+        engine: QueryEngine,
+        *,
+        theme: str | None = None,
+        views: Iterable[View] = VIEWS,
+    ) -> None:
+        super().__init__()
+        self.engine = engine
+        self.views = present_views(views)
+        self.view_screens: dict[str, Screen] = {}
+        self.startup_warnings: list[str] = []
+        for view in self.views:
+            self.add_mode(view.mode, partial(self._make_view, view))
+        self.sub_title = str(engine.root)
+        self._register_themes()
+        self.preferences = load_preferences()
+        self.theme = self._initial_theme(theme)
+
+    # Views -----------------------------------------------------------------------------
+
+    def _make_view(self, view: View) -> Screen:
+        module = importlib.import_module(f"tierscope.tui.screens.{view.module}")
+        screen = getattr(module, view.screen)(self.engine)
+        self.view_screens[view.mode] = screen
+        return screen
+
+    def action_view(self, mode: str) -> None:
+        if mode in {view.mode for view in self.views}:
+            self.switch_mode(mode)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "view":
+            return parameters[0] in {view.mode for view in self.views}
+        return True
+
+    async def on_show_view(self, message: ShowView) -> None:
+        self.action_view(message.view)
+
+    async def on_replay_query(self, message: ReplayQuery) -> None:
+        """A logged query goes to the Query view, which loads and runs it."""
+        await self.switch_mode("query")
+        self.view_screens["query"].load_options(message.options)
+
+    def action_help(self) -> None:
+        from .screens.help import HelpScreen
+
+        if isinstance(self.screen, HelpScreen):
+            return
+        keys = []
+        for active in self.screen.active_bindings.values():
+            binding = active.binding
+            # The view's and the app's own keys, hidden ones too; widgets' only if shown.
+            wanted = binding.show or active.node in (self, self.screen)
+            if wanted and active.enabled and binding.description and not binding.system:
+                keys.append((self.get_key_display(binding), binding.description))
+        self.push_screen(HelpScreen(keys))
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for view in self.views:
+            yield SystemCommand(
+                f"View: {view.title}", view.description, partial(self.action_view, view.mode)
+            )
+        for scope in self.engine.config.scopes:
+            yield SystemCommand(
+                f"Scope: {scope}",
+                "Use this scope in the Query view (re-runs the current query)",
+                partial(self._choose_scope, scope),
+            )
+
+    async def _choose_scope(self, scope: str) -> None:
+        await self.switch_mode("query")
+        self.view_screens["query"].choose_scope(scope)
+
+    # Themes ----------------------------------------------------------------------------
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        # Textual's own themes lack our variables; these keep every stylesheet valid.
+        return dict(VARIABLE_DEFAULTS)
+
+    def _register_themes(self) -> None:
+        for theme in BUILTIN_THEMES:
+            self.register_theme(theme)
+        found = load_user_themes(user_themes_dir(), frozenset(self.available_themes))
+        for theme in found.themes:
+            self.register_theme(theme)
+        self.startup_warnings.extend(found.warnings)
+
+    def _initial_theme(self, requested: str | None) -> str:
+        """--theme > the remembered theme > tierscope-dark; an unknown name falls back."""
+        for name, origin in ((requested, "--theme"), (self.preferences.theme, "saved theme")):
+            if not name:
+                continue
+            if name in self.available_themes:
+                return name
+            self.startup_warnings.append(f"{origin} {name!r} is not a known theme; using others")
+        return DEFAULT_THEME
+
+    def _remember_theme(self, theme: object) -> None:
+        name = getattr(theme, "name", None)
+        if not name or name == self.preferences.theme:
+            return
+        self.preferences = Preferences(theme=name)
+        warning = save_preferences(self.preferences)
+        if warning:
+            self.notify(warning, severity="warning")
+
+    # Lifecycle -------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self.theme_changed_signal.subscribe(self, self._remember_theme)
+        self._remember_theme(self.current_theme)
+        for problem in self.engine.config.problems:
+            self.startup_warnings.append(f"config {problem}")
+        for warning in self.startup_warnings:
+            self.notify(warning, severity="warning", timeout=8)
+
+    def on_ready(self) -> None:
+        if os.environ.get(EXIT_AFTER_FIRST_PAINT) == "1":
+            self.exit()

@@ -1,0 +1,263 @@
+"""The Query view: ask, watch the tiers fall through live, inspect and re-pack the result.
+
+The screen owns the state of its view (the current run, the result, the latency history);
+widgets only draw what they are given and post messages back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+
+from tierscope.api import QueryOptions
+from tierscope.budget import apply_budget
+from tierscope.models import Hit, QueryResult
+from tierscope.render import render_json
+
+from ..command_line import command_line
+from ..messages import (
+    BudgetAppliedMessage,
+    QueryFinishedMessage,
+    QueryStartedMessage,
+    RunCancelled,
+    RunFailed,
+    TierFinishedMessage,
+    TierStartedMessage,
+)
+from ..query_runner import QueryEngine, QueryRun, QueryRunner, execute_run
+from ..widgets.budget_meter import BudgetMeter
+from ..widgets.compare_panel import ComparePanel
+from ..widgets.hit_preview import HitPreview
+from ..widgets.latency_history import LatencyHistory
+from ..widgets.query_form import QueryForm
+from ..widgets.results_table import ResultsTable
+from ..widgets.tier_pipeline import TierPipeline
+from ..widgets.tier_row import format_ms
+
+
+class QueryScreen(Screen):
+    """The view the workbench opens on."""
+
+    CSS_PATH = "query.tcss"
+    TITLE = "Query"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel_query", "Cancel"),
+        Binding("ctrl+r", "run_all_tiers", "All tiers"),
+        Binding("ctrl+g", "focus_budget", "Budget", show=False),
+        Binding("ctrl+y", "copy_json", "Copy JSON"),
+        Binding("ctrl+l", "copy_command", "Copy command", show=False),
+    ]
+
+    def __init__(self, engine: QueryEngine, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.engine = engine
+        self.runner = QueryRunner()
+        self.history = LatencyHistory()
+        self.options: QueryOptions | None = None
+        self.result: QueryResult | None = None
+        self.candidates: tuple[Hit, ...] = ()
+
+    def compose(self) -> ComposeResult:
+        config = self.engine.config
+        yield Header()
+        yield QueryForm(config, id="form")
+        yield TierPipeline(config.tiers, config.timeout_seconds, id="pipeline")
+        with TabbedContent(id="tabs", initial="results-tab"):
+            with TabPane("Results", id="results-tab"), Horizontal(id="results-pane"):
+                with Vertical(id="results-column"):
+                    yield ResultsTable(id="results")
+                    with VerticalScroll(id="budget-box"):
+                        yield BudgetMeter(id="budget-meter")
+                yield HitPreview(id="preview")
+            with TabPane("Compare", id="compare-tab"):
+                yield ComparePanel(id="compare")
+        yield Static(id="command-line")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#budget-box").border_title = "Budget"
+        self.query_one("#budget-box").border_subtitle = "drag the bar · ←/→ when focused"
+        self.query_one("#preview").border_title = "Preview"
+        self.query_one(HitPreview).show(None, "")
+        self.query_one("#command-line", Static).update(
+            "Enter runs the query · ctrl+r runs every tier to compare · F1 for help"
+        )
+
+    # Running ---------------------------------------------------------------------------
+
+    def run_options(self, options: QueryOptions) -> None:
+        """Start a run of `options`; a run still in flight is cancelled first."""
+        run = self.runner.begin(options)
+        self.options = options
+        timeout = options.timeout or self.engine.config.timeout_seconds
+        self.query_one(TierPipeline).reset(timeout)
+        self.query_one(QueryForm).set_status("running…", "$accent")
+        self._show_command()
+        self._execute(run)
+
+    @work(thread=True, exclusive=True, group="query", exit_on_error=False)
+    def _execute(self, run: QueryRun) -> None:
+        execute_run(self.engine, run, self.post_message)
+
+    def load_options(self, options: QueryOptions, *, run: bool = True) -> None:
+        """Fill the form from `options` (a replayed query) and, by default, run it."""
+        self.query_one(QueryForm).load(options)
+        if run:
+            self.run_options(options)
+
+    def choose_scope(self, scope: str) -> None:
+        """Switch the form to `scope` and re-run the query typed there, if any."""
+        form = self.query_one(QueryForm)
+        form.set_scope(scope)
+        if form.has_query():
+            form.submit()
+
+    @on(QueryForm.Submitted)
+    def _submitted(self, message: QueryForm.Submitted) -> None:
+        self.run_options(message.options)
+
+    @on(QueryForm.Invalid)
+    def _invalid(self, message: QueryForm.Invalid) -> None:
+        self.query_one(QueryForm).set_status(message.problem, "$warning")
+
+    def on_query_started_message(self, message: QueryStartedMessage) -> None:
+        if self.runner.is_current(message.run_id):
+            self.query_one(TierPipeline).reset(message.event.request.timeout)
+
+    def on_tier_started_message(self, message: TierStartedMessage) -> None:
+        if self.runner.is_current(message.run_id):
+            self.query_one(TierPipeline).tier_started(message.event.tier, message.event.timeout)
+
+    def on_tier_finished_message(self, message: TierFinishedMessage) -> None:
+        if self.runner.is_current(message.run_id):
+            self.query_one(TierPipeline).tier_finished(message.event.outcome)
+
+    def on_budget_applied_message(self, message: BudgetAppliedMessage) -> None:
+        if self.runner.is_current(message.run_id):
+            self.query_one(BudgetMeter).show(message.event.report, new_result=True)
+
+    def on_query_finished_message(self, message: QueryFinishedMessage) -> None:
+        if not self.runner.is_current(message.run_id):
+            return
+        self.runner.finish(message.run_id)
+        self.show_result(message.event.result)
+
+    def on_run_cancelled(self, message: RunCancelled) -> None:
+        if not self.runner.is_current(message.run_id):
+            return
+        self.runner.finish(message.run_id)
+        self.query_one(TierPipeline).cancel()
+        self.query_one(QueryForm).set_status("cancelled", "$warning")
+
+    def on_run_failed(self, message: RunFailed) -> None:
+        if not self.runner.is_current(message.run_id):
+            return
+        self.runner.finish(message.run_id)
+        self.query_one(TierPipeline).cancel()
+        self.query_one(QueryForm).set_status(f"failed: {message.error}", "$error")
+        self.notify(message.error, title="The query failed", severity="error")
+
+    # Showing a result ------------------------------------------------------------------
+
+    def show_result(self, result: QueryResult) -> None:
+        """Draw a finished result everywhere and remember it for re-packing."""
+        self.result = result
+        report = result.budget
+        self.candidates = tuple(entry.hit for entry in (*report.included, *report.dropped))
+        pipeline = self.query_one(TierPipeline)
+        pipeline.show_outcomes(result.outcomes)
+        self.history.record(result.outcomes)
+        pipeline.show_history(self.history)
+        self.query_one(ResultsTable).show(report)
+        self.query_one(BudgetMeter).show(report, new_result=True)
+        self._show_status()
+        self._show_command()
+        if result.request.all_tiers:
+            self.run_worker(self.query_one(ComparePanel).show(result.outcomes), group="compare")
+            self.query_one(TabbedContent).active = "compare-tab"
+
+    def repack(self, limit: int) -> None:
+        """Cut the current hits to `limit` again, without re-running any tier."""
+        if self.result is None or limit == self.result.budget.limit:
+            return
+        report = apply_budget(self.candidates, limit)
+        self.result = replace(
+            self.result, budget=report, request=replace(self.result.request, budget=limit)
+        )
+        if self.options is not None:
+            self.options = replace(self.options, budget=limit)
+        self.query_one(ResultsTable).show(report)
+        self.query_one(BudgetMeter).show(report)
+        self.query_one(QueryForm).set_budget(limit)
+        self._show_status()
+        self._show_command()
+
+    def _show_status(self) -> None:
+        result = self.result
+        form = self.query_one(QueryForm)
+        if result is None:
+            return
+        if result.refused:
+            form.set_status(result.refused, "$warning")
+            return
+        served = f"{result.served_by} served" if result.served_by else "no tier had hits"
+        report = result.budget
+        form.set_status(
+            f"{served} · {result.request.scope} · {len(report.included)} kept"
+            f" · {len(report.dropped)} dropped · {format_ms(result.total_ms)}",
+            "$success" if result.served_by else "$warning",
+        )
+
+    def _show_command(self) -> None:
+        if self.options is None:
+            return
+        line = command_line(self.options, self.engine.root)
+        self.query_one("#command-line", Static).update(f"$ {line}")
+
+    @on(ResultsTable.HitSelected)
+    def _hit_selected(self, message: ResultsTable.HitSelected) -> None:
+        query = self.result.request.text if self.result else ""
+        self.query_one(HitPreview).show(message.ranked, query)
+
+    @on(BudgetMeter.LimitRequested)
+    def _limit_requested(self, message: BudgetMeter.LimitRequested) -> None:
+        self.repack(message.limit)
+
+    @on(QueryForm.BudgetEdited)
+    def _budget_edited(self, message: QueryForm.BudgetEdited) -> None:
+        self.repack(message.limit)
+
+    # Actions ---------------------------------------------------------------------------
+
+    def action_cancel_query(self) -> None:
+        if self.runner.cancel():
+            self.query_one(QueryForm).set_status("cancelling…", "$warning")
+
+    def action_run_all_tiers(self) -> None:
+        self.query_one(QueryForm).submit(all_tiers=True)
+
+    def action_focus_budget(self) -> None:
+        self.query_one(BudgetMeter).focus()
+
+    def action_copy_json(self) -> None:
+        if self.result is None:
+            self.notify("Run a query first.", severity="warning")
+            return
+        self.app.copy_to_clipboard(render_json(self.result.hits))
+        count = len(self.result.hits)
+        self.notify(f"Copied {count} hit{'s' if count != 1 else ''} as JSON.", title="Copied")
+
+    def action_copy_command(self) -> None:
+        if self.options is None:
+            self.notify("Run a query first.", severity="warning")
+            return
+        self.app.copy_to_clipboard(command_line(self.options, self.engine.root))
+        self.notify("Copied the equivalent tierscope command.", title="Copied")

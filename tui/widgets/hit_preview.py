@@ -1,0 +1,61 @@
+"""Preview of the selected hit: file:line, tier, score, budget verdict, then the content
+rendered as markdown with the query's terms highlighted."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.widgets import Static
+
+from .budget_meter import entry_label
+from .markdown_content import highlight_terms, query_terms, render_markdown
+from .results_table import RankedEntry
+from .tier_style import tier_style
+
+
+class HitPreview(VerticalScroll):
+    """Shows one ranked hit; empty with a hint when nothing is selected."""
+
+    DEFAULT_CSS = """
+    HitPreview {
+        height: 1fr;
+        padding: 0 1;
+    }
+    HitPreview > #preview-location {
+        height: auto;
+        margin-bottom: 1;
+    }
+    HitPreview > #preview-body {
+        height: auto;
+    }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="preview-location")
+        yield Static(id="preview-body")
+
+    def show(self, ranked: RankedEntry | None, query: str) -> None:
+        location = self.query_one("#preview-location", Static)
+        body = self.query_one("#preview-body", Static)
+        if ranked is None:
+            location.update(Content.styled("Select a result to preview it.", "$foreground-muted"))
+            body.update("")
+            return
+        hit = ranked.entry.hit
+        verdict = (
+            ("kept by the budget", "$budget-ok")
+            if ranked.kept
+            else (f"dropped: {ranked.entry.reason}", "$budget-over")
+        )
+        location.update(
+            Content.assemble(
+                (entry_label(ranked.entry), "$foreground bold underline"),
+                "\n",
+                (hit.tier, tier_style(hit.tier)),
+                f" · score {hit.score:.3f} · {ranked.entry.tokens} tokens · ",
+                verdict,
+            )
+        )
+        body.update(highlight_terms(render_markdown(hit.content), query_terms(query)))
+        self.scroll_home(animate=False)

@@ -1,0 +1,90 @@
+"""A hit's markdown as styled terminal text, with the query's terms highlighted.
+
+Hits are short windows of a file (often cut mid-block), so this renders line by line —
+headings, lists, quotes, fenced code, inline code, emphasis and links — rather than parsing
+a whole document, and never fails on half a table or an unclosed fence.
+"""
+
+from __future__ import annotations
+
+import re
+
+from textual.content import Content
+
+HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
+BULLET = re.compile(r"^(\s*)[-*+]\s+(.*)$")
+QUOTE = re.compile(r"^>\s?(.*)$")
+RULE = re.compile(r"^\s*([-*_])(\s*\1){2,}\s*$")
+FENCE = re.compile(r"^\s*(```|~~~)")
+INLINE = re.compile(
+    r"`(?P<code>[^`]+)`"
+    r"|\*\*(?P<bold>[^*]+)\*\*"
+    r"|\[(?P<link>[^\]]+)\]\([^)]*\)"
+    r"|(?<![\w*])[*_](?P<italic>[^*_\s][^*_]*?)[*_](?![\w*])"
+)
+TERM_STYLE = "bold $foreground on $accent 45%"
+MIN_TERM_LENGTH = 2
+
+
+def render_markdown(text: str) -> Content:
+    """Styled content for a markdown snippet; unknown constructs stay as plain text."""
+    lines: list[Content] = []
+    in_code = False
+    for line in text.splitlines():
+        if FENCE.match(line):
+            in_code = not in_code
+            lines.append(Content.styled(line.strip(), "$foreground-muted"))
+        elif in_code:
+            lines.append(Content.styled(line, "$text-secondary"))
+        else:
+            lines.append(_render_line(line))
+    return Content("\n").join(lines)
+
+
+def _render_line(line: str) -> Content:
+    if match := HEADING.match(line):
+        level = len(match.group(1))
+        style = "$accent bold underline" if level == 1 else "$accent bold"
+        return _inline(match.group(2), style)
+    if RULE.match(line):
+        return Content.styled("─" * 24, "$foreground-muted")
+    if match := BULLET.match(line):
+        return Content.assemble(match.group(1), ("• ", "$accent"), _inline(match.group(2)))
+    if match := QUOTE.match(line):
+        return Content.assemble(("▌ ", "$foreground-muted"), _inline(match.group(1), "italic"))
+    return _inline(line)
+
+
+def _inline(text: str, base: str = "") -> Content:
+    parts: list[str | tuple[str, str]] = []
+    position = 0
+    for match in INLINE.finditer(text):
+        if match.start() > position:
+            parts.append((text[position : match.start()], base))
+        if match.group("code") is not None:
+            parts.append((match.group("code"), f"{base} $text-secondary on $boost".strip()))
+        elif match.group("bold") is not None:
+            parts.append((match.group("bold"), f"{base} bold".strip()))
+        elif match.group("link") is not None:
+            parts.append((match.group("link"), f"{base} underline".strip()))
+        else:
+            parts.append((match.group("italic"), f"{base} italic".strip()))
+        position = match.end()
+    if position < len(text):
+        parts.append((text[position:], base))
+    return Content.assemble(*parts)
+
+
+def query_terms(query: str) -> tuple[str, ...]:
+    """The words of a query worth highlighting (longest first, so overlaps prefer them)."""
+    words = {word.strip("\"'`.,;:!?()[]{}") for word in query.split()}
+    kept = {word for word in words if len(word) >= MIN_TERM_LENGTH}
+    return tuple(sorted(kept, key=lambda word: (-len(word), word.lower())))
+
+
+def highlight_terms(content: Content, terms: tuple[str, ...]) -> Content:
+    """`content` with every case-insensitive occurrence of a term highlighted."""
+    if not terms:
+        return content
+    pattern = re.compile("|".join(re.escape(term) for term in terms), re.IGNORECASE)
+    return content.highlight_regex(pattern, style=TERM_STYLE)

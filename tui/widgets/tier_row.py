@@ -1,0 +1,173 @@
+"""One tier of the pipeline on one line: waiting -> running (elapsed against its timeout)
+-> final status with latency, hit count, reason, and the tier's latency history."""
+
+from __future__ import annotations
+
+import time
+
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from tierscope.models import TierOutcome
+
+from .latency_history import sparkline
+from .tier_style import status_style, tier_style
+
+NAME_WIDTH = 6
+STATUS_WIDTH = 12
+BAR_WIDTH = 14
+TIME_WIDTH = 16
+HITS_WIDTH = 8
+SPARK_WIDTH = 12
+EIGHTHS = " ▏▎▍▌▋▊▉█"
+TICK_SECONDS = 0.1
+
+
+def format_ms(milliseconds: float) -> str:
+    """Latency for people: 0.4 ms, 21.5 ms, 1.25 s."""
+    if milliseconds < 1000:
+        return f"{milliseconds:.1f} ms"
+    return f"{milliseconds / 1000:.2f} s"
+
+
+def hit_count(count: int) -> str:
+    return f"{count} hit" if count == 1 else f"{count} hits"
+
+
+def bar(fraction: float, width: int) -> tuple[str, str]:
+    """A bar `fraction` full: (filled part, empty track), together `width` cells."""
+    fraction = min(1.0, max(0.0, fraction))
+    eighths = round(fraction * width * 8)
+    full, part = divmod(eighths, 8)
+    filled = "█" * full + (EIGHTHS[part] if part and full < width else "")
+    return filled, "·" * (width - len(filled))
+
+
+class TierRow(Widget):
+    """The live state of one tier for the current query."""
+
+    DEFAULT_CSS = """
+    TierRow {
+        height: 1;
+        width: 1fr;
+    }
+    """
+
+    state: reactive[str] = reactive("waiting")
+    history: reactive[tuple[float, ...]] = reactive(())
+
+    def __init__(self, tier: str, timeout: float, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.tier = tier
+        self.timeout = timeout
+        self.outcome: TierOutcome | None = None
+        self.started_at: float | None = None
+        self._ticker = None
+
+    def wait(self, timeout: float) -> None:
+        """Back to waiting for a new query."""
+        self._stop_ticking()
+        self.timeout = timeout
+        self.outcome = None
+        self.started_at = None
+        self.state = "waiting"
+        self.refresh()
+
+    def start(self, timeout: float, started_at: float | None = None) -> None:
+        """The tier is running; its elapsed time ticks against `timeout`."""
+        self.timeout = timeout
+        self.outcome = None
+        self.started_at = time.monotonic() if started_at is None else started_at
+        self.state = "running"
+        if self._ticker is None:
+            self._ticker = self.set_interval(TICK_SECONDS, self.refresh)
+
+    def finish(self, outcome: TierOutcome) -> None:
+        self._stop_ticking()
+        self.outcome = outcome
+        self.state = outcome.status.value
+
+    def cancel(self) -> None:
+        """The query was cancelled before this tier finished."""
+        if self.state in ("running", "waiting"):
+            self._stop_ticking()
+            self.state = "cancelled"
+
+    def _stop_ticking(self) -> None:
+        if self._ticker is not None:
+            self._ticker.stop()
+            self._ticker = None
+
+    def render(self) -> Content:
+        width = self.size.width
+        reason_width = max(
+            0, width - NAME_WIDTH - STATUS_WIDTH - BAR_WIDTH - TIME_WIDTH - HITS_WIDTH - 6
+        )
+        spark_width = SPARK_WIDTH if reason_width > SPARK_WIDTH + 10 else 0
+        reason_width -= spark_width + (1 if spark_width else 0)
+        filled, track = bar(self._fraction(), BAR_WIDTH)
+        parts = [
+            _cell(self.tier, NAME_WIDTH, tier_style(self.tier)),
+            " ",
+            _cell(self.state, STATUS_WIDTH, status_style(self.state)),
+            " ",
+            Content.styled(filled, _bar_style(self.state)),
+            Content.styled(track, "$foreground 35%"),
+            " ",
+            _cell(self._time_text(), TIME_WIDTH, "$foreground"),
+            " ",
+            _cell(self._hits_text(), HITS_WIDTH, "$foreground"),
+            " ",
+            _cell(self._reason_text(), reason_width, "$foreground-muted"),
+        ]
+        if spark_width:
+            line = sparkline(self.history, spark_width)
+            parts += [" ", Content.styled(line.rjust(spark_width), tier_style(self.tier))]
+        return Content.assemble(*parts)
+
+    def _fraction(self) -> float:
+        if self.timeout <= 0:
+            return 0.0
+        if self.state == "running" and self.started_at is not None:
+            return (time.monotonic() - self.started_at) / self.timeout
+        if self.outcome is not None:
+            return self.outcome.latency_ms / 1000 / self.timeout
+        return 0.0
+
+    def _time_text(self) -> str:
+        if self.state == "running" and self.started_at is not None:
+            elapsed = time.monotonic() - self.started_at
+            return f"{elapsed:.1f} / {self.timeout:.1f} s"
+        if self.outcome is not None:
+            return format_ms(self.outcome.latency_ms)
+        return ""
+
+    def _hits_text(self) -> str:
+        if self.outcome is None:
+            return ""
+        return hit_count(len(self.outcome.hits))
+
+    def _reason_text(self) -> str:
+        if self.outcome is not None:
+            return self.outcome.reason
+        if self.state == "running":
+            return "searching…"
+        if self.state == "cancelled":
+            return "cancelled by a newer query or Esc"
+        return ""
+
+
+def _cell(text: str, width: int, style: str) -> Content:
+    if width <= 0:
+        return Content("")
+    return Content.styled(text, style).truncate(width, ellipsis=True, pad=True)
+
+
+def _bar_style(state: str) -> str:
+    return {
+        "running": "$accent",
+        "served": "$success",
+        "timeout": "$warning",
+        "error": "$error",
+    }.get(state, "$foreground-muted")
