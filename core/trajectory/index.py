@@ -1,0 +1,651 @@
+"""Random access to the lines of one trajectory file of any size, for a virtualised view.
+
+A `LineIndex` records where each line ends and a few facts per line (time, agent, phase,
+flagged) in compact arrays, about 25 bytes a line; the text itself stays on disk and is
+read back with `pread` only for the lines a caller asks for.
+
+Indexing runs in bounded steps (`index_more`) so a worker thread can report progress and
+stop at any point, in two passes: first the line ends alone (a newline search, fast: every
+line is then readable at random), then the facts of each line (a full JSON parse, several
+times slower), which filters, merging and the malformed count use. Lines whose facts are
+not known yet are parsed on demand, so every answer is right at any point, only slower.
+
+A `.jsonl.gz` file is decompressed once, step by step, into an anonymous temporary file
+and read from there: memory stays bounded by the step size whatever the archive expands
+to, at the cost of its decompressed size in temporary disk space.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import tempfile
+import zlib
+from array import array
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+from typing import BinaryIO
+
+import orjson
+
+from .records import TrajectoryEntry, decode_record, parse_line, text_field, timestamp_of
+
+STEP_BYTES = 4 << 20
+# Lines longer than this are indexed but not summarised (no agent, phase or time, not
+# flagged), so one pathological line cannot pull hundreds of megabytes into memory.
+SUMMARY_LIMIT = 16 << 20
+_READ_BLOCK = 1 << 20
+_NO_TIME = float("-inf")
+# Finding line ends takes about a fifth of the time of parsing every line.
+_SCAN_SHARE = 0.2
+
+
+@dataclass(frozen=True, slots=True)
+class IndexProgress:
+    """How far indexing has got: bytes searched for line ends (for a gz file, compressed
+    bytes), lines found, lines summarised (facts known), and whether both passes are done.
+    `scanned` means every line is readable at random already."""
+
+    bytes_done: int
+    bytes_total: int
+    lines: int
+    summarised: int
+    scanned: bool
+    done: bool
+
+    @property
+    def fraction(self) -> float:
+        """Overall progress in [0, 1] for a progress bar."""
+        if self.done:
+            return 1.0
+        scan = 1.0 if self.scanned or self.bytes_total <= 0 else self.bytes_done / self.bytes_total
+        summary = self.summarised / self.lines if self.scanned and self.lines else 0.0
+        return min(_SCAN_SHARE * scan + (1 - _SCAN_SHARE) * summary, 1.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Growth:
+    """What a refresh changed: lines from `first_changed` on are new or were re-read (a
+    half-written last line completed since); `reset` means the file was truncated or
+    replaced and everything was indexed again."""
+
+    first_changed: int
+    lines: int
+    reset: bool = False
+
+    @property
+    def changed(self) -> bool:
+        return self.reset or self.first_changed < self.lines
+
+
+@dataclass(frozen=True, slots=True)
+class EntryFilter:
+    """Which lines to show. Empty fields match everything; agent and phase match whole
+    values, text matches anywhere in the line; all comparisons ignore case."""
+
+    agent: str = ""
+    phase: str = ""
+    text: str = ""
+    flagged_only: bool = False
+
+    @property
+    def is_empty(self) -> bool:
+        return not (self.agent or self.phase or self.text or self.flagged_only)
+
+    def accepts(self, entry: TrajectoryEntry) -> bool:
+        """Whether a parsed entry passes the filter."""
+        if self.flagged_only and not entry.flagged:
+            return False
+        if self.agent and entry.agent.casefold() != self.agent.casefold():
+            return False
+        if self.phase and entry.phase.casefold() != self.phase.casefold():
+            return False
+        return not self.text or self.text_in(entry.text.encode("utf-8"))
+
+    def text_in(self, line: bytes) -> bool:
+        """Whether the free text occurs in a raw line, `\\u` escapes read as the characters
+        they stand for."""
+        if self.text.isascii():
+            return self.text.lower().encode("ascii") in line.lower()
+        wanted = self.text.casefold()
+        if wanted in line.decode("utf-8", "replace").casefold():
+            return True
+        return b"\\u" in line and wanted in _unescaped(line).casefold()
+
+
+def _unescaped(line: bytes) -> str:
+    """The line re-serialised without escapes (writers with ensure_ascii escape non-ASCII)."""
+    record, _error = decode_record(line.rstrip(b"\r\n"))
+    if record is None:
+        return ""
+    return orjson.dumps(record).decode("utf-8")
+
+
+class LineIndex:
+    """Byte-offset index of one `.jsonl` or `.jsonl.gz` file.
+
+    Line numbers passed to methods count from 0 (`line(i).line_no == i + 1`). The last line
+    of a scanned file may lack its newline; it is then returned flagged as truncated, and
+    re-read after `refresh()` once a writer completes it. Raises OSError only when the file
+    cannot be opened; read errors later end indexing and are kept in `problem`.
+
+    One thread may build or refresh while others read: arrays only grow, and a line is
+    published (its end appended) only after its bytes are readable.
+    """
+
+    def __init__(self, path: Path | str, *, step_bytes: int = STEP_BYTES) -> None:
+        self.path = Path(path)
+        self.compressed = self.path.name.endswith(".gz")
+        self.step_bytes = step_bytes
+        self._open()
+
+    # -- state ---------------------------------------------------------------------------
+
+    def _open(self) -> None:
+        self._file: BinaryIO = open(self.path, "rb", buffering=0)  # noqa: SIM115 - held open
+        self._identity = _identity(os.fstat(self._file.fileno()))
+        self._gzip: gzip.GzipFile | None = None
+        self._data: BinaryIO = self._file
+        if self.compressed:
+            self._gzip = gzip.GzipFile(fileobj=self._file)
+            self._data = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the index
+        self._target = 0 if self.compressed else self._identity[2]
+        self._scanned = 0
+        self._scan_done = False
+        self.problem = ""
+        self._ends = array("Q")
+        # Facts of the first len(self._flags) lines; _flags grows last.
+        self._times = array("d")
+        self._agent_ids = array("I")
+        self._phase_ids = array("I")
+        self._flags = bytearray()
+        self._flagged_count = 0
+        self._agents = _Interned()
+        self._phases = _Interned()
+        self._last_time = _NO_TIME
+
+    def close(self) -> None:
+        if self._gzip is not None:
+            self._gzip.close()
+            self._data.close()
+        self._file.close()
+
+    def __enter__(self) -> LineIndex:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    # -- building ------------------------------------------------------------------------
+
+    @property
+    def scanned(self) -> bool:
+        """Every line end is known: any line can be read."""
+        return self._scan_done
+
+    @property
+    def done(self) -> bool:
+        """Both passes are complete."""
+        return self._scan_done and len(self._flags) == len(self._ends)
+
+    @property
+    def progress(self) -> IndexProgress:
+        if self._gzip is not None:
+            total = self._identity[2]
+            done = total if self._scan_done else min(self._file.tell(), total)
+        else:
+            total, done = self._target, self._scanned
+        return IndexProgress(done, total, len(self), len(self._flags), self._scan_done, self.done)
+
+    def index_more(self, max_bytes: int | None = None) -> IndexProgress:
+        """Do up to `max_bytes` (default `step_bytes`) more work and report progress:
+        search that many more bytes for line ends, or once all are found, summarise
+        lines totalling about that many bytes."""
+        budget = max_bytes or self.step_bytes
+        if not self._scan_done:
+            self._scan_step(budget)
+        elif len(self._flags) < len(self._ends):
+            self._summarise_step(budget)
+        return self.progress
+
+    def build(
+        self,
+        cancelled: Callable[[], bool] | None = None,
+        on_progress: Callable[[IndexProgress], None] | None = None,
+    ) -> IndexProgress:
+        """Index to the end unless `cancelled()` turns true between steps."""
+        progress = self.progress
+        while not progress.done:
+            if cancelled is not None and cancelled():
+                break
+            progress = self.index_more()
+            if on_progress is not None:
+                on_progress(progress)
+        return progress
+
+    def _scan_step(self, budget: int) -> None:
+        try:
+            chunk = self._read_gzip(budget) if self._gzip is not None else self._read_plain(budget)
+        except OSError as exc:
+            self.problem = f"read stopped at byte {self._scanned}: {exc}"
+            self._scan_done = True
+            return
+        base = self._scanned
+        append = self._ends.append
+        find = chunk.find
+        start = 0
+        while (newline := find(b"\n", start)) >= 0:
+            start = newline + 1
+            append(base + start)
+        self._scanned = base + len(chunk)
+
+    def _read_plain(self, budget: int) -> bytes:
+        remaining = self._target - self._scanned
+        chunk = os.pread(self._file.fileno(), min(budget, remaining), self._scanned)
+        if len(chunk) < min(budget, remaining):  # shrank under us: what we have is all
+            self._target = self._scanned + len(chunk)
+        if self._scanned + len(chunk) >= self._target:
+            self._scan_done = True
+        return chunk
+
+    def _read_gzip(self, budget: int) -> bytes:
+        assert self._gzip is not None
+        pieces: list[bytes] = []
+        got = 0
+        # read1 hands over what is decompressed so far, so a cut-off archive keeps every
+        # line before the cut instead of losing the whole step to the error.
+        try:
+            while got < budget:
+                piece = self._gzip.read1(budget - got)
+                if not piece:
+                    self._scan_done = True
+                    break
+                pieces.append(piece)
+                got += len(piece)
+        except (OSError, EOFError, zlib.error) as exc:
+            self.problem = f"compressed data unreadable after byte {self._scanned + got}: {exc}"
+            self._scan_done = True
+        chunk = b"".join(pieces)
+        if chunk:
+            os.pwrite(self._data.fileno(), chunk, self._scanned)
+            self._target = self._scanned + len(chunk)
+        return chunk
+
+    def _summarise_step(self, budget: int) -> None:
+        ends = self._ends
+        first = len(self._flags)
+        block_start = self._start_of(first)
+        stop = min(max(bisect_right(ends, block_start + budget, first), first + 1), len(ends))
+        if ends[stop - 1] - block_start > SUMMARY_LIMIT:  # one huge line alone
+            self._note_facts(None, False)
+            return
+        block = os.pread(self._data.fileno(), ends[stop - 1] - block_start, block_start)
+        loads = orjson.loads
+        note = self._note_facts
+        offset = 0
+        for i in range(first, stop):
+            end = ends[i] - block_start
+            body = block[offset : end - 1]
+            offset = end
+            try:
+                record = loads(body)
+            except orjson.JSONDecodeError:
+                note(decode_record(body)[0], True)
+                continue
+            if type(record) is dict:
+                note(record, False)
+            else:
+                note(None, True)
+
+    def _note_facts(self, record: dict | None, flagged: bool) -> None:
+        # The hot loop of indexing: the common shapes (string agent and phase, ISO time
+        # ending in Z) take the short paths, anything else the general helpers.
+        agent = phase = ""
+        if record is not None:
+            agent = record.get("agent", "")
+            if type(agent) is not str:
+                agent = text_field(record, "agent")
+            phase = record.get("phase", "")
+            if type(phase) is not str:
+                phase = text_field(record, "phase")
+            moment = _utc_timestamp(record.get("ts"))
+            if moment is not None:
+                self._last_time = moment
+        # A line without a time sorts with the line before it.
+        self._times.append(self._last_time)
+        self._agent_ids.append(self._agents.id_of(agent))
+        self._phase_ids.append(self._phases.id_of(phase))
+        self._flagged_count += flagged
+        self._flags.append(flagged)
+
+    # -- reading -------------------------------------------------------------------------
+
+    @property
+    def complete_lines(self) -> int:
+        """Lines that end with a newline (the truncated last line, if any, excluded)."""
+        return len(self._ends)
+
+    @property
+    def has_truncated_tail(self) -> bool:
+        """A scanned file that does not end with a newline."""
+        return self._scan_done and self._target > self._end_of_complete()
+
+    def __len__(self) -> int:
+        return len(self._ends) + (1 if self.has_truncated_tail else 0)
+
+    def line(self, i: int) -> TrajectoryEntry:
+        """Line `i` (0-based; negative counts from the end), read from disk and parsed."""
+        count = len(self)
+        if i < 0:
+            i += count
+        if not 0 <= i < count:
+            raise IndexError(f"line {i} out of range (0..{count - 1})")
+        if i == len(self._ends):
+            start = self._end_of_complete()
+            data = os.pread(self._data.fileno(), self._target - start, start)
+            return parse_line(data, i + 1, start, complete=False)
+        start = self._start_of(i)
+        data = os.pread(self._data.fileno(), self._ends[i] - start, start)
+        return parse_line(data, i + 1, start)
+
+    def lines(self, start: int, stop: int) -> list[TrajectoryEntry]:
+        """Lines `start` to `stop - 1` (clamped to the file), read in as few reads as possible."""
+        start = max(start, 0)
+        stop = min(stop, len(self))
+        entries = [
+            parse_line(body, i + 1, offset)
+            for i, offset, body in self._bodies(start, min(stop, len(self._ends)))
+        ]
+        tail = len(self._ends)
+        if self.has_truncated_tail and start <= tail < stop:
+            entries.append(self.line(tail))
+        return entries
+
+    def timestamp(self, i: int) -> float:
+        """Epoch seconds of line `i` for ordering; a line without a time takes the time of
+        the line before it (-inf before any)."""
+        if i < len(self._flags):
+            return self._times[i]
+        for k in range(i, -1, -1):
+            if k < len(self._flags):
+                return self._times[k]
+            moment = self.line(k).timestamp
+            if moment is not None:
+                return moment
+        return _NO_TIME
+
+    def _start_of(self, i: int) -> int:
+        return self._ends[i - 1] if i > 0 else 0
+
+    def _end_of_complete(self) -> int:
+        return self._ends[-1] if self._ends else 0
+
+    def _bodies(self, start: int, stop: int) -> Iterator[tuple[int, int, bytes]]:
+        """(line, offset, bytes with newline) for complete lines, read in ~1 MiB blocks."""
+        ends = self._ends
+        fd = self._data.fileno()
+        i = start
+        while i < stop:
+            block_start = self._start_of(i)
+            j = min(max(bisect_right(ends, block_start + _READ_BLOCK, i), i + 1), stop)
+            block = os.pread(fd, ends[j - 1] - block_start, block_start)
+            for k in range(i, j):
+                offset = self._start_of(k)
+                yield k, offset, block[offset - block_start : ends[k] - block_start]
+            i = j
+
+    # -- facts and filtering -------------------------------------------------------------
+
+    @property
+    def flagged_count(self) -> int:
+        """Malformed lines among those summarised so far (all complete lines once `done`;
+        a truncated last line is not counted)."""
+        return self._flagged_count
+
+    @property
+    def data_loss_ratio(self) -> float:
+        """Malformed / summarised lines (seed 004 §3.3); 0.0 for no lines."""
+        return self._flagged_count / len(self._flags) if self._flags else 0.0
+
+    def is_flagged(self, i: int) -> bool:
+        if i < len(self._flags):
+            return bool(self._flags[i])
+        return self.line(i).flagged
+
+    def agents(self) -> dict[str, int]:
+        """Lines per agent among those summarised, for filter choices (lines without an
+        agent left out)."""
+        return self._agents.counts(self._agent_ids)
+
+    def phases(self) -> dict[str, int]:
+        """Lines per phase among those summarised (lines without a phase left out)."""
+        return self._phases.counts(self._phase_ids)
+
+    def matches(
+        self, wanted: EntryFilter, start: int = 0, *, reverse: bool = False
+    ) -> Iterator[int]:
+        """Line numbers passing `wanted`, from `start` onwards (backwards with `reverse`,
+        `start` included). Lazy: stop iterating to cancel, take the first to jump."""
+        positions = _positions(start, len(self), reverse)
+        if wanted.is_empty:
+            yield from positions
+            return
+        test = _IndexedTest(self, wanted)
+        if reverse or not wanted.text:
+            yield from (i for i in positions if test.passes(i))
+            return
+        # Forward text search reads the file in blocks instead of one pread a line.
+        complete = max(min(positions.stop, len(self._ends)), positions.start)
+        for i, _offset, body in self._bodies(positions.start, complete):
+            if test.facts_pass(i) and wanted.text_in(body):
+                yield i
+        yield from (i for i in range(complete, positions.stop) if test.passes(i))
+
+    def refresh(self) -> Growth:
+        """Index whatever was appended since the last build (follow mode).
+
+        A truncated or replaced file is indexed again from the start (`reset`); a file
+        that disappeared keeps the lines already read.
+        """
+        try:
+            now = _identity(os.stat(self.path))
+        except OSError:
+            return Growth(len(self), len(self))
+        before = len(self._ends)
+        if now == self._identity:
+            if self.done:
+                return Growth(len(self), len(self))
+            self.build()
+            return Growth(before, len(self))
+        replaced = now[:2] != self._identity[:2]
+        if replaced or self.compressed or now[2] < self._identity[2]:
+            self.close()
+            self._open()
+            self.build()
+            return Growth(0, len(self), reset=True)
+        self._identity = now
+        self._target = now[2]
+        self._scan_done = self._scanned >= self._target
+        self.build()
+        return Growth(before, len(self))
+
+    def _raw_line(self, i: int) -> bytes:
+        start = self._start_of(i)
+        return os.pread(self._data.fileno(), self._ends[i] - start, start)
+
+
+class _IndexedTest:
+    """An EntryFilter resolved against one index: agent and phase become sets of interned
+    ids, so most lines are decided without reading them."""
+
+    def __init__(self, index: LineIndex, wanted: EntryFilter) -> None:
+        self.index = index
+        self.wanted = wanted
+        self.agent_ids = index._agents.ids_matching(wanted.agent) if wanted.agent else None
+        self.phase_ids = index._phases.ids_matching(wanted.phase) if wanted.phase else None
+
+    def passes(self, i: int) -> bool:
+        index = self.index
+        if i >= len(index._flags):  # facts not known yet (or the truncated last line)
+            return self.wanted.accepts(index.line(i))
+        if not self.facts_pass(i):
+            return False
+        return not self.wanted.text or self.wanted.text_in(index._raw_line(i))
+
+    def facts_pass(self, i: int) -> bool:
+        """Agent, phase and flag tests of a line, from the index when it knows them."""
+        index = self.index
+        if i >= len(index._flags):
+            entry = index.line(i)
+            return replace(self.wanted, text="").accepts(entry)
+        if self.wanted.flagged_only and not index._flags[i]:
+            return False
+        if self.agent_ids is not None and index._agent_ids[i] not in self.agent_ids:
+            return False
+        return self.phase_ids is None or index._phase_ids[i] in self.phase_ids
+
+
+class _Interned:
+    """Small ids for repeated strings (agents, phases); id 0 is the empty string."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = [""]
+        self._ids: dict[str, int] = {"": 0}
+
+    def id_of(self, name: str) -> int:
+        found = self._ids.get(name)
+        if found is None:
+            found = self._ids[name] = len(self.names)
+            self.names.append(name)
+        return found
+
+    def ids_matching(self, name: str) -> frozenset[int]:
+        wanted = name.casefold()
+        return frozenset(i for i, known in enumerate(self.names) if known.casefold() == wanted)
+
+    def counts(self, ids: array) -> dict[str, int]:
+        tally = Counter(ids)
+        return {self.names[i]: n for i, n in sorted(tally.items()) if i != 0}
+
+
+class MergedView:
+    """The lines of several indexes as one sequence ordered by time.
+
+    Ties keep file order, then line order; a line without a time stays after the line
+    before it in its file. Lines indexed after construction appear after `refresh()`.
+    """
+
+    def __init__(self, indexes: list[LineIndex]) -> None:
+        self.indexes = list(indexes)
+        self._bases: list[int] = []
+        self._order = array("Q")
+        self._sort()
+
+    def _sort(self) -> None:
+        keys: list[float] = []
+        self._bases = []
+        for index in self.indexes:
+            self._bases.append(len(keys))
+            known = min(len(index._flags), len(index))
+            keys.extend(index._times[:known])
+            keys.extend(index.timestamp(i) for i in range(known, len(index)))
+        self._order = array("Q", sorted(range(len(keys)), key=keys.__getitem__))
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def locate(self, position: int) -> tuple[int, int]:
+        """(which index, line in it) of the line at `position`."""
+        global_id = self._order[position]
+        which = bisect_right(self._bases, global_id) - 1
+        return which, global_id - self._bases[which]
+
+    def line(self, position: int) -> TrajectoryEntry:
+        which, i = self.locate(position)
+        return self.indexes[which].line(i)
+
+    def lines(self, start: int, stop: int) -> list[TrajectoryEntry]:
+        return [self.line(p) for p in range(max(start, 0), min(stop, len(self)))]
+
+    def matches(
+        self, wanted: EntryFilter, start: int = 0, *, reverse: bool = False
+    ) -> Iterator[int]:
+        """Positions passing `wanted`; same contract as `LineIndex.matches`."""
+        positions = _positions(start, len(self), reverse)
+        if wanted.is_empty:
+            yield from positions
+            return
+        tests = [_IndexedTest(index, wanted) for index in self.indexes]
+        for position in positions:
+            which, i = self.locate(position)
+            if tests[which].passes(i):
+                yield position
+
+    def refresh(self) -> Growth:
+        """Refresh every index and re-sort; positions from `first_changed` on may differ."""
+        growths = [index.refresh() for index in self.indexes]
+        if not any(growth.changed for growth in growths):
+            return Growth(len(self), len(self))
+        old_order = self._order
+        self._sort()
+        changed_from = [
+            base + (0 if growth.reset else growth.first_changed)
+            for base, growth in zip(self._bases, growths, strict=True)
+        ]
+        ends = [*self._bases[1:], len(self._order)]
+        first = next(
+            (
+                p
+                for p, global_id in enumerate(self._order)
+                if p >= len(old_order)
+                or old_order[p] != global_id
+                or _is_changed(global_id, changed_from, ends)
+            ),
+            len(self._order),
+        )
+        return Growth(first, len(self), reset=any(growth.reset for growth in growths))
+
+
+def _is_changed(global_id: int, changed_from: list[int], ends: list[int]) -> bool:
+    return any(start <= global_id < end for start, end in zip(changed_from, ends, strict=True))
+
+
+def _positions(start: int, count: int, reverse: bool) -> range:
+    if reverse:
+        return range(min(start, count - 1), -1, -1)
+    return range(max(start, 0), count)
+
+
+def merge_by_time(indexes: list[LineIndex]) -> MergedView:
+    """One time-ordered view over several (built) indexes."""
+    return MergedView(indexes)
+
+
+def count_lines(path: Path) -> int:
+    """Lines in a `.jsonl` or `.jsonl.gz` file, a last line without newline included.
+    Raises OSError (and EOFError for a cut-off archive) like any read."""
+    opener = gzip.open if path.name.endswith(".gz") else open
+    count = 0
+    last = b"\n"
+    with opener(path, "rb") as stream:
+        while chunk := stream.read(_READ_BLOCK):
+            count += chunk.count(b"\n")
+            last = chunk[-1:]
+    return count + (0 if last == b"\n" else 1)
+
+
+def _utc_timestamp(value: object) -> float | None:
+    if type(value) is str and value.endswith("Z"):
+        try:
+            return datetime.fromisoformat(value).timestamp()
+        except ValueError:
+            return None
+    return timestamp_of(value)
+
+
+def _identity(stat: os.stat_result) -> tuple[int, int, int, int]:
+    return (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns)

@@ -1,0 +1,130 @@
+"""Where trajectory logs live and what each file is called."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from tierscope.config.model import Config
+
+DEFAULT_AGENT = "tierscope"
+LOA_TRAJECTORY_DIR = Path("grimoires/loa/a2a/trajectory")
+LOG_SUFFIXES = (".jsonl", ".jsonl.gz")
+
+_UNSAFE_AGENT_CHARS = re.compile(r"[^a-z0-9_-]+")
+_LOG_NAME = re.compile(r"^(?P<agent>.+)-(?P<day>\d{4}-\d{2}-\d{2})\.jsonl(?P<gz>\.gz)?$")
+
+
+def default_dir(root: Path, config: Config) -> Path:
+    """The trajectory directory of a project.
+
+    `trajectory.dir` from config (relative to the root) when set; else
+    `grimoires/loa/a2a/trajectory/` when `<root>/grimoires/loa/` exists; else a per-project
+    folder under the user state dir, named after the root so two projects never share one.
+    """
+    configured = config.trajectory.dir.strip()
+    if configured:
+        path = Path(configured).expanduser()
+        return path if path.is_absolute() else root / path
+    if (root / "grimoires" / "loa").is_dir():
+        return root / LOA_TRAJECTORY_DIR
+    from platformdirs import user_state_dir
+
+    digest = hashlib.sha256(str(root).encode("utf-8", "surrogateescape")).hexdigest()[:8]
+    return Path(user_state_dir("tierscope")) / "projects" / f"{root.name}-{digest}" / "trajectory"
+
+
+def log_file(directory: Path, agent: str, day: date) -> Path:
+    """`<directory>/<agent>-<YYYY-MM-DD>.jsonl`."""
+    return directory / f"{agent}-{day.isoformat()}.jsonl"
+
+
+def agent_name(skill: str | None) -> str:
+    """The agent a query is logged under: the skill, else $LOA_AGENT_NAME, else "tierscope".
+
+    Names are lower-cased and reduced to [a-z0-9_-] so they are safe in a file name; a
+    name with nothing left falls through to the next candidate.
+    """
+    for candidate in (skill, os.environ.get("LOA_AGENT_NAME")):
+        cleaned = _sanitise(candidate or "")
+        if cleaned:
+            return cleaned
+    return DEFAULT_AGENT
+
+
+def _sanitise(name: str) -> str:
+    return _UNSAFE_AGENT_CHARS.sub("-", name.strip().lower()).strip("-")
+
+
+@dataclass(frozen=True, slots=True)
+class LogName:
+    """What a trajectory file name says about its content."""
+
+    agent: str
+    day: date
+    compressed: bool
+
+
+def parse_log_name(name: str) -> LogName | None:
+    """`implement-2026-11-23.jsonl(.gz)` -> LogName; None for any other name."""
+    match = _LOG_NAME.match(name)
+    if match is None:
+        return None
+    try:
+        day = date.fromisoformat(match["day"])
+    except ValueError:
+        return None
+    return LogName(match["agent"], day, match["gz"] is not None)
+
+
+def is_log_file(path: Path) -> bool:
+    """A `.jsonl` or `.jsonl.gz` file, by name."""
+    return path.name.endswith(LOG_SUFFIXES)
+
+
+@dataclass(frozen=True, slots=True)
+class LogFileInfo:
+    """One trajectory file as a directory listing shows it. `agent` is "" and `day` None
+    for a JSONL file whose name does not follow `<agent>-<YYYY-MM-DD>.jsonl`."""
+
+    path: Path
+    agent: str
+    day: date | None
+    size: int
+    mtime: float
+    compressed: bool
+
+
+def list_logs(directory: Path) -> list[LogFileInfo]:
+    """The `.jsonl` and `.jsonl.gz` files directly in `directory`, newest day first, then by
+    agent; [] when the directory does not exist or cannot be read."""
+    try:
+        candidates = [path for path in directory.iterdir() if is_log_file(path)]
+    except OSError:
+        return []
+    found: list[LogFileInfo] = []
+    for path in candidates:
+        try:
+            stat = path.stat()
+        except OSError:
+            continue  # removed (or compacted) while listing
+        if not path.is_file():
+            continue
+        name = parse_log_name(path.name)
+        found.append(
+            LogFileInfo(
+                path=path,
+                agent=name.agent if name else "",
+                day=name.day if name else None,
+                size=stat.st_size,
+                mtime=stat.st_mtime,
+                compressed=path.name.endswith(".gz"),
+            )
+        )
+    found.sort(key=lambda info: (info.agent, info.path.name))
+    found.sort(key=lambda info: info.day or date.fromtimestamp(info.mtime), reverse=True)
+    return found

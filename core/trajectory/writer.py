@@ -1,0 +1,110 @@
+"""Append trajectory records so that parallel processes never interleave and a failing
+disk never fails a query."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from pathlib import Path
+
+import orjson
+
+_OPEN_FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
+_REOPEN_ATTEMPTS = 3
+
+
+def append_records(path: Path, records: list[dict]) -> str | None:
+    """Append each record to `path` as one JSON line.
+
+    Every line goes out in a single `write()` on an `O_APPEND` descriptor while an exclusive
+    `flock` is held, so lines from parallel processes never interleave. Parent folders are
+    created. Values orjson cannot serialise natively are written as their `str()`.
+
+    Never raises for a failing file system (read-only, missing, full) or an unserialisable
+    record: returns a one-line warning instead, and None when every record was written.
+    """
+    lines: list[bytes] = []
+    problems: list[str] = []
+    for number, record in enumerate(records, start=1):
+        try:
+            lines.append(orjson.dumps(record, default=str) + b"\n")
+        except orjson.JSONEncodeError as exc:
+            problems.append(f"record {number} not serialisable ({exc})")
+    if lines:
+        try:
+            _append_lines(path, lines)
+        except OSError as exc:
+            problems.insert(0, f"cannot write {path}: {exc.strerror or exc}")
+    if not problems:
+        return None
+    return "; ".join(problems)
+
+
+def _append_lines(path: Path, lines: list[bytes]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = _open_locked(path)
+    try:
+        # A writer that died mid-line leaves a partial last line; end it first so our
+        # first record does not get glued onto it and lost with it.
+        if _ends_without_newline(path, fd):
+            _write_fully(fd, b"\n")
+        for line in lines:
+            _write_fully(fd, line)
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def _open_locked(path: Path) -> int:
+    """An O_APPEND descriptor of `path`, exclusively locked, still linked at `path`.
+
+    Compaction may gzip and unlink a file while we wait for its lock; writing to the old
+    inode would lose the lines, so reopen when the path no longer leads to it.
+    """
+    for _attempt in range(_REOPEN_ATTEMPTS):
+        fd = os.open(path, _OPEN_FLAGS, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            if _still_at(path, fd):
+                return fd
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)
+    raise OSError(f"{path} kept being replaced while waiting for its lock")
+
+
+def _still_at(path: Path, fd: int) -> bool:
+    opened = os.fstat(fd)
+    if opened.st_nlink == 0:
+        return False
+    try:
+        current = os.stat(path)
+    except FileNotFoundError:
+        return False
+    return (current.st_dev, current.st_ino) == (opened.st_dev, opened.st_ino)
+
+
+def _ends_without_newline(path: Path, fd: int) -> bool:
+    size = os.fstat(fd).st_size
+    if size == 0:
+        return False
+    # The append descriptor is write-only; the lock we hold keeps `path` on the same inode.
+    try:
+        reader = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        return os.pread(reader, 1, size - 1) != b"\n"
+    except OSError:
+        return False
+    finally:
+        os.close(reader)
+
+
+def _write_fully(fd: int, data: bytes) -> None:
+    # A regular file takes the whole line in one write; the loop only guards the rare
+    # short write (signal, nearly full disk), and the lock keeps it contiguous anyway.
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
