@@ -2,7 +2,8 @@
 lines to show from each.
 
 A file scores higher when it matches more of the query's distinct terms (rarer terms
-weigh more), when those terms sit close together, and when they recur.
+weigh more), when those terms sit close together in a dense window of lines, and when they
+recur more than elsewhere.
 """
 
 from __future__ import annotations
@@ -90,16 +91,20 @@ def rank_files(
     # denominator, so a query with a missing word never reaches a perfect score.
     idf = {t: math.log(1 + total / max(document_frequency[t], 0.5)) for t in terms}
     idf_total = sum(idf.values()) or 1.0
+    most_occurrences = max((sum(f.counts.values()) for f in files), default=1)
     ranked: list[RankedFile] = []
     for f in files:
         if not f.lines:
             continue
         coverage = sum(idf[t] for t in f.counts) / idf_total
-        start, end, distinct, _ = best_window(f, window_lines)
+        start, end, distinct, matching_lines = best_window(f, window_lines)
         closeness = distinct / len(terms)
+        density = matching_lines / window_lines
+        # Recurrence relative to the file that mentions the terms most, so that scores
+        # spread out instead of every long document saturating at the same value.
         occurrences = sum(f.counts.values())
-        recurrence = min(1.0, math.log1p(occurrences) / math.log1p(20))
-        score = 0.55 * coverage + 0.30 * closeness + 0.15 * recurrence
+        recurrence = math.log1p(occurrences) / math.log1p(most_occurrences)
+        score = 0.50 * coverage + 0.25 * closeness + 0.10 * density + 0.15 * recurrence
         ranked.append(RankedFile(f.path, round(min(1.0, score), 4), (start, end)))
     ranked.sort(key=lambda r: (-r.score, r.path))
     return ranked
