@@ -72,8 +72,10 @@ def _without_nested(paths: tuple[Path, ...]) -> tuple[Path, ...]:
     return tuple(p for p in paths if not any(o != p and is_inside(p, o) for o in paths))
 
 
-def inside_index_dir(path: Path) -> bool:
-    return ".ck" in path.parts
+def inside_index_dir(path: Path, root: Path) -> bool:
+    """True for a path inside a `.ck/` index directory below the root (a project that
+    itself lives under some `.ck` folder is not affected)."""
+    return ".ck" in path.relative_to(root).parts
 
 
 def _ck_paths(
@@ -90,7 +92,7 @@ def _ck_paths(
     if path is None:
         refused.append(RefusedPath(raw, reason))
         return ()
-    if inside_index_dir(path):
+    if inside_index_dir(path, root):
         searched = ", ".join(relative_source(p, root) for p in grep_paths) or "nothing"
         notes.append(
             f"ck_path {raw} is inside a .ck/ index directory (ck searches sources, not its "

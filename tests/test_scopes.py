@@ -90,3 +90,12 @@ def test_missing_paths_are_noted_not_searched(make_project):
 )
 def test_exclude_globs(pattern, path, matches):
     assert bool(glob_to_regex(pattern).match(path)) is matches
+
+
+def test_a_project_living_under_a_ck_folder_keeps_its_ck_paths(tmp_path):
+    root = tmp_path / ".ck" / "repo"
+    (root / "src").mkdir(parents=True)
+    config = config_with(code=ScopeConfig("", "src/", ("src/",)))
+    scope = resolve_scope("code", config, root.resolve())
+    assert scope.ck_paths == (root.resolve() / "src",)
+    assert scope.notes == ()

@@ -134,7 +134,7 @@ class _SectionReader:
         for name in kinds:
             value = self.value(raw, name, path, getattr(default, name), kinds[name])
             changes[name] = value
-        for unknown in set(raw) - set(kinds):
+        for unknown in [k for k in raw if k not in kinds]:
             self.problem(f"{path}.{unknown}", "unknown key (ignored)", "warning")
         return replace(default, **changes)
 
@@ -211,7 +211,7 @@ class _SectionReader:
             "skill_overrides", "qmd", "ck", "grep", "trajectory", "filtering",
             "token_budgets", "store",
         }  # fmt: skip
-        for unknown in set(section) - known:
+        for unknown in [k for k in section if k not in known]:
             self.problem(f"{p}.{unknown}", "unknown key (ignored)", "warning")
         for name, override in overrides.items():
             if override.scope and override.scope not in scopes:
@@ -251,6 +251,9 @@ class _SectionReader:
                 self.problem(f"{SECTION}.tiers.{index}", f"tier {name!r} listed twice")
             else:
                 result.append(name)
+        if not result:
+            self.problem(f"{SECTION}.tiers", f"no usable tier listed; using {list(default)}")
+            return default
         return tuple(result)
 
     def scopes(self, section: Mapping) -> dict[str, ScopeConfig]:
@@ -265,7 +268,9 @@ class _SectionReader:
             collection = self.value(body, "qmd_collection", path, base.qmd_collection, "string")
             ck_path = self.value(body, "ck_path", path, base.ck_path, "string")
             grep_paths = self.value(body, "grep_paths", path, base.grep_paths, "list of strings")
-            for unknown in set(body) - {"qmd_collection", "ck_path", "grep_paths"}:
+            for unknown in [
+                k for k in body if k not in {"qmd_collection", "ck_path", "grep_paths"}
+            ]:
                 self.problem(f"{path}.{unknown}", "unknown key (ignored)", "warning")
             scopes[str(name)] = ScopeConfig(collection, ck_path, tuple(grep_paths))
         return scopes
@@ -281,7 +286,7 @@ class _SectionReader:
             budget = self.value(body, "budget", path, None, "positive integer")
             scope = self.value(body, "scope", path, None, "string")
             enabled = self.value(body, "enabled", path, True, "boolean")
-            for unknown in set(body) - {"budget", "scope", "enabled"}:
+            for unknown in [k for k in body if k not in {"budget", "scope", "enabled"}]:
                 self.problem(f"{path}.{unknown}", "unknown key (ignored)", "warning")
             result[str(name)] = SkillOverride(budget, scope, enabled)
         return result

@@ -61,8 +61,16 @@ def load_located(text: str, only_key: str | None = None) -> LocatedYaml:
 
 
 def _convert(
-    node: yaml.Node, path: str, lines: dict[str, int], scalars: yaml.constructor.SafeConstructor
+    node: yaml.Node,
+    path: str,
+    lines: dict[str, int],
+    scalars: yaml.constructor.SafeConstructor,
+    ancestors: frozenset[int] = frozenset(),
 ) -> object:
+    if id(node) in ancestors:  # `a: &a [*a]`: an alias that contains itself
+        raise YamlSyntaxError("recursive alias", node.start_mark.line + 1)
+    if isinstance(node, yaml.MappingNode | yaml.SequenceNode):
+        ancestors = ancestors | {id(node)}
     if isinstance(node, yaml.MappingNode):
         result: dict = {}
         merged: dict = {}
@@ -72,22 +80,22 @@ def _convert(
                     value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
                 )
                 for source in sources:
-                    value = _convert(source, path, {}, scalars)
+                    value = _convert(source, path, {}, scalars, ancestors)
                     if isinstance(value, dict):
                         merged = {**value, **merged}
                 continue
-            key = _convert(key_node, "", {}, scalars)
+            key = _convert(key_node, "", {}, scalars, ancestors)
             key_str = str(key)
             child = f"{path}.{key_str}" if path else key_str
             lines[child] = key_node.start_mark.line + 1
-            result[key] = _convert(value_node, child, lines, scalars)
+            result[key] = _convert(value_node, child, lines, scalars, ancestors)
         return {**merged, **result}
     if isinstance(node, yaml.SequenceNode):
         items = []
         for index, item in enumerate(node.value):
             child = f"{path}.{index}"
             lines[child] = item.start_mark.line + 1
-            items.append(_convert(item, child, lines, scalars))
+            items.append(_convert(item, child, lines, scalars, ancestors))
         return items
     # Scalars: the safe constructor resolves ints, floats, bools and nulls; a tag it does
     # not know (`!vault abc`) keeps its plain text.
