@@ -1,0 +1,293 @@
+"""The qmd tier against the real qmd installed by scripts/setup-qmd (Node 22 and
+@tobilu/qmd under .cache/tools/). Without it every test here skips, saying so."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from tierscope.config.model import Config, QmdSettings
+from tierscope.models import ResolvedScope, TierStatus
+from tierscope.process import run_bounded
+from tierscope.tiers.base import Deadline, TierRequest
+from tierscope.tiers.qmd import QmdTier
+from tierscope.tiers.qmd_index import check_freshness, locate, read_registry
+
+from process_watch import process_exists
+
+REAL_QMD = Path(__file__).resolve().parents[1] / ".cache" / "tools" / "bin" / "qmd"
+pytestmark = pytest.mark.skipif(
+    not REAL_QMD.is_file(), reason="real qmd not installed: run scripts/setup-qmd"
+)
+GENEROUS = 60.0
+
+FILES = {
+    "grimoires/loa/NOTES.md": (
+        "# Project notes\n"
+        "\n"
+        "Some intro text.\n"
+        "\n"
+        "## Token budget\n"
+        "\n"
+        "The token budget caps how much context a skill receives.\n"
+        "Budgets are counted in tokens.\n"
+        "\n"
+        "## Rollback\n"
+        "\n"
+        "If a deployment fails, roll back quickly.\n"
+    ),
+    "grimoires/loa/prd.md": (
+        "# Product requirements\n\nThe pipeline falls back from qmd to ck to grep.\n"
+        "Kubernetes is not used here.\n"
+    ),
+    "grimoires/loa/sprint notes (draft 2).md": "# Sprint\n\nThe harbour crane was repaired.\n",
+    "grimoires/loa/reality/api.md": "# API reality\n\nThe endpoint returns a lighthouse id.\n",
+    ".claude/skills/implement/SKILL.md": "# Implement\n\nWrite the code for the sprint.\n",
+    ".tierscope.yaml": (
+        "qmd_context:\n"
+        "  scopes:\n"
+        "    elsewhere:\n"
+        "      qmd_collection: loa-nowhere\n"
+        '      ck_path: ""\n'
+        "      grep_paths: [grimoires/loa/]\n"
+    ),
+}
+COLLECTIONS = {
+    "loa-grimoire": "grimoires/loa",
+    "loa-reality": "grimoires/loa/reality",
+    "loa-skills": ".claude/skills",
+}
+
+
+def write_project(root: Path) -> Path:
+    for relative, text in FILES.items():
+        target = root / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+    return root.resolve()
+
+
+def qmd_environment(base: Path) -> dict[str, str]:
+    return {
+        "XDG_CONFIG_HOME": str(base / "config"),
+        "XDG_CACHE_HOME": str(base / "cache"),
+        "PATH": f"{REAL_QMD.parent}{os.pathsep}{os.environ.get('PATH', '')}",
+    }
+
+
+def add_collections(root: Path, env: dict[str, str], names: dict[str, str]) -> None:
+    for name, relative in names.items():
+        subprocess.run(
+            ["qmd", "collection", "add", relative, "--name", name],
+            cwd=root,
+            env={**os.environ, **env},
+            capture_output=True,
+            check=True,
+        )
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory) -> tuple[Path, dict[str, str]]:
+    """One indexed project for the read-only tests: (root, qmd environment)."""
+    base = tmp_path_factory.mktemp("real-qmd")
+    root = write_project(base / "project")
+    env = qmd_environment(base)
+    add_collections(root, env, COLLECTIONS)
+    return root, env
+
+
+@pytest.fixture
+def project(shared, monkeypatch) -> Path:
+    root, env = shared
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return root
+
+
+@pytest.fixture
+def own_project(tmp_path, monkeypatch) -> Path:
+    """A project indexed for one test, free to change its files."""
+    root = write_project(tmp_path / "project")
+    env = qmd_environment(tmp_path)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    add_collections(root, env, {"loa-grimoire": "grimoires/loa"})
+    return root
+
+
+def make_request(
+    root: Path,
+    query: str,
+    collections: tuple[str, ...] = ("loa-grimoire",),
+    config: Config | None = None,
+) -> TierRequest:
+    scope = ResolvedScope("grimoires", collections, (), ())
+    return TierRequest(query, root, scope, config or Config(), GENEROUS)
+
+
+def search(request: TierRequest, seconds: float = GENEROUS):
+    return QmdTier().search(request, Deadline.after(seconds))
+
+
+def tierscope_query(root: Path, *args: str) -> dict:
+    completed = subprocess.run(
+        [sys.executable, "-m", "tierscope", "query", *args, "--explain", "--no-trajectory"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(completed.stdout)
+
+
+def tier_trace(explained: dict, tier: str) -> dict:
+    return next(t for t in explained["trace"]["tiers"] if t["tier"] == tier)
+
+
+def processes_mentioning(marker: str) -> list[int]:
+    """Live processes whose command line contains marker (read from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if marker.encode() in cmdline and process_exists(int(entry.name)):
+            found.append(int(entry.name))
+    return found
+
+
+def test_tierscope_query_is_served_by_qmd_with_root_relative_sources_and_lines(project):
+    explained = tierscope_query(project, "token budget", "--scope", "grimoires")
+
+    assert explained["trace"]["served_by"] == "qmd"
+    [hit] = explained["results"]
+    assert hit["tier"] == "qmd"
+    assert hit["source"] == "grimoires/loa/NOTES.md"
+    assert not hit["content"].startswith("@@")
+    lines = (project / hit["source"]).read_text().splitlines()
+    assert hit["content"] == "\n".join(lines[hit["line_start"] - 1 : hit["line_end"]])
+    assert "The token budget caps" in hit["content"]
+
+
+def test_a_file_name_with_spaces_and_parentheses_maps_back_to_the_file(project):
+    outcome = search(make_request(project, "harbour crane"))
+
+    assert [hit.source for hit in outcome.hits] == ["grimoires/loa/sprint notes (draft 2).md"]
+
+
+def test_an_and_miss_of_real_bm25_is_found_by_the_per_keyword_lex_retry(project):
+    raw = subprocess.run(
+        ["qmd", "search", "--json", "-c", "loa-grimoire", "--", "kubernetes lighthouse"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(raw.stdout) == []
+
+    outcome = search(make_request(project, "kubernetes lighthouse"))
+
+    assert outcome.status is TierStatus.SERVED
+    assert outcome.argv[1:3] == ("query", "--no-rerank")
+    assert {hit.source for hit in outcome.hits} == {
+        "grimoires/loa/prd.md",
+        "grimoires/loa/reality/api.md",
+    }
+    assert any("retried with per-keyword lex: lines" in note for note in outcome.notes)
+
+
+def test_a_query_starting_with_a_dash_reaches_real_qmd_as_text(project):
+    outcome = search(make_request(project, "--kubernetes"))
+
+    assert outcome.argv[-2:] == ("--", "kubernetes")
+    assert [hit.source for hit in outcome.hits] == ["grimoires/loa/prd.md"]
+
+
+def test_an_unknown_collection_is_unavailable_and_the_query_falls_through(project):
+    explained = tierscope_query(project, "harbour crane", "--scope", "elsewhere")
+
+    qmd = tier_trace(explained, "qmd")
+    assert qmd["status"] == "unavailable"
+    assert qmd["reason"] == "qmd: collection loa-nowhere not found"
+    assert explained["trace"]["served_by"] == "grep"
+
+
+def test_hybrid_mode_without_models_is_detected_and_bm25_used(project):
+    config = replace(Config(), qmd=QmdSettings(mode="query"))
+
+    # Started, the hybrid call would hang until this deadline and time out.
+    outcome = search(make_request(project, "token budget", config=config), seconds=20)
+
+    assert outcome.status is TierStatus.SERVED
+    assert outcome.argv[1] == "search"
+    assert any("hybrid query needs models (none in" in note for note in outcome.notes)
+
+
+def test_a_forced_hybrid_query_past_its_deadline_is_killed_with_its_worker(project):
+    marker = f"hang-probe-{uuid.uuid4().hex}"
+    argv = (str(REAL_QMD), "query", "--json", "--", marker)
+    results = []
+    runner = threading.Thread(
+        target=lambda: results.append(run_bounded(argv, Deadline.after(4.0), cwd=project))
+    )
+    most_seen = 0
+    runner.start()
+    while runner.is_alive():
+        most_seen = max(most_seen, len(processes_mentioning(marker)))
+        time.sleep(0.1)
+    runner.join()
+
+    assert results[0].timed_out
+    # The launcher and the worker it started were both running...
+    assert most_seen >= 2
+    # ...and neither outlives the deadline.
+    until = time.monotonic() + 5
+    while processes_mentioning(marker) and time.monotonic() < until:
+        time.sleep(0.05)
+    assert processes_mentioning(marker) == []
+
+
+def test_a_fresh_real_index_is_read_by_content_hashes(project):
+    locations = locate(project)
+    registry = read_registry(locations.config_file)
+
+    for name in COLLECTIONS:
+        freshness = check_freshness(registry.collections[name], locations.index_file)
+        assert freshness.method == "hashes"
+        assert freshness.behind == 0
+
+
+def test_an_edit_is_reported_as_staleness_and_refresh_fixes_it(own_project):
+    notes = own_project / "grimoires/loa/NOTES.md"
+    notes.write_text(notes.read_text() + "\n## Zeppelin\n\nThe zeppelin manifest.\n")
+    later = time.time() + 5
+    os.utime(notes, (later, later))
+
+    stale = tierscope_query(own_project, "zeppelin manifest", "--scope", "grimoires")
+    qmd = tier_trace(stale, "qmd")
+    assert qmd["status"] == "empty"
+    assert (
+        "qmd: index 1 file behind (1 changed); refresh with --refresh or qmd update"
+        in (qmd["notes"])
+    )
+
+    refreshed = tierscope_query(
+        own_project, "zeppelin manifest", "--scope", "grimoires", "--refresh"
+    )
+    qmd = tier_trace(refreshed, "qmd")
+    assert qmd["status"] == "served"
+    assert not any("behind" in note for note in qmd["notes"])
+    assert refreshed["results"][0]["source"] == "grimoires/loa/NOTES.md"
+    assert "zeppelin manifest" in refreshed["results"][0]["content"]

@@ -1,0 +1,615 @@
+"""The qmd tier against a faithful fake `qmd` on PATH: mapping, the lex retry, statuses,
+models, cleanup, and index freshness."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from tierscope.config.model import Config, QmdSettings
+from tierscope.models import ResolvedScope, TierStatus
+from tierscope.tiers.base import Deadline, TierRequest
+from tierscope.tiers.qmd import NOT_INSTALLED, QmdTier, parse_results, split_uri
+from tierscope.tiers.qmd_index import (
+    Collection,
+    check_freshness,
+    collection_files,
+    locate,
+    read_registry,
+)
+
+from process_watch import gone_soon
+
+FAKE_QMD = Path(__file__).parent / "fakes" / "qmd"
+GENEROUS = 30.0
+
+FILES = {
+    "grimoires/loa/NOTES.md": (
+        "# Project notes\n"
+        "\n"
+        "Some intro text.\n"
+        "\n"
+        "## Token budget\n"
+        "\n"
+        "The token budget caps how much context a skill receives.\n"
+        "Budgets are counted in tokens.\n"
+        "\n"
+        "## Rollback\n"
+        "\n"
+        "If a deployment fails, roll back quickly.\n"
+    ),
+    "grimoires/loa/prd.md": (
+        "# Product requirements\n\nThe pipeline falls back from qmd to ck to grep.\n"
+        "Kubernetes is not used here.\n"
+    ),
+    "grimoires/loa/sprint notes (draft 2).md": "# Sprint\n\nThe harbour crane was repaired.\n",
+    "grimoires/loa/reality/api.md": "# API reality\n\nThe endpoint returns a lighthouse id.\n",
+    "grimoires/loa/ignored.txt": "budget budget budget\n",
+    ".claude/skills/implement/SKILL.md": "# Implement\n\nWrite the code for the sprint.\n",
+}
+
+
+@pytest.fixture(autouse=True)
+def quiet_environment(monkeypatch):
+    for name in (
+        "FAKE_QMD_BEHAVIOUR",
+        "FAKE_QMD_ARGV_LOG",
+        "FAKE_QMD_PIDFILE",
+        "INDEX_PATH",
+        "QMD_CONFIG_DIR",
+    ):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def qmd_on_path(tmp_path, monkeypatch) -> Path:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    launcher = bin_dir / "qmd"
+    # Run the fake with this interpreter: a `python3` found through a version-manager shim
+    # costs a quarter of a second per call.
+    launcher.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FAKE_QMD}" "$@"\n')
+    launcher.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    return bin_dir / "qmd"
+
+
+@pytest.fixture
+def root(tmp_path) -> Path:
+    project = tmp_path / "project"
+    for relative, text in FILES.items():
+        target = project / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+    return project.resolve()
+
+
+def qmd(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(["qmd", *args], cwd=cwd, capture_output=True, text=True, check=True)
+
+
+@pytest.fixture
+def indexed(qmd_on_path, root) -> Path:
+    """The project with a collection for the grimoire."""
+    qmd("collection", "add", "grimoires/loa", "--name", "loa-grimoire", cwd=root)
+    return root
+
+
+@pytest.fixture
+def indexed_all(indexed) -> Path:
+    """The project with collections for the grimoire, its reality folder and the skills."""
+    qmd("collection", "add", "grimoires/loa/reality", "--name", "loa-reality", cwd=indexed)
+    qmd("collection", "add", ".claude/skills", "--name", "loa-skills", cwd=indexed)
+    return indexed
+
+
+@pytest.fixture
+def argv_log(tmp_path, monkeypatch) -> Path:
+    log = tmp_path / "argv.jsonl"
+    monkeypatch.setenv("FAKE_QMD_ARGV_LOG", str(log))
+    return log
+
+
+def logged_calls(log: Path) -> list[list[str]]:
+    if not log.exists():
+        return []
+    return [json.loads(line) for line in log.read_text().splitlines()]
+
+
+def make_request(
+    root: Path,
+    query: str,
+    *,
+    collections: tuple[str, ...] = ("loa-grimoire",),
+    config: Config | None = None,
+    refresh: bool = False,
+    private_paths: tuple[Path, ...] = (),
+) -> TierRequest:
+    scope = ResolvedScope(name="grimoires", qmd_collections=collections, ck_paths=(), grep_paths=())
+    return TierRequest(
+        query=query,
+        root=root,
+        scope=scope,
+        config=config or Config(),
+        timeout=GENEROUS,
+        private_paths=private_paths,
+        refresh=refresh,
+    )
+
+
+def search(request: TierRequest, seconds: float = GENEROUS):
+    return QmdTier().search(request, Deadline.after(seconds))
+
+
+def with_qmd(**settings) -> Config:
+    return replace(Config(), qmd=QmdSettings(**settings))
+
+
+def index_file() -> Path:
+    return Path(os.environ["XDG_CACHE_HOME"]) / "qmd" / "index.sqlite"
+
+
+def bump_mtime(path: Path) -> None:
+    """Make a change visible to mtime comparisons even on coarse-grained filesystems."""
+    later = time.time() + 5
+    os.utime(path, (later, later))
+
+
+# ------------------------------------------------------------------------------ mapping
+
+
+def test_served_hits_are_root_relative_with_their_lines_and_no_snippet_header(indexed):
+    outcome = search(make_request(indexed, "token budget"))
+
+    assert outcome.status is TierStatus.SERVED
+    [hit] = outcome.hits
+    assert hit.source == "grimoires/loa/NOTES.md"
+    assert hit.tier == "qmd"
+    assert 0.0 <= hit.score <= 1.0
+    assert not hit.content.startswith("@@")
+    lines = (indexed / hit.source).read_text().splitlines()
+    assert hit.content == "\n".join(lines[hit.line_start - 1 : hit.line_end])
+    assert "The token budget caps" in hit.content
+
+
+def test_a_file_name_with_spaces_and_parentheses_maps_back_to_the_file(indexed):
+    outcome = search(make_request(indexed, "harbour crane"))
+
+    assert [hit.source for hit in outcome.hits] == ["grimoires/loa/sprint notes (draft 2).md"]
+    assert (indexed / outcome.hits[0].source).is_file()
+
+
+def test_every_collection_of_the_scope_is_searched_in_one_call(indexed_all, argv_log):
+    collections = ("loa-grimoire", "loa-skills")
+    outcome = search(make_request(indexed_all, "sprint", collections=collections))
+
+    [argv] = logged_calls(argv_log)
+    assert argv[:2] == ["search", "--json"]
+    assert argv[argv.index("-c") :] == ["-c", "loa-grimoire", "-c", "loa-skills", "--", "sprint"]
+    sources = {hit.source for hit in outcome.hits}
+    assert ".claude/skills/implement/SKILL.md" in sources
+    assert "grimoires/loa/sprint notes (draft 2).md" in sources
+
+
+def test_the_result_limit_comes_from_the_config(indexed, argv_log):
+    search(make_request(indexed, "the", config=with_qmd(limit=3)))
+
+    [argv] = logged_calls(argv_log)
+    assert argv[argv.index("-n") + 1] == "3"
+
+
+def test_a_query_starting_with_a_dash_is_searched_for_its_words(indexed, argv_log):
+    outcome = search(make_request(indexed, "--kubernetes"))
+
+    [argv] = logged_calls(argv_log)
+    assert argv[-2:] == ["--", "kubernetes"]
+    assert [hit.source for hit in outcome.hits] == ["grimoires/loa/prd.md"]
+
+
+def test_a_query_without_words_is_empty_without_starting_qmd(indexed, argv_log):
+    outcome = search(make_request(indexed, '-- "" ---'))
+
+    assert outcome.status is TierStatus.EMPTY
+    assert logged_calls(argv_log) == []
+
+
+def test_scores_below_min_score_are_dropped_and_counted(indexed):
+    outcome = search(make_request(indexed, "token budget", config=with_qmd(min_score=1.0)))
+
+    assert outcome.status is TierStatus.EMPTY
+    assert any("below min_score 1.0" in note for note in outcome.notes)
+
+
+def test_hits_in_tierscope_private_state_are_never_returned(indexed):
+    private = indexed / "grimoires/loa/reality"
+    outcome = search(make_request(indexed, "lighthouse", private_paths=(private,)))
+
+    assert outcome.hits == ()
+    assert any("tierscope's own state" in note for note in outcome.notes)
+
+
+@pytest.mark.parametrize(
+    ("uri", "expected"),
+    [
+        ("qmd://notes/deploy.md", ("notes", "deploy.md")),
+        ("qmd://notes/a b/(c).md", ("notes", "a b/(c).md")),
+        ("qmd://notes/sub/x.md?index=work", ("notes", "sub/x.md")),
+        ("qmd://notes", None),
+        ("qmd:///x.md", None),
+    ],
+)
+def test_qmd_uris_split_into_collection_and_verbatim_relative_path(uri, expected):
+    assert split_uri(uri) == expected
+
+
+# ----------------------------------------------------------------------------- retries
+
+
+def test_a_multi_word_and_miss_is_retried_with_per_keyword_lex_lines(indexed, argv_log):
+    outcome = search(make_request(indexed, "kubernetes lighthouse"))
+
+    first, retry = logged_calls(argv_log)
+    assert first[0] == "search"
+    assert retry[:2] == ["query", "--no-rerank"]
+    assert retry[-1] == "lex: kubernetes\nlex: lighthouse"
+    assert list(outcome.argv[1:]) == retry
+    assert outcome.status is TierStatus.SERVED
+    assert {hit.source for hit in outcome.hits} == {
+        "grimoires/loa/prd.md",
+        "grimoires/loa/reality/api.md",
+    }
+    assert any("retried with per-keyword lex: lines" in note for note in outcome.notes)
+    assert any("kubernetes lighthouse" in note for note in outcome.notes)
+
+
+def test_stopwords_are_not_sent_as_lex_lines(indexed, argv_log):
+    search(make_request(indexed, "what is the kubernetes lighthouse"))
+
+    retry = logged_calls(argv_log)[-1]
+    assert retry[-1] == "lex: kubernetes\nlex: lighthouse"
+
+
+def test_a_single_word_miss_is_empty_without_a_retry(indexed, argv_log):
+    outcome = search(make_request(indexed, "xylophone"))
+
+    assert outcome.status is TierStatus.EMPTY
+    assert len(logged_calls(argv_log)) == 1
+
+
+def test_a_miss_of_both_calls_is_empty(indexed, argv_log):
+    outcome = search(make_request(indexed, "xylophone zeppelin"))
+
+    assert outcome.status is TierStatus.EMPTY
+    assert len(logged_calls(argv_log)) == 2
+
+
+# ------------------------------------------------------------------------ availability
+
+
+def test_a_missing_binary_is_unavailable(path_without_tools, root):
+    outcome = search(make_request(root, "token budget"))
+
+    assert outcome.status is TierStatus.UNAVAILABLE
+    assert outcome.reason == NOT_INSTALLED
+
+
+def test_an_unknown_collection_is_unavailable_without_starting_qmd(indexed, argv_log):
+    outcome = search(make_request(indexed, "token budget", collections=("loa-grimoire-x",)))
+
+    assert outcome.status is TierStatus.UNAVAILABLE
+    assert outcome.reason == "qmd: collection loa-grimoire-x not found"
+    assert logged_calls(argv_log) == []
+
+
+def test_no_collections_at_all_is_unavailable(qmd_on_path, root):
+    outcome = search(make_request(root, "token budget"))
+
+    assert outcome.status is TierStatus.UNAVAILABLE
+    assert outcome.reason == "qmd: collection loa-grimoire not found"
+
+
+def test_known_collections_are_searched_when_others_are_missing(indexed, argv_log):
+    collections = ("loa-grimoire", "loa-nowhere")
+    outcome = search(make_request(indexed, "token budget", collections=collections))
+
+    assert outcome.status is TierStatus.SERVED
+    [argv] = logged_calls(argv_log)
+    assert "loa-nowhere" not in argv
+    assert any("collection loa-nowhere not found" in note for note in outcome.notes)
+
+
+def test_probe_reports_collection_roots_and_qmd_files(indexed):
+    probe = QmdTier().probe(make_request(indexed, "x"))
+
+    assert probe.usable
+    assert probe.details["collections"] == {"loa-grimoire": str(indexed / "grimoires/loa")}
+    assert probe.details["index_file"] == str(index_file())
+
+
+def test_an_unparseable_index_yml_is_resolved_by_asking_qmd(indexed, argv_log):
+    config_file = Path(os.environ["XDG_CONFIG_HOME"]) / "qmd" / "index.yml"
+    # A value the YAML reader rejects but qmd's own parser tolerates.
+    config_file.write_text(config_file.read_text() + "    note: [unclosed\n")
+
+    outcome = search(make_request(indexed, "token budget"))
+
+    assert outcome.status is TierStatus.SERVED
+    assert outcome.hits[0].source == "grimoires/loa/NOTES.md"
+    assert logged_calls(argv_log)[0][:2] == ["collection", "show"]
+    assert any("asked qmd collection show" in note for note in outcome.notes)
+
+
+# ----------------------------------------------------------------------------- models
+
+
+def test_hybrid_mode_without_models_uses_bm25_and_never_starts_the_hanging_call(indexed, argv_log):
+    outcome = search(make_request(indexed, "token budget", config=with_qmd(mode="query")), 10)
+
+    assert outcome.status is TierStatus.SERVED
+    assert [argv[0] for argv in logged_calls(argv_log)] == ["search"]
+    models_dir = Path(os.environ["XDG_CACHE_HOME"]) / "qmd" / "models"
+    assert (
+        f"qmd: hybrid query needs models (none in {models_dir}); used BM25 search" in outcome.notes
+    )
+
+
+def test_hybrid_mode_with_models_but_no_embeddings_uses_bm25(indexed, argv_log):
+    models_dir = Path(os.environ["XDG_CACHE_HOME"]) / "qmd" / "models"
+    models_dir.mkdir(parents=True)
+    for name in (
+        "hf_ggml-org_embeddinggemma-300M-Q8_0.gguf",
+        "hf_tobil_qmd-query-expansion-1.7B-q4_k_m.gguf",
+        "hf_ggml-org_qwen3-reranker-0.6b-q8_0.gguf",
+    ):
+        (models_dir / name).write_bytes(b"GGUF" + bytes(16))
+
+    outcome = search(make_request(indexed, "token budget", config=with_qmd(mode="query")), 10)
+
+    assert [argv[0] for argv in logged_calls(argv_log)] == ["search"]
+    assert any("have no embeddings" in note for note in outcome.notes)
+
+
+def test_an_unknown_mode_is_an_error(indexed):
+    outcome = search(make_request(indexed, "token budget", config=with_qmd(mode="vector")))
+
+    assert outcome.status is TierStatus.ERROR
+    assert "unsupported qmd mode 'vector'" in outcome.reason
+
+
+# ------------------------------------------------------------------ faults and cleanup
+
+
+def test_a_hung_qmd_times_out_with_the_time_it_was_given(indexed, monkeypatch, tmp_path):
+    pidfile = tmp_path / "pid"
+    monkeypatch.setenv("FAKE_QMD_BEHAVIOUR", "hang")
+    monkeypatch.setenv("FAKE_QMD_PIDFILE", str(pidfile))
+
+    outcome = search(make_request(indexed, "token budget"), seconds=1.0)
+
+    assert outcome.status is TierStatus.TIMEOUT
+    assert outcome.reason == "timed out after 1.0 s"
+    assert gone_soon(int(pidfile.read_text()))
+
+
+def test_a_hung_worker_process_is_killed_with_its_launcher(indexed, monkeypatch, tmp_path):
+    pidfile = tmp_path / "pid"
+    monkeypatch.setenv("FAKE_QMD_BEHAVIOUR", "hang-with-child")
+    monkeypatch.setenv("FAKE_QMD_PIDFILE", str(pidfile))
+
+    outcome = search(make_request(indexed, "token budget"), seconds=1.5)
+
+    assert outcome.status is TierStatus.TIMEOUT
+    assert gone_soon(int(pidfile.read_text()))
+
+
+def test_a_crash_is_an_error_naming_the_node_error(indexed, monkeypatch):
+    monkeypatch.setenv("FAKE_QMD_BEHAVIOUR", "crash")
+
+    outcome = search(make_request(indexed, "token budget"))
+
+    assert outcome.status is TierStatus.ERROR
+    assert outcome.reason == (
+        "qmd exited with code 1: SqliteError: database disk image is malformed"
+    )
+
+
+def test_malformed_output_keeps_the_good_entries_and_counts_the_rest(indexed, monkeypatch):
+    monkeypatch.setenv("FAKE_QMD_BEHAVIOUR", "malformed")
+
+    outcome = search(make_request(indexed, "token budget"))
+
+    assert outcome.status is TierStatus.SERVED
+    assert [hit.source for hit in outcome.hits] == ["grimoires/loa/NOTES.md"]
+    # A stray line, a broken element and an element without a file.
+    assert outcome.dropped_lines == 3
+    assert "3 malformed entries dropped" in outcome.reason
+
+
+def test_a_complete_array_of_wrong_shapes_is_dropped_entry_by_entry():
+    stdout = json.dumps([{"file": "qmd://c/a.md", "score": 0.5}, {"score": 1}, 3]).encode()
+
+    entries, dropped = parse_results(stdout)
+
+    assert [e["file"] for e in entries] == ["qmd://c/a.md"]
+    assert dropped == 2
+
+
+# ---------------------------------------------------------------------------- freshness
+
+
+def staleness(outcome) -> list[str]:
+    return [note for note in outcome.notes if "behind" in note]
+
+
+def test_a_fresh_index_adds_no_staleness_note(indexed):
+    outcome = search(make_request(indexed, "token budget"))
+
+    assert staleness(outcome) == []
+
+
+def test_changed_added_and_removed_files_are_reported_as_behind(indexed):
+    grimoire = indexed / "grimoires/loa"
+    (grimoire / "prd.md").write_text("# Product requirements\n\nNow with a token budget.\n")
+    bump_mtime(grimoire / "prd.md")
+    (grimoire / "new.md").write_text("# New\n\nA token budget appendix.\n")
+    (grimoire / "sprint notes (draft 2).md").unlink()
+
+    outcome = search(make_request(indexed, "token budget"))
+
+    assert staleness(outcome) == [
+        "qmd: index 3 files behind (1 changed, 1 added, 1 removed);"
+        " refresh with --refresh or qmd update"
+    ]
+    # And qmd itself has not seen them: the new file is not found.
+    assert [hit.source for hit in outcome.hits] == ["grimoires/loa/NOTES.md"]
+
+
+def test_touching_a_file_without_changing_it_is_not_stale(indexed):
+    bump_mtime(indexed / "grimoires/loa/NOTES.md")
+
+    outcome = search(make_request(indexed, "token budget"))
+
+    assert staleness(outcome) == []
+
+
+def test_files_outside_the_mask_and_whitespace_only_files_do_not_count(indexed):
+    grimoire = indexed / "grimoires/loa"
+    (grimoire / "other.txt").write_text("token budget\n")
+    (grimoire / "blank.md").write_text("  \n\n")
+    (grimoire / "node_modules").mkdir()
+    (grimoire / "node_modules" / "dep.md").write_text("# dep\n")
+    (grimoire / ".hidden.md").write_text("# hidden\n")
+
+    outcome = search(make_request(indexed, "token budget"))
+
+    assert staleness(outcome) == []
+
+
+def test_staleness_names_each_collection_of_a_multi_collection_scope(indexed_all):
+    (indexed_all / "grimoires/loa/reality/new.md").write_text("# New reality\n")
+    collections = ("loa-grimoire", "loa-reality", "loa-skills")
+
+    outcome = search(make_request(indexed_all, "token budget", collections=collections))
+
+    assert staleness(outcome) == [
+        "qmd: index 2 files behind (loa-grimoire: 1 added; loa-reality: 1 added);"
+        " refresh with --refresh or qmd update"
+    ]
+
+
+def test_refresh_updates_the_index_first_and_clears_the_note(indexed, argv_log):
+    (indexed / "grimoires/loa/new.md").write_text("# New\n\nThe zeppelin manifest.\n")
+
+    outcome = search(make_request(indexed, "zeppelin", refresh=True))
+
+    assert [argv[0] for argv in logged_calls(argv_log)] == ["update", "search"]
+    assert outcome.status is TierStatus.SERVED
+    assert [hit.source for hit in outcome.hits] == ["grimoires/loa/new.md"]
+    assert staleness(outcome) == []
+    assert any(note.startswith("qmd: index refreshed (qmd update") for note in outcome.notes)
+
+
+def test_the_refresh_config_key_refreshes_too(indexed, argv_log):
+    search(make_request(indexed, "token budget", config=with_qmd(refresh=True)))
+
+    assert [argv[0] for argv in logged_calls(argv_log)] == ["update", "search"]
+
+
+def test_no_refresh_by_default(indexed, argv_log):
+    (indexed / "grimoires/loa/new.md").write_text("# New\n\nThe zeppelin manifest.\n")
+
+    outcome = search(make_request(indexed, "zeppelin"))
+
+    assert [argv[0] for argv in logged_calls(argv_log)] == ["search"]
+    assert outcome.status is TierStatus.EMPTY
+    assert staleness(outcome)
+
+
+def test_a_hung_refresh_times_out_and_says_so(indexed, monkeypatch):
+    monkeypatch.setenv("FAKE_QMD_BEHAVIOUR", "hang")
+
+    outcome = search(make_request(indexed, "token budget", refresh=True), seconds=1.0)
+
+    assert outcome.status is TierStatus.TIMEOUT
+    assert outcome.reason == "timed out after 1.0 s (during qmd update)"
+
+
+def test_an_index_with_an_unknown_schema_falls_back_to_file_times(tmp_path):
+    root = tmp_path / "notes"
+    root.mkdir()
+    (root / "old.md").write_text("# old\n")
+    index = tmp_path / "index.sqlite"
+    sqlite3.connect(index).execute("CREATE TABLE documents (id INTEGER)").connection.commit()
+    (root / "new.md").write_text("# new\n")
+    bump_mtime(root / "new.md")
+
+    freshness = check_freshness(Collection("notes", root), index)
+
+    assert freshness.method == "mtimes"
+    assert freshness.changed == ("new.md",)
+
+
+def test_collection_files_follow_qmd_masks():
+    assert Collection("c", Path("/x")).selects("a/b/c.md")
+    assert Collection("c", Path("/x")).selects("top.md")
+    assert not Collection("c", Path("/x")).selects("a/b/c.txt")
+    comma = Collection("c", Path("/x"), mask="**/*.md,*.txt")
+    assert comma.selects("notes.txt") and not comma.selects("sub/notes.txt")
+    braces = Collection("c", Path("/x"), mask="docs/**/*.{md,rst}")
+    assert braces.selects("docs/a/b.rst") and not braces.selects("src/b.rst")
+    ignoring = Collection("c", Path("/x"), ignore=("archive/**",))
+    assert not ignoring.selects("archive/old.md")
+
+
+def test_collection_files_skip_links_hidden_names_and_build_directories(tmp_path):
+    (tmp_path / "a.md").write_text("# a\n")
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / "b.md").write_text("# b\n")
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / ".hidden" / "c.md").write_text("# c\n")
+    (tmp_path / "link.md").symlink_to(tmp_path / "a.md")
+
+    found = sorted(relative for relative, _ in collection_files(Collection("c", tmp_path)))
+
+    assert found == ["a.md"]
+
+
+def test_locations_follow_qmd_environment_variables(tmp_path):
+    env = {"HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env["QMD_CONFIG_DIR"] = str(tmp_path / "conf")
+
+    locations = locate(tmp_path, env)
+
+    assert locations.config_file == tmp_path / "conf" / "index.yml"
+    assert locations.index_file == tmp_path / "cache" / "qmd" / "index.sqlite"
+    assert locations.models_dir == tmp_path / "cache" / "qmd" / "models"
+
+
+def test_a_project_local_qmd_config_wins(tmp_path):
+    (tmp_path / ".qmd").mkdir()
+    (tmp_path / ".qmd" / "index.yml").write_text("collections: {}\n")
+    (tmp_path / "sub").mkdir()
+
+    locations = locate(tmp_path / "sub", {"HOME": str(tmp_path)})
+
+    assert locations.project_local
+    assert locations.index_file == tmp_path / ".qmd" / "index.sqlite"
+
+
+def test_the_registry_reads_what_qmd_writes(indexed_all):
+    registry = read_registry(locate(indexed_all).config_file)
+
+    assert registry.problem == ""
+    assert set(registry.collections) == {"loa-grimoire", "loa-reality", "loa-skills"}
+    grimoire = registry.collections["loa-grimoire"]
+    assert grimoire.root == indexed_all / "grimoires/loa"
+    assert grimoire.mask == "**/*.md"
+    assert registry.models["embed"].startswith("hf:")
