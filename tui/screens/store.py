@@ -122,6 +122,8 @@ def empty_state(path: Path, root: Path) -> Content:
 
 
 class StorePageRead(Message):
+    """A read finished; `read_id` says which one."""
+
     def __init__(self, read_id: int, page: StorePage) -> None:
         super().__init__()
         self.read_id = read_id
@@ -241,6 +243,8 @@ class StoreScreen(Screen):
         self.query_one(EntryTable).show(entries, with_run=page.browse.run_id is None)
         self.query_one("#store-count", Static).update(
             showing(page.browse.offset, len(entries), page.page.total)
+            if page.runs
+            else "the store holds no entries"
         )
         self.refresh_bindings()
 

@@ -61,7 +61,7 @@ class ScopeCard(Vertical):
     DEFAULT_CSS = """
     ScopeCard {
         height: auto;
-        border: round $panel-lighten-2;
+        border: round $foreground 25%;
         border-title-color: $foreground;
         border-title-style: bold;
         padding: 0 1;

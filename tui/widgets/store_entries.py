@@ -23,6 +23,7 @@ TYPE_VARIABLES = {
 }
 SUMMARY_WIDTH = 120
 MIN_SUMMARY_WIDTH = 20
+LOCATION_WIDTH = 32
 
 
 def type_variable(entry_type: str) -> str:
@@ -35,6 +36,11 @@ def entry_location(entry: ContextEntry) -> str:
     if not entry.file:
         return ""
     return f"{entry.file}:{entry.line}" if entry.line else entry.file
+
+
+def cut_left(text: str, width: int) -> str:
+    """`text` cut to `width` cells from the left, keeping its end (a file name and line)."""
+    return text if len(text) <= width else "…" + text[len(text) - width + 1 :]
 
 
 def entry_summary(entry: ContextEntry, width: int = SUMMARY_WIDTH) -> str:
@@ -56,6 +62,7 @@ class EntryTable(DataTable):
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
         self.entries: tuple[ContextEntry, ...] = ()
         self.with_run = False
+        self._fitted_width = 0
 
     def show(self, entries: Sequence[ContextEntry], *, with_run: bool) -> None:
         """Fill the table with `entries` (cursor on the first); the run column only when
@@ -66,6 +73,8 @@ class EntryTable(DataTable):
         if self.entries:
             self.move_cursor(row=0)
         self.post_message(self.EntryHighlighted(self.selected()))
+        # A table just made visible has no width yet: fit the summaries once it has.
+        self.call_after_refresh(self._refit)
 
     def selected(self) -> ContextEntry | None:
         if not self.entries or not 0 <= self.cursor_row < len(self.entries):
@@ -73,7 +82,12 @@ class EntryTable(DataTable):
         return self.entries[self.cursor_row]
 
     def on_resize(self) -> None:
-        # The summary column takes whatever width is left, so a new width re-fills it.
+        self._refit()
+
+    def _refit(self) -> None:
+        """The summary column takes whatever width is left: re-fill at a new width."""
+        if self.scrollable_content_region.width == self._fitted_width:
+            return
         row = self.cursor_row
         self._fill()
         if self.entries:
@@ -89,6 +103,7 @@ class EntryTable(DataTable):
             for index, heading in enumerate(headings)
         ]
         summary_width = self._summary_width(widths)
+        self._fitted_width = self.scrollable_content_region.width
         self.clear(columns=True)
         for heading, width in zip(headings, widths, strict=True):
             self.add_column(heading, key=heading, width=width)
@@ -108,13 +123,13 @@ class EntryTable(DataTable):
         # Text, not str: a str cell would be read as markup, and `[` in an entry is common.
         cells = [
             Text(str(entry.id), justify="right"),
-            # Seconds are enough to read; milliseconds only order entries (they stay in detail).
-            Text(entry.created_at[:19]),
+            # Month to second is enough to tell entries apart; the detail has the full stamp.
+            Text(entry.created_at[5:19]),
             Text(entry.type, style=colour),
         ]
         if self.with_run:
             cells.append(Text(entry.run_id))
-        cells.append(Text(entry_location(entry)))
+        cells.append(Text(cut_left(entry_location(entry), LOCATION_WIDTH)))
         return cells
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:

@@ -22,12 +22,13 @@ class FilterChoice:
     style: str = ""
 
 
-def choice_prompt(choice: FilterChoice, label_width: int) -> Content:
-    """`label   1,234`, the counts lined up in one column."""
+def choice_prompt(choice: FilterChoice, label_width: int, count_width: int) -> Content:
+    """`label   1,234`, the counts lined up in one column; a value with none is dimmed."""
+    style = choice.style if choice.count else "$foreground-muted"
     return Content.assemble(
-        (choice.label.ljust(label_width), choice.style),
+        (choice.label.ljust(label_width), style),
         "  ",
-        (f"{choice.count:>7,}", "$foreground-muted"),
+        (f"{choice.count:,}".rjust(count_width), "$foreground-muted"),
     )
 
 
@@ -60,9 +61,12 @@ class FilterList(OptionList):
         """Replace the lines with `choices`, highlighting the one whose value is `chosen`."""
         self.choices = tuple(choices)
         self.chosen = chosen
-        width = max((len(choice.label) for choice in self.choices), default=0)
+        label_width = max((len(choice.label) for choice in self.choices), default=0)
+        count_width = max((len(f"{choice.count:,}") for choice in self.choices), default=0)
         highlighted = self.highlighted
-        self.set_options(Option(choice_prompt(choice, width)) for choice in self.choices)
+        self.set_options(
+            Option(choice_prompt(choice, label_width, count_width)) for choice in self.choices
+        )
         values = [choice.value for choice in self.choices]
         index = values.index(chosen) if chosen in values else highlighted
         if index is not None and self.choices:
