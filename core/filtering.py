@@ -9,7 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .config.model import SIGNAL_LEVELS, FilteringSettings
-from .project import is_inside
+from .project import is_inside, relative_source
 
 _SIGNAL_LINE = re.compile(rb"^signal:\s*['\"]?(low|medium|high)['\"]?\s*$", re.MULTILINE)
 
@@ -62,16 +62,22 @@ class ContextFilter:
     settings: FilteringSettings
     private_paths: tuple[Path, ...] = ()
     _globs: tuple[tuple[str, re.Pattern[str]], ...] = field(init=False, repr=False)
+    _private: tuple[str, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         globs = tuple((g, glob_to_regex(g)) for g in self.settings.exclude)
         object.__setattr__(self, "_globs", globs)
+        # Root-relative prefixes: sources are root-relative strings, and this check runs
+        # for every candidate file.
+        private = tuple(
+            relative_source(p, self.root) for p in self.private_paths if is_inside(p, self.root)
+        )
+        object.__setattr__(self, "_private", private)
 
     def reason_to_exclude(self, source: str) -> str | None:
         """None when `source` may be used; otherwise the one-line reason it may not."""
-        path = self.root / source
-        for private in self.private_paths:
-            if is_inside(path, private):
+        for private in self._private:
+            if source == private or source.startswith(private + "/") or private == ".":
                 return "tierscope's own state (never searched)"
         if not self.settings.enabled:
             return None
@@ -82,7 +88,7 @@ class ContextFilter:
             if regex.match(source):
                 return f"exclude glob {raw}"
         if source.endswith((".md", ".markdown")):
-            signal = read_signal(path)
+            signal = read_signal(self.root / source)
             if SIGNAL_LEVELS.index(signal) < SIGNAL_LEVELS.index(self.settings.signal_threshold):
                 return f"signal: {signal} (threshold {self.settings.signal_threshold})"
         return None

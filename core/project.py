@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
+import zlib
 from pathlib import Path
 
 
@@ -68,3 +70,36 @@ def relative_source(path: Path, root: Path) -> str:
         return path.relative_to(root).as_posix()
     except ValueError:
         return path.as_posix()
+
+
+_XDG = {
+    "data": ("XDG_DATA_HOME", ".local/share"),
+    "state": ("XDG_STATE_HOME", ".local/state"),
+    "cache": ("XDG_CACHE_HOME", ".cache"),
+    "config": ("XDG_CONFIG_HOME", ".config"),
+}
+
+
+def user_dir(kind: str) -> Path:
+    """tierscope's per-user folder of `kind` (data, state, cache, config).
+
+    On Linux this is the XDG rule platformdirs applies, computed directly: it is on every
+    query's path, and importing platformdirs (which imports `platform`) costs more than the
+    query's own work on a small project. Elsewhere platformdirs decides.
+    """
+    if sys.platform.startswith("linux"):
+        variable, fallback = _XDG[kind]
+        base = os.environ.get(variable, "").strip()
+        if not base or not os.path.isabs(base):
+            base = os.path.join(os.path.expanduser("~"), fallback)
+        return Path(base) / "tierscope"
+    import platformdirs
+
+    return Path(getattr(platformdirs, f"user_{kind}_dir")("tierscope"))
+
+
+def project_key(root: Path) -> str:
+    """A stable folder name for a project: its name plus 8 hex of a checksum of its path
+    (two projects called `app` stay apart; a person can still tell which is which)."""
+    checksum = zlib.crc32(str(root).encode("utf-8", "surrogateescape"))
+    return f"{root.name or 'root'}-{checksum:08x}"

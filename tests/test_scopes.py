@@ -99,3 +99,18 @@ def test_a_project_living_under_a_ck_folder_keeps_its_ck_paths(tmp_path):
     scope = resolve_scope("code", config, root.resolve())
     assert scope.ck_paths == (root.resolve() / "src",)
     assert scope.notes == ()
+
+
+def test_user_dirs_follow_xdg_and_project_keys_keep_same_named_projects_apart(
+    tmp_path, monkeypatch
+):
+    from tierscope.project import project_key, user_dir
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    assert user_dir("state") == tmp_path / "state" / "tierscope"
+    monkeypatch.setenv("XDG_STATE_HOME", "relative/ignored")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert user_dir("state") == tmp_path / ".local/state/tierscope"
+    first, second = project_key(tmp_path / "a" / "app"), project_key(tmp_path / "b" / "app")
+    assert first.startswith("app-") and second.startswith("app-") and first != second
+    assert project_key(tmp_path / "a" / "app") == first

@@ -9,10 +9,35 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-COMMAND_MODULES = ("query", "doctor", "config_cmd", "trajectory", "context", "mcp", "demo")
+# command name -> module in tierscope.cli
+COMMANDS = {
+    "query": "query",
+    "doctor": "doctor",
+    "config": "config_cmd",
+    "trajectory": "trajectory",
+    "context": "context",
+    "mcp": "mcp",
+    "demo": "demo",
+}
+_GLOBAL_OPTIONS_WITH_VALUE = ("--root", "--config", "--theme")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def named_command(argv: Sequence[str]) -> str | None:
+    """The subcommand in argv, skipping the global options and their values."""
+    skip = False
+    for token in argv:
+        if skip:
+            skip = False
+        elif token in _GLOBAL_OPTIONS_WITH_VALUE:
+            skip = True
+        elif not token.startswith("-"):
+            return token
+    return None
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with `only`, just that subcommand is registered (skills call `query`
+    many times a session, and importing every command module costs each call)."""
     import importlib
 
     parser = argparse.ArgumentParser(
@@ -24,20 +49,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--config", help="config file (default: discovered)")
     parser.add_argument("--theme", help="workbench theme")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(f"tierscope.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"tierscope.cli.{name}":
-                raise
-            continue
-        module.add_parser(subparsers)
+    for command, module_name in COMMANDS.items():
+        if only is None or command == only:
+            importlib.import_module(f"tierscope.cli.{module_name}").add_parser(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
+    command = named_command(argv)
+    parser = build_parser(command if command in COMMANDS else None)
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:

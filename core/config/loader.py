@@ -25,7 +25,6 @@ from .model import (
     TokenBudgets,
     TrajectorySettings,
 )
-from .yaml_nodes import LocatedYaml, YamlSyntaxError, load_located
 
 SECTION = "qmd_context"
 PROJECT_CONFIG_NAMES = (".tierscope.yaml", ".loa.config.yaml")
@@ -69,6 +68,9 @@ def load_config(root: Path, explicit: str | None = None) -> Config:
 
 def parse_config(text: str, source: ConfigSource) -> Config:
     """Overlay the `qmd_context` section of `text` on the defaults."""
+    # Imported here: a project without a config file never pays for the YAML parser.
+    from .yaml_nodes import YamlSyntaxError, load_located
+
     file = str(source.path) if source.path else "<config>"
     try:
         located = load_located(text, only_key=SECTION)
@@ -92,7 +94,7 @@ def parse_config(text: str, source: ConfigSource) -> Config:
 
 
 class _SectionReader:
-    def __init__(self, located: LocatedYaml, file: str) -> None:
+    def __init__(self, located, file: str) -> None:
         self.lines = located.lines
         self.file = file
         self.problems: list[ConfigProblem] = []

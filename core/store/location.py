@@ -2,18 +2,18 @@
 
 `$TIERSCOPE_STORE` > `store.path` in the config (root-relative unless absolute) > a file
 per project under the user data dir:
-`<user_data_dir>/tierscope/projects/<root-name>-<first 8 hex of sha256(root)>/context.sqlite`.
+`<user data dir>/tierscope/projects/<root-name>-<8 hex of crc32(root)>/context.sqlite`.
 The hash keeps two projects with the same folder name apart; the name keeps the folder
 recognisable to a person.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 
 from ..config.model import Config
+from ..project import project_key, user_dir
 
 STORE_ENV = "TIERSCOPE_STORE"
 STORE_FILENAME = "context.sqlite"
@@ -31,9 +31,5 @@ def store_path(root: Path, config: Config) -> Path:
 
 
 def default_store_dir(root: Path) -> Path:
-    """The per-project folder under the user data dir (platformdirs)."""
-    from platformdirs import user_data_dir
-
-    digest = hashlib.sha256(str(root).encode("utf-8", "surrogateescape")).hexdigest()[:8]
-    name = root.name or "root"
-    return Path(user_data_dir("tierscope")) / "projects" / f"{name}-{digest}"
+    """The per-project folder under the user data dir."""
+    return user_dir("data") / "projects" / project_key(root)

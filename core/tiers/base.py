@@ -69,3 +69,8 @@ class Tier(Protocol):
     def search(self, request: TierRequest, deadline: Deadline) -> TierOutcome:
         """Run the search. Never raises for a user-caused problem: returns an outcome."""
         ...
+
+
+def not_installed(tool: str) -> str:
+    """The reason every tier gives when its command is not on PATH."""
+    return f"{tool} not installed (not on PATH)"

@@ -11,9 +11,9 @@ from pathlib import Path, PurePosixPath
 
 from ..models import Hit, TierOutcome, TierStatus
 from ..process import ProcessResult, run_bounded
-from .base import Deadline, Probe, TierRequest
+from .base import Deadline, Probe, TierRequest, not_installed
 
-NOT_INSTALLED = "ck not installed (not on PATH)"
+NOT_INSTALLED = not_installed("ck")
 # Reciprocal-rank fusion with k=60 peaks at 1/61 from each arm: the best possible hybrid score.
 HYBRID_MAX = 2 / 61
 MODES = ("hybrid", "sem", "lex")

@@ -18,7 +18,6 @@ from .base import Deadline, Probe, TierRequest
 from .grep_rank import FileMatches, cut_window, query_terms, rank_files
 
 MAX_LINES_PER_FILE = 50
-MAX_COLUMNS = 400
 _BINARY_SNIFF = 8192
 
 
@@ -66,18 +65,18 @@ class GrepTier:
         context_filter = ContextFilter(
             request.root, request.config.filtering, request.private_paths
         )
-        kept: list[FileMatches] = []
-        filtered: list[FilteredHit] = []
-        for f in files:
-            reason = context_filter.reason_to_exclude(f.path)
-            if reason:
-                filtered.append(FilteredHit(f.path, self.name, reason))
-            else:
-                kept.append(f)
         settings = request.config.grep
-        ranked = rank_files(kept, terms, settings.window_lines)[: settings.limit]
         hits: list[Hit] = []
-        for entry in ranked:
+        filtered: list[FilteredHit] = []
+        # Rank everything (cheap), then filter in rank order only until the limit is met:
+        # the filter may open a file for its frontmatter, so it must not run on thousands.
+        for entry in rank_files(files, terms, settings.window_lines):
+            if len(hits) >= settings.limit:
+                break
+            reason = context_filter.reason_to_exclude(entry.path)
+            if reason:
+                filtered.append(FilteredHit(entry.path, self.name, reason))
+                continue
             try:
                 text = (request.root / entry.path).read_text(encoding="utf-8", errors="replace")
             except OSError:
@@ -121,6 +120,7 @@ class _RipgrepScan:
     def __init__(self, rg: str, request: TierRequest, terms, deadline: Deadline) -> None:
         self.request = request
         self.terms = terms
+        self.term_set = frozenset(terms)
         self.deadline = deadline
         self.status: TierStatus | None = None
         self.reason = ""
@@ -129,7 +129,7 @@ class _RipgrepScan:
             rg, "--no-config", "--null", "--line-number", "--no-heading", "--with-filename",
             "--ignore-case", "--fixed-strings", "--no-ignore", "--hidden", "--no-messages",
             "--glob", "!.git", "--max-filesize", str(request.config.grep.max_filesize),
-            "--max-count", str(MAX_LINES_PER_FILE), "--max-columns", str(MAX_COLUMNS),
+            "--max-count", str(MAX_LINES_PER_FILE), "--only-matching",
         ]  # fmt: skip
         for private in request.private_paths:
             if is_inside(private, root) and private != root:
@@ -167,12 +167,15 @@ class _RipgrepScan:
             number, colon, text = rest.partition(b":")
             if not colon or not number.isdigit():
                 continue
+            term = text.decode("utf-8", "replace").lower()
+            if term not in self.term_set:
+                continue
             path = path_bytes.decode("utf-8", "replace").removeprefix("./")
             if current is None or current.path != path:
                 if current is not None and current.lines:
                     yield current
                 current = FileMatches(path)
-            current.add_line(int(number), text.decode("utf-8", "replace").lower(), self.terms)
+            current.add_match(int(number), term)
         if current is not None and current.lines:
             yield current
 

@@ -42,6 +42,11 @@ class FileMatches:
     lines: dict[int, frozenset[str]] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
 
+    def add_match(self, number: int, term: str) -> None:
+        """One occurrence of `term` on line `number` (ripgrep's --only-matching output)."""
+        self.lines[number] = self.lines.get(number, frozenset()) | {term}
+        self.counts[term] = self.counts.get(term, 0) + 1
+
     def add_line(self, number: int, text_lower: str, terms: tuple[str, ...]) -> None:
         found = frozenset(t for t in terms if t in text_lower)
         if not found:

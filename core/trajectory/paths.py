@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from dataclasses import dataclass
@@ -10,6 +9,7 @@ from datetime import date
 from pathlib import Path
 
 from tierscope.config.model import Config
+from tierscope.project import project_key, user_dir
 
 DEFAULT_AGENT = "tierscope"
 LOA_TRAJECTORY_DIR = Path("grimoires/loa/a2a/trajectory")
@@ -32,10 +32,7 @@ def default_dir(root: Path, config: Config) -> Path:
         return path if path.is_absolute() else root / path
     if (root / "grimoires" / "loa").is_dir():
         return root / LOA_TRAJECTORY_DIR
-    from platformdirs import user_state_dir
-
-    digest = hashlib.sha256(str(root).encode("utf-8", "surrogateescape")).hexdigest()[:8]
-    return Path(user_state_dir("tierscope")) / "projects" / f"{root.name}-{digest}" / "trajectory"
+    return user_dir("state") / "projects" / project_key(root) / "trajectory"
 
 
 def log_file(directory: Path, agent: str, day: date) -> Path:
