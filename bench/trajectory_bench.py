@@ -163,7 +163,8 @@ def _other_line(rng: random.Random, agent: str, query: str, moment: float) -> di
 def measure_once(path: Path) -> dict:
     """One reader, in this process: timings in seconds and peak RSS in MB."""
     started = time.perf_counter()
-    from tierscope.trajectory.index import EntryFilter, LineIndex
+    from tierscope.trajectory.filters import EntryFilter
+    from tierscope.trajectory.index import LineIndex
 
     index = LineIndex(path)
     index.index_more()

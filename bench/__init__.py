@@ -1,0 +1,1 @@
+"""Benchmark harness for the performance targets of DESIGN §6."""
