@@ -1,16 +1,28 @@
 """The doctor report: for every tier, whether it can serve each scope here and exactly why
-not; the config in use and its problems. Plain data, rendered by the CLI and the workbench."""
+not, with the tool's path and version; for every scope the places each tier would search
+and whether they exist; the config in use and its problems. Plain data, rendered by the
+CLI and the workbench."""
 
 from __future__ import annotations
 
+import os
+from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from .api import Project
+from .config.model import ConfigProblem, ScopeConfig
 from .models import ResolvedScope
-from .scopes import resolve_scope
-from .tiers.base import Probe, TierRequest
+from .process import run_bounded
+from .project import contain
+from .scopes import inside_index_dir, resolve_scope
+from .tiers.base import Deadline, Probe, TierRequest
 from .tiers.registry import load_tier
+
+TIER_NAMES = ("qmd", "ck", "grep", "store")
+# `--version` of a healthy tool answers in well under a second (qmd's Node start included).
+VERSION_TIMEOUT_SECONDS = 10.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +37,26 @@ class TierReport:
 
 
 @dataclass(frozen=True, slots=True)
+class PathCheck:
+    """One path a scope configures for ck or grep: whether it exists, and why it is not
+    searched as written (`problem` "" = it is)."""
+
+    tier: str
+    configured: str
+    exists: bool
+    problem: str = ""
+
+    def to_dict(self) -> dict:
+        return {
+            "tier": self.tier,
+            "path": self.configured,
+            "exists": self.exists,
+            "searched": not self.problem,
+            "problem": self.problem,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class DoctorReport:
     root: str
     config_path: str | None
@@ -33,14 +65,28 @@ class DoctorReport:
     has_errors: bool
     tiers: tuple[TierReport, ...]
     scopes: dict[str, ResolvedScope]
+    paths: dict[str, tuple[PathCheck, ...]] = field(default_factory=dict)
+    config_problems: tuple[ConfigProblem, ...] = ()
 
     def to_dict(self) -> dict:
+        root = Path(self.root)
         return {
             "root": self.root,
             "config": {
                 "path": self.config_path,
                 "reason": self.config_reason,
+                "valid": not self.has_errors,
                 "problems": list(self.problems),
+                "issues": [
+                    {
+                        "severity": p.severity,
+                        "file": p.file,
+                        "line": p.line,
+                        "key": p.key,
+                        "message": p.message,
+                    }
+                    for p in self.config_problems
+                ],
             },
             "tiers": [
                 {
@@ -61,13 +107,19 @@ class DoctorReport:
                 }
                 for t in self.tiers
             ],
-            "scopes": {name: s.to_dict(Path(self.root)) for name, s in self.scopes.items()},
+            "scopes": {
+                name: {
+                    **s.to_dict(root),
+                    "paths": [check.to_dict() for check in self.paths.get(name, ())],
+                }
+                for name, s in self.scopes.items()
+            },
         }
 
 
-def diagnose(
-    project: Project, tier_names: tuple[str, ...] = ("qmd", "ck", "grep", "store")
-) -> DoctorReport:
+def diagnose(project: Project, tier_names: tuple[str, ...] = TIER_NAMES) -> DoctorReport:
+    """Probe every tier for every scope of the project's config. Never raises for what a
+    user can cause: a tier that cannot load or whose probe fails becomes a finding."""
     config = project.config
     scopes = {name: resolve_scope(name, config, project.root) for name in config.scopes}
     private = project.private_paths()
@@ -77,12 +129,10 @@ def diagnose(
         try:
             tier = load_tier(name)
         except Exception as exc:  # a tier that cannot load is itself a finding
-            tier = None
             failure = Probe(False, f"cannot load: {type(exc).__name__}: {exc}")
-            by_scope = dict.fromkeys(scopes, failure)
+            reports.append(_tier_report(name, name in config.tiers, dict.fromkeys(scopes, failure)))
+            continue
         for scope_name, scope in scopes.items():
-            if tier is None:
-                break
             request = TierRequest(
                 query="",
                 root=project.root,
@@ -95,32 +145,87 @@ def diagnose(
                 by_scope[scope_name] = tier.probe(request)
             except Exception as exc:  # a broken probe is itself a finding
                 by_scope[scope_name] = Probe(False, f"probe failed: {type(exc).__name__}: {exc}")
-        usable = [p for p in by_scope.values() if p.usable]
-        first = (usable or list(by_scope.values()) or [Probe(False, "no scopes")])[0]
-        reason = first.reason if usable else _common_reason(by_scope)
-        reports.append(
-            TierReport(
-                name=name,
-                enabled=name in config.tiers,
-                usable=bool(usable),
-                reason=reason,
-                path=first.path,
-                version=first.version,
-                by_scope=by_scope,
-            )
-        )
-    problems = tuple(str(p) for p in config.problems)
+        reports.append(_tier_report(name, name in config.tiers, by_scope))
     return DoctorReport(
         root=str(project.root),
         config_path=str(config.source.path) if config.source.path else None,
         config_reason=config.source.reason,
-        problems=problems,
+        problems=tuple(str(p) for p in config.problems),
         has_errors=any(p.severity == "error" for p in config.problems),
         tiers=tuple(reports),
         scopes=scopes,
+        paths={
+            name: path_checks(config.scopes[name], scope, project.root)
+            for name, scope in scopes.items()
+        },
+        config_problems=tuple(config.problems),
     )
 
 
-def _common_reason(by_scope: dict[str, Probe]) -> str:
-    reasons = list(dict.fromkeys(p.reason for p in by_scope.values()))
-    return reasons[0] if len(reasons) == 1 else "; ".join(reasons[:3])
+def _tier_report(name: str, enabled: bool, by_scope: dict[str, Probe]) -> TierReport:
+    usable = [p for p in by_scope.values() if p.usable]
+    first = (usable or list(by_scope.values()) or [Probe(False, "no scopes")])[0]
+    return TierReport(
+        name=name,
+        enabled=enabled,
+        usable=bool(usable),
+        reason=tier_reason(by_scope),
+        path=first.path,
+        version=first.version or tool_version(first.path),
+        by_scope=by_scope,
+    )
+
+
+def tier_reason(by_scope: dict[str, Probe]) -> str:
+    """The tier's reason: the one its usable scopes share (or, when none is usable, the
+    few distinct reasons why not); a count when the usable scopes differ, so that no single
+    scope's state (one stale collection) reads as the whole tier's."""
+    usable = [p for p in by_scope.values() if p.usable]
+    if not by_scope:
+        return "no scopes"
+    reasons = Counter(p.reason for p in (usable or by_scope.values()))
+    if len(reasons) == 1:
+        return next(iter(reasons))
+    if usable:
+        return f"usable in {len(usable)} of {len(by_scope)} scopes (see each scope)"
+    return "; ".join(list(reasons)[:3])
+
+
+def tool_version(path: str | None) -> str | None:
+    """The first line of `<tool> --version` for an executable (None for anything else or
+    a tool that does not answer). Asked once per binary while it stays the same file."""
+    if not path or not os.path.isfile(path) or not os.access(path, os.X_OK):
+        return None
+    stat = os.stat(path)
+    return _version_of(os.path.realpath(path), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=16)
+def _version_of(binary: str, _mtime_ns: int, _size: int) -> str | None:
+    result = run_bounded((binary, "--version"), Deadline.after(VERSION_TIMEOUT_SECONDS))
+    if result.returncode != 0:
+        return None
+    lines = result.stdout.decode("utf-8", "replace").splitlines()
+    return next((line.strip()[:100] for line in lines if line.strip()), None)
+
+
+def path_checks(scope: ScopeConfig, resolved: ResolvedScope, root: Path) -> tuple[PathCheck, ...]:
+    """The scope's configured ck path and grep paths, each checked on disk."""
+    checks = []
+    if scope.ck_path.strip():
+        checks.append(_check("ck", scope.ck_path.strip(), root, resolved.ck_paths))
+    checks.extend(_check("grep", raw, root, resolved.grep_paths) for raw in scope.grep_paths)
+    return tuple(checks)
+
+
+def _check(tier: str, raw: str, root: Path, searched: tuple[Path, ...]) -> PathCheck:
+    path, refused = contain(raw, root)
+    if path is None:
+        return PathCheck(tier, raw, False, refused)
+    if not path.exists():
+        return PathCheck(tier, raw, False, "does not exist")
+    if path in searched:
+        return PathCheck(tier, raw, True)
+    if tier == "ck" and inside_index_dir(path, root):
+        return PathCheck(tier, raw, True, "inside a .ck/ index directory: not searched")
+    return PathCheck(tier, raw, True, "inside another path of the scope: searched with it")

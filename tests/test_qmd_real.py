@@ -107,10 +107,19 @@ def shared(tmp_path_factory) -> tuple[Path, dict[str, str]]:
 
 @pytest.fixture
 def project(shared, monkeypatch) -> Path:
+    """The shared project, searched through the qmd CLI (what most tests here check)."""
     root, env = shared
     for name, value in env.items():
         monkeypatch.setenv(name, value)
+    monkeypatch.setenv("TIERSCOPE_QMD_FAST_PATH", "0")
     return root
+
+
+@pytest.fixture
+def indexed(project, monkeypatch) -> Path:
+    """The shared project, allowed to read qmd's index directly."""
+    monkeypatch.delenv("TIERSCOPE_QMD_FAST_PATH")
+    return project
 
 
 @pytest.fixture
@@ -291,3 +300,123 @@ def test_an_edit_is_reported_as_staleness_and_refresh_fixes_it(own_project):
     assert not any("behind" in note for note in qmd["notes"])
     assert refreshed["results"][0]["source"] == "grimoires/loa/NOTES.md"
     assert "zeppelin manifest" in refreshed["results"][0]["content"]
+
+
+def tierscope(root: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "tierscope", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def doctor_qmd(root: Path) -> dict:
+    """The qmd tier of `tierscope doctor --json`, its scopes limited to those with
+    collections."""
+    completed = tierscope(root, "doctor", "--json")
+    assert completed.returncode == 0, completed.stderr
+    qmd = next(t for t in json.loads(completed.stdout)["tiers"] if t["tier"] == "qmd")
+    qmd["scopes"] = {name: s for name, s in qmd["scopes"].items() if s["details"]}
+    return qmd
+
+
+def test_the_demo_walkthrough_fresh_served_stale_refreshed(tmp_path, monkeypatch):
+    for name, value in qmd_environment(tmp_path).items():
+        monkeypatch.setenv(name, value)
+    user_dirs = [tmp_path / "config" / "qmd", tmp_path / "cache" / "qmd"]
+    demo = tmp_path / "qmddemo"
+
+    # A new user's first run: the demo's collections appear in the copy's own index.
+    made = tierscope(tmp_path, "demo", str(demo), "--print")
+    assert made.returncode == 0, made.stderr
+    assert "created collections loa-grimoire, loa-skills, loa-reality" in made.stderr
+    registry = read_registry(demo / ".qmd" / "index.yml")
+    assert sorted(registry.collections) == ["loa-grimoire", "loa-reality", "loa-skills"]
+    assert [p for d in user_dirs if d.exists() for p in d.rglob("*")] == []
+
+    fresh = doctor_qmd(demo)
+    assert fresh["usable"]
+    assert fresh["reason"] == "qmd: index up to date"
+    assert fresh["version"].startswith("qmd 2.")
+    assert fresh["scopes"]
+    for scope in fresh["scopes"].values():
+        assert all(text.startswith("up to date") for text in scope["details"]["freshness"].values())
+
+    served = tierscope_query(demo, "rollback deployment")
+    assert served["trace"]["served_by"] == "qmd"
+    assert not any("behind" in note for note in tier_trace(served, "qmd")["notes"])
+
+    notes = demo / "grimoires/loa/NOTES.md"
+    notes.write_text(notes.read_text() + "\n## Zeppelin\n\nThe zeppelin manifest drill.\n")
+    later = time.time() + 5
+    os.utime(notes, (later, later))
+
+    stale = doctor_qmd(demo)
+    behind = "qmd: index 1 file behind (1 changed); refresh with --refresh or qmd update"
+    assert stale["scopes"]["grimoires"]["reason"] == behind
+    assert stale["scopes"]["grimoires"]["details"]["stale_files"] == [
+        "loa-grimoire: changed NOTES.md"
+    ]
+    assert stale["scopes"]["skills"]["reason"] == "qmd: index up to date"
+    explained = tierscope_query(demo, "rollback deployment", "--scope", "grimoires")
+    assert explained["trace"]["served_by"] == "qmd"
+    assert behind in tier_trace(explained, "qmd")["notes"]
+
+    refreshed = tierscope_query(demo, "zeppelin manifest", "--scope", "grimoires", "--refresh")
+    qmd = tier_trace(refreshed, "qmd")
+    assert qmd["status"] == "served"
+    assert any(note.startswith("qmd: index refreshed") for note in qmd["notes"])
+    assert not any("behind" in note for note in qmd["notes"])
+    assert refreshed["results"][0]["source"] == "grimoires/loa/NOTES.md"
+    assert doctor_qmd(demo)["reason"] == "qmd: index up to date"
+    assert [p for d in user_dirs if d.exists() for p in d.rglob("*")] == []
+
+
+@pytest.mark.parametrize("query", ["token budget", "rollback", "lighthouse", "crane repaired"])
+def test_reading_the_index_directly_returns_what_qmd_search_returns(indexed, monkeypatch, query):
+    collections = ("loa-grimoire", "loa-skills")
+    direct = search(make_request(indexed, query, collections))
+    monkeypatch.setenv("TIERSCOPE_QMD_FAST_PATH", "0")
+    through_cli = search(make_request(indexed, query, collections))
+
+    assert direct.argv[0] == "qmd-index"
+    assert through_cli.argv[0].endswith("qmd")
+    assert direct.status is through_cli.status is TierStatus.SERVED
+    assert [(h.source, h.score) for h in direct.hits] == [
+        (h.source, h.score) for h in through_cli.hits
+    ]
+    for hit in direct.hits:
+        lines = (indexed / hit.source).read_text().splitlines()
+        assert hit.content == "\n".join(lines[hit.line_start - 1 : hit.line_end]).strip("\n")
+
+
+def test_reading_the_index_directly_retries_with_any_keyword_after_an_and_miss(indexed):
+    outcome = search(make_request(indexed, "kubernetes lighthouse"))
+
+    assert outcome.status is TierStatus.SERVED
+    assert outcome.argv[-1] == '"kubernetes"* OR "lighthouse"*'
+    assert {h.source for h in outcome.hits} == {
+        "grimoires/loa/prd.md",
+        "grimoires/loa/reality/api.md",
+    }
+    assert any("retried with any keyword" in note for note in outcome.notes)
+
+
+def test_the_installed_version_is_asked_once_and_remembered(indexed, monkeypatch):
+    from tierscope.project import user_dir
+    from tierscope.tiers import qmd_fts
+
+    (user_dir("cache") / "qmd-version.json").unlink(missing_ok=True)
+    calls = []
+    real_run = qmd_fts.run_bounded
+
+    def counting(argv, deadline, **kwargs):
+        calls.append(argv)
+        return real_run(argv, deadline, **kwargs)
+
+    monkeypatch.setattr(qmd_fts, "run_bounded", counting)
+    for _ in range(3):
+        assert search(make_request(indexed, "rollback")).argv[0] == "qmd-index"
+    assert [argv[1:] for argv in calls] == [("--version",)]

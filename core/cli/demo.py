@@ -1,5 +1,9 @@
 """`tierscope demo`: copy the bundled demo project somewhere writable and open the
-workbench on it (or, with --print, run a few example queries headless)."""
+workbench on it (or, with --print, run a few example queries headless).
+
+When `qmd` is on PATH, the copy's scopes get their qmd collections in a project-local
+index (`.qmd/` inside the copy), so the queries are served by qmd without touching the
+user's own qmd index."""
 
 from __future__ import annotations
 
@@ -17,9 +21,9 @@ EXAMPLE_QUERIES = (
 
 
 def default_demo_dir() -> Path:
-    import platformdirs
+    from tierscope.project import user_dir
 
-    return Path(platformdirs.user_cache_dir("tierscope")) / "demo-project"
+    return user_dir("cache") / "demo-project"
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -27,7 +31,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "demo",
         help="open the workbench on a copy of the bundled demo project",
         description="Copy the bundled demo project (default: the user cache dir) and open "
-        "the workbench on it. An existing copy is reused unless --fresh is given.",
+        "the workbench on it. An existing copy is reused unless --fresh is given. With qmd "
+        "on PATH, the collections the demo's scopes name are created in a project-local "
+        "qmd index (.qmd/ in the copy); the user's own qmd index is never touched.",
     )
     parser.add_argument("dir", nargs="?", help="where to put the copy")
     parser.add_argument("--fresh", action="store_true", help="recreate the copy")
@@ -59,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"tierscope: cannot prepare the demo in {dest}: {exc}", file=sys.stderr)
         return 1
     print(f"demo project: {root}", file=sys.stderr)
+    _prepare_qmd(root)
     if args.print_only:
         return _print_examples(root)
     from tierscope.cli.workbench import run as run_workbench
@@ -66,6 +73,14 @@ def run(args: argparse.Namespace) -> int:
     args.root = str(root)
     args.config = None
     return run_workbench(args)
+
+
+def _prepare_qmd(root: Path) -> None:
+    from tierscope.demo.qmd_setup import ensure_collections
+
+    note = ensure_collections(root).note()
+    if note:
+        print(note, file=sys.stderr)
 
 
 def _print_examples(root: Path) -> int:

@@ -3,7 +3,10 @@ when BM25's AND semantics find nothing, and hybrid `qmd query` only when its mod
 (without them it hangs forever retrying a download).
 
 One query costs one qmd process (two when the retry runs): collection roots come from
-qmd's `index.yml`, read directly, and the freshness check runs beside the search.
+qmd's `index.yml`, read directly, and the freshness check runs beside the search. For BM25
+it usually costs none: qmd_fts runs qmd's own FTS5 query on its index file when the index
+schema and the qmd version are ones it knows (set TIERSCOPE_QMD_FAST_PATH=0 to always use
+the CLI).
 """
 
 from __future__ import annotations
@@ -15,15 +18,17 @@ import shlex
 import shutil
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..models import Hit, TierOutcome, TierStatus
 from ..process import ProcessResult, run_bounded
 from ..project import is_inside
 from .base import Deadline, Probe, TierRequest
-from .grep_rank import query_terms
+from .grep_rank import FileMatches, best_window, query_terms
+from .qmd_fts import fast_path_supported, fts_expression, open_index, search_index
 from .qmd_index import (
+    DEFAULT_MODELS,
     Collection,
     Freshness,
     QmdLocations,
@@ -39,6 +44,9 @@ from .qmd_index import (
 
 NOT_INSTALLED = "qmd not installed (not on PATH)"
 MODES = ("search", "query")
+UP_TO_DATE = "qmd: index up to date"
+# How many stale file names a probe lists; the counts are always complete.
+STALE_FILES_SHOWN = 20
 # How long a finished search waits for the freshness check still walking the collection.
 FRESHNESS_WAIT_SECONDS = 1.0
 _SNIPPET_HEADER = re.compile(r"^@@ -(\d+),(\d+) @@[^\n]*(?:\n|$)")
@@ -78,11 +86,84 @@ def plan_for(request: TierRequest) -> QmdPlan:
     if registry.problem:
         # Unknown until qmd itself is asked (`qmd collection show`).
         return QmdPlan(binary, locations, registry)
-    found = tuple(registry.collections[n] for n in names if n in registry.collections)
+    found = tuple(
+        rooted(registry.collections[n], request.root) for n in names if n in registry.collections
+    )
     missing = tuple(n for n in names if n not in registry.collections)
     unavailable = "" if found else _not_found(missing)
     index_missing = not locations.index_file.is_file()
     return QmdPlan(binary, locations, registry, found, missing, unavailable, index_missing)
+
+
+def rooted(collection: Collection, root: Path) -> Collection:
+    """The collection with a relative path resolved as qmd resolves it when the tier runs
+    it: against its working directory, the project root."""
+    if collection.root.expanduser().is_absolute():
+        return replace(collection, root=collection.root.expanduser())
+    return replace(collection, root=root / collection.root)
+
+
+def mode_decision(
+    configured: str, plan: QmdPlan, collections: tuple[Collection, ...]
+) -> tuple[str | None, str]:
+    """The mode a query runs in (None for an unknown mode) and, when it is not the
+    configured one, why: a hybrid `query` needs every model and every embedding, and
+    without them it would hang or rank by vectors that do not exist."""
+    if configured not in MODES:
+        return None, ""
+    if configured == "search":
+        return configured, ""
+    models = model_state(plan.locations, plan.registry)
+    if not models.complete:
+        which = f"missing {', '.join(models.missing)}"
+        if len(models.missing) == models.total:
+            which = "none"
+        return "search", f"hybrid query needs models ({which} in {models.models_dir})"
+    gap = embedding_gap(plan.locations.index_file, [c.name for c in collections])
+    if gap is not None and gap[0]:
+        return "search", f"{gap[0]} of {gap[1]} documents have no embeddings (run qmd embed)"
+    return configured, ""
+
+
+def creation_hint(name: str, request: TierRequest) -> str:
+    """The command that creates a missing collection, run in the project root: its folder
+    guessed from the scope's own paths when the scope has one collection."""
+    folder = "<folder>"
+    if len(request.scope.qmd_collections) == 1:
+        candidates = (*request.scope.ck_paths, *request.scope.grep_paths)
+        directories = [p if p.is_dir() else p.parent for p in candidates if p.exists()]
+        if directories:
+            relative = os.path.relpath(directories[0], request.root)
+            folder = shlex.quote(Path(relative).as_posix())
+    return f"qmd collection add {folder} --name {shlex.quote(name)} (in the project root)"
+
+
+def describe_index(collection: Collection, freshness: Freshness) -> str:
+    """One collection's index in words: up to date, how far behind, or why unknown."""
+    if not collection.root.is_dir():
+        return f"folder {collection.root} is missing (moved or deleted?)"
+    if freshness.problem:
+        return f"not checked: {freshness.problem}"
+    if freshness.behind:
+        noun = "file" if freshness.behind == 1 else "files"
+        return f"{freshness.behind} {noun} behind ({freshness.describe()})"
+    if freshness.method == "mtimes":
+        return "up to date (judged by file times: the index schema is unknown)"
+    noun = "document" if freshness.indexed == 1 else "documents"
+    return f"up to date ({freshness.indexed} {noun})"
+
+
+def stale_files(results: list[Freshness]) -> list[str]:
+    """`<collection>: <change> <path>` for the first stale files, then how many more."""
+    lines = [
+        f"{r.collection}: {label} {path}"
+        for r in results
+        for label, paths in (("changed", r.changed), ("added", r.added), ("removed", r.removed))
+        for path in paths
+    ]
+    if len(lines) <= STALE_FILES_SHOWN:
+        return lines
+    return [*lines[:STALE_FILES_SHOWN], f"... and {len(lines) - STALE_FILES_SHOWN} more"]
 
 
 def _not_found(names: tuple[str, ...]) -> str:
@@ -107,25 +188,57 @@ class QmdTier:
     name = "qmd"
 
     def probe(self, request: TierRequest) -> Probe:
-        """Usable when qmd is on PATH, the scope's collections exist and an index exists."""
+        """Usable when qmd is on PATH, the scope's collections exist and an index exists.
+
+        Never starts qmd. The details say where qmd keeps its state, which models are on
+        disk, what a query would run, and how each collection's index compares with its
+        files (staleness counts, the stale files, embeddings) — the doctor's material."""
         plan = plan_for(request)
-        if plan.unavailable:
+        if plan.binary is None or not request.scope.qmd_collections:
             return Probe(False, plan.unavailable, path=plan.binary)
-        details = {
+        models = model_state(plan.locations, plan.registry)
+        details: dict = {
             "config_file": str(plan.locations.config_file),
             "index_file": str(plan.locations.index_file),
+            "project_local": plan.locations.project_local,
             "models_dir": str(plan.locations.models_dir),
+            "models_present": [role for role in DEFAULT_MODELS if role not in models.missing],
+            "models_missing": list(models.missing),
             "collections": {c.name: str(c.root) for c in plan.collections},
             "missing": list(plan.missing),
-            "models_missing": list(model_state(plan.locations, plan.registry).missing),
         }
+        if plan.missing:
+            details["create_with"] = [creation_hint(name, request) for name in plan.missing]
         if plan.registry.problem:
             reason = f"qmd: {plan.registry.problem}; collections will be asked from qmd"
             return Probe(True, reason, path=plan.binary, details=details)
+        if plan.unavailable:
+            return Probe(False, plan.unavailable, path=plan.binary, details=details)
         if plan.index_missing:
             reason = f"qmd: no index at {plan.locations.index_file} (run qmd update)"
             return Probe(False, reason, path=plan.binary, details=details)
-        return Probe(True, f"qmd at {plan.binary}", path=plan.binary, details=details)
+        mode, why = mode_decision(request.config.qmd.mode, plan, plan.collections)
+        if mode is None:
+            details["mode"] = f"unsupported qmd mode {request.config.qmd.mode!r}"
+        else:
+            how = "search (BM25)" if mode == "search" else "query (hybrid)"
+            details["mode"] = f"{how}; {why}" if why else how
+        index_file = plan.locations.index_file
+        results = [check_freshness(c, index_file) for c in plan.collections]
+        details["freshness"] = {
+            c.name: describe_index(c, r) for c, r in zip(plan.collections, results, strict=True)
+        }
+        if any(r.behind for r in results):
+            details["stale_files"] = stale_files(results)
+        details["embeddings"] = {
+            name: f"{gap[1] - gap[0]} of {gap[1]} documents embedded"
+            for name in details["collections"]
+            if (gap := embedding_gap(index_file, [name])) is not None and gap[1]
+        }
+        reason = staleness_note(results) or UP_TO_DATE
+        if plan.missing:
+            reason = f"{_not_found(plan.missing)}; the others: {reason.removeprefix('qmd: ')}"
+        return Probe(True, reason, path=plan.binary, details=details)
 
     def search(self, request: TierRequest, deadline: Deadline) -> TierOutcome:
         """Search the scope's collections; never starts a call that would hang."""
@@ -179,6 +292,12 @@ class _Search:
         if not re.search(r"\w", text):
             return self.finish(TierStatus.EMPTY, "no searchable words in the query", freshness)
         roots = {c.name: Path(os.path.realpath(c.root)) for c in collections}
+        keywords = query_terms(text)
+        if mode == "search":
+            direct = self.search_index_directly(plan, collections, text, keywords)
+            if direct is not None:
+                entries, how = direct
+                return self.conclude(entries, roots, how, freshness)
         scope_flags = tuple(flag for c in collections for flag in ("-c", c.name))
         limit = str(self.request.config.qmd.limit)
         self.argv = (plan.binary, mode, "--json", "-n", limit, *scope_flags, "--", text)
@@ -187,7 +306,6 @@ class _Search:
             return self.finish(*failed, freshness)
         how = "BM25 search" if mode == "search" else "hybrid query"
 
-        keywords = query_terms(text)
         if not entries and mode == "search" and len(text.split()) >= 2 and keywords:
             self.notes.append(
                 f"qmd search (AND of every word) found nothing; retried with per-keyword"
@@ -200,8 +318,17 @@ class _Search:
             if failed is not None:
                 return self.finish(*failed, freshness)
             how = "per-keyword lex retry"
+        return self.conclude(entries, roots, how, freshness)
 
+    def conclude(
+        self, entries: list[dict], roots: dict[str, Path], how: str, freshness: _FreshnessCheck
+    ) -> TierOutcome:
         hits = self.to_hits(entries, roots)
+        if hits and all(hit.score == 0 for hit in hits):
+            self.notes.append(
+                "qmd: BM25 scores are 0 when every query word occurs in most documents of a"
+                " small collection; the order is still qmd's ranking"
+            )
         dropped = f"; {self.dropped} malformed entries dropped" if self.dropped else ""
         if hits:
             noun = "hit" if len(hits) == 1 else "hits"
@@ -209,6 +336,53 @@ class _Search:
             return self.finish(TierStatus.SERVED, reason, freshness, hits)
         reason = "no hits" if entries else "no matches"
         return self.finish(TierStatus.EMPTY, f"{reason} ({how}){dropped}", freshness)
+
+    def search_index_directly(
+        self,
+        plan: QmdPlan,
+        collections: tuple[Collection, ...],
+        text: str,
+        keywords: tuple[str, ...],
+    ) -> tuple[list[dict], str] | None:
+        """qmd's BM25 search (and the per-keyword retry) run on qmd's index file, as entries
+        shaped like `qmd search --json` output; None when the CLI must answer instead."""
+        if os.environ.get("TIERSCOPE_QMD_FAST_PATH") == "0" or plan.binary is None:
+            return None
+        index_file = plan.locations.index_file
+        conn = open_index(index_file)
+        if conn is None:
+            return None
+        if not fast_path_supported(plan.binary, self.deadline):
+            conn.close()
+            return None
+        names = [c.name for c in collections]
+        limit = self.request.config.qmd.limit
+        try:
+            expression = fts_expression(text.split())
+            if expression is None:
+                return [], "BM25 search (index)"
+            self.argv = ("qmd-index", str(index_file), "MATCH", expression)
+            matches = search_index(conn, names, expression, limit, self.deadline)
+            how = "BM25 search (index)"
+            retry = fts_expression(keywords, any_term=True)
+            if matches == [] and len(text.split()) >= 2 and retry:
+                self.notes.append(
+                    f"qmd search (AND of every word) found nothing; retried with any keyword:"
+                    f" {retry}"
+                )
+                self.argv = ("qmd-index", str(index_file), "MATCH", retry)
+                matches = search_index(conn, names, retry, limit, self.deadline)
+                how = "per-keyword retry (index)"
+        finally:
+            conn.close()
+        if matches is None:
+            self.notes.append("qmd: reading the index failed or ran out of time; used the CLI")
+            return None
+        self.notes.append(
+            f"qmd: read {index_file} directly (the query `qmd search` runs, without starting Node)"
+        )
+        words = tuple(w.lower() for w in text.split()) or keywords
+        return [_as_search_entry(m, words) for m in matches], how
 
     def ask_collections(
         self, binary: str
@@ -222,7 +396,7 @@ class _Search:
             failure = self.failure(result)
             collection = collection_from_show(name, result.stdout.decode("utf-8", "replace"))
             if collection is not None and failure is None:
-                found.append(collection)
+                found.append(rooted(collection, self.request.root))
             elif failure is not None and failure[0] in (TierStatus.TIMEOUT, TierStatus.ERROR):
                 self.argv = argv
                 return self.finish(*failure)
@@ -244,7 +418,7 @@ class _Search:
             self.argv = argv
             return self.finish(TierStatus.ERROR, "cancelled")
         if result.launch_error or result.returncode != 0:
-            detail = result.launch_error or _error_line(result) or f"exit {result.returncode}"
+            detail = result.launch_error or error_line(result) or f"exit {result.returncode}"
             self.notes.append(f"qmd: refresh failed: {detail}")
         else:
             self.notes.append(
@@ -254,29 +428,9 @@ class _Search:
 
     def choose_mode(self, plan: QmdPlan, collections: tuple[Collection, ...]) -> str | None:
         """The configured mode, or `search` when a hybrid query could not work here."""
-        mode = self.request.config.qmd.mode
-        if mode not in MODES:
-            return None
-        if mode == "search":
-            return mode
-        models = model_state(plan.locations, plan.registry)
-        if not models.complete:
-            which = (
-                "none"
-                if len(models.missing) == models.total
-                else f"missing {', '.join(models.missing)}"
-            )
-            self.notes.append(
-                f"qmd: hybrid query needs models ({which} in {models.models_dir}); used BM25 search"
-            )
-            return "search"
-        gap = embedding_gap(plan.locations.index_file, [c.name for c in collections])
-        if gap is not None and gap[0]:
-            self.notes.append(
-                f"qmd: {gap[0]} of {gap[1]} documents have no embeddings (run qmd embed);"
-                " used BM25 search"
-            )
-            return "search"
+        mode, why = mode_decision(self.request.config.qmd.mode, plan, collections)
+        if why:
+            self.notes.append(f"qmd: {why}; used BM25 search")
         return mode
 
     def call(self, argv: tuple[str, ...]) -> tuple[tuple[TierStatus, str] | None, list[dict]]:
@@ -307,7 +461,7 @@ class _Search:
         code = result.returncode
         if code is not None and code < 0:
             return TierStatus.ERROR, f"qmd killed by signal {-code}"
-        line = _error_line(result)
+        line = error_line(result)
         return TierStatus.ERROR, f"qmd exited with code {code}" + (f": {line}" if line else "")
 
     def to_hits(self, entries: list[dict], roots: dict[str, Path]) -> tuple[Hit, ...]:
@@ -454,6 +608,31 @@ def _usable(item: object) -> bool:
     )
 
 
+SNIPPET_LINES = 5
+
+
+def _as_search_entry(match, words: tuple[str, ...]) -> dict:
+    """An index match in the shape of one `qmd search --json` result: the snippet is the
+    document's best window of lines for the query words, under qmd's `@@` header."""
+    lines = match.body.split("\n")
+    found = FileMatches(match.path)
+    for number, line in enumerate(lines, start=1):
+        found.add_line(number, line.lower(), words)
+    if found.lines:
+        start, end, _, _ = best_window(found, SNIPPET_LINES)
+    else:
+        start, end = 1, SNIPPET_LINES
+    end = min(end, len(lines))
+    window = "\n".join(lines[start - 1 : end])
+    return {
+        "file": f"qmd://{match.collection}/{match.path}",
+        "score": round(match.score, 2),
+        "title": match.title,
+        "line": start,
+        "snippet": f"@@ -{start},{end - start + 1} @@\n{window}",
+    }
+
+
 def split_uri(uri: str) -> tuple[str, str] | None:
     """`qmd://<collection>/<relative path>[?index=<name>]` -> (collection, relative path).
     The path is not percent-encoded: spaces and parentheses appear as they are."""
@@ -487,7 +666,7 @@ def snippet_content(entry: dict) -> tuple[str, int | None, int | None]:
     return "\n".join(lines), start, start + len(lines) - 1
 
 
-def _error_line(result: ProcessResult) -> str:
+def error_line(result: ProcessResult) -> str:
     """The line saying why qmd failed: a Node error if there is one, else the first line
     that is not qmd's everyday noise."""
     lines = [line.strip() for line in result.stderr_text.splitlines() if line.strip()]

@@ -292,6 +292,7 @@ class Freshness:
     removed: tuple[str, ...] = ()
     method: str = "hashes"
     problem: str = ""
+    indexed: int = 0  # the collection's documents in the index ("hashes" only)
 
     @property
     def behind(self) -> int:
@@ -339,7 +340,13 @@ def check_freshness(collection: Collection, index_file: Path) -> Freshness:
         except OSError:
             continue
     removed = sorted(set(known) - seen - set(added))
-    return Freshness(collection.name, tuple(sorted(changed)), tuple(sorted(added)), tuple(removed))
+    return Freshness(
+        collection.name,
+        tuple(sorted(changed)),
+        tuple(sorted(added)),
+        tuple(removed),
+        indexed=len(known),
+    )
 
 
 class _SchemaMismatch(Exception):
