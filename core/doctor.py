@@ -35,6 +35,23 @@ class TierReport:
     version: str | None
     by_scope: dict[str, Probe] = field(default_factory=dict)
 
+    def shared_details(self) -> dict[str, object]:
+        """The probe details every scope reporting them gives the same value, when more than
+        one scope reports them (or the tier has a single scope): shown once with the tier,
+        not per scope. A scope whose probe failed early reports no details, so it does not
+        make a shared detail scope-specific."""
+        probes = list(self.by_scope.values())
+        values: dict[str, list[object]] = {}
+        for probe in probes:
+            for key, value in probe.details.items():
+                values.setdefault(key, []).append(value)
+        return {
+            key: reported[0]
+            for key, reported in values.items()
+            if (len(reported) > 1 or len(probes) == 1)
+            and all(value == reported[0] for value in reported)
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class PathCheck:

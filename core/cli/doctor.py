@@ -91,7 +91,7 @@ def _tier_lines(tier: TierReport, root: Path, width: int) -> list[str]:
         lines += _detail("version", tier.version, TIER_INDENT, root, width)
     if tier.path:
         lines += _detail("path", tier.path, TIER_INDENT, root, width)
-    for key, value in shared_details(tier).items():
+    for key, value in tier.shared_details().items():
         lines += _detail(key, value, TIER_INDENT, root, width)
     return lines
 
@@ -106,7 +106,7 @@ def _scope_tier_lines(
         return lines + _wrap("not checked", SCOPE_INDENT, SCOPE_INDENT + 2, width)
     if probe.reason != tier.reason:
         lines += _wrap(probe.reason, SCOPE_INDENT, SCOPE_INDENT + 2, width)
-    shared = shared_details(tier)
+    shared = tier.shared_details()
     for key, value in probe.details.items():
         if key not in shared:
             lines += _detail(key, value, SCOPE_INDENT, root, width)
@@ -118,7 +118,7 @@ def _differs(probe: Probe | None, tier: TierReport) -> bool:
     return (
         probe is None
         or probe.reason != tier.reason
-        or bool(set(probe.details) - set(shared_details(tier)))
+        or bool(set(probe.details) - set(tier.shared_details()))
     )
 
 
@@ -128,22 +128,6 @@ def place(tier: str, resolved: Mapping[str, list[str]]) -> str:
         return STORE_PLACE
     places = resolved.get(PLACE_KEYS.get(tier, ""), [])
     return ", ".join(places) if places else NOWHERE.get(tier, "-")
-
-
-def shared_details(tier: TierReport) -> dict[str, object]:
-    """Details every scope reporting them gives the same value (reported by more than one
-    scope, or the tier has one scope): shown once with the tier, not per scope."""
-    probes = list(tier.by_scope.values())
-    values: dict[str, list[object]] = {}
-    for probe in probes:
-        for key, value in probe.details.items():
-            values.setdefault(key, []).append(value)
-    return {
-        key: reported[0]
-        for key, reported in values.items()
-        if (len(reported) > 1 or len(probes) == 1)
-        and all(value == reported[0] for value in reported)
-    }
 
 
 def _detail(key: str, value: object, indent: int, root: Path, width: int) -> list[str]:

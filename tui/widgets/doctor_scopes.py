@@ -17,7 +17,7 @@ from tierscope.doctor import TierReport
 from tierscope.models import ResolvedScope
 from tierscope.tiers.base import Probe
 
-from .probe_details import detail_lines, own_details, shared_details
+from .probe_details import detail_lines, own_details
 from .tier_style import tier_style
 
 # Where each tier looks, as named by `ResolvedScope.to_dict`.
@@ -49,7 +49,7 @@ def probe_cell(probe: Probe | None, tier: TierReport, root: Path) -> Content:
         text = Content.styled(f"{mark} {'usable' if probe.usable else 'not usable'}", style)
     else:
         text = Content.assemble((f"{mark} ", style), probe.reason)
-    lines = detail_lines(own_details(probe.details, shared_details(tier)), root)
+    lines = detail_lines(own_details(probe.details, tier.shared_details()), root)
     if not lines:
         return text
     return Content.assemble(text, "\n", ("\n".join(lines), "$foreground-muted italic"))

@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from tierscope.doctor import TierReport
 
-from .probe_details import detail_lines, shared_details
+from .probe_details import detail_lines
 from .short_path import short_path
 from .tier_style import tier_style
 
@@ -32,7 +32,7 @@ def verdict(tier: TierReport) -> Content:
 
 def reason_cell(tier: TierReport, root: Path) -> Content:
     """The reason, then the details every scope shares (qmd's index, the store's size)."""
-    lines = detail_lines(shared_details(tier), root)
+    lines = detail_lines(tier.shared_details(), root)
     if not lines:
         return Content(tier.reason)
     return Content.assemble(tier.reason, "\n", ("\n".join(lines), "$foreground-muted italic"))

@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from tierscope.doctor import TierReport
-
 from .short_path import short_path
 
 
@@ -37,23 +35,6 @@ def detail_lines(details: Mapping[str, object], root: Path | None = None) -> lis
         for key, value in details.items()
         if value not in (None, "", [], (), {})
     ]
-
-
-def shared_details(tier: TierReport) -> dict[str, object]:
-    """The details that every scope reporting them gives the same value, when more than
-    one scope reports them (or the tier has a single scope). A scope whose probe failed
-    early reports no details, so it does not make a shared detail scope-specific."""
-    probes = list(tier.by_scope.values())
-    values: dict[str, list[object]] = {}
-    for probe in probes:
-        for key, value in probe.details.items():
-            values.setdefault(key, []).append(value)
-    return {
-        key: reported[0]
-        for key, reported in values.items()
-        if (len(reported) > 1 or len(probes) == 1)
-        and all(value == reported[0] for value in reported)
-    }
 
 
 def own_details(details: Mapping[str, object], shared: Mapping[str, object]) -> dict:
