@@ -3,17 +3,16 @@ functions, so both give the same bytes."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from pathlib import Path
-
-import orjson
 
 from .models import Hit, QueryResult
 
 
 def render_json(hits: Iterable[Hit]) -> str:
     """A JSON array of {"source", "score", "content", "tier"} — exactly these keys."""
-    return orjson.dumps([hit.public() for hit in hits], option=orjson.OPT_INDENT_2).decode()
+    return _dumps([hit.public() for hit in hits])
 
 
 def render_text(hits: Iterable[Hit]) -> str:
@@ -52,4 +51,9 @@ def explain(result: QueryResult, root: Path, config_source: str) -> dict:
 
 
 def render_explain(result: QueryResult, root: Path, config_source: str) -> str:
-    return orjson.dumps(explain(result, root, config_source), option=orjson.OPT_INDENT_2).decode()
+    return _dumps(explain(result, root, config_source))
+
+
+def _dumps(value: object) -> str:
+    # The stdlib encoder on purpose: output is small, and importing orjson costs more.
+    return json.dumps(value, indent=2, ensure_ascii=False)

@@ -4,10 +4,9 @@ disk never fails a query."""
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 from pathlib import Path
-
-import orjson
 
 _OPEN_FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
 _REOPEN_ATTEMPTS = 3
@@ -18,7 +17,7 @@ def append_records(path: Path, records: list[dict]) -> str | None:
 
     Every line goes out in a single `write()` on an `O_APPEND` descriptor while an exclusive
     `flock` is held, so lines from parallel processes never interleave. Parent folders are
-    created. Values orjson cannot serialise natively are written as their `str()`.
+    created. Values JSON cannot represent natively are written as their `str()`.
 
     Never raises for a failing file system (read-only, missing, full) or an unserialisable
     record: returns a one-line warning instead, and None when every record was written.
@@ -27,8 +26,11 @@ def append_records(path: Path, records: list[dict]) -> str | None:
     problems: list[str] = []
     for number, record in enumerate(records, start=1):
         try:
-            lines.append(orjson.dumps(record, default=str) + b"\n")
-        except orjson.JSONEncodeError as exc:
+            # The stdlib encoder: a query writes two small lines, and importing orjson
+            # (which imports json, uuid and platform) costs more than encoding them.
+            text = json.dumps(record, default=str, ensure_ascii=False, separators=(",", ":"))
+            lines.append(text.encode("utf-8") + b"\n")
+        except (TypeError, ValueError) as exc:
             problems.append(f"record {number} not serialisable ({exc})")
     if lines:
         try:
