@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tierscope.config.model import Config
 from tierscope.models import ResolvedScope, TierStatus
 from tierscope.tiers.base import Deadline, TierRequest
 from tierscope.tiers.grep import GrepTier, find_ripgrep
-from tierscope.tiers.grep_rank import query_terms
+from tierscope.tiers.grep_rank import FileMatches, query_terms, rank_files
 
 
 @pytest.fixture(params=["ripgrep", "python"])
@@ -137,3 +139,31 @@ def test_ripgrep_and_python_scan_rank_alike(make_project, monkeypatch):
     assert [(h.source, h.score, h.content) for h in with_rg.hits] == [
         (h.source, h.score, h.content) for h in without.hits
     ]
+
+
+@given(
+    st.lists(
+        st.dictionaries(
+            st.integers(min_value=1, max_value=60),
+            st.sets(st.sampled_from(["alpha", "beta", "gamma"]), min_size=1),
+            min_size=1,
+            max_size=12,
+        ),
+        min_size=1,
+        max_size=25,
+    )
+)
+def test_lazy_ranking_yields_every_file_once_best_first(per_file_lines):
+    terms = ("alpha", "beta", "gamma")
+    files = []
+    for index, lines in enumerate(per_file_lines):
+        matches = FileMatches(f"f{index:02d}.md")
+        for number, found in lines.items():
+            for term in found:
+                matches.add_match(number, term)
+        files.append(matches)
+    ranked = list(rank_files(files, terms, 5))
+    assert sorted(r.path for r in ranked) == sorted(f.path for f in files)
+    keys = [(-r.score, r.path) for r in ranked]
+    assert keys == sorted(keys)
+    assert all(0 <= r.score <= 1 for r in ranked)

@@ -8,8 +8,11 @@ recur more than elsewhere.
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 STOPWORDS = frozenset(
@@ -39,16 +42,20 @@ class FileMatches:
     """Matching lines of one file: line number -> the query terms on that line."""
 
     path: str  # root-relative POSIX
-    lines: dict[int, frozenset[str]] = field(default_factory=dict)
+    lines: dict[int, set[str]] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
 
     def add_match(self, number: int, term: str) -> None:
         """One occurrence of `term` on line `number` (ripgrep's --only-matching output)."""
-        self.lines[number] = self.lines.get(number, frozenset()) | {term}
+        on_line = self.lines.get(number)
+        if on_line is None:
+            self.lines[number] = {term}
+        else:
+            on_line.add(term)
         self.counts[term] = self.counts.get(term, 0) + 1
 
     def add_line(self, number: int, text_lower: str, terms: tuple[str, ...]) -> None:
-        found = frozenset(t for t in terms if t in text_lower)
+        found = {t for t in terms if t in text_lower}
         if not found:
             return
         self.lines[number] = found
@@ -72,24 +79,26 @@ def best_window(matches: FileMatches, size: int) -> tuple[int, int, int, int]:
         # One line of lead-in context reads better than starting on the match itself.
         start = max(1, first - 1) if size > 2 else first
         end = start + size - 1
-        distinct: set[str] = set()
-        hits = 0
-        for number in numbers:
-            if start <= number <= end:
-                distinct |= matches.lines[number]
-                hits += 1
-        candidate = (start, end, len(distinct), hits)
-        if (candidate[2], candidate[3]) > (best[2], best[3]):
-            best = candidate
+        inside = numbers[bisect_left(numbers, start) : bisect_right(numbers, end)]
+        distinct = len(frozenset().union(*(matches.lines[n] for n in inside)))
+        if (distinct, len(inside)) > (best[2], best[3]):
+            best = (start, end, distinct, len(inside))
     return best
 
 
 def rank_files(
     files: list[FileMatches], terms: tuple[str, ...], window_lines: int
-) -> list[RankedFile]:
-    """Score every file in [0, 1] and return them best first."""
+) -> Iterator[RankedFile]:
+    """Every file with a score in [0, 1], best first (ties by path), lazily.
+
+    The score is 0.50 coverage + 0.25 closeness + 0.10 density + 0.15 recurrence. Coverage
+    and recurrence are cheap; closeness and density need the file's best window. Since
+    closeness can be at most the file's distinct-term share and density at most 1, each
+    file has an upper bound, and a window is computed only while that bound could still
+    beat the next file to yield: on a large corpus the caller takes ten files of thousands.
+    """
     if not files or not terms:
-        return []
+        return
     total = len(files)
     document_frequency = {t: sum(1 for f in files if t in f.counts) for t in terms}
     # Rarity among the files that matched at all; a term found nowhere still counts in the
@@ -97,22 +106,35 @@ def rank_files(
     idf = {t: math.log(1 + total / max(document_frequency[t], 0.5)) for t in terms}
     idf_total = sum(idf.values()) or 1.0
     most_occurrences = max((sum(f.counts.values()) for f in files), default=1)
-    ranked: list[RankedFile] = []
+    log_most = math.log1p(most_occurrences)
+    candidates: list[tuple[float, float, str, FileMatches]] = []
     for f in files:
         if not f.lines:
             continue
         coverage = sum(idf[t] for t in f.counts) / idf_total
-        start, end, distinct, matching_lines = best_window(f, window_lines)
-        closeness = distinct / len(terms)
-        density = matching_lines / window_lines
         # Recurrence relative to the file that mentions the terms most, so that scores
         # spread out instead of every long document saturating at the same value.
-        occurrences = sum(f.counts.values())
-        recurrence = math.log1p(occurrences) / math.log1p(most_occurrences)
-        score = 0.50 * coverage + 0.25 * closeness + 0.10 * density + 0.15 * recurrence
-        ranked.append(RankedFile(f.path, round(min(1.0, score), 4), (start, end)))
-    ranked.sort(key=lambda r: (-r.score, r.path))
-    return ranked
+        recurrence = math.log1p(sum(f.counts.values())) / log_most if log_most else 1.0
+        partial = 0.50 * coverage + 0.15 * recurrence
+        bound = partial + 0.25 * len(f.counts) / len(terms) + 0.10
+        candidates.append((bound, partial, f.path, f))
+    candidates.sort(key=lambda c: (-c[0], c[2]))
+    scored: list[tuple[float, str, tuple[int, int]]] = []  # heap of (-score, path, window)
+    next_candidate = 0
+    while scored or next_candidate < len(candidates):
+        # Score candidates until none left unscored could reach the best scored one.
+        while next_candidate < len(candidates) and (
+            not scored or candidates[next_candidate][0] + 1e-4 >= -scored[0][0]
+        ):
+            _, partial, path, f = candidates[next_candidate]
+            next_candidate += 1
+            start, end, distinct, matching_lines = best_window(f, window_lines)
+            closeness = distinct / len(terms)
+            density = matching_lines / window_lines
+            score = round(min(1.0, partial + 0.25 * closeness + 0.10 * density), 4)
+            heapq.heappush(scored, (-score, path, (start, end)))
+        negative, path, window = heapq.heappop(scored)
+        yield RankedFile(path, -negative, window)
 
 
 def cut_window(text_lines: list[str], window: tuple[int, int]) -> tuple[str, int, int]:
