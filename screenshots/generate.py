@@ -30,7 +30,7 @@ async def settle(pilot) -> None:
 
 async def capture_views(project_root: Path, out: Path, theme: str | None) -> list[Path]:
     """Drive the app through its views and save one SVG per picture."""
-    from textual.widgets import Input
+    from textual.widgets import Input, Select
 
     from tierscope.api import Project, QueryOptions
     from tierscope.tui.app import TierscopeApp
@@ -74,6 +74,25 @@ async def capture_views(project_root: Path, out: Path, theme: str | None) -> lis
             await app.switch_mode(view.mode)
             await settle(pilot)
             save(app, view.mode)
+        if "trajectories" in {view.mode for view in app.views}:
+            await app.switch_mode("trajectories")
+            app.screen.query_one("#trajectory-agent", Select).value = "implement"
+            await pilot.press("b")
+            await settle(pilot)
+            save(app, "trajectories-budget")
+        if "config" in {view.mode for view in app.views}:
+            await app.switch_mode("config")
+            config = app.screen
+            config.query_one("#field-default_budget #control", Input).value = "400"
+            await pilot.pause()
+            config.query_one("#preview-query", Input).value = QUERY
+            await pilot.press("ctrl+r")
+            await settle(pilot)
+            save(app, "config-preview")
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            save(app, "config-diff")
+            await pilot.press("escape")
     return written
 
 

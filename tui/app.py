@@ -25,7 +25,7 @@ from textual.screen import Screen
 from tierscope.themes.builtin import BUILTIN_THEMES, DEFAULT_THEME, VARIABLE_DEFAULTS
 from tierscope.themes.user import load_user_themes
 
-from .messages import ReplayQuery, ShowView
+from .messages import ConfigSaved, ReplayQuery, ShowView
 from .preferences import Preferences, load_preferences, save_preferences, user_themes_dir
 from .query_runner import QueryEngine
 
@@ -125,7 +125,18 @@ class TierscopeApp(App[None]):
     async def on_replay_query(self, message: ReplayQuery) -> None:
         """A logged query goes to the Query view, which loads and runs it."""
         await self.switch_mode("query")
-        self.view_screens["query"].load_options(message.options)
+        self.view_screens["query"].load_options(message.options, logged=message.logged)
+
+    async def on_config_saved(self, message: ConfigSaved) -> None:
+        """New settings apply from the next query on; the other views drew the old ones
+        (scopes, tiers, defaults), so each is built afresh the next time it is shown."""
+        self.engine.config = message.config
+        for view in self.views:
+            if view.mode not in self.view_screens or view.mode == self.current_mode:
+                continue
+            del self.view_screens[view.mode]
+            await self.remove_mode(view.mode)
+            self.add_mode(view.mode, partial(self._make_view, view))
 
     def action_help(self) -> None:
         from .screens.help import HelpScreen

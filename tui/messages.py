@@ -23,6 +23,8 @@ from tierscope.events import (
 
 if TYPE_CHECKING:
     from tierscope.api import QueryOptions
+    from tierscope.config.model import Config
+    from tierscope.trajectory.replay import LoggedQuery
 
 
 class RunMessage(Message):
@@ -90,11 +92,13 @@ def message_for(run_id: int, event: QueryEvent) -> RunMessage:
 
 
 class ReplayQuery(Message):
-    """Ask the Query view to load these options and run them (e.g. from a trajectory)."""
+    """Ask the Query view to load these options and run them (e.g. from a trajectory);
+    `logged` is what the trajectory says the query found then, to show beside now."""
 
-    def __init__(self, options: QueryOptions) -> None:
+    def __init__(self, options: QueryOptions, logged: LoggedQuery | None = None) -> None:
         super().__init__()
         self.options = options
+        self.logged = logged
 
 
 class ShowView(Message):
@@ -103,3 +107,11 @@ class ShowView(Message):
     def __init__(self, view: str) -> None:
         super().__init__()
         self.view = view
+
+
+class ConfigSaved(Message):
+    """The config file was saved: `config` is what it now says, for every view."""
+
+    def __init__(self, config: Config) -> None:
+        super().__init__()
+        self.config = config

@@ -137,7 +137,8 @@ def _size(size: int) -> str:
 
 
 def _show(args: argparse.Namespace) -> int:
-    from tierscope.trajectory.index import EntryFilter, LineIndex
+    from tierscope.trajectory.filters import EntryFilter
+    from tierscope.trajectory.index import LineIndex
 
     directory = None if Path(args.file).expanduser().is_file() else _project_settings(args)[0]
     path = _resolve_file(args.file, directory)

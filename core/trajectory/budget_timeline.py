@@ -15,7 +15,7 @@ from typing import Protocol
 
 from tierscope.config.model import TokenBudgets
 
-from .index import EntryFilter
+from .filters import EntryFilter
 from .records import TrajectoryEntry, day_of
 
 SINGLE_SEARCH = "single_search"

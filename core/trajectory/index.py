@@ -13,6 +13,9 @@ not known yet are parsed on demand, so every answer is right at any point, only 
 A `.jsonl.gz` file is decompressed once, step by step, into an anonymous temporary file
 and read from there: memory stays bounded by the step size whatever the archive expands
 to, at the cost of its decompressed size in temporary disk space.
+
+What to match is an `EntryFilter` (filters.py); the per-line facts live in `LineFacts`
+(facts.py); several files ordered by time are a `MergedView` (merged.py).
 """
 
 from __future__ import annotations
@@ -23,23 +26,22 @@ import tempfile
 import zlib
 from array import array
 from bisect import bisect_right
-from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
-from datetime import datetime
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
 import orjson
 
-from .records import TrajectoryEntry, decode_record, parse_line, text_field, timestamp_of
+from .facts import NO_TIME, LineFacts
+from .filters import EntryFilter, search_range
+from .records import TrajectoryEntry, decode_record, parse_line
 
 STEP_BYTES = 4 << 20
 # Lines longer than this are indexed but not summarised (no agent, phase or time, not
 # flagged), so one pathological line cannot pull hundreds of megabytes into memory.
 SUMMARY_LIMIT = 16 << 20
 _READ_BLOCK = 1 << 20
-_NO_TIME = float("-inf")
 # Finding line ends takes about a fifth of the time of parsing every line.
 _SCAN_SHARE = 0.2
 
@@ -82,49 +84,6 @@ class Growth:
         return self.reset or self.first_changed < self.lines
 
 
-@dataclass(frozen=True, slots=True)
-class EntryFilter:
-    """Which lines to show. Empty fields match everything; agent and phase match whole
-    values, text matches anywhere in the line; all comparisons ignore case."""
-
-    agent: str = ""
-    phase: str = ""
-    text: str = ""
-    flagged_only: bool = False
-
-    @property
-    def is_empty(self) -> bool:
-        return not (self.agent or self.phase or self.text or self.flagged_only)
-
-    def accepts(self, entry: TrajectoryEntry) -> bool:
-        """Whether a parsed entry passes the filter."""
-        if self.flagged_only and not entry.flagged:
-            return False
-        if self.agent and entry.agent.casefold() != self.agent.casefold():
-            return False
-        if self.phase and entry.phase.casefold() != self.phase.casefold():
-            return False
-        return not self.text or self.text_in(entry.text.encode("utf-8"))
-
-    def text_in(self, line: bytes) -> bool:
-        """Whether the free text occurs in a raw line, `\\u` escapes read as the characters
-        they stand for."""
-        if self.text.isascii():
-            return self.text.lower().encode("ascii") in line.lower()
-        wanted = self.text.casefold()
-        if wanted in line.decode("utf-8", "replace").casefold():
-            return True
-        return b"\\u" in line and wanted in _unescaped(line).casefold()
-
-
-def _unescaped(line: bytes) -> str:
-    """The line re-serialised without escapes (writers with ensure_ascii escape non-ASCII)."""
-    record, _error = decode_record(line.rstrip(b"\r\n"))
-    if record is None:
-        return ""
-    return orjson.dumps(record).decode("utf-8")
-
-
 class LineIndex:
     """Byte-offset index of one `.jsonl` or `.jsonl.gz` file.
 
@@ -158,15 +117,7 @@ class LineIndex:
         self._scan_done = False
         self.problem = ""
         self._ends = array("Q")
-        # Facts of the first len(self._flags) lines; _flags grows last.
-        self._times = array("d")
-        self._agent_ids = array("I")
-        self._phase_ids = array("I")
-        self._flags = bytearray()
-        self._flagged_count = 0
-        self._agents = _Interned()
-        self._phases = _Interned()
-        self._last_time = _NO_TIME
+        self.facts = LineFacts()
 
     def close(self) -> None:
         if self._gzip is not None:
@@ -190,7 +141,7 @@ class LineIndex:
     @property
     def done(self) -> bool:
         """Both passes are complete."""
-        return self._scan_done and len(self._flags) == len(self._ends)
+        return self._scan_done and len(self.facts) == len(self._ends)
 
     @property
     def progress(self) -> IndexProgress:
@@ -199,7 +150,7 @@ class LineIndex:
             done = total if self._scan_done else min(self._file.tell(), total)
         else:
             total, done = self._target, self._scanned
-        return IndexProgress(done, total, len(self), len(self._flags), self._scan_done, self.done)
+        return IndexProgress(done, total, len(self), len(self.facts), self._scan_done, self.done)
 
     def index_more(self, max_bytes: int | None = None) -> IndexProgress:
         """Do up to `max_bytes` (default `step_bytes`) more work and report progress:
@@ -208,7 +159,7 @@ class LineIndex:
         budget = max_bytes or self.step_bytes
         if not self._scan_done:
             self._scan_step(budget)
-        elif len(self._flags) < len(self._ends):
+        elif len(self.facts) < len(self._ends):
             self._summarise_step(budget)
         return self.progress
 
@@ -277,15 +228,15 @@ class LineIndex:
 
     def _summarise_step(self, budget: int) -> None:
         ends = self._ends
-        first = len(self._flags)
+        first = len(self.facts)
         block_start = self._start_of(first)
         stop = min(max(bisect_right(ends, block_start + budget, first), first + 1), len(ends))
         if ends[stop - 1] - block_start > SUMMARY_LIMIT:  # one huge line alone
-            self._note_facts(None, False)
+            self.facts.note(None, False)
             return
         block = os.pread(self._data.fileno(), ends[stop - 1] - block_start, block_start)
         loads = orjson.loads
-        note = self._note_facts
+        note = self.facts.note
         offset = 0
         for i in range(first, stop):
             end = ends[i] - block_start
@@ -300,27 +251,6 @@ class LineIndex:
                 note(record, False)
             else:
                 note(None, True)
-
-    def _note_facts(self, record: dict | None, flagged: bool) -> None:
-        # The hot loop of indexing: the common shapes (string agent and phase, ISO time
-        # ending in Z) take the short paths, anything else the general helpers.
-        agent = phase = ""
-        if record is not None:
-            agent = record.get("agent", "")
-            if type(agent) is not str:
-                agent = text_field(record, "agent")
-            phase = record.get("phase", "")
-            if type(phase) is not str:
-                phase = text_field(record, "phase")
-            moment = _utc_timestamp(record.get("ts"))
-            if moment is not None:
-                self._last_time = moment
-        # A line without a time sorts with the line before it.
-        self._times.append(self._last_time)
-        self._agent_ids.append(self._agents.id_of(agent))
-        self._phase_ids.append(self._phases.id_of(phase))
-        self._flagged_count += flagged
-        self._flags.append(flagged)
 
     # -- reading -------------------------------------------------------------------------
 
@@ -368,15 +298,21 @@ class LineIndex:
     def timestamp(self, i: int) -> float:
         """Epoch seconds of line `i` for ordering; a line without a time takes the time of
         the line before it (-inf before any)."""
-        if i < len(self._flags):
-            return self._times[i]
+        facts = self.facts
+        if i < len(facts):
+            return facts.times[i]
         for k in range(i, -1, -1):
-            if k < len(self._flags):
-                return self._times[k]
+            if k < len(facts):
+                return facts.times[k]
             moment = self.line(k).timestamp
             if moment is not None:
                 return moment
-        return _NO_TIME
+        return NO_TIME
+
+    def timestamps(self) -> list[float]:
+        """`timestamp(i)` of every line, in line order (for merging files by time)."""
+        known = min(len(self.facts), len(self))
+        return [*self.facts.times[:known], *(self.timestamp(i) for i in range(known, len(self)))]
 
     def _start_of(self, i: int) -> int:
         return self._ends[i - 1] if i > 0 else 0
@@ -404,33 +340,39 @@ class LineIndex:
     def flagged_count(self) -> int:
         """Malformed lines among those summarised so far (all complete lines once `done`;
         a truncated last line is not counted)."""
-        return self._flagged_count
+        return self.facts.flagged_count
 
     @property
     def data_loss_ratio(self) -> float:
         """Malformed / summarised lines (seed 004 §3.3); 0.0 for no lines."""
-        return self._flagged_count / len(self._flags) if self._flags else 0.0
+        return self.facts.data_loss_ratio
 
     def is_flagged(self, i: int) -> bool:
-        if i < len(self._flags):
-            return bool(self._flags[i])
+        if i < len(self.facts):
+            return bool(self.facts.flags[i])
         return self.line(i).flagged
 
     def agents(self) -> dict[str, int]:
         """Lines per agent among those summarised, for filter choices (lines without an
         agent left out)."""
-        return self._agents.counts(self._agent_ids)
+        return self.facts.agents()
 
     def phases(self) -> dict[str, int]:
         """Lines per phase among those summarised (lines without a phase left out)."""
-        return self._phases.counts(self._phase_ids)
+        return self.facts.phases()
 
     def matches(
-        self, wanted: EntryFilter, start: int = 0, *, reverse: bool = False
+        self,
+        wanted: EntryFilter,
+        start: int = 0,
+        *,
+        reverse: bool = False,
+        stop: int | None = None,
     ) -> Iterator[int]:
         """Line numbers passing `wanted`, from `start` onwards (backwards with `reverse`,
-        `start` included). Lazy: stop iterating to cancel, take the first to jump."""
-        positions = _positions(start, len(self), reverse)
+        `start` included) up to `stop` (excluded; None: to the end). Lazy: stop iterating
+        to cancel, take the first to jump."""
+        positions = search_range(start, stop, len(self), reverse)
         if wanted.is_empty:
             yield from positions
             return
@@ -444,6 +386,10 @@ class LineIndex:
             if test.facts_pass(i) and wanted.text_in(body):
                 yield i
         yield from (i for i in range(complete, positions.stop) if test.passes(i))
+
+    def tester(self, wanted: EntryFilter) -> Callable[[int], bool]:
+        """A test of single line numbers against `wanted` (for views over several files)."""
+        return _IndexedTest(self, wanted).passes
 
     def refresh(self) -> Growth:
         """Index whatever was appended since the last build (follow mode).
@@ -473,156 +419,34 @@ class LineIndex:
         self.build()
         return Growth(before, len(self))
 
-    def _raw_line(self, i: int) -> bytes:
+    def raw_line(self, i: int) -> bytes:
+        """The bytes of complete line `i`, newline included."""
         start = self._start_of(i)
         return os.pread(self._data.fileno(), self._ends[i] - start, start)
 
 
 class _IndexedTest:
-    """An EntryFilter resolved against one index: agent and phase become sets of interned
-    ids, so most lines are decided without reading them."""
+    """An EntryFilter resolved against one index: most lines are decided from their facts,
+    the text test reads only the lines that pass those."""
 
     def __init__(self, index: LineIndex, wanted: EntryFilter) -> None:
         self.index = index
         self.wanted = wanted
-        self.agent_ids = index._agents.ids_matching(wanted.agent) if wanted.agent else None
-        self.phase_ids = index._phases.ids_matching(wanted.phase) if wanted.phase else None
+        self.facts = index.facts.test(wanted)
 
     def passes(self, i: int) -> bool:
         index = self.index
-        if i >= len(index._flags):  # facts not known yet (or the truncated last line)
+        if i >= len(index.facts):  # facts not known yet (or the truncated last line)
             return self.wanted.accepts(index.line(i))
-        if not self.facts_pass(i):
+        if not self.facts.passes(i):
             return False
-        return not self.wanted.text or self.wanted.text_in(index._raw_line(i))
+        return not self.wanted.text or self.wanted.text_in(index.raw_line(i))
 
     def facts_pass(self, i: int) -> bool:
         """Agent, phase and flag tests of a line, from the index when it knows them."""
-        index = self.index
-        if i >= len(index._flags):
-            entry = index.line(i)
-            return replace(self.wanted, text="").accepts(entry)
-        if self.wanted.flagged_only and not index._flags[i]:
-            return False
-        if self.agent_ids is not None and index._agent_ids[i] not in self.agent_ids:
-            return False
-        return self.phase_ids is None or index._phase_ids[i] in self.phase_ids
-
-
-class _Interned:
-    """Small ids for repeated strings (agents, phases); id 0 is the empty string."""
-
-    def __init__(self) -> None:
-        self.names: list[str] = [""]
-        self._ids: dict[str, int] = {"": 0}
-
-    def id_of(self, name: str) -> int:
-        found = self._ids.get(name)
-        if found is None:
-            found = self._ids[name] = len(self.names)
-            self.names.append(name)
-        return found
-
-    def ids_matching(self, name: str) -> frozenset[int]:
-        wanted = name.casefold()
-        return frozenset(i for i, known in enumerate(self.names) if known.casefold() == wanted)
-
-    def counts(self, ids: array) -> dict[str, int]:
-        tally = Counter(ids)
-        return {self.names[i]: n for i, n in sorted(tally.items()) if i != 0}
-
-
-class MergedView:
-    """The lines of several indexes as one sequence ordered by time.
-
-    Ties keep file order, then line order; a line without a time stays after the line
-    before it in its file. Lines indexed after construction appear after `refresh()`.
-    """
-
-    def __init__(self, indexes: list[LineIndex]) -> None:
-        self.indexes = list(indexes)
-        self._bases: list[int] = []
-        self._order = array("Q")
-        self._sort()
-
-    def _sort(self) -> None:
-        keys: list[float] = []
-        self._bases = []
-        for index in self.indexes:
-            self._bases.append(len(keys))
-            known = min(len(index._flags), len(index))
-            keys.extend(index._times[:known])
-            keys.extend(index.timestamp(i) for i in range(known, len(index)))
-        self._order = array("Q", sorted(range(len(keys)), key=keys.__getitem__))
-
-    def __len__(self) -> int:
-        return len(self._order)
-
-    def locate(self, position: int) -> tuple[int, int]:
-        """(which index, line in it) of the line at `position`."""
-        global_id = self._order[position]
-        which = bisect_right(self._bases, global_id) - 1
-        return which, global_id - self._bases[which]
-
-    def line(self, position: int) -> TrajectoryEntry:
-        which, i = self.locate(position)
-        return self.indexes[which].line(i)
-
-    def lines(self, start: int, stop: int) -> list[TrajectoryEntry]:
-        return [self.line(p) for p in range(max(start, 0), min(stop, len(self)))]
-
-    def matches(
-        self, wanted: EntryFilter, start: int = 0, *, reverse: bool = False
-    ) -> Iterator[int]:
-        """Positions passing `wanted`; same contract as `LineIndex.matches`."""
-        positions = _positions(start, len(self), reverse)
-        if wanted.is_empty:
-            yield from positions
-            return
-        tests = [_IndexedTest(index, wanted) for index in self.indexes]
-        for position in positions:
-            which, i = self.locate(position)
-            if tests[which].passes(i):
-                yield position
-
-    def refresh(self) -> Growth:
-        """Refresh every index and re-sort; positions from `first_changed` on may differ."""
-        growths = [index.refresh() for index in self.indexes]
-        if not any(growth.changed for growth in growths):
-            return Growth(len(self), len(self))
-        old_order = self._order
-        self._sort()
-        changed_from = [
-            base + (0 if growth.reset else growth.first_changed)
-            for base, growth in zip(self._bases, growths, strict=True)
-        ]
-        ends = [*self._bases[1:], len(self._order)]
-        first = next(
-            (
-                p
-                for p, global_id in enumerate(self._order)
-                if p >= len(old_order)
-                or old_order[p] != global_id
-                or _is_changed(global_id, changed_from, ends)
-            ),
-            len(self._order),
-        )
-        return Growth(first, len(self), reset=any(growth.reset for growth in growths))
-
-
-def _is_changed(global_id: int, changed_from: list[int], ends: list[int]) -> bool:
-    return any(start <= global_id < end for start, end in zip(changed_from, ends, strict=True))
-
-
-def _positions(start: int, count: int, reverse: bool) -> range:
-    if reverse:
-        return range(min(start, count - 1), -1, -1)
-    return range(max(start, 0), count)
-
-
-def merge_by_time(indexes: list[LineIndex]) -> MergedView:
-    """One time-ordered view over several (built) indexes."""
-    return MergedView(indexes)
+        if i >= len(self.index.facts):
+            return self.wanted.facts_accept(self.index.line(i))
+        return self.facts.passes(i)
 
 
 def count_lines(path: Path) -> int:
@@ -636,15 +460,6 @@ def count_lines(path: Path) -> int:
             count += chunk.count(b"\n")
             last = chunk[-1:]
     return count + (0 if last == b"\n" else 1)
-
-
-def _utc_timestamp(value: object) -> float | None:
-    if type(value) is str and value.endswith("Z"):
-        try:
-            return datetime.fromisoformat(value).timestamp()
-        except ValueError:
-            return None
-    return timestamp_of(value)
 
 
 def _identity(stat: os.stat_result) -> tuple[int, int, int, int]:

@@ -7,7 +7,7 @@ widgets only draw what they are given and post messages back.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -37,9 +37,13 @@ from ..widgets.compare_panel import ComparePanel
 from ..widgets.hit_preview import HitPreview
 from ..widgets.latency_history import LatencyHistory
 from ..widgets.query_form import QueryForm
+from ..widgets.replay_comparison import ReplayComparison
 from ..widgets.results_table import ResultsTable
 from ..widgets.tier_pipeline import TierPipeline
 from ..widgets.tier_row import format_ms
+
+if TYPE_CHECKING:
+    from tierscope.trajectory.replay import LoggedQuery
 
 
 class QueryScreen(Screen):
@@ -70,6 +74,7 @@ class QueryScreen(Screen):
         yield Header()
         yield QueryForm(config, id="form")
         yield TierPipeline(config.tiers, config.timeout_seconds, id="pipeline")
+        yield ReplayComparison(id="replay-comparison")
         with TabbedContent(id="tabs", initial="results-tab"):
             with TabPane("Results", id="results-tab"), Horizontal(id="results-pane"):
                 with Vertical(id="results-column"):
@@ -107,9 +112,13 @@ class QueryScreen(Screen):
     def _execute(self, run: QueryRun) -> None:
         execute_run(self.engine, run, self.post_message)
 
-    def load_options(self, options: QueryOptions, *, run: bool = True) -> None:
-        """Fill the form from `options` (a replayed query) and, by default, run it."""
+    def load_options(
+        self, options: QueryOptions, *, run: bool = True, logged: LoggedQuery | None = None
+    ) -> None:
+        """Fill the form from `options` (a replayed query) and, by default, run it; with
+        `logged` (what the trajectory says the query found), show then beside now."""
         self.query_one(QueryForm).load(options)
+        self.query_one(ReplayComparison).expect(logged)
         if run:
             self.run_options(options)
 
@@ -122,6 +131,9 @@ class QueryScreen(Screen):
 
     @on(QueryForm.Submitted)
     def _submitted(self, message: QueryForm.Submitted) -> None:
+        if message.options != self.options:
+            # Another query than the replayed one: then and now no longer compare.
+            self.query_one(ReplayComparison).expect(None)
         self.run_options(message.options)
 
     @on(QueryForm.Invalid)
@@ -178,6 +190,7 @@ class QueryScreen(Screen):
         pipeline.show_history(self.history)
         self.query_one(ResultsTable).show(report)
         self.query_one(BudgetMeter).show(report, new_result=True)
+        self.query_one(ReplayComparison).show_now(result)
         self._show_status()
         self._show_command()
         if result.request.all_tiers:

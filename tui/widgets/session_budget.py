@@ -1,0 +1,190 @@
+"""Budget over a session: per agent and day, the tokens its queries injected, accumulated
+over time against the `token_budgets` thresholds, with the first crossing of each called
+out — so a maintainer sees which skill floods its context, and when."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.widgets import Static
+
+from tierscope.trajectory.budget_timeline import (
+    ACCUMULATED,
+    SESSION,
+    SINGLE_SEARCH,
+    THRESHOLDS,
+    BudgetSeries,
+    BudgetTimeline,
+)
+
+BARS = "▁▂▃▄▅▆▇█"
+LABEL_WIDTH = 14
+# Room kept right of a chart for its `peak 6,247 / 5,000` figure.
+FIGURE_WIDTH = 24
+MIN_CHART_WIDTH = 10
+OVER = "$budget-over"
+WITHIN = "$budget-ok"
+
+
+def fitted(values: list[int], width: int) -> list[int]:
+    """`values` spread over exactly `width` cells, in order: each value repeated when there
+    are fewer, consecutive values grouped (by their largest) when there are more."""
+    if not values or width <= 0:
+        return []
+    count = len(values)
+    if count <= width:
+        return [values[cell * count // width] for cell in range(width)]
+    groups = (values[count * cell // width : count * (cell + 1) // width] for cell in range(width))
+    return [max(group) for group in groups]
+
+
+def threshold_sparkline(values: list[int], limit: int, width: int) -> Content:
+    """`values` as a bar chart `width` cells wide, scaled so the tallest of the values and
+    `limit` fills a cell; bars over `limit` in the over-budget colour."""
+    shown = fitted(values, width)
+    top = max([*shown, limit, 1])
+    last = len(BARS) - 1
+    return Content.assemble(
+        *(
+            (BARS[min(last, round(value / top * last))], OVER if value > limit else WITHIN)
+            for value in shown
+        )
+    )
+
+
+def threshold_bar(total: int, limit: int, width: int) -> Content:
+    """A bar of `total` with a `│` where `limit` falls; the part past it in the over-budget
+    colour."""
+    scale = max(total, limit, 1)
+    filled = round(total / scale * width)
+    mark = min(round(limit / scale * width), width - 1)
+    cells = []
+    for cell in range(width):
+        if cell == mark:
+            cells.append(("│", "$foreground bold"))
+        elif cell < filled:
+            cells.append(("█", OVER if cell > mark else WITHIN))
+        else:
+            cells.append(("░", "$foreground 25%"))
+    return Content.assemble(*cells)
+
+
+def _clock(ts: str) -> str:
+    return ts[11:19] if len(ts) >= 19 else ts
+
+
+def crossings(series: BudgetSeries) -> Content:
+    """The first point over each exceeded threshold, or that none was."""
+    found = [(name, series.first_over(name)) for name in THRESHOLDS]
+    over = [(name, point) for name, point in found if point is not None]
+    if not over:
+        return Content.styled("within every threshold", WITHIN)
+    parts = []
+    for name, point in over:
+        query = f' "{point.query}"' if point.query else ""
+        parts.append(
+            Content.assemble(
+                (f"{name} first over", f"{OVER} bold"),
+                f" at {_clock(point.ts)}, line {point.line_no}{query}",
+            )
+        )
+    return Content(" · ").join(parts)
+
+
+def series_lines(series: BudgetSeries, timeline: BudgetTimeline, width: int) -> list[Content]:
+    """A heading, an accumulated sparkline, a session bar and the crossings of one day."""
+    limits = timeline.limits
+    points = series.points
+    queries = sum(not point.cleared for point in points)
+    clearings = len(points) - queries
+    day = series.day.isoformat() if series.day else "no date"
+    chart = max(width - LABEL_WIDTH - FIGURE_WIDTH, MIN_CHART_WIDTH)
+    singles = sum(SINGLE_SEARCH in point.over for point in points)
+    heading = Content.assemble(
+        (series.agent or "(no agent)", "bold"),
+        (f" · {day} · {queries} quer{'y' if queries == 1 else 'ies'}", "$foreground-muted"),
+        (f" · {clearings} clearing{'s' if clearings != 1 else ''}" if clearings else "", ""),
+        (
+            f" · {singles} single search{'es' if singles != 1 else ''} over "
+            f"{limits.single_search:,}"
+            if singles
+            else "",
+            OVER,
+        ),
+    )
+    peak = series.peak_accumulated
+    accumulated = Content.assemble(
+        ("  accumulated".ljust(LABEL_WIDTH), "$foreground-muted"),
+        threshold_sparkline([point.accumulated for point in points], limits.accumulated, chart),
+        (
+            f"  peak {peak:,} / {limits.accumulated:,}",
+            OVER if ACCUMULATED in series.exceeded else "$foreground-muted",
+        ),
+    )
+    total = series.session_total
+    session = Content.assemble(
+        ("  session".ljust(LABEL_WIDTH), "$foreground-muted"),
+        threshold_bar(total, limits.session, chart),
+        (
+            f"  {total:,} / {limits.session:,}",
+            OVER if SESSION in series.exceeded else "$foreground-muted",
+        ),
+    )
+    return [heading, accumulated, session, Content("  ") + crossings(series)]
+
+
+def timeline_content(timeline: BudgetTimeline | None, width: int, agent: str = "") -> Content:
+    """Every agent-day of `timeline` (only `agent`'s when given), or why there is none."""
+    if timeline is None:
+        return Content.styled("counting tokens…", "$foreground-muted")
+    series = [s for s in timeline.series if not agent or s.agent.casefold() == agent.casefold()]
+    if not series:
+        return Content.styled(
+            "No execute lines with a token budget here (tierscope writes `budget.used`).",
+            "$foreground-muted",
+        )
+    limits = timeline.limits
+    legend = Content.styled(
+        f"thresholds (token_budgets): single search {limits.single_search:,} · "
+        f"accumulated {limits.accumulated:,} · session {limits.session:,}",
+        "$foreground-muted",
+    )
+    blocks = [Content("\n").join(series_lines(one, timeline, width)) for one in series]
+    return Content("\n\n").join([legend, *blocks])
+
+
+class SessionBudget(VerticalScroll):
+    """Tokens per agent and day against the thresholds."""
+
+    DEFAULT_CSS = """
+    SessionBudget {
+        padding: 0 1;
+    }
+    SessionBudget > Static {
+        height: auto;
+    }
+    """
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.timeline: BudgetTimeline | None = None
+        self.agent = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="session-budget-body")
+
+    def show(self, timeline: BudgetTimeline | None, agent: str = "") -> None:
+        """Draw `timeline` (None: still counting), only `agent`'s days when given."""
+        self.timeline = timeline
+        self.agent = agent
+        self._draw()
+
+    def on_resize(self) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        width = self.scrollable_content_region.width
+        self.query_one("#session-budget-body", Static).update(
+            timeline_content(self.timeline, width, self.agent)
+        )

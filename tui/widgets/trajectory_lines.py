@@ -1,0 +1,386 @@
+"""The Trajectories view's entry list: a virtualised scroll view over a trajectory of any
+size. Only the rows on screen are read (from the byte-offset index) and drawn; the file is
+never loaded whole and no widget exists per line.
+
+Rows map to positions of the source: every position in order, or only those of a sorted
+array (the lines matching a filter). Matching lines can also be marked among all lines.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import ClassVar, Protocol
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from tierscope.trajectory.records import TrajectoryEntry
+
+from .tier_style import theme_colour, tier_variable
+
+TIME_WIDTH = 14
+AGENT_WIDTH = 14
+PHASE_WIDTH = 9
+TIER_WIDTH = 6
+HITS_WIDTH = 4
+MS_WIDTH = 8
+# Entries kept parsed for redrawing; a few screens' worth.
+CACHED_ENTRIES = 512
+# Fields every line has; a line without a query is summarised by its other fields.
+COMMON_FIELDS = frozenset({"ts", "agent", "phase", "query_id"})
+SUMMARY_FIELDS = ("claim", "summary", "reason", "message", "description", "error")
+
+
+class LineSource(Protocol):
+    """A LineIndex, a MergedView or an OpenedTrajectory."""
+
+    def __len__(self) -> int: ...
+
+    def line(self, position: int) -> TrajectoryEntry: ...
+
+    def lines(self, start: int, stop: int) -> list[TrajectoryEntry]: ...
+
+
+def display_time(ts: str) -> str:
+    """`2026-11-20T09:14:02.551Z` as `11-20 09:14:02`; other stamps as written, cut to fit."""
+    if len(ts) >= 19 and ts[4] == "-" and ts[10] in "T ":
+        return f"{ts[5:10]} {ts[11:19]}"
+    return ts[:TIME_WIDTH]
+
+
+def entry_summary(entry: TrajectoryEntry) -> str:
+    """What the last column says: the query, else a line's own words (a citation's claim,
+    a clearing's summary...), else its other fields as `key=value`."""
+    if entry.query:
+        return entry.query
+    record = entry.raw
+    for key in SUMMARY_FIELDS:
+        value = record.get(key)
+        if isinstance(value, str) and value.strip():
+            return value
+    return " ".join(
+        f"{key}={_compact(value)}" for key, value in record.items() if key not in COMMON_FIELDS
+    )
+
+
+def _compact(value: object) -> str:
+    if isinstance(value, dict | list):
+        return "{…}" if isinstance(value, dict) else f"[{len(value)}]"
+    return str(value)
+
+
+def column_headings() -> str:
+    """The headings over the rows, lined up with `row_text`."""
+    return (
+        f"  {'time':<{TIME_WIDTH}} {'agent':<{AGENT_WIDTH}} {'phase':<{PHASE_WIDTH}} "
+        f"{'tier':<{TIER_WIDTH}} {'hits':>{HITS_WIDTH}} {'ms':>{MS_WIDTH}}  query"
+    )
+
+
+def _cell(text: str, width: int) -> str:
+    text = text.replace("\n", " ")
+    return text.ljust(width) if len(text) <= width else text[: width - 1] + "…"
+
+
+def row_text(
+    entry: TrajectoryEntry,
+    *,
+    marked: bool = False,
+    styles: dict[str, Style] | None = None,
+    tier_colour: str = "",
+) -> Text:
+    """One entry as a row: a mark, time, agent, phase, tier, hits, latency and summary. A
+    malformed line shows its parse error and its text instead of the columns."""
+    styles = styles or {}
+    muted = styles.get("muted", Style())
+    row = Text(no_wrap=True, overflow="ellipsis", end="")
+    if entry.flagged:
+        row.append("! ", styles.get("flagged", Style(bold=True)))
+        row.append(f"{display_time(entry.ts):<{TIME_WIDTH}} ", muted)
+        row.append(f"line {entry.line_no}: {entry.error}", styles.get("flagged", Style()))
+        row.append(f"  {entry.text.replace(chr(10), ' ')}", muted)
+        return row
+    row.append("● " if marked else "  ", styles.get("mark", Style()))
+    row.append(f"{display_time(entry.ts):<{TIME_WIDTH}} ", muted)
+    row.append(f"{_cell(entry.agent, AGENT_WIDTH)} ")
+    row.append(f"{_cell(entry.phase, PHASE_WIDTH)} ", styles.get(f"phase-{entry.phase}", Style()))
+    row.append(
+        f"{_cell(entry.tier, TIER_WIDTH)} ", Style.parse(tier_colour) if tier_colour else Style()
+    )
+    hits = "" if entry.result_count is None else str(entry.result_count)
+    latency = "" if entry.latency_ms is None else f"{entry.latency_ms:.1f}"
+    row.append(f"{hits:>{HITS_WIDTH}} {latency:>{MS_WIDTH}}  ")
+    row.append(entry_summary(entry).replace("\n", " "))
+    return row
+
+
+def _unreadable(position: int, problem: str) -> TrajectoryEntry:
+    return TrajectoryEntry(position + 1, 0, {}, "", f"could not be read: {problem}")
+
+
+class TrajectoryLines(ScrollView, can_focus=True):
+    """Rows of a trajectory with a cursor; posts `Highlighted` when the cursor's line
+    changes."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "trajectory-lines--cursor",
+        "trajectory-lines--flagged",
+        "trajectory-lines--muted",
+        "trajectory-lines--mark",
+        "trajectory-lines--unmatched",
+        "trajectory-lines--intent",
+        "trajectory-lines--execute",
+    }
+
+    DEFAULT_CSS = """
+    TrajectoryLines {
+        overflow-x: hidden;
+        overflow-y: scroll;
+        background: $surface;
+    }
+    TrajectoryLines > .trajectory-lines--cursor {
+        background: $foreground 12%;
+    }
+    TrajectoryLines:focus > .trajectory-lines--cursor {
+        background: $primary 35%;
+    }
+    TrajectoryLines > .trajectory-lines--flagged {
+        color: $error;
+        text-style: bold;
+    }
+    TrajectoryLines > .trajectory-lines--muted {
+        color: $foreground-muted;
+    }
+    TrajectoryLines > .trajectory-lines--mark {
+        color: $accent;
+    }
+    TrajectoryLines > .trajectory-lines--unmatched {
+        color: $foreground 45%;
+    }
+    TrajectoryLines > .trajectory-lines--intent {
+        color: $secondary;
+    }
+    TrajectoryLines > .trajectory-lines--execute {
+        color: $primary;
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "cursor(-1)", "Up", show=False),
+        Binding("down", "cursor(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home", "first", "First line", show=False),
+        Binding("end", "last", "Last line", show=False),
+    ]
+
+    class Highlighted(Message):
+        """The cursor is on the line at `position` of the source (None: no lines)."""
+
+        def __init__(self, position: int | None) -> None:
+            super().__init__()
+            self.position = position
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.source: LineSource | None = None
+        self.positions: Sequence[int] | None = None
+        self.marks: Sequence[int] | None = None
+        self.cursor_row = 0
+        self.entries_read = 0
+        self._entries: OrderedDict[int, TrajectoryEntry] = OrderedDict()
+        self._announced: int | None = None
+
+    # What is shown ---------------------------------------------------------------------
+
+    def show(
+        self,
+        source: LineSource | None,
+        positions: Sequence[int] | None = None,
+        marks: Sequence[int] | None = None,
+    ) -> None:
+        """Show another source (cursor on its first row)."""
+        self.source = source
+        self._entries.clear()
+        self.cursor_row = 0
+        self.scroll_to(y=0, animate=False)
+        self.set_rows(positions, marks)
+
+    def set_rows(
+        self, positions: Sequence[int] | None = None, marks: Sequence[int] | None = None
+    ) -> None:
+        """Show only `positions` (sorted; None: every line), marking those in `marks`
+        (sorted; None: no marks). Either may be mutated later: call `rows_changed`."""
+        self.positions = positions
+        self.marks = marks
+        self.rows_changed()
+
+    def rows_changed(self, first_changed: int | None = None) -> None:
+        """The source or the row arrays changed; lines from position `first_changed` on
+        are read again (None: no line changed, only how many there are)."""
+        if first_changed is not None:
+            for position in [p for p in self._entries if p >= first_changed]:
+                del self._entries[position]
+        self.virtual_size = Size(0, self.row_count)
+        if self.cursor_row >= self.row_count:
+            self.cursor_row = max(self.row_count - 1, 0)
+        self.refresh()
+        self._announce()
+
+    @property
+    def row_count(self) -> int:
+        if self.source is None:
+            return 0
+        return len(self.source) if self.positions is None else len(self.positions)
+
+    def position_at(self, row: int) -> int | None:
+        if not 0 <= row < self.row_count:
+            return None
+        return row if self.positions is None else self.positions[row]
+
+    def row_of(self, position: int) -> int:
+        """The row showing `position`, or the row of the next position shown after it."""
+        if self.positions is None:
+            return position
+        return bisect_left(self.positions, position)
+
+    @property
+    def selected(self) -> int | None:
+        """The position under the cursor."""
+        return self.position_at(self.cursor_row)
+
+    def entry(self, position: int) -> TrajectoryEntry:
+        """The parsed line at `position` (from the cache when drawn recently)."""
+        if position not in self._entries:
+            self._read([position])
+        return self._entries.get(position) or _unreadable(position, "past the end")
+
+    def is_marked(self, position: int) -> bool:
+        marks = self.marks
+        if marks is None:
+            return False
+        k = bisect_left(marks, position)
+        return k < len(marks) and marks[k] == position
+
+    # Cursor ----------------------------------------------------------------------------
+
+    def move_cursor(self, row: int) -> None:
+        """Put the cursor on `row` (clamped) and scroll it into view."""
+        if self.row_count == 0:
+            self.cursor_row = 0
+        else:
+            self.cursor_row = min(max(row, 0), self.row_count - 1)
+        height = max(self.scrollable_content_region.height, 1)
+        top = round(self.scroll_y)
+        if self.cursor_row < top:
+            self.scroll_to(y=self.cursor_row, animate=False)
+        elif self.cursor_row >= top + height:
+            self.scroll_to(y=self.cursor_row - height + 1, animate=False)
+        self.refresh()
+        self._announce()
+
+    def move_to_position(self, position: int) -> None:
+        self.move_cursor(self.row_of(position))
+
+    @property
+    def at_end(self) -> bool:
+        return self.cursor_row >= self.row_count - 1
+
+    def action_cursor(self, step: int) -> None:
+        self.move_cursor(self.cursor_row + step)
+
+    def action_page(self, step: int) -> None:
+        self.move_cursor(self.cursor_row + step * max(self.scrollable_content_region.height, 1))
+
+    def action_first(self) -> None:
+        self.move_cursor(0)
+
+    def action_last(self) -> None:
+        self.move_cursor(self.row_count - 1)
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is not None:
+            self.move_cursor(round(self.scroll_y) + offset.y)
+
+    def _announce(self) -> None:
+        selected = self.selected
+        if selected != self._announced:
+            self._announced = selected
+            self.post_message(self.Highlighted(selected))
+
+    # Drawing ---------------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        row = round(self.scroll_y) + y
+        base = self.rich_style
+        position = self.position_at(row)
+        if position is None:
+            return Strip.blank(width, base)
+        if position not in self._entries:
+            self._read_screen_from(row)
+        entry = self._entries.get(position) or _unreadable(position, "gone")
+        text = self._row(entry, position)
+        line_style = base
+        if row == self.cursor_row:
+            # Only the background: the columns keep their colours on the cursor's row.
+            cursor = Style(
+                bgcolor=self.get_component_rich_style("trajectory-lines--cursor").bgcolor
+            )
+            text.stylize(cursor)
+            line_style = base + cursor
+        text.truncate(width, overflow="ellipsis")
+        strip = Strip(text.render(self.app.console), text.cell_len)
+        return strip.crop_extend(0, width, line_style).apply_style(base)
+
+    def _row(self, entry: TrajectoryEntry, position: int) -> Text:
+        styles = {
+            "muted": self.get_component_rich_style("trajectory-lines--muted"),
+            "flagged": self.get_component_rich_style("trajectory-lines--flagged"),
+            "mark": self.get_component_rich_style("trajectory-lines--mark"),
+            "phase-intent": self.get_component_rich_style("trajectory-lines--intent"),
+            "phase-execute": self.get_component_rich_style("trajectory-lines--execute"),
+        }
+        marked = self.is_marked(position)
+        colour = theme_colour(self.app, tier_variable(entry.tier)) if entry.tier else ""
+        text = row_text(entry, marked=marked, styles=styles, tier_colour=colour)
+        if self.marks is not None and not marked and not entry.flagged:
+            text.stylize(self.get_component_rich_style("trajectory-lines--unmatched"))
+        return text
+
+    def _read_screen_from(self, row: int) -> None:
+        """Read the lines of a screenful of rows from `row` that are not cached yet."""
+        height = max(self.scrollable_content_region.height, 1)
+        wanted = [
+            position
+            for r in range(row, min(row + height, self.row_count))
+            if (position := self.position_at(r)) is not None and position not in self._entries
+        ]
+        self._read(wanted)
+
+    def _read(self, positions: list[int]) -> None:
+        if not positions or self.source is None:
+            return
+        source = self.source
+        try:
+            if positions == list(range(positions[0], positions[-1] + 1)):
+                entries = source.lines(positions[0], positions[-1] + 1)
+            else:
+                entries = [source.line(position) for position in positions]
+        except (OSError, ValueError, IndexError) as exc:
+            # The file was replaced or closed between two frames; the next refresh redraws.
+            entries = [_unreadable(position, str(exc)) for position in positions]
+        for position, entry in zip(positions, entries, strict=False):
+            self._entries[position] = entry
+        self.entries_read += len(entries)
+        while len(self._entries) > CACHED_ENTRIES:
+            self._entries.popitem(last=False)
