@@ -1,0 +1,429 @@
+"""The workbench's Config view: a form and a YAML editor over one config file, validation
+as you type, a preview with unsaved settings, and a save that shows its diff first and
+never overwrites a change made on disk meanwhile."""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input
+from textual.worker import WorkerCancelled, WorkerFailed
+
+from tierscope.api import Project, QueryOptions
+from tierscope.config.model import BUILTIN_SCOPES
+from tierscope.tui.app import VIEWS, TierscopeApp
+from tierscope.tui.screens.config import ConfigScreen
+from tierscope.tui.screens.config_dialogs import ConfigDialog
+from tierscope.tui.screens.query import QueryScreen
+from tierscope.tui.widgets.config_preview import PreviewPanel
+from tierscope.tui.widgets.config_problems import ProblemList
+from tierscope.tui.widgets.named_entries import NamedEntries
+from tierscope.tui.widgets.setting_field import SettingField
+from tierscope.tui.widgets.yaml_editor import YamlEditor
+
+pytestmark = pytest.mark.anyio
+SIZE = (120, 40)
+CONFIG_NAME = ".loa.config.yaml"
+# Query and Config only, so the footer of the snapshots does not change as views are added.
+VIEWS_SHOWN = tuple(view for view in VIEWS if view.mode in ("query", "config"))
+
+CONFIG = """\
+# Loa configuration for harbor. Tools read only their own section.
+
+project:
+  name: harbor   # shown in reports
+  owners:
+    - maya
+
+# Tiered context retrieval.
+qmd_context:
+  enabled: true
+  default_budget: 40          # tokens handed to a skill when it names no budget
+  timeout_seconds: 5
+
+  tiers: [grep]
+
+  scopes:
+    notes:
+      qmd_collection: "loa-grimoire"
+      ck_path: "grimoires/loa/"
+      grep_paths:
+        - "grimoires/loa/"
+
+  skill_overrides:
+    implement:
+      budget: 2000
+      scope: notes
+
+integrations:
+  beads:
+    enabled: true   # keep
+"""
+
+NOTES = """\
+# Deployments
+
+The drain window lets a host finish its jobs before a rollback starts.
+Every rollback waits for the drain window to close, so the budget of the
+rollout holds even when a host is slow to drain.
+"""
+
+RUNBOOK = """\
+# Rollback runbook
+
+1. Announce the rollback in the channel.
+2. Drain the host: the drain window is five minutes by default.
+3. Roll back the release and watch the error budget for an hour.
+"""
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def harbor(make_project) -> Path:
+    return make_project(
+        {
+            CONFIG_NAME: CONFIG,
+            "grimoires/loa/NOTES.md": NOTES,
+            "grimoires/loa/runbook.md": RUNBOOK,
+            "docs/guide.md": "# Guide\n\nHow the drain window works.\n",
+        },
+        name="harbor",
+    )
+
+
+def workbench(root: Path) -> TierscopeApp:
+    return TierscopeApp(Project(root), views=VIEWS_SHOWN)
+
+
+async def settle(pilot) -> None:
+    """Wait until every worker has ended and its messages have landed."""
+    for _ in range(2):
+        for worker in list(pilot.app.workers):
+            with contextlib.suppress(WorkerCancelled, WorkerFailed):
+                await worker.wait()
+        await pilot.pause()
+
+
+async def open_config(pilot) -> ConfigScreen:
+    await pilot.press("f4")
+    await pilot.pause()
+    screen = pilot.app.screen
+    assert isinstance(screen, ConfigScreen)
+    for field in screen.query(Input):
+        field.cursor_blink = False
+    screen.query_one(YamlEditor).cursor_blink = False
+    return screen
+
+
+def field(screen: ConfigScreen, key: str) -> SettingField:
+    return next(field for field in screen.query(SettingField) if field.key == key)
+
+
+async def type_into(pilot, control: Input, text: str) -> None:
+    """Clear an input and type `text` key by key, as a person would."""
+    control.focus()
+    control.value = ""
+    await pilot.press(*text)
+    await pilot.pause()
+
+
+async def paste_into(pilot, control: Input, text: str) -> None:
+    """Put `text` in an input at once (a paste), then leave the cursor there."""
+    control.focus()
+    control.value = text
+    await pilot.pause()
+
+
+def editor(screen: ConfigScreen, group: str) -> NamedEntries:
+    return next(editor for editor in screen.query(NamedEntries) if editor.group == group)
+
+
+async def add_scope(pilot, screen: ConfigScreen, name: str, **fields: str) -> None:
+    scopes = editor(screen, "scopes")
+    scopes.query_one("#entry-new").press()
+    await pilot.pause()
+    await type_into(pilot, scopes.query_one("#entry-name", Input), name)
+    for key, text in fields.items():
+        await paste_into(pilot, scopes.query_one(f"#entry-{key}").query_one(Input), text)
+    scopes.query_one("#entry-add").press()
+    await pilot.pause()
+
+
+async def choose(pilot, screen: ConfigScreen, answer: str) -> None:
+    dialog = pilot.app.screen
+    assert isinstance(dialog, ConfigDialog)
+    dialog.query_one(f"#{answer}").press()
+    await pilot.pause()
+    await pilot.pause()
+
+
+def changed_lines(before: str, after: str) -> list[str]:
+    return [
+        line
+        for line in difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="")
+        if line[:1] in "+-" and not line.startswith(("+++", "---"))
+    ]
+
+
+def problem_messages(screen: ConfigScreen) -> list[str]:
+    return [
+        f"{problem.key}: {problem.message}" for problem in screen.query_one(ProblemList).problems
+    ]
+
+
+async def test_a_budget_and_a_new_scope_saved_from_the_form_change_only_their_lines(harbor):
+    config = harbor / CONFIG_NAME
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        await type_into(pilot, field(screen, "default_budget").control, "3000")
+        await add_scope(pilot, screen, "docs", ck_path="docs/", grep_paths="docs/")
+        assert config.read_text() == CONFIG  # nothing written before saving
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ConfigDialog)
+        assert "+  default_budget: 3000" in dialog.diff
+        await choose(pilot, screen, "save")
+        assert not isinstance(app.screen, ConfigDialog)
+
+    assert changed_lines(CONFIG, config.read_text()) == [
+        "-  default_budget: 40          # tokens handed to a skill when it names no budget",
+        "+  default_budget: 3000          # tokens handed to a skill when it names no budget",
+        "+    docs:",
+        '+      ck_path: "docs/"',
+        "+      grep_paths:",
+        '+        - "docs/"',
+    ]
+
+
+async def test_saving_reloads_the_projects_settings_for_the_query_view(harbor):
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = await open_config(pilot)
+        await type_into(pilot, field(screen, "default_budget").control, "750")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await choose(pilot, screen, "save")
+        assert app.engine.config.default_budget == 750
+        await pilot.press("f2")
+        await pilot.pause()
+        query = app.screen
+        assert isinstance(query, QueryScreen) and query is app.view_screens["query"]
+        assert query.query_one("#budget", Input).placeholder == "750"
+
+
+async def test_a_file_changed_on_disk_meanwhile_is_never_overwritten(harbor):
+    config = harbor / CONFIG_NAME
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        await type_into(pilot, field(screen, "default_budget").control, "3000")
+        someone_else = CONFIG.replace("name: harbor", "name: harbour")
+        config.write_text(someone_else)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await choose(pilot, screen, "save")
+        conflict = app.screen
+        assert isinstance(conflict, ConfigDialog)
+        assert conflict.title_text == "The file changed on disk"
+        assert config.read_text() == someone_else
+        await choose(pilot, screen, "diff")
+        against_disk = app.screen
+        assert isinstance(against_disk, ConfigDialog)
+        assert "-  name: harbour   # shown in reports" in against_disk.diff
+        assert "+  default_budget: 3000" in against_disk.diff
+        await choose(pilot, screen, "reload")
+        assert screen.document.text == someone_else
+        assert field(screen, "default_budget").text() == "40"
+    assert config.read_text() == someone_else
+
+
+async def test_a_non_positive_budget_is_named_beside_its_field_and_in_the_problems(harbor):
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        budget = field(screen, "default_budget")
+        await type_into(pilot, budget.control, "0")
+        assert budget.has_class("-error")
+        assert "expected positive integer, got 0" in str(
+            budget.query_one(".field-message").render()
+        )
+        assert "default_budget: expected positive integer, got 0; using 2000" in problem_messages(
+            screen
+        )
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfigDialog)  # an error the edit made blocks saving
+
+
+async def test_an_override_naming_an_unknown_scope_is_an_error_at_that_field(harbor):
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        overrides = editor(screen, "skill_overrides")
+        assert overrides.selected == "implement"
+        scope = overrides.query_one("#entry-scope", SettingField)
+        await type_into(pilot, scope.control, "nowhere")
+        assert scope.has_class("-error")
+        assert "unknown scope 'nowhere'" in str(scope.query_one(".field-message").render())
+        assert "skill_overrides.implement.scope: unknown scope 'nowhere'" in problem_messages(
+            screen
+        )
+
+
+async def test_a_new_scope_is_checked_before_it_is_added(harbor):
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        scopes = editor(screen, "scopes")
+        scopes.query_one("#entry-new").press()
+        await pilot.pause()
+        await type_into(pilot, scopes.query_one("#entry-name", Input), "notes")
+        assert "already exists" in str(scopes.query_one(".entry-name-message").render())
+        await paste_into(pilot, scopes.query_one("#entry-name", Input), "elsewhere")
+        paths = scopes.query_one("#entry-grep_paths", SettingField)
+        await paste_into(pilot, paths.control, "../outside/, missing/")
+        assert paths.has_class("-error")
+        assert "outside" in str(paths.query_one(".field-message").render())
+        assert "elsewhere" not in screen.document.text  # a draft is not written
+
+
+async def test_a_scope_from_the_file_can_be_removed_but_a_built_in_one_cannot(harbor):
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        notices: list[str] = []
+        screen.notify = lambda message, **_options: notices.append(message)
+        scopes = editor(screen, "scopes")
+        for name in ("notes", "skills"):
+            scopes.post_message(scopes.EntryChosen(scopes, name))
+            await pilot.pause()
+            scopes.query_one("#entry-remove").press()
+            await pilot.pause()
+        assert "notes:" not in screen.document.text
+        assert screen.edited.scopes["notes"] == BUILTIN_SCOPES["notes"]  # the default is back
+        assert "skills" in screen.edited.scopes
+        assert notices == ["scope skills is built in: it can be changed, not removed."]
+
+
+async def test_moving_a_tier_rewrites_only_the_tiers_line(harbor):
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        screen.query_one("#use-qmd").focus()
+        await pilot.press("space")
+        await pilot.pause()
+        assert screen.document.get("tiers") == ["grep", "qmd"]
+        screen.query_one("#use-qmd").focus()
+        await pilot.press("shift+up")
+        await pilot.pause()
+        assert screen.document.get("tiers") == ["qmd", "grep"]
+        assert changed_lines(CONFIG, screen.document.text) == [
+            "-  tiers: [grep]",
+            "+  tiers: [qmd, grep]",
+        ]
+
+
+async def test_the_yaml_editor_and_the_form_stay_in_step(harbor):
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        yaml_editor = screen.query_one(YamlEditor)
+        assert yaml_editor.line_number_start == CONFIG.splitlines().index("qmd_context:") + 1
+        await type_into(pilot, field(screen, "timeout_seconds").control, "2.5")
+        assert "  timeout_seconds: 2.5\n" in yaml_editor.text
+
+        yaml_editor.text = yaml_editor.text.replace("default_budget: 40", "default_budget: 900")
+        await pilot.pause()
+        assert field(screen, "default_budget").text() == "900"
+        assert screen.document.get("default_budget") == 900
+
+        broken = yaml_editor.text.replace("  tiers: [grep]", "  tiers: [grep")
+        yaml_editor.text = broken
+        await pilot.pause()
+        problem = screen.editor_problem
+        assert problem is not None and problem.line is not None
+        assert problem in screen.query_one(ProblemList).problems
+        assert screen.document.get("tiers") == ["grep"]  # the last valid text is kept
+
+        problems = screen.query_one(ProblemList)
+        problems.focus()
+        problems.highlighted = problems.problems.index(problem)
+        await pilot.press("enter")
+        await pilot.pause()
+        row, _ = yaml_editor.cursor_location
+        assert yaml_editor.line_number_start + row == problem.line
+        assert app.focused is yaml_editor
+
+
+async def test_preview_runs_the_unsaved_settings_and_leaves_the_file_alone(harbor):
+    config = harbor / CONFIG_NAME
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        await type_into(pilot, field(screen, "default_budget").control, "2000")
+        panel = screen.query_one(PreviewPanel)
+        await paste_into(pilot, panel.query_one("#preview-query", Input), "drain window")
+        await pilot.press("enter")
+        await settle(pilot)
+        saved, edited = panel.results
+        assert saved.budget.limit == 40
+        assert edited.budget.limit == 2000
+        assert saved.served_by == edited.served_by == "grep"
+        assert len(edited.budget.included) > len(saved.budget.included)
+        summary = str(panel.query_one("#preview-summary").render())
+        assert "40 tokens → 2,000 tokens" in summary
+    assert config.read_text() == CONFIG
+
+
+async def test_preview_offers_the_query_views_last_query(harbor):
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        query = app.screen
+        assert isinstance(query, QueryScreen)
+        query.load_options(QueryOptions(text="rollback budget"))
+        await settle(pilot)
+        screen = await open_config(pilot)
+        assert screen.query_one("#preview-query", Input).value == "rollback budget"
+
+
+async def test_saving_creates_the_file_when_the_project_has_none(make_project):
+    root = make_project({"notes/a.md": "drain window\n"}, name="bare")
+    app = workbench(root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        await type_into(pilot, field(screen, "default_budget").control, "1200")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await choose(pilot, screen, "save")
+    assert (root / ".tierscope.yaml").read_text() == "qmd_context:\n  default_budget: 1200\n"
+
+
+def test_snapshot_of_the_form_with_a_validation_error(snap_compare, harbor):
+    async def run_before(pilot) -> None:
+        screen = await open_config(pilot)
+        await type_into(pilot, field(screen, "default_budget").control, "-5")
+        screen.query_one(ProblemList).focus()
+        await pilot.pause()
+
+    assert snap_compare(workbench(harbor), run_before=run_before, terminal_size=SIZE)
+
+
+def test_snapshot_of_the_diff_shown_before_saving(snap_compare, harbor):
+    async def run_before(pilot) -> None:
+        screen = await open_config(pilot)
+        await type_into(pilot, field(screen, "default_budget").control, "3000")
+        await add_scope(pilot, screen, "docs", ck_path="docs/", grep_paths="docs/")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+
+    assert snap_compare(workbench(harbor), run_before=run_before, terminal_size=SIZE)
