@@ -11,10 +11,14 @@ import argparse
 import asyncio
 import contextlib
 import os
+import shutil
 import tempfile
+from datetime import date
 from pathlib import Path
 
 SIZE = (120, 40)
+# The demo's newest trajectory file is renamed to "today": a fixed day keeps SVGs stable.
+SCREENSHOT_DAY = date(2026, 11, 23)
 QUERY = "rollback disruption budget"
 
 
@@ -103,17 +107,24 @@ def main() -> int:
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     home = Path.cwd()
-    with tempfile.TemporaryDirectory(prefix="tierscope-shots-") as scratch:
+    # A fixed place, so the path in each view's title bar is the same on every run and
+    # regenerating changes an SVG only where the view itself changed.
+    scratch = Path(tempfile.gettempdir()) / "tierscope-screenshots"
+    shutil.rmtree(scratch, ignore_errors=True)
+    scratch.mkdir()
+    try:
         # Never touch the user's remembered theme or user themes.
-        os.environ["TIERSCOPE_CONFIG_HOME"] = str(Path(scratch) / "config")
+        os.environ["TIERSCOPE_CONFIG_HOME"] = str(scratch / "config")
         from tierscope.demo import materialise
 
-        root = materialise(Path(scratch) / "harbor")
+        root = materialise(scratch / "harbor", today=SCREENSHOT_DAY)
         # From inside the project, the command line shown needs no --root.
         os.chdir(root)
         written = asyncio.run(capture_views(root, out, None))
         written += asyncio.run(capture_views(root, out, "tierscope-light"))
+    finally:
         os.chdir(home)
+        shutil.rmtree(scratch, ignore_errors=True)
     for path in written:
         print(path)
     return 0

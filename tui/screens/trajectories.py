@@ -91,13 +91,13 @@ class TrajectoriesScreen(Screen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_text", "Filter"),
-        Binding("n", "match(1)", "Next match"),
-        Binding("N", "match(-1)", "Previous match"),
+        Binding("n", "match(1)", "Next"),
+        Binding("N", "match(-1)", "Previous match", show=False),
         Binding("m", "toggle_only_matches", "Only matches", show=False),
         Binding("f", "toggle_follow", "Follow"),
         Binding("r", "replay", "Replay"),
         Binding("b", "toggle_budget", "Budget"),
-        Binding("t", "open_today", "Today"),
+        Binding("t", "open_today", "Today", show=False),
         Binding("a", "open_all", "All files", show=False),
         Binding("o", "open_path", "Open path", show=False),
         Binding("escape", "focus_lines", "Entry list", show=False),
