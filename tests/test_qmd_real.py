@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import threading
 import time
-import uuid
 from dataclasses import replace
 from pathlib import Path
 
@@ -244,9 +244,19 @@ def test_hybrid_mode_without_models_is_detected_and_bm25_used(project):
     assert any("hybrid query needs models (none in" in note for note in outcome.notes)
 
 
-def test_a_forced_hybrid_query_past_its_deadline_is_killed_with_its_worker(project):
-    marker = f"hang-probe-{uuid.uuid4().hex}"
-    argv = (str(REAL_QMD), "query", "--json", "--", marker)
+def free_loopback_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_a_real_qmd_running_past_its_deadline_is_killed_with_its_worker(project):
+    # A hybrid `query` without models hangs in a full install, but fails at once where
+    # setup-qmd skipped the llama.cpp build; `qmd mcp --http` runs until killed in both,
+    # through the same launcher-plus-worker pair of node processes.
+    port = str(free_loopback_port())
+    argv = (str(REAL_QMD), "mcp", "--http", "--port", port)
+    marker = f"--port\0{port}"  # as it stands in both processes' /proc cmdline
     results = []
     runner = threading.Thread(
         target=lambda: results.append(run_bounded(argv, Deadline.after(4.0), cwd=project))
