@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from datetime import date
 from fnmatch import fnmatch
 from pathlib import Path
@@ -70,7 +71,8 @@ def test_materialise_copies_every_file_and_renames_only_the_newest_trajectory(tm
     dest = materialise(tmp_path / "harbor", today=date(2030, 1, 2))
 
     source_files = relative_files(SOURCE)
-    copied_files = relative_files(dest)
+    # The .gitignore is written with the repository (see the git test below).
+    copied_files = relative_files(dest) - {".gitignore"}
     renamed_away = source_files - copied_files
     renamed_to = copied_files - source_files
     assert len(renamed_away) == 1 and len(renamed_to) == 1
@@ -182,3 +184,20 @@ def test_every_skill_names_itself_and_shows_its_tierscope_query():
         text = skill.read_text(encoding="utf-8")
         assert "## Context" in text
         assert "tierscope query" in text and "--skill" in text
+
+
+def test_the_copy_is_committed_so_git_diff_shows_only_the_users_changes(tmp_path):
+    if shutil.which("git") is None:
+        pytest.skip("git not installed")
+    root = materialise(tmp_path / "demo")
+    (root / "grimoires/loa/a2a/trajectory/implement-2026-12-01.jsonl").write_text("{}\n")
+    (root / ".qmd").mkdir()
+    status = subprocess.run(
+        ["git", "status", "--porcelain"], cwd=root, capture_output=True, text=True, check=True
+    )
+    assert status.stdout == ""
+    (root / "grimoires/loa/NOTES.md").write_text("changed\n")
+    diff = subprocess.run(
+        ["git", "diff", "--name-only"], cwd=root, capture_output=True, text=True, check=True
+    )
+    assert diff.stdout.split() == ["grimoires/loa/NOTES.md"]

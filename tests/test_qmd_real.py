@@ -357,6 +357,11 @@ def test_the_demo_walkthrough_fresh_served_stale_refreshed(tmp_path, monkeypatch
     served = tierscope_query(demo, "rollback deployment")
     assert served["trace"]["served_by"] == "qmd"
     assert not any("behind" in note for note in tier_trace(served, "qmd")["notes"])
+    # Both words occur in most of this small collection's documents: qmd's BM25 scores
+    # are all 0, so the tier reports qmd's order as 1/rank instead of a flat list.
+    assert any("1/rank" in note for note in tier_trace(served, "qmd")["notes"])
+    scores = [hit["score"] for hit in served["results"]]
+    assert scores == sorted(scores, reverse=True) and scores[0] == 1.0
 
     notes = demo / "grimoires/loa/NOTES.md"
     notes.write_text(notes.read_text() + "\n## Zeppelin\n\nThe zeppelin manifest drill.\n")

@@ -76,7 +76,7 @@ def test_agent_is_the_skill_then_the_environment_then_tierscope(monkeypatch):
 
 @pytest.mark.parametrize(
     ("given", "expected"),
-    [("Review Sprint", "review-sprint"), ("../../etc/passwd", "etc-passwd"), ("a_b-c9", "a_b-c9")],
+    [("Review Sprint", "review-sprint"), ("../../etc/passwd", "etc-passwd"), ("a_b-c9", "a-b-c9")],
 )
 def test_agent_names_are_reduced_to_file_name_safe_characters(given, expected):
     assert agent_name(given) == expected

@@ -26,8 +26,9 @@ def materialise(dest: Path, *, today: date | None = None) -> Path:
     """Copy the demo project into `dest` and return the project path.
 
     `dest` is created if missing; an existing non-empty directory (or a file) is refused
-    with a ValueError, so nothing of the user's is ever overwritten. The copy gets
-    `git init` when git is available, so root discovery finds it from any subfolder;
+    with a ValueError, so nothing of the user's is ever overwritten. When git is available
+    the copy becomes a repository with one commit (logs and indexes ignored), so root
+    discovery finds it from any subfolder and `git diff` shows the user's own changes;
     without git it still works with `--root`.
 
     Trajectory files keep their dates, except the newest one, which is renamed to
@@ -71,12 +72,29 @@ def _move_newest_trajectory_to(folder: Path, today: date) -> None:
         newest.rename(target)
 
 
+# What a session writes into the demo (logs, the project-local qmd index, a ck index) is
+# not part of the project: `git diff` then shows only what the user changed.
+_DEMO_GITIGNORE = "grimoires/loa/a2a/trajectory/\n.qmd/\n.ck/\n"
+
+
 def _git_init(dest: Path) -> None:
+    """Make the copy a git repository with everything committed, so root discovery works
+    from any subfolder and `git diff` shows exactly what the user changed since."""
     git = shutil.which("git")
     if git is None:
         return
-    # A failed init only costs automatic root discovery; the demo itself still works.
-    try:
-        subprocess.run([git, "init", "-q"], cwd=dest, capture_output=True, timeout=10, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return
+    (dest / ".gitignore").write_text(_DEMO_GITIGNORE, encoding="utf-8")
+    identity = ["-c", "user.name=tierscope demo", "-c", "user.email=demo@tierscope.invalid"]
+    steps = (
+        [git, "init", "-q"],
+        [git, "add", "-A"],
+        [git, *identity, "commit", "-q", "--no-gpg-sign", "-m", "tierscope demo project"],
+    )
+    # A failed step only costs automatic root discovery or a clean diff; the demo works.
+    for argv in steps:
+        try:
+            done = subprocess.run(argv, cwd=dest, capture_output=True, timeout=20, check=False)
+        except (OSError, subprocess.SubprocessError):
+            return
+        if done.returncode != 0:
+            return

@@ -324,10 +324,16 @@ class _Search:
         self, entries: list[dict], roots: dict[str, Path], how: str, freshness: _FreshnessCheck
     ) -> TierOutcome:
         hits = self.to_hits(entries, roots)
-        if hits and all(hit.score == 0 for hit in hits):
+        if len(hits) > 1 and all(hit.score == 0 for hit in hits):
+            # FTS5 gives a word found in most documents of a small collection a weight of
+            # ~1e-6, so qmd's |bm25|/(1+|bm25|) is 0 for every hit. A flat list of zeros
+            # tells a skill nothing; 1/rank (qmd's own convention for ranked lists) keeps
+            # qmd's order visible in the scores.
+            hits = tuple(replace(hit, score=round(1 / rank, 4)) for rank, hit in
+                         enumerate(hits, start=1))  # fmt: skip
             self.notes.append(
-                "qmd: BM25 scores are 0 when every query word occurs in most documents of a"
-                " small collection; the order is still qmd's ranking"
+                "qmd: every BM25 score was 0 (each query word occurs in most documents of a"
+                " small collection); scores are 1/rank of qmd's order"
             )
         dropped = f"; {self.dropped} malformed entries dropped" if self.dropped else ""
         if hits:

@@ -43,8 +43,9 @@ def log_file(directory: Path, agent: str, day: date) -> Path:
 def agent_name(skill: str | None) -> str:
     """The agent a query is logged under: the skill, else $LOA_AGENT_NAME, else "tierscope".
 
-    Names are lower-cased and reduced to [a-z0-9_-] so they are safe in a file name; a
-    name with nothing left falls through to the next candidate.
+    Names are lower-cased and reduced to [a-z0-9-] so they are safe in a file name, and
+    `_` becomes `-` because `review_sprint` and `review-sprint` are the same skill (one log,
+    one agent in every view); a name with nothing left falls through to the next candidate.
     """
     for candidate in (skill, os.environ.get("LOA_AGENT_NAME")):
         cleaned = _sanitise(candidate or "")
@@ -54,7 +55,7 @@ def agent_name(skill: str | None) -> str:
 
 
 def _sanitise(name: str) -> str:
-    return _UNSAFE_AGENT_CHARS.sub("-", name.strip().lower()).strip("-")
+    return _UNSAFE_AGENT_CHARS.sub("-", name.strip().lower().replace("_", "-")).strip("-")
 
 
 @dataclass(frozen=True, slots=True)
