@@ -95,8 +95,10 @@ class Project:
         tiers = options.tiers if options.tiers is not None else config.tiers
         unknown = [t for t in tiers if t not in KNOWN_TIERS]
         if unknown:
-            warnings.append(f"ignoring unknown tiers: {', '.join(unknown)}")
             tiers = tuple(t for t in tiers if t in KNOWN_TIERS)
+            fallback = "" if tiers else f"; using {', '.join(config.tiers)}"
+            warnings.append(f"ignoring unknown tiers: {', '.join(unknown)}{fallback}")
+            tiers = tiers or config.tiers
         request = QueryRequest(
             text=options.text.strip(),
             scope=scope,

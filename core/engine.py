@@ -29,6 +29,7 @@ from .models import (
     ResolvedScope,
     TierOutcome,
     TierStatus,
+    count_hits,
 )
 from .tiers.base import Deadline, Tier, TierRequest
 from .tiers.registry import load_tier
@@ -139,12 +140,15 @@ def _apply_filter(outcome: TierOutcome, context_filter: ContextFilter) -> TierOu
             kept.append(hit)
     if len(kept) == len(outcome.hits):
         return outcome
+    removed = len(outcome.hits) - len(kept)
     if kept:
-        return replace(outcome, hits=tuple(kept), filtered=tuple(filtered))
+        # The tier counted what it found; say what filtering left, so count and reason agree.
+        reason = f"{outcome.reason}; {removed} filtered, {count_hits(len(kept))} left"
+        return replace(outcome, hits=tuple(kept), filtered=tuple(filtered), reason=reason)
     return replace(
         outcome,
         status=TierStatus.EMPTY,
-        reason=f"{len(outcome.hits)} hits, all filtered",
+        reason=f"{count_hits(len(outcome.hits))}, all filtered",
         hits=(),
         filtered=tuple(filtered),
     )

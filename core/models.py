@@ -24,6 +24,11 @@ class TierStatus(StrEnum):
     DISABLED = "disabled"
 
 
+def count_hits(count: int) -> str:
+    """ "1 hit", "3 hits": how every tier's reason counts what it found."""
+    return f"{count} hit" if count == 1 else f"{count} hits"
+
+
 def estimate_tokens(text: str) -> int:
     """Token estimate shared by every budget: ceil(whitespace-separated words x 1.3)."""
     return math.ceil(len(text.split()) * 1.3)

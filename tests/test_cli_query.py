@@ -84,9 +84,10 @@ def test_budget_that_is_not_a_positive_integer_returns_empty(capsys, project, bu
     assert "budget must be a positive integer" in err
 
 
-def test_budget_zero_returns_empty(capsys, project):
-    code, out, _ = query(capsys, project, "token budget", "--budget", "0")
+def test_budget_zero_returns_empty_and_says_why(capsys, project):
+    code, out, err = query(capsys, project, "token budget", "--budget", "0")
     assert (code, json.loads(out)) == (0, [])
+    assert "budget 0: no hit can fit" in err
 
 
 def test_small_budget_cuts_results_and_never_exceeds(capsys, project):
@@ -239,3 +240,9 @@ def test_a_store_file_in_the_root_keeps_only_its_own_files_private(capsys, proje
     (project / ".loa.config.yaml").write_text("qmd_context:\n  store:\n    path: context.sqlite\n")
     _, out, _ = query(capsys, project, "token budget", "--scope", "grimoires")
     assert json.loads(out)
+
+
+def test_only_unknown_tiers_falls_back_to_the_configured_ones(capsys, project):
+    code, out, err = query(capsys, project, "token budget", "--tiers", "foo")
+    assert code == 0 and json.loads(out)
+    assert "ignoring unknown tiers: foo; using qmd, ck, grep" in err

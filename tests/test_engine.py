@@ -169,6 +169,7 @@ def test_hits_from_filtered_files_are_removed_and_reported(make_project):
     }  # fmt: skip
     result, _ = run(tiers, root, order=("qmd",))
     assert [h.source for h in result.hits] == ["notes/keep.md"]
+    assert result.outcome("qmd").reason == "qmd served; 3 filtered, 1 hit left"
     reasons = {f.source: f.reason for f in result.outcome("qmd").filtered}
     assert reasons["notes/brainstorm-ideas.md"] == "exclude glob **/brainstorm-*.md"
     assert reasons["grimoires/loa/archive/old.md"].startswith("archive zone")
@@ -185,7 +186,7 @@ def test_a_tier_whose_hits_are_all_filtered_is_empty_and_the_next_serves(make_pr
     }
     result, _ = run(tiers, root, order=("qmd", "grep"))
     assert result.outcome("qmd").status is TierStatus.EMPTY
-    assert result.outcome("qmd").reason == "1 hits, all filtered"
+    assert result.outcome("qmd").reason == "1 hit, all filtered"
     assert result.served_by == "grep"
 
 

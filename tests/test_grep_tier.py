@@ -119,7 +119,7 @@ def test_reason_and_notes_say_which_engine_ran(make_project, engine):
     root = make_project({"docs/a.md": "needle\n"})
     outcome = search(root, "needle")
     expected = "ripgrep" if engine == "ripgrep" else "python scan"
-    assert outcome.reason == f"1 hits ({expected})"
+    assert outcome.reason == f"1 hit ({expected})"
     assert outcome.notes == (f"engine: {expected}",)
 
 
@@ -167,3 +167,20 @@ def test_lazy_ranking_yields_every_file_once_best_first(per_file_lines):
     keys = [(-r.score, r.path) for r in ranked]
     assert keys == sorted(keys)
     assert all(0 <= r.score <= 1 for r in ranked)
+
+
+def test_words_match_at_word_starts_not_inside_other_words(make_project, engine):
+    root = make_project(
+        {
+            "docs/a.md": "Raise RetryBudgetExhausted when out.\n",
+            "docs/b.md": "Budgets are counted per skill.\n",
+        }
+    )
+    outcome = search(root, "budget")
+    assert [h.source for h in outcome.hits] == ["docs/b.md"]
+
+
+def test_single_characters_are_never_searched(make_project, engine):
+    root = make_project({"docs/a.md": "a b c x\n"})
+    assert query_terms("a\"b'c$(x)") == ()
+    assert search(root, "a\"b'c$(x)").status is TierStatus.EMPTY

@@ -60,6 +60,8 @@ def run(args: argparse.Namespace) -> int:
             if fmt == "json":
                 print(render_json([]))
             return 0
+        if budget == 0:
+            _warn("budget 0: no hit can fit; the tiers still run for --explain")
 
     timeout: float | None = None
     if args.timeout is not None:

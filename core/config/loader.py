@@ -241,8 +241,8 @@ class _SectionReader:
 
     def tiers(self, section: Mapping) -> tuple[str, ...]:
         default = Config().tiers
-        raw = self.value(section, "tiers", SECTION, None, "list of strings")
-        if raw is None:
+        raw = self.value(section, "tiers", SECTION, list(default), "list of strings")
+        if raw == list(default):
             return default
         result: list[str] = []
         for index, name in enumerate(raw):

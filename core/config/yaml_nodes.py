@@ -41,6 +41,10 @@ def load_located(text: str, only_key: str | None = None) -> LocatedYaml:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
         message = exc.problem or exc.context or "invalid YAML"
+        opened = exc.context_mark
+        if exc.context and opened is not None and opened.line + 1 != line:
+            # An unclosed `[` or `{` is noticed lines later; say where it started.
+            message += f"; {exc.context} that started at line {opened.line + 1}"
         raise YamlSyntaxError(message, line) from None
     except yaml.YAMLError as exc:
         raise YamlSyntaxError(str(exc).splitlines()[0], None) from None

@@ -9,9 +9,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from ..models import Hit, TierOutcome, TierStatus
+from ..models import Hit, TierOutcome, TierStatus, count_hits
 from ..process import ProcessResult, run_bounded
 from .base import Deadline, Probe, TierRequest, not_installed
+from .grep_rank import regex_escape
 
 NOT_INSTALLED = not_installed("ck")
 # Reciprocal-rank fusion with k=60 peaks at 1/61 from each arm: the best possible hybrid score.
@@ -133,7 +134,7 @@ class CkTier:
         )
         if parsed.hits:
             status = TierStatus.SERVED
-            reason = f"{len(parsed.hits)} hits ({request.config.ck.mode}){dropped}"
+            reason = f"{count_hits(len(parsed.hits))} ({request.config.ck.mode}){dropped}"
         else:
             status, reason = TierStatus.EMPTY, f"no hits{dropped}"
         return TierOutcome(
@@ -165,16 +166,10 @@ class CkTier:
         )
 
 
-# What Rust's regex::escape escapes.
-_REGEX_META = frozenset("\\.+*?()|[]{}^$#&-~")
-
-
 def literal_pattern(query: str, mode: str) -> str:
     """The query as ck should see it. In hybrid mode ck also runs the pattern as a regex,
     so `foo(` would be a regex error: escape it so user text is searched literally."""
-    if mode != "hybrid":
-        return query
-    return "".join(f"\\{ch}" if ch in _REGEX_META else ch for ch in query)
+    return regex_escape(query) if mode == "hybrid" else query
 
 
 def _parse_jsonl(

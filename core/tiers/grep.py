@@ -11,11 +11,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..filtering import ContextFilter
-from ..models import FilteredHit, Hit, TierOutcome, TierStatus
+from ..models import FilteredHit, Hit, TierOutcome, TierStatus, count_hits
 from ..process import run_bounded
 from ..project import is_inside, relative_source
 from .base import Deadline, Probe, TierRequest
-from .grep_rank import FileMatches, cut_window, query_terms, rank_files
+from .grep_rank import (
+    FileMatches,
+    cut_window,
+    query_terms,
+    rank_files,
+    word_start_pattern,
+    word_start_regexes,
+)
 
 MAX_LINES_PER_FILE = 50
 _BINARY_SNIFF = 8192
@@ -85,7 +92,7 @@ class GrepTier:
             hits.append(Hit(entry.path, entry.score, body, self.name, start, end))
         status = TierStatus.SERVED if hits else TierStatus.EMPTY
         if hits:
-            reason = f"{len(hits)} hits ({scan.engine})"
+            reason = f"{count_hits(len(hits))} ({scan.engine})"
         elif filtered:
             reason = f"{len(filtered)} matching files, all filtered"
         else:
@@ -127,7 +134,7 @@ class _RipgrepScan:
         root = request.root
         argv = [
             rg, "--no-config", "--null", "--line-number", "--no-heading", "--with-filename",
-            "--ignore-case", "--fixed-strings", "--no-ignore", "--hidden", "--no-messages",
+            "--ignore-case", "--no-ignore", "--hidden", "--no-messages",
             "--glob", "!.git", "--max-filesize", str(request.config.grep.max_filesize),
             "--max-count", str(MAX_LINES_PER_FILE), "--only-matching",
         ]  # fmt: skip
@@ -135,7 +142,7 @@ class _RipgrepScan:
             if is_inside(private, root) and private != root:
                 argv += ["--glob", f"!{relative_source(private, root)}/**"]
         for term in terms:
-            argv += ["-e", term]
+            argv += ["-e", word_start_pattern(term)]
         argv.append("--")
         argv += [relative_source(p, root) or "." for p in request.scope.grep_paths]
         self.argv = tuple(argv)
@@ -194,6 +201,7 @@ class _PythonScan:
     def __init__(self, request: TierRequest, terms, deadline: Deadline) -> None:
         self.request = request
         self.terms = terms
+        self.patterns = word_start_regexes(terms)
         self.deadline = deadline
         self.status: TierStatus | None = None
         self.reason = ""
@@ -237,13 +245,13 @@ class _PythonScan:
         if b"\0" in data[:_BINARY_SNIFF]:
             return None
         lower = data.decode("utf-8", "replace").lower()
-        if not any(term in lower for term in self.terms):
+        if not any(term in lower for term in self.terms):  # cheap reject before regexes
             return None
         matches = FileMatches(relative_source(path, self.request.root))
         for number, line in enumerate(lower.splitlines(), start=1):
             if len(matches.lines) >= MAX_LINES_PER_FILE:
                 break
-            matches.add_line(number, line, self.terms)
+            matches.add_line(number, line, self.patterns)
         return matches if matches.lines else None
 
 

@@ -30,11 +30,32 @@ _WORD = re.compile(r"[\w][\w.+#-]*\w|\w", re.UNICODE)
 
 def query_terms(text: str) -> tuple[str, ...]:
     """Lower-cased distinct words of the query, stopwords dropped (unless nothing else is
-    left), at most MAX_TERMS. Searched literally: no regex or glob meaning survives."""
+    left), at most MAX_TERMS. Single characters are never searched: they match nearly
+    every line. Searched literally: no regex or glob meaning survives."""
     words = [w.lower() for w in _WORD.findall(text)]
-    words = list(dict.fromkeys(words))
-    kept = [w for w in words if w not in STOPWORDS and len(w) > 1]
+    words = [w for w in dict.fromkeys(words) if len(w) > 1]
+    kept = [w for w in words if w not in STOPWORDS]
     return tuple((kept or words)[:MAX_TERMS])
+
+
+# What Rust's regex::escape (ripgrep, ck) escapes.
+_REGEX_META = frozenset("\\.+*?()|[]{}^$#&-~")
+
+
+def regex_escape(text: str) -> str:
+    """`text` as a literal in a Rust regex (ripgrep's and ck's syntax)."""
+    return "".join(f"\\{ch}" if ch in _REGEX_META else ch for ch in text)
+
+
+def word_start_pattern(term: str) -> str:
+    """The Rust regex ripgrep searches for a term: at the start of a word, any ending
+    (`budget` finds `budgets` but not `RetryBudgetExhausted`)."""
+    return r"\b" + regex_escape(term)
+
+
+def word_start_regexes(terms: tuple[str, ...]) -> dict[str, re.Pattern[str]]:
+    """The same matching in Python, for the scan used when ripgrep is missing."""
+    return {term: re.compile(r"\b" + re.escape(term)) for term in terms}
 
 
 @dataclass
@@ -54,13 +75,13 @@ class FileMatches:
             on_line.add(term)
         self.counts[term] = self.counts.get(term, 0) + 1
 
-    def add_line(self, number: int, text_lower: str, terms: tuple[str, ...]) -> None:
-        found = {t for t in terms if t in text_lower}
-        if not found:
-            return
-        self.lines[number] = found
-        for term in found:
-            self.counts[term] = self.counts.get(term, 0) + text_lower.count(term)
+    def add_line(self, number: int, text_lower: str, patterns: dict[str, re.Pattern[str]]) -> None:
+        """Every term found at a word start on one (lower-cased) line."""
+        for term, pattern in patterns.items():
+            occurrences = len(pattern.findall(text_lower))
+            if occurrences:
+                self.lines.setdefault(number, set()).add(term)
+                self.counts[term] = self.counts.get(term, 0) + occurrences
 
 
 @dataclass(frozen=True, slots=True)

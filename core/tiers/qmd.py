@@ -25,7 +25,7 @@ from ..models import Hit, TierOutcome, TierStatus
 from ..process import ProcessResult, run_bounded
 from ..project import is_inside
 from .base import Deadline, Probe, TierRequest
-from .grep_rank import FileMatches, best_window, query_terms
+from .grep_rank import FileMatches, best_window, query_terms, word_start_regexes
 from .qmd_fts import fast_path_supported, fts_expression, open_index, search_index
 from .qmd_index import (
     DEFAULT_MODELS,
@@ -622,8 +622,9 @@ def _as_search_entry(match, words: tuple[str, ...]) -> dict:
     document's best window of lines for the query words, under qmd's `@@` header."""
     lines = match.body.split("\n")
     found = FileMatches(match.path)
+    patterns = word_start_regexes(words)
     for number, line in enumerate(lines, start=1):
-        found.add_line(number, line.lower(), words)
+        found.add_line(number, line.lower(), patterns)
     if found.lines:
         start, end, _, _ = best_window(found, SNIPPET_LINES)
     else:

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from ..models import Hit, TierOutcome, TierStatus
+from ..models import Hit, TierOutcome, TierStatus, count_hits
 from ..project import relative_source
 from ..store.entries import ContextEntry, readable_content
 from ..store.location import store_path
@@ -69,7 +69,7 @@ class StoreTier:
         if not hits:
             return self._outcome(started, TierStatus.EMPTY, "no entry matches the query")
         return self._outcome(
-            started, TierStatus.SERVED, f"{len(hits)} hits (bm25, {matching})", hits
+            started, TierStatus.SERVED, f"{count_hits(len(hits))} (bm25, {matching})", hits
         )
 
     def _ranked(
