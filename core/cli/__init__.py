@@ -55,6 +55,21 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+WORKBENCH_ENTRY_POINTS = "tierscope.workbench"
+
+
+def open_workbench(args: argparse.Namespace) -> int:
+    """Open the front end registered under the `tierscope.workbench` entry point (the
+    Textual workbench). Looked up rather than imported: core never depends on it."""
+    from importlib.metadata import entry_points
+
+    found = sorted(entry_points(group=WORKBENCH_ENTRY_POINTS), key=lambda ep: ep.name)
+    if not found:
+        print("tierscope: no workbench is installed; the headless commands work", file=sys.stderr)
+        return 1
+    return found[0].load()(args)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = named_command(argv)
@@ -62,9 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:
-        from tierscope.cli.workbench import run as run_workbench
-
-        return run_workbench(args)
+        return open_workbench(args)
     try:
         return handler(args)
     except KeyboardInterrupt:

@@ -68,11 +68,11 @@ def run(args: argparse.Namespace) -> int:
     _prepare_qmd(root)
     if args.print_only:
         return _print_examples(root)
-    from tierscope.cli.workbench import run as run_workbench
+    from tierscope.cli import open_workbench
 
     args.root = str(root)
     args.config = None
-    return run_workbench(args)
+    return open_workbench(args)
 
 
 def _prepare_qmd(root: Path) -> None:
