@@ -9,7 +9,7 @@ import difflib
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input
+from textual.widgets import Input, Static
 from textual.worker import WorkerCancelled, WorkerFailed
 
 from tierscope.api import Project, QueryOptions
@@ -18,6 +18,7 @@ from tierscope.tui.app import VIEWS, TierscopeApp
 from tierscope.tui.screens.config import ConfigScreen
 from tierscope.tui.screens.config_dialogs import ConfigDialog
 from tierscope.tui.screens.query import QueryScreen
+from tierscope.tui.screens.unsaved_changes import UnsavedChangesDialog
 from tierscope.tui.widgets.config_preview import PreviewPanel
 from tierscope.tui.widgets.config_problems import ProblemList
 from tierscope.tui.widgets.named_entries import NamedEntries
@@ -408,6 +409,123 @@ async def test_saving_creates_the_file_when_the_project_has_none(make_project):
     assert (root / ".tierscope.yaml").read_text() == "qmd_context:\n  default_budget: 1200\n"
 
 
+async def answer_quit(pilot, answer: str) -> None:
+    dialog = pilot.app.screen
+    assert isinstance(dialog, UnsavedChangesDialog)
+    dialog.query_one(f"#{answer}").press()
+    await pilot.pause()
+    await pilot.pause()
+
+
+def status_line(screen: ConfigScreen) -> str:
+    return str(screen.query_one("#config-status", Static).render())
+
+
+async def test_quitting_with_unsaved_edits_asks_first_and_cancel_keeps_them(harbor):
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        await type_into(pilot, field(screen, "default_budget").control, "3000")
+        await pilot.press("f2")  # switching views is allowed; quitting is what asks
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, UnsavedChangesDialog)
+        assert dialog.target == CONFIG_NAME
+        await answer_quit(pilot, "cancel")
+        assert app.return_code is None  # still running
+        assert isinstance(app.screen, QueryScreen)
+        assert screen.document.get("default_budget") == 3000
+    assert (harbor / CONFIG_NAME).read_text() == CONFIG
+
+
+async def test_discard_and_quit_exits_and_leaves_the_file_as_it_was(harbor):
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        await type_into(pilot, field(screen, "default_budget").control, "3000")
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        await answer_quit(pilot, "discard")
+        assert app.return_code == 0
+    assert (harbor / CONFIG_NAME).read_text() == CONFIG
+
+
+async def test_save_before_quitting_shows_the_diff_then_saves_and_exits(harbor):
+    config = harbor / CONFIG_NAME
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        await type_into(pilot, field(screen, "default_budget").control, "3000")
+        await pilot.press("f2", "ctrl+q")
+        await pilot.pause()
+        await answer_quit(pilot, "save")
+        assert app.return_code is None  # not before the save is confirmed
+        assert isinstance(app.screen, ConfigDialog) and "+  default_budget: 3000" in app.screen.diff
+        await choose(pilot, screen, "save")
+        assert app.return_code == 0
+    assert changed_lines(CONFIG, config.read_text()) == [
+        "-  default_budget: 40          # tokens handed to a skill when it names no budget",
+        "+  default_budget: 3000          # tokens handed to a skill when it names no budget",
+    ]
+
+
+async def test_a_save_refused_while_quitting_keeps_the_workbench_open(harbor):
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        await type_into(pilot, field(screen, "default_budget").control, "0")
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        await answer_quit(pilot, "save")
+        assert app.return_code is None
+        assert app.screen is screen  # the error the edit made blocks the save, and the quit
+    assert (harbor / CONFIG_NAME).read_text() == CONFIG
+
+
+async def test_quitting_without_edits_exits_at_once(harbor):
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_config(pilot)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert app.return_code == 0
+
+
+async def test_text_that_does_not_parse_in_the_yaml_editor_is_unsaved(harbor):
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        assert "saved" in status_line(screen) and screen.sub_title == CONFIG_NAME
+        yaml_editor = screen.query_one(YamlEditor)
+        yaml_editor.text = yaml_editor.text.replace("  enabled: true", "      enabled: true", 1)
+        await pilot.pause()
+        assert screen.editor_problem is not None  # it no longer parses
+        assert "1 line changed, unsaved" in status_line(screen)
+        assert screen.sub_title == f"{CONFIG_NAME} (unsaved)"
+        assert screen.unsaved_changes() == CONFIG_NAME
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, UnsavedChangesDialog)
+
+
+async def test_the_save_dialogs_buttons_answer_a_mouse_click_on_a_short_terminal(harbor):
+    config = harbor / CONFIG_NAME
+    app = workbench(harbor)
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = await open_config(pilot)
+        await type_into(pilot, field(screen, "default_budget").control, "3000")
+        await add_scope(pilot, screen, "docs", ck_path="docs/", grep_paths="docs/")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfigDialog)
+        assert await pilot.click("#save")
+        await pilot.pause()
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfigDialog)
+    assert "  default_budget: 3000" in config.read_text()
+
+
 def test_snapshot_of_the_form_with_a_validation_error(snap_compare, harbor):
     async def run_before(pilot) -> None:
         screen = await open_config(pilot)
@@ -424,6 +542,16 @@ def test_snapshot_of_the_diff_shown_before_saving(snap_compare, harbor):
         await type_into(pilot, field(screen, "default_budget").control, "3000")
         await add_scope(pilot, screen, "docs", ck_path="docs/", grep_paths="docs/")
         await pilot.press("ctrl+s")
+        await pilot.pause()
+
+    assert snap_compare(workbench(harbor), run_before=run_before, terminal_size=SIZE)
+
+
+def test_snapshot_of_the_question_before_quitting_with_unsaved_edits(snap_compare, harbor):
+    async def run_before(pilot) -> None:
+        screen = await open_config(pilot)
+        await type_into(pilot, field(screen, "default_budget").control, "3000")
+        await pilot.press("ctrl+q")
         await pilot.pause()
 
     assert snap_compare(workbench(harbor), run_before=run_before, terminal_size=SIZE)

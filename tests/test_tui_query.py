@@ -18,6 +18,7 @@ from tierscope.cli import main as cli_main
 from tierscope.render import render_json
 from tierscope.tui.app import TierscopeApp
 from tierscope.tui.command_line import command_line
+from tierscope.tui.messages import ReplayQuery
 from tierscope.tui.screens.query import QueryScreen
 from tierscope.tui.widgets.budget_meter import BudgetMeter, limit_at
 from tierscope.tui.widgets.query_form import QueryForm
@@ -202,6 +203,26 @@ async def test_run_all_tiers_fills_the_compare_panel_with_one_column_per_tier():
         columns = [column.id for column in app.screen.query(".compare-column")]
         assert columns == ["compare-qmd", "compare-ck", "compare-grep"]
         assert app.screen.query_one("#tabs").active == "compare-tab"
+
+
+@pytest.mark.parametrize("how", ["enter", "replay"])
+async def test_a_single_tier_run_after_run_all_tiers_shows_its_own_results(how):
+    engine = FakeEngine()
+    app = TierscopeApp(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await type_query(pilot, "token budget")
+        await settle(pilot)
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        if how == "enter":
+            await type_query(pilot, "rollback")
+        else:
+            app.post_message(ReplayQuery(QueryOptions(text="rollback")))
+        await settle(pilot)
+        assert engine.runs[-1] == QueryOptions(text="rollback")
+        assert app.screen.query_one("#tabs").active == "results-tab"
+        assert not app.screen.query(".compare-column")  # the old query's columns are gone
+        assert app.screen.query_one("#compare-hint")
 
 
 async def test_latency_history_grows_by_one_point_per_measured_run():

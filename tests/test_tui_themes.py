@@ -75,14 +75,24 @@ def test_a_missing_themes_folder_means_no_user_themes(tmp_path):
     assert loaded.themes == () and loaded.warnings == ()
 
 
-async def test_the_theme_flag_wins_and_the_choice_is_remembered(themes_dir):
+async def test_the_theme_flag_wins_for_this_run_only(themes_dir):
+    save_preferences(Preferences(theme="nord"))
     app = TierscopeApp(FakeEngine(), theme="tierscope-light")
-    async with app.run_test():
+    async with app.run_test() as pilot:
+        await pilot.pause()
         assert app.theme == "tierscope-light"
-    assert load_preferences().theme == "tierscope-light"
+    assert load_preferences().theme == "nord"
     again = TierscopeApp(FakeEngine())
     async with again.run_test():
-        assert again.theme == "tierscope-light"
+        assert again.theme == "nord"
+
+
+async def test_the_theme_flag_saves_nothing_when_no_theme_was_remembered(themes_dir):
+    app = TierscopeApp(FakeEngine(), theme="tierscope-light")
+    async with app.run_test() as pilot:
+        await pilot.pause()
+    assert load_preferences().theme is None
+    assert not (themes_dir.parent / "preferences.json").exists()
 
 
 async def test_a_theme_changed_in_the_app_is_remembered(themes_dir):
@@ -93,14 +103,23 @@ async def test_a_theme_changed_in_the_app_is_remembered(themes_dir):
     assert load_preferences().theme == "tierscope-light"
 
 
-async def test_an_unknown_theme_falls_back_with_a_warning(themes_dir):
+async def test_an_unknown_theme_falls_back_with_a_warning_naming_the_theme_used(themes_dir):
     save_preferences(Preferences(theme="gone-theme"))
     app = TierscopeApp(FakeEngine(), theme="no-such-theme")
     async with app.run_test():
         assert app.theme == "tierscope-dark"
         messages = [notification.message for notification in app._notifications]
-    assert any("--theme 'no-such-theme'" in message for message in messages)
-    assert any("'gone-theme'" in message for message in messages)
+    assert "--theme 'no-such-theme' is not a known theme; using tierscope-dark" in messages
+    assert "saved theme 'gone-theme' is not a known theme; using tierscope-dark" in messages
+
+
+async def test_an_unknown_theme_flag_falls_back_to_the_remembered_theme(themes_dir):
+    save_preferences(Preferences(theme="tierscope-light"))
+    app = TierscopeApp(FakeEngine(), theme="bogus")
+    async with app.run_test():
+        assert app.theme == "tierscope-light"
+        messages = [notification.message for notification in app._notifications]
+    assert messages == ["--theme 'bogus' is not a known theme; using tierscope-light"]
 
 
 async def test_a_user_theme_can_be_chosen_by_name_and_lacks_nothing(themes_dir):

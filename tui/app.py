@@ -5,7 +5,8 @@ under `tui/screens/` and is imported only when first shown.
 A view module `tierscope.tui.screens.<module>` provides a Screen class constructed as
 `ScreenClass(engine)` (the project it works on); listing it in `VIEWS` is all it takes to
 appear in the footer, the command palette and the help. Views whose module is not present
-are left out.
+are left out. A view that can hold unsaved edits implements `HoldsUnsavedWork`
+(`tui/unsaved_work.py`), and quitting asks about them first.
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ from dataclasses import dataclass
 from functools import partial
 from typing import ClassVar
 
+from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
+from textual.worker import WorkerState
 
 from tierscope.themes.builtin import BUILTIN_THEMES, DEFAULT_THEME, VARIABLE_DEFAULTS
 from tierscope.themes.user import load_user_themes
@@ -28,6 +31,7 @@ from tierscope.themes.user import load_user_themes
 from .messages import ConfigSaved, ReplayQuery, ShowView
 from .preferences import Preferences, load_preferences, save_preferences, user_themes_dir
 from .query_runner import QueryEngine
+from .unsaved_work import HoldsUnsavedWork
 
 EXIT_AFTER_FIRST_PAINT = "TIERSCOPE_EXIT_AFTER_FIRST_PAINT"
 
@@ -138,6 +142,32 @@ class TierscopeApp(App[None]):
             await self.remove_mode(view.mode)
             self.add_mode(view.mode, partial(self._make_view, view))
 
+    async def action_quit(self) -> None:
+        """Quit; first, each view holding unsaved edits asks: save, discard, or stay."""
+        asking = (worker for worker in self.workers if worker.group == "quit")
+        if not any(worker.state is WorkerState.RUNNING for worker in asking):
+            self._quit_unless_kept()
+
+    @work(group="quit")
+    async def _quit_unless_kept(self) -> None:
+        from .screens.unsaved_changes import DISCARD, SAVE, UnsavedChangesDialog
+
+        for view in self.views:
+            screen = self.view_screens.get(view.mode)
+            if not isinstance(screen, HoldsUnsavedWork):
+                continue
+            target = screen.unsaved_changes()
+            if target is None:
+                continue
+            answer = await self.push_screen_wait(UnsavedChangesDialog(target))
+            if answer == SAVE:
+                await self.switch_mode(view.mode)
+                if not await screen.save_changes():
+                    return
+            elif answer != DISCARD:
+                return
+        self.exit()
+
     def action_help(self) -> None:
         from .screens.help import HelpScreen
 
@@ -184,16 +214,22 @@ class TierscopeApp(App[None]):
         self.startup_warnings.extend(found.warnings)
 
     def _initial_theme(self, requested: str | None) -> str:
-        """--theme > the remembered theme > tierscope-dark; an unknown name falls back."""
+        """--theme > the remembered theme > tierscope-dark. An unknown name is passed
+        over with a warning naming the theme used instead."""
+        passed_over = []
+        chosen = DEFAULT_THEME
         for name, origin in ((requested, "--theme"), (self.preferences.theme, "saved theme")):
             if not name:
                 continue
             if name in self.available_themes:
-                return name
-            self.startup_warnings.append(f"{origin} {name!r} is not a known theme; using others")
-        return DEFAULT_THEME
+                chosen = name
+                break
+            passed_over.append(f"{origin} {name!r} is not a known theme")
+        self.startup_warnings.extend(f"{warning}; using {chosen}" for warning in passed_over)
+        return chosen
 
     def _remember_theme(self, theme: object) -> None:
+        """Save a theme chosen in the app (ctrl+t, the palette); --theme is for one run."""
         name = getattr(theme, "name", None)
         if not name or name == self.preferences.theme:
             return
@@ -206,7 +242,6 @@ class TierscopeApp(App[None]):
 
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self._remember_theme)
-        self._remember_theme(self.current_theme)
         for problem in self.engine.config.problems:
             self.startup_warnings.append(f"config {problem}")
         for warning in self.startup_warnings:

@@ -88,6 +88,21 @@ def shown_diff(document: ConfigDocument, name: str) -> str:
     return diff.replace(str(document.path), name, 2) if document.path is not None else diff
 
 
+def with_section_text(document: ConfigDocument, section: str) -> str:
+    """The document's text with `section` in place of its `qmd_context:` block (added at
+    the end when it has none), taken as it is: it need not parse."""
+    text = document.text
+    if section and not section.endswith("\n"):
+        section += "\n"
+    first_line = document.section_first_line()
+    if first_line is None:
+        return text + ("\n" if text and not text.endswith("\n") else "") + section
+    start = 0
+    for _ in range(first_line - 1):
+        start = text.index("\n", start) + 1
+    return text[:start] + section + text[start + len(document.section_text()) :]
+
+
 def plural(count: int, template: str) -> str:
     """`template` with the count in place of {} and an s when it is not 1."""
     return template.format(count) + ("" if count == 1 else "s")
@@ -156,7 +171,7 @@ class ConfigScreen(Screen):
 
     def on_screen_resume(self) -> None:
         # Shown again: pick up a change made on disk meanwhile, unless there are edits.
-        if not self.document.changed and self._disk_text() != self.document.text:
+        if self.unsaved_changes() is None and self._disk_text() != self.document.text:
             self.load()
         query_view = getattr(self.app, "view_screens", {}).get("query")
         options = getattr(query_view, "options", None)
@@ -176,6 +191,20 @@ class ConfigScreen(Screen):
         self.editor_problem = None
         self.baseline = self._validate()
         self.redraw()
+
+    def held_text(self) -> str:
+        """The whole file as this view holds it: the document, except that while the YAML
+        editor's text does not parse, that text stands in place of the section."""
+        if self.editor_problem is None:
+            return self.document.text
+        return with_section_text(self.document, self.query_one(YamlEditor).text)
+
+    def unsaved_changes(self) -> str | None:
+        """The file's name when the view holds edits not on disk yet (in the form or in
+        the YAML editor, parsed or not), else None."""
+        if self.held_text() == self.loaded_text:
+            return None
+        return short_path(self.path, self.engine.root)
 
     def _validate(self) -> list[ConfigProblem]:
         return validate(self.document, self.engine.root)
@@ -233,6 +262,7 @@ class ConfigScreen(Screen):
         yaml_editor.read_only = self.broken is not None
         if editor:
             yaml_editor.show(section, first_line)
+            self.editor_problem = None  # text that did not parse is no longer shown
         self._show_problems()
 
     def _show_problems(self) -> None:
@@ -243,6 +273,8 @@ class ConfigScreen(Screen):
     def _show_status(self, problems: list[ConfigProblem]) -> None:
         name = short_path(self.path, self.engine.root)
         document = self.document
+        held = self.held_text()
+        unsaved = held != self.loaded_text
         parts: list[str | tuple[str, str]] = [(name, "bold")]
         if self.broken is not None:
             parts.append(
@@ -252,8 +284,8 @@ class ConfigScreen(Screen):
                     "$error",
                 )
             )
-        elif document.changed:
-            count = changed_lines(self.loaded_text, document.text)
+        elif unsaved:
+            count = changed_lines(self.loaded_text, held)
             parts.append((plural(count, "  {} line") + " changed, unsaved", "$accent"))
         elif not document.exists:
             parts.append(("  does not exist yet; saving creates it", "$foreground-muted"))
@@ -266,7 +298,7 @@ class ConfigScreen(Screen):
         parts.append((plural(errors, "✗ {} error"), "$error" if errors else muted))
         parts.append((plural(warnings, "  ⚠ {} warning"), "$warning" if warnings else muted))
         self.query_one("#config-status", Static).update(Content.assemble(*parts))
-        self.sub_title = f"{name}{' (unsaved)' if document.changed else ''}"
+        self.sub_title = f"{name}{' (unsaved)' if unsaved else ''}"
 
     # Editing in the form ----------------------------------------------------------------
 
@@ -442,20 +474,44 @@ class ConfigScreen(Screen):
 
     def action_save(self) -> None:
         """Show the diff of the edits and save them when confirmed."""
+        self._save_when_confirmed()
+
+    @work(exclusive=True, group="config-save")
+    async def _save_when_confirmed(self) -> None:
+        await self.save_changes()
+
+    async def save_changes(self) -> bool:
+        """Refuse (saying why) edits that cannot be saved; otherwise show their diff and
+        write them when confirmed. True once the file holds the edits."""
+        if not self._can_save():
+            return False
         document = self.document
+        name = short_path(self.path, self.engine.root)
+        dialog = save_dialog(
+            name,
+            shown_diff(document, name),
+            changed_lines(self._disk_text() or "", document.text),
+            creating=not document.exists,
+        )
+        if await self.app.push_screen_wait(dialog) != "save":
+            return False
+        return await self._write()
+
+    def _can_save(self) -> bool:
+        """Whether the edits can be saved as they are; when not, the user is told why."""
         name = short_path(self.path, self.engine.root)
         if self.broken is not None:
             self.notify(f"{name} is not valid YAML; nothing to save.", severity="error")
-            return
+            return False
         if self.editor_problem is not None:
             self.notify(
                 f"Not saved: the YAML editor has a problem at line {self.editor_problem.line}.",
                 severity="error",
             )
-            return
-        if not document.changed:
+            return False
+        if not self.document.changed:
             self.notify("Nothing to save: no edits since the file was loaded.")
-            return
+            return False
         errors = introduced_errors(self.baseline, self.problems)
         if errors:
             count = len(errors)
@@ -464,28 +520,21 @@ class ConfigScreen(Screen):
                 f"(first: {errors[0].key or 'line ' + str(errors[0].line)}: {errors[0].message}).",
                 severity="error",
             )
-            return
-        dialog = save_dialog(
-            name,
-            shown_diff(document, name),
-            changed_lines(self._disk_text() or "", document.text),
-            creating=not document.exists,
-        )
-        self.app.push_screen(dialog, self._save_answered)
+            return False
+        return True
 
-    async def _save_answered(self, answer: str | None) -> None:
-        if answer != "save":
-            return
+    async def _write(self) -> bool:
+        """Write the edits; a file changed on disk meanwhile is never overwritten."""
         name = short_path(self.path, self.engine.root)
         try:
             self.document.save()
         except ConfigConflict:
             self.app.push_screen(conflict_dialog(name), self._conflict_answered)
-            return
+            return False
         except (OSError, ConfigEditError) as exc:
             reason = getattr(exc, "strerror", None) or exc
             self.notify(f"Not saved: cannot write {name} ({reason}).", severity="error")
-            return
+            return False
         self.loaded_text = self.document.text
         self.baseline = self._validate()
         self.redraw()
@@ -494,6 +543,7 @@ class ConfigScreen(Screen):
             "Saved: the saved settings are the edited ones now. Edit again, then preview."
         )
         self.notify(f"Saved {name}; queries use the new settings from now on.", title="Saved")
+        return True
 
     def _conflict_answered(self, answer: str | None) -> None:
         name = short_path(self.path, self.engine.root)

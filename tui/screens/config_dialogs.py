@@ -49,8 +49,9 @@ class ConfigDialog(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static(self.title_text, id="dialog-title")
-            yield Static(self.message, id="dialog-message")
+            with Vertical(id="dialog-head"):
+                yield Static(self.title_text, id="dialog-title")
+                yield Static(self.message, id="dialog-message")
             if self.diff is not None:
                 with VerticalScroll(id="dialog-diff"):
                     yield ConfigDiff()

@@ -193,9 +193,14 @@ class QueryScreen(Screen):
         self.query_one(ReplayComparison).show_now(result)
         self._show_status()
         self._show_command()
+        compare = self.query_one(ComparePanel)
         if result.request.all_tiers:
-            self.run_worker(self.query_one(ComparePanel).show(result.outcomes), group="compare")
+            self.run_worker(compare.show(result.outcomes), group="compare", exclusive=True)
             self.query_one(TabbedContent).active = "compare-tab"
+        else:
+            # Columns left from an earlier all-tiers run would pass for this query's.
+            self.run_worker(compare.clear(), group="compare", exclusive=True)
+            self.query_one(TabbedContent).active = "results-tab"
 
     def repack(self, limit: int) -> None:
         """Cut the current hits to `limit` again, without re-running any tier."""

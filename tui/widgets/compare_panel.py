@@ -75,10 +75,19 @@ class ComparePanel(HorizontalScroll):
     """
 
     def compose(self) -> ComposeResult:
-        yield Static(
+        yield self._hint()
+
+    @staticmethod
+    def _hint() -> Static:
+        return Static(
             "Press ctrl+r (or “Run all tiers”) to run every tier and compare their hits.",
             id="compare-hint",
         )
+
+    async def clear(self) -> None:
+        """Drop the columns (they belong to an earlier query) and show the hint again."""
+        await self.remove_children()
+        await self.mount(self._hint())
 
     async def show(self, outcomes: tuple[TierOutcome, ...]) -> None:
         """Replace the columns with one per outcome."""
