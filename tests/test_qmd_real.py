@@ -23,6 +23,7 @@ from tierscope.tiers.qmd import QmdTier
 from tierscope.tiers.qmd_index import check_freshness, locate, read_registry
 
 from process_watch import process_exists
+from tier_projects import QMD_PROJECT_FILES, write_files
 
 REAL_QMD = Path(__file__).resolve().parents[1] / ".cache" / "tools" / "bin" / "qmd"
 pytestmark = pytest.mark.skipif(
@@ -31,27 +32,7 @@ pytestmark = pytest.mark.skipif(
 GENEROUS = 60.0
 
 FILES = {
-    "grimoires/loa/NOTES.md": (
-        "# Project notes\n"
-        "\n"
-        "Some intro text.\n"
-        "\n"
-        "## Token budget\n"
-        "\n"
-        "The token budget caps how much context a skill receives.\n"
-        "Budgets are counted in tokens.\n"
-        "\n"
-        "## Rollback\n"
-        "\n"
-        "If a deployment fails, roll back quickly.\n"
-    ),
-    "grimoires/loa/prd.md": (
-        "# Product requirements\n\nThe pipeline falls back from qmd to ck to grep.\n"
-        "Kubernetes is not used here.\n"
-    ),
-    "grimoires/loa/sprint notes (draft 2).md": "# Sprint\n\nThe harbour crane was repaired.\n",
-    "grimoires/loa/reality/api.md": "# API reality\n\nThe endpoint returns a lighthouse id.\n",
-    ".claude/skills/implement/SKILL.md": "# Implement\n\nWrite the code for the sprint.\n",
+    **QMD_PROJECT_FILES,
     ".tierscope.yaml": (
         "qmd_context:\n"
         "  scopes:\n"
@@ -69,11 +50,7 @@ COLLECTIONS = {
 
 
 def write_project(root: Path) -> Path:
-    for relative, text in FILES.items():
-        target = root / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text)
-    return root.resolve()
+    return write_files(root, FILES)
 
 
 def qmd_environment(base: Path) -> dict[str, str]:

@@ -18,6 +18,7 @@ from tierscope.tiers.base import Deadline, TierRequest
 from tierscope.tiers.ck import NOT_INSTALLED, CkTier
 
 from process_watch import gone_soon
+from tier_projects import write_files
 
 FAKE_CK = Path(__file__).parent / "fakes" / "ck"
 GENEROUS = 30.0
@@ -64,12 +65,7 @@ def ck_on_path(tmp_path, monkeypatch) -> Path:
 
 @pytest.fixture
 def root(tmp_path) -> Path:
-    project = tmp_path / "project"
-    for relative, text in FILES.items():
-        target = project / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text)
-    return project.resolve()
+    return write_files(tmp_path / "project", FILES)
 
 
 @pytest.fixture

@@ -27,33 +27,14 @@ from tierscope.tiers.qmd_index import (
 )
 
 from process_watch import gone_soon
+from tier_projects import QMD_PROJECT_FILES, write_files
 
 FAKE_QMD = Path(__file__).parent / "fakes" / "qmd"
 GENEROUS = 30.0
 
 FILES = {
-    "grimoires/loa/NOTES.md": (
-        "# Project notes\n"
-        "\n"
-        "Some intro text.\n"
-        "\n"
-        "## Token budget\n"
-        "\n"
-        "The token budget caps how much context a skill receives.\n"
-        "Budgets are counted in tokens.\n"
-        "\n"
-        "## Rollback\n"
-        "\n"
-        "If a deployment fails, roll back quickly.\n"
-    ),
-    "grimoires/loa/prd.md": (
-        "# Product requirements\n\nThe pipeline falls back from qmd to ck to grep.\n"
-        "Kubernetes is not used here.\n"
-    ),
-    "grimoires/loa/sprint notes (draft 2).md": "# Sprint\n\nThe harbour crane was repaired.\n",
-    "grimoires/loa/reality/api.md": "# API reality\n\nThe endpoint returns a lighthouse id.\n",
+    **QMD_PROJECT_FILES,
     "grimoires/loa/ignored.txt": "budget budget budget\n",
-    ".claude/skills/implement/SKILL.md": "# Implement\n\nWrite the code for the sprint.\n",
 }
 
 
@@ -84,12 +65,7 @@ def qmd_on_path(tmp_path, monkeypatch) -> Path:
 
 @pytest.fixture
 def root(tmp_path) -> Path:
-    project = tmp_path / "project"
-    for relative, text in FILES.items():
-        target = project / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text)
-    return project.resolve()
+    return write_files(tmp_path / "project", FILES)
 
 
 def qmd(*args: str, cwd: Path) -> subprocess.CompletedProcess:

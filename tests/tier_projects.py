@@ -1,0 +1,40 @@
+"""Small projects the tier tests search: the qmd project (used against the fake and the
+real qmd alike) and the helper that writes any of them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+QMD_PROJECT_FILES = {
+    "grimoires/loa/NOTES.md": (
+        "# Project notes\n"
+        "\n"
+        "Some intro text.\n"
+        "\n"
+        "## Token budget\n"
+        "\n"
+        "The token budget caps how much context a skill receives.\n"
+        "Budgets are counted in tokens.\n"
+        "\n"
+        "## Rollback\n"
+        "\n"
+        "If a deployment fails, roll back quickly.\n"
+    ),
+    "grimoires/loa/prd.md": (
+        "# Product requirements\n\nThe pipeline falls back from qmd to ck to grep.\n"
+        "Kubernetes is not used here.\n"
+    ),
+    # Spaces and parentheses: qmd:// URIs carry them verbatim.
+    "grimoires/loa/sprint notes (draft 2).md": "# Sprint\n\nThe harbour crane was repaired.\n",
+    "grimoires/loa/reality/api.md": "# API reality\n\nThe endpoint returns a lighthouse id.\n",
+    ".claude/skills/implement/SKILL.md": "# Implement\n\nWrite the code for the sprint.\n",
+}
+
+
+def write_files(root: Path, files: dict[str, str]) -> Path:
+    """Write {relative path: text} under root; the resolved root."""
+    for relative, text in files.items():
+        target = root / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+    return root.resolve()
