@@ -179,8 +179,10 @@ class Project:
         from .trajectory.paths import agent_name, log_file
         from .trajectory.recorder import TrajectoryRecorder
 
-        path = log_file(self.trajectory_dir(), agent_name(skill), date.today())
-        return TrajectoryRecorder(path, agent_name(skill), self.root)
+        agent = agent_name(skill)
+        return TrajectoryRecorder(
+            log_file(self.trajectory_dir(), agent, date.today()), agent, self.root
+        )
 
 
 def _fan_out(first: EventSink, second: EventSink) -> EventSink:

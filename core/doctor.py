@@ -5,20 +5,18 @@ CLI and the workbench."""
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 from .api import Project
 from .config.model import ConfigProblem, ScopeConfig
 from .models import ResolvedScope
-from .process import run_bounded
 from .project import contain
 from .scopes import inside_index_dir, resolve_scope
 from .tiers.base import Deadline, Probe, TierRequest
 from .tiers.registry import load_tier
+from .tool_version import tool_version
 
 TIER_NAMES = ("qmd", "ck", "grep", "store")
 # `--version` of a healthy tool answers in well under a second (qmd's Node start included).
@@ -188,7 +186,7 @@ def _tier_report(name: str, enabled: bool, by_scope: dict[str, Probe]) -> TierRe
         usable=bool(usable),
         reason=tier_reason(by_scope),
         path=first.path,
-        version=first.version or tool_version(first.path),
+        version=first.version or tool_version(first.path, Deadline.after(VERSION_TIMEOUT_SECONDS)),
         by_scope=by_scope,
     )
 
@@ -206,24 +204,6 @@ def tier_reason(by_scope: dict[str, Probe]) -> str:
     if usable:
         return f"usable in {len(usable)} of {len(by_scope)} scopes (see each scope)"
     return "; ".join(list(reasons)[:3])
-
-
-def tool_version(path: str | None) -> str | None:
-    """The first line of `<tool> --version` for an executable (None for anything else or
-    a tool that does not answer). Asked once per binary while it stays the same file."""
-    if not path or not os.path.isfile(path) or not os.access(path, os.X_OK):
-        return None
-    stat = os.stat(path)
-    return _version_of(os.path.realpath(path), stat.st_mtime_ns, stat.st_size)
-
-
-@lru_cache(maxsize=16)
-def _version_of(binary: str, _mtime_ns: int, _size: int) -> str | None:
-    result = run_bounded((binary, "--version"), Deadline.after(VERSION_TIMEOUT_SECONDS))
-    if result.returncode != 0:
-        return None
-    lines = result.stdout.decode("utf-8", "replace").splitlines()
-    return next((line.strip()[:100] for line in lines if line.strip()), None)
 
 
 def path_checks(scope: ScopeConfig, resolved: ResolvedScope, root: Path) -> tuple[PathCheck, ...]:

@@ -397,18 +397,18 @@ def test_reading_the_index_directly_retries_with_any_keyword_after_an_and_miss(i
 
 
 def test_the_installed_version_is_asked_once_and_remembered(indexed, monkeypatch):
+    from tierscope import tool_version
     from tierscope.project import user_dir
-    from tierscope.tiers import qmd_fts
 
-    (user_dir("cache") / "qmd-version.json").unlink(missing_ok=True)
+    (user_dir("cache") / tool_version.CACHE_NAME).unlink(missing_ok=True)
     calls = []
-    real_run = qmd_fts.run_bounded
+    real_run = tool_version.run_bounded
 
     def counting(argv, deadline, **kwargs):
         calls.append(argv)
         return real_run(argv, deadline, **kwargs)
 
-    monkeypatch.setattr(qmd_fts, "run_bounded", counting)
+    monkeypatch.setattr(tool_version, "run_bounded", counting)
     for _ in range(3):
         assert search(make_request(indexed, "rollback")).argv[0] == "qmd-index"
     assert [argv[1:] for argv in calls] == [("--version",)]

@@ -24,7 +24,7 @@ from pathlib import Path
 from ..models import Hit, TierOutcome, TierStatus
 from ..process import ProcessResult, run_bounded
 from ..project import is_inside
-from .base import Deadline, Probe, TierRequest
+from .base import Deadline, Probe, TierRequest, not_installed
 from .grep_rank import FileMatches, best_window, query_terms, word_start_regexes
 from .qmd_fts import fast_path_supported, fts_expression, open_index, search_index
 from .qmd_index import (
@@ -42,7 +42,7 @@ from .qmd_index import (
     staleness_note,
 )
 
-NOT_INSTALLED = "qmd not installed (not on PATH)"
+NOT_INSTALLED = not_installed("qmd")
 MODES = ("search", "query")
 UP_TO_DATE = "qmd: index up to date"
 # How many stale file names a probe lists; the counts are always complete.

@@ -6,22 +6,19 @@ mapping, same per-collection candidate limit) on the index file, read-only.
 
 The schema is qmd's internal detail, not its contract, so the fast path is taken only
 when the index has exactly the tables and columns written here AND the installed qmd is a
-major version this was checked against (`qmd --version`, cached per binary); anything
+major version this was checked against (`qmd --version`, asked once per install); anything
 else — or any SQLite error — returns None and the caller runs the CLI instead.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import re
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..process import run_bounded
-from ..project import user_dir
+from ..tool_version import tool_version
 from .base import Deadline
 
 SUPPORTED_MAJOR_VERSIONS = frozenset({2})
@@ -137,33 +134,10 @@ def search_index(
 
 
 def qmd_major_version(binary: str, deadline: Deadline) -> int | None:
-    """The installed qmd's major version, from `qmd --version`, cached per binary path and
-    modification time (asking costs a Node start, so it is done once per install). None
-    when it cannot be told within the deadline."""
-    try:
-        stat = os.stat(binary)
-    except OSError:
-        return None
-    key = f"{os.path.realpath(binary)}:{stat.st_mtime_ns}:{stat.st_size}"
-    cache = user_dir("cache") / "qmd-version.json"
-    try:
-        cached = json.loads(cache.read_text())
-        if cached.get("key") == key:
-            return cached.get("major")
-    except (OSError, ValueError, AttributeError):
-        pass
-    result = run_bounded((binary, "--version"), deadline)
-    if result.returncode is None:  # timed out, cancelled or not started: ask next time
-        return None
-    text = result.stdout.decode("utf-8", "replace")
-    match = _VERSION.search(text)
-    major = int(match.group(1)) if match else None
-    try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        cache.write_text(json.dumps({"key": key, "major": major, "version": text.strip()}))
-    except OSError:
-        pass
-    return major
+    """The installed qmd's major version from `qmd --version` (asked once per install);
+    None when it cannot be told within the deadline."""
+    match = _VERSION.search(tool_version(binary, deadline) or "")
+    return int(match.group(1)) if match else None
 
 
 def fast_path_supported(binary: str, deadline: Deadline) -> bool:
