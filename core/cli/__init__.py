@@ -18,6 +18,7 @@ COMMANDS = {
     "context": "context",
     "mcp": "mcp",
     "demo": "demo",
+    "eval": "eval",
 }
 _GLOBAL_OPTIONS_WITH_VALUE = ("--root", "--config", "--theme")
 
