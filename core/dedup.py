@@ -1,10 +1,13 @@
-"""Drop hits that show the same lines of the same file twice (scope `all` overlaps paths,
-and several collections can index one file)."""
+"""Each piece of context once: hits that show the same lines of the same file (scope `all`
+overlaps paths, and several collections can index one file), and hits whose text is
+byte-identical (a copy of a file, build output) — served once, under the original's name."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
+from .ignore_rules import original_first
 from .models import Hit
 
 
@@ -18,12 +21,24 @@ def _overlaps(a: Hit, b: Hit) -> bool:
 
 
 def deduplicate(hits: Iterable[Hit]) -> tuple[tuple[Hit, ...], int]:
-    """Keep the best-scoring hit of each overlapping group; return (kept, removed count)."""
+    """Keep the best-scoring hit of each overlapping group and of each identical text;
+    return (kept, removed count)."""
     kept: list[Hit] = []
+    by_content: dict[str, int] = {}
     removed = 0
     for hit in sorted(hits, key=lambda h: -h.score):
         if any(k.source == hit.source and _overlaps(k, hit) for k in kept):
             removed += 1
             continue
+        same = by_content.get(hit.content)
+        if same is not None:
+            removed += 1
+            if original_first(hit.source) < original_first(kept[same].source):
+                kept[same] = replace(
+                    kept[same], source=hit.source, line_start=hit.line_start,
+                    line_end=hit.line_end,
+                )  # fmt: skip
+            continue
+        by_content[hit.content] = len(kept)
         kept.append(hit)
     return tuple(kept), removed

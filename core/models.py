@@ -30,8 +30,11 @@ def count_hits(count: int) -> str:
 
 
 def estimate_tokens(text: str) -> int:
-    """Token estimate shared by every budget: ceil(whitespace-separated words x 1.3)."""
-    return math.ceil(len(text.split()) * 1.3)
+    """Token estimate shared by every budget: max(ceil(words x 1.3), ceil(characters / 4)).
+
+    Words x 1.3 is the seed's rule for prose; dense text (tables, JSON, code) has few
+    spaces and would be undercounted about twice by it, so characters / 4 is a floor."""
+    return max(math.ceil(len(text.split()) * 1.3), math.ceil(len(text) / 4))
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +47,9 @@ class Hit:
     tier: str
     line_start: int | None = None
     line_end: int | None = None
+    # Why it ranks where it does (--explain): each matched term and what it added to the
+    # score. Not part of the hit's identity.
+    terms: tuple[tuple[str, float], ...] = field(default=(), compare=False)
 
     @property
     def tokens(self) -> int:
@@ -64,6 +70,9 @@ class Hit:
             "line_start": self.line_start,
             "line_end": self.line_end,
             "tokens": self.tokens,
+            **(
+                {"terms": {term: round(part, 4) for term, part in self.terms}} if self.terms else {}
+            ),
         }
 
 

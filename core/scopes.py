@@ -103,3 +103,15 @@ def _ck_paths(
         notes.append(f"ck_path {raw} does not exist")
         return ()
     return (path,)
+
+
+def scope_places(scope: ResolvedScope) -> tuple[Path, ...]:
+    """What a scope covers, whichever tier serves: its grep paths (else its ck paths).
+    Empty means the scope names no place, and nothing narrows it."""
+    return scope.grep_paths or scope.ck_paths
+
+
+def in_scope(path: Path, scope: ResolvedScope) -> bool:
+    """Whether a resolved path lies in the scope (a file path covers only itself)."""
+    places = scope_places(scope)
+    return not places or any(is_inside(path, place) for place in places)

@@ -13,11 +13,16 @@ def hit_with_words(words: int, score: float, name: str = "a.md") -> Hit:
     return Hit(name, score, " ".join(["w"] * words), "grep")
 
 
-def test_tokens_are_words_times_one_point_three_rounded_up():
+def test_tokens_are_words_times_one_point_three_or_characters_over_four():
     assert estimate_tokens("") == 0
-    assert estimate_tokens("one") == 2  # ceil(1.3)
-    assert estimate_tokens("a b c d e f g h i j") == 13
-    assert estimate_tokens("  spread\n\tover   lines ") == 4  # ceil(3 * 1.3)
+    assert estimate_tokens("one") == 2  # ceil(1 * 1.3) > ceil(3 / 4)
+    assert estimate_tokens("a b c d e f g h i j") == 13  # ceil(10 * 1.3) > ceil(19 / 4)
+    assert estimate_tokens("  spread\n\tover   lines ") == 6  # ceil(23 / 4) > ceil(3 * 1.3)
+
+
+def test_dense_text_is_not_undercounted():
+    row = "|" + "|".join(["0x1f2e3d4c"] * 40) + "|"
+    assert estimate_tokens(row) == 111  # one "word" of 441 characters
 
 
 def test_a_hit_that_does_not_fit_is_skipped_and_a_smaller_later_one_still_fits():

@@ -1,16 +1,21 @@
-"""The grep tier ranks files and shows the best window, with ripgrep or without it."""
+"""The grep tier ranks whole files with BM25 and serves each file's best section, with
+ripgrep or without it, treating every file of the tree as untrusted."""
 
 from __future__ import annotations
 
-import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+import json
+import os
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
 
-from tierscope.config.model import Config
+import pytest
+
+from tierscope.config.model import Config, FilteringSettings, SnippetSettings
 from tierscope.models import ResolvedScope, TierStatus
 from tierscope.tiers.base import Deadline, TierRequest
 from tierscope.tiers.grep import GrepTier, find_ripgrep
-from tierscope.tiers.grep_rank import FileMatches, query_terms, rank_files
 
 
 @pytest.fixture(params=["ripgrep", "python"])
@@ -24,16 +29,21 @@ def engine(request, monkeypatch):
     return request.param
 
 
-def search(root, query, paths=("docs",), private=(), config=None):
+def search(root, query, paths=("docs",), private=(), config=None, timeout=5.0):
     scope = ResolvedScope("docs", (), (), tuple((root / p).resolve() for p in paths))
-    request = TierRequest(query, root, scope, config or Config(), 5.0, private_paths=private)
-    return GrepTier().search(request, Deadline.after(5.0))
+    request = TierRequest(query, root, scope, config or Config(), timeout, private_paths=private)
+    return GrepTier().search(request, Deadline.after(timeout))
 
 
-def test_query_terms_drop_stopwords_and_keep_literal_text():
-    assert query_terms("How does the token budget work?") == ("token", "budget", "work")
-    assert query_terms("the of and") == ("the", "of", "and")
-    assert query_terms("foo( [bar]* -xy") == ("foo", "bar", "xy")
+def sources(outcome) -> list[str]:
+    return [hit.source for hit in outcome.hits]
+
+
+def with_filtering(**changes) -> Config:
+    return replace(Config(), filtering=replace(FilteringSettings(), **changes))
+
+
+# ------------------------------------------------------------------------------ ranking
 
 
 def test_file_matching_more_distinct_terms_ranks_first(make_project, engine):
@@ -45,7 +55,7 @@ def test_file_matching_more_distinct_terms_ranks_first(make_project, engine):
     )
     outcome = search(root, "token budget")
     assert outcome.status is TierStatus.SERVED
-    assert [h.source for h in outcome.hits] == ["docs/both.md", "docs/one.md"]
+    assert sources(outcome) == ["docs/both.md", "docs/one.md"]
     assert all(0 <= h.score <= 1 for h in outcome.hits)
     assert outcome.hits[0].score > outcome.hits[1].score
 
@@ -53,32 +63,173 @@ def test_file_matching_more_distinct_terms_ranks_first(make_project, engine):
 def test_rarer_term_weighs_more(make_project, engine):
     files = {f"docs/common{i}.md": "rollback happens\n" for i in range(5)}
     files["docs/rare.md"] = "canary only\n"
-    files["docs/common0.md"] = "rollback happens\n"
     root = make_project(files)
     outcome = search(root, "rollback canary")
     assert outcome.hits[0].source == "docs/rare.md"
 
 
-def test_snippet_is_the_best_window_not_the_first_matching_line(make_project, engine):
-    lines = ["# Title", "A budget is mentioned early.", *["filler"] * 20,
-             "The token budget is cut here.", "Tokens are estimated from words.",
-             *["filler"] * 5]  # fmt: skip
+def test_rarity_counts_the_files_that_do_not_match(make_project, engine):
+    quiet = {f"docs/other{i}.md": "nothing relevant\n" for i in range(30)}
+    root = make_project({**quiet, "docs/a.md": "alpha alpha\n", "docs/b.md": "beta\n"})
+    outcome = search(root, "alpha beta")
+    assert any(note == "32 files searched" for note in outcome.notes)
+
+
+def test_a_long_file_that_mentions_every_word_does_not_beat_a_focused_one(make_project, engine):
+    padding = "\n".join(f"unrelated line {i} about something else" for i in range(400))
+    root = make_project(
+        {
+            "docs/huge.md": f"retry once\n{padding}\njitter once\n",
+            "docs/focused.md": "# Retry\n\nEach retry waits with jitter.\nRetry jitter spreads load.\n",
+        }
+    )
+    assert sources(search(root, "retry jitter"))[0] == "docs/focused.md"
+
+
+def test_the_last_of_many_query_words_still_counts(make_project, engine):
+    words = "alpha bravo charlie delta echo foxtrot golf hotel india"
+    root = make_project(
+        {
+            "docs/a.md": f"{words}\n",
+            "docs/b.md": f"{words} zanzibar\n",
+        }
+    )
+    assert sources(search(root, f"{words} zanzibar"))[0] == "docs/b.md"
+
+
+def test_inflections_and_identifier_parts_are_found(make_project, engine):
+    root = make_project(
+        {
+            "docs/a.md": "The build was retargeting the mirror.\n",
+            "docs/b.py": "def dryrun_preview():\n    pass\n",
+            "docs/c.ts": "const dryRunPreview = 1;\n",
+            "docs/d.md": "An overview.\n",
+        }
+    )
+    assert sources(search(root, "retargeted")) == ["docs/a.md"]
+    assert sorted(sources(search(root, "preview"))) == ["docs/b.py", "docs/c.ts"]
+
+
+def test_explain_terms_say_what_each_matched_term_added(make_project, engine):
+    root = make_project({"docs/a.md": "token budget token\n", "docs/b.md": "other text\n"})
+    [hit] = search(root, "token budget").hits
+    contributions = dict(hit.terms)
+    assert set(contributions) == {"token", "budget"}
+    assert sum(contributions.values()) == pytest.approx(hit.score, abs=1e-3)
+
+
+def test_ripgrep_and_python_scan_rank_alike(make_project, monkeypatch):
+    if find_ripgrep() is None:
+        pytest.skip("rg not available")
+    root = make_project(
+        {
+            "docs/a.md": "# Token budget\n\ntoken budget\nmore token text\n",
+            "docs/b.md": "budget only\n",
+            "docs/sub/c.py": "def token():\n    return budget_far\n",
+            "docs/.hidden.md": "token budget\n",
+            "docs/node_modules/x.md": "token budget\n",
+        }
+    )
+    with_rg = search(root, "token budget")
+    monkeypatch.setenv("TIERSCOPE_GREP_ENGINE", "python")
+    without = search(root, "token budget")
+    assert [(h.source, h.score, h.content) for h in with_rg.hits] == [
+        (h.source, h.score, h.content) for h in without.hits
+    ]
+    assert len(with_rg.hits) == 3
+
+
+# ----------------------------------------------------------------------------- snippets
+
+
+def test_snippet_is_the_section_holding_the_matches(make_project, engine):
+    lines = ["# Title", "", "A budget is mentioned early.", "", "## Filler", "",
+             *["filler"] * 20, "", "## Token budget", "", "The token budget is cut here.",
+             "Tokens are estimated from words.", "", "## More", "", *["filler"] * 5]  # fmt: skip
     root = make_project({"docs/a.md": "\n".join(lines) + "\n"})
-    outcome = search(root, "token budget")
-    hit = outcome.hits[0]
-    assert "The token budget is cut here." in hit.content
-    assert "mentioned early" not in hit.content
-    assert hit.line_start <= 23 <= hit.line_end
-    assert hit.line_end - hit.line_start + 1 <= 5
+    hit = search(root, "token budget").hits[0]
+    assert hit.content == (
+        "## Token budget\n\nThe token budget is cut here.\nTokens are estimated from words."
+    )
+    assert (hit.line_start, hit.line_end) == (28, 31)
 
 
-def test_regex_and_glob_characters_are_searched_literally(make_project, engine):
-    root = make_project({"docs/a.md": "call foo( here\n", "docs/b.md": "fooo\n"})
-    outcome = search(root, "foo(")
-    assert outcome.status is TierStatus.SERVED
-    assert outcome.hits[0].source in {"docs/a.md", "docs/b.md"}
-    dash = search(root, "-e foo(")
-    assert dash.status is TierStatus.SERVED
+def test_snippets_stay_under_the_character_cap(make_project, engine):
+    body = "\n".join(f"needle line {i} " + "word " * 30 for i in range(200))
+    root = make_project({"docs/a.md": body + "\n"})
+    config = replace(Config(), snippets=SnippetSettings(max_chars=600, max_line_chars=300))
+    hit = search(root, "needle", config=config).hits[0]
+    assert 0 < len(hit.content) <= 600
+
+
+def test_a_giant_line_is_clipped_around_the_match(make_project, engine):
+    prose = "".join(f"Line {i} of ordinary prose.\n" for i in range(300))
+    row = "| " + "cell | " * 600 + "needle |\n"
+    root = make_project({"docs/table.md": f"{prose}\n{row}\n{prose}"})
+    [hit] = search(root, "needle").hits
+    [clipped] = [line for line in hit.content.split("\n") if "needle" in line]
+    assert clipped.startswith("[…]")
+    assert len(clipped) <= Config().snippets.max_line_chars + 10
+
+
+# ------------------------------------------------------------------ what is searched at all
+
+
+def test_gitignored_and_vendored_files_are_not_searched(make_project, engine):
+    root = make_project(
+        {
+            "docs/.gitignore": "generated/\n*.bak\n",
+            "docs/a.md": "needle a\n",
+            "docs/generated/b.md": "needle b\n",
+            "docs/c.md.bak": "needle c\n",
+            "docs/node_modules/pkg/readme.md": "needle d\n",
+            "docs/dist/app.js": "needle e\n",
+            "docs/app.min.js": "needle f\n",
+        }
+    )
+    assert sources(search(root, "needle")) == ["docs/a.md"]
+    everything = search(root, "needle", config=with_filtering(include_ignored=True))
+    assert len(everything.hits) == 6
+
+
+def test_a_scope_that_names_a_hidden_folder_is_searched(make_project, engine):
+    root = make_project({".claude/skills/x/SKILL.md": "needle\n", ".other/y.md": "needle\n"})
+    assert sources(search(root, "needle", paths=(".claude/skills",))) == [
+        ".claude/skills/x/SKILL.md"
+    ]
+    assert sources(search(root, "needle", paths=(".",))) == []
+
+
+def test_machine_data_is_left_out_unless_asked_for(make_project, engine):
+    root = make_project(
+        {
+            "docs/a.md": "needle in prose\n",
+            "docs/data.json": '{"needle": 1}\n',
+            "docs/log.jsonl": '{"needle": 2}\n',
+            "docs/package-lock.json": '{"needle": 3}\n',
+            "docs/bundle.md": ("var a=1;" * 400 + "needle;") * 3 + "\n",
+        }
+    )
+    outcome = search(root, "needle")
+    assert sources(outcome) == ["docs/a.md"]
+    assert any("machine data" in f.reason for f in outcome.filtered)
+    wanted = search(root, "needle", config=with_filtering(include_machine_data=True))
+    assert len(wanted.hits) == 5
+
+
+def test_identical_copies_are_served_once_under_the_original_name(make_project, engine):
+    text = "# Skill\n\nDeploy with the rollout wave.\n"
+    root = make_project(
+        {
+            "docs/skills/deploy/SKILL.md.constraint-2": text,
+            "docs/skills/deploy/SKILL.md": text,
+            "docs/skills/deploy/SKILL.md.bak": text,
+            "docs/other.md": "A rollout happened.\n",
+        }
+    )
+    outcome = search(root, "rollout wave")
+    assert sources(outcome) == ["docs/skills/deploy/SKILL.md", "docs/other.md"]
+    assert any("identical copies" in note for note in outcome.notes)
 
 
 def test_binary_and_oversized_files_are_skipped(make_project, engine):
@@ -87,25 +238,36 @@ def test_binary_and_oversized_files_are_skipped(make_project, engine):
     root = make_project(
         {"docs/bin.dat": b"needle\x00\x01\x02", "docs/big.md": big, "docs/ok.md": "needle\n"}
     )
-    outcome = search(root, "needle")
-    assert [h.source for h in outcome.hits] == ["docs/ok.md"]
+    assert sources(search(root, "needle")) == ["docs/ok.md"]
 
 
 def test_non_utf8_files_are_decoded_with_replacement(make_project, engine):
     root = make_project({"docs/latin.md": "caf\xe9 needle\n".encode("latin-1")})
-    outcome = search(root, "needle")
-    assert outcome.hits[0].content == "caf\ufffd needle"
+    assert search(root, "needle").hits[0].content == "caf\ufffd needle"
+
+
+def test_a_utf16_file_is_decoded_not_served_as_garbage(make_project, engine):
+    root = make_project({"docs/wide.md": "# Wide\n\nthe needle is here\n".encode("utf-16")})
+    [hit] = search(root, "needle").hits
+    assert hit.content == "# Wide\n\nthe needle is here"
 
 
 def test_private_state_inside_a_scope_is_never_searched(make_project, engine):
     root = make_project(
         {
             "docs/a.md": "needle\n",
-            "docs/trajectory/implement-2026-11-23.jsonl": '{"query": "needle"}\n',
+            "docs/trajectory/implement-2026-11-23.md": "needle\n",
         }
     )
     outcome = search(root, "needle", private=((root / "docs/trajectory").resolve(),))
-    assert [h.source for h in outcome.hits] == ["docs/a.md"]
+    assert sources(outcome) == ["docs/a.md"]
+
+
+def test_regex_and_glob_characters_are_searched_literally(make_project, engine):
+    root = make_project({"docs/a.md": "call foo( here\n", "docs/b.md": "fooo\n"})
+    outcome = search(root, "foo(")
+    assert outcome.status is TierStatus.SERVED
+    assert search(root, "-e foo(").status is TierStatus.SERVED
 
 
 def test_no_match_is_empty_with_a_reason(make_project, engine):
@@ -120,67 +282,120 @@ def test_reason_and_notes_say_which_engine_ran(make_project, engine):
     outcome = search(root, "needle")
     expected = "ripgrep" if engine == "ripgrep" else "python scan"
     assert outcome.reason == f"1 hit ({expected})"
-    assert outcome.notes == (f"engine: {expected}",)
-
-
-def test_ripgrep_and_python_scan_rank_alike(make_project, monkeypatch):
-    if find_ripgrep() is None:
-        pytest.skip("rg not available")
-    root = make_project(
-        {
-            "docs/a.md": "token budget\nmore token text\n",
-            "docs/b.md": "budget only\n",
-            "docs/sub/c.md": "token\n\nbudget far\n",
-        }
-    )
-    with_rg = search(root, "token budget")
-    monkeypatch.setenv("TIERSCOPE_GREP_ENGINE", "python")
-    without = search(root, "token budget")
-    assert [(h.source, h.score, h.content) for h in with_rg.hits] == [
-        (h.source, h.score, h.content) for h in without.hits
-    ]
-
-
-@given(
-    st.lists(
-        st.dictionaries(
-            st.integers(min_value=1, max_value=60),
-            st.sets(st.sampled_from(["alpha", "beta", "gamma"]), min_size=1),
-            min_size=1,
-            max_size=12,
-        ),
-        min_size=1,
-        max_size=25,
-    )
-)
-def test_lazy_ranking_yields_every_file_once_best_first(per_file_lines):
-    terms = ("alpha", "beta", "gamma")
-    files = []
-    for index, lines in enumerate(per_file_lines):
-        matches = FileMatches(f"f{index:02d}.md")
-        for number, found in lines.items():
-            for term in found:
-                matches.add_match(number, term)
-        files.append(matches)
-    ranked = list(rank_files(files, terms, 5))
-    assert sorted(r.path for r in ranked) == sorted(f.path for f in files)
-    keys = [(-r.score, r.path) for r in ranked]
-    assert keys == sorted(keys)
-    assert all(0 <= r.score <= 1 for r in ranked)
-
-
-def test_words_match_at_word_starts_not_inside_other_words(make_project, engine):
-    root = make_project(
-        {
-            "docs/a.md": "Raise RetryBudgetExhausted when out.\n",
-            "docs/b.md": "Budgets are counted per skill.\n",
-        }
-    )
-    outcome = search(root, "budget")
-    assert [h.source for h in outcome.hits] == ["docs/b.md"]
+    assert outcome.notes[0] == f"engine: {expected}"
 
 
 def test_single_characters_are_never_searched(make_project, engine):
     root = make_project({"docs/a.md": "a b c x\n"})
-    assert query_terms("a\"b'c$(x)") == ()
     assert search(root, "a\"b'c$(x)").status is TierStatus.EMPTY
+
+
+# ------------------------------------------------------------------- hostile file trees
+
+
+def test_a_folder_name_with_a_newline_never_reads_outside_the_root(tmp_path, engine):
+    outside = tmp_path / "abs" / "outside"
+    outside.mkdir(parents=True)
+    (outside / "secret.md").write_text("zebracorn outside the root\n")
+    root = tmp_path / "repo"
+    planted = root / "docs" / f"x\n{outside}"
+    planted.mkdir(parents=True)
+    (planted / "secret.md").write_text("zebracorn inside the root\n")
+    (root / "docs" / "new\nline.md").write_text("zebracorn in a file with a newline\n")
+    outcome = search(root.resolve(), "zebracorn")
+    assert sorted(sources(outcome)) == sorted([f"docs/x\n{outside}/secret.md", "docs/new\nline.md"])
+    assert all("outside the root" not in hit.content for hit in outcome.hits)
+
+
+def test_a_symlink_out_of_the_root_is_not_followed(tmp_path, engine):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text("zebracorn secret\n")
+    root = tmp_path / "repo"
+    (root / "docs").mkdir(parents=True)
+    (root / "docs" / "a.md").write_text("zebracorn here\n")
+    (root / "docs" / "link.md").symlink_to(outside / "secret.md")
+    (root / "docs" / "dir").symlink_to(outside)
+    outcome = search(root.resolve(), "zebracorn")
+    assert sources(outcome) == ["docs/a.md"]
+
+
+def test_a_fifo_in_scope_does_not_hang_the_search(make_project, engine):
+    root = make_project({"docs/a.md": "needle\n"})
+    os.mkfifo(root / "docs" / "pipe.md")
+    outcome = search(root, "needle", timeout=3.0)
+    assert outcome.status is TierStatus.SERVED
+    assert sources(outcome) == ["docs/a.md"]
+
+
+def test_deeply_nested_folders_are_searched(make_project, engine):
+    root = make_project({})
+    deep = root / "docs"
+    deep.mkdir()
+    for _ in range(1200):  # one level at a time: mkdir(parents=True) itself recurses
+        deep = deep / "d"
+        deep.mkdir()
+    (deep / "a.md").write_text("needle\n")
+    try:
+        outcome = search(root, "needle", timeout=30.0)
+    finally:
+        # shutil.rmtree (pytest's clean-up of old runs) recurses per level: undo by hand.
+        (deep / "a.md").unlink()
+        while deep != root / "docs":
+            deep.rmdir()
+            deep = deep.parent
+    assert outcome.status is TierStatus.SERVED
+
+
+def test_dense_matches_beyond_the_output_cap_still_answer(make_project, engine):
+    needles = "needle " * 280_000
+    files = {f"docs/dense{i}.md": needles for i in range(6)}
+    root = make_project({**files, "docs/z.md": "needle and haystack\n"})
+    outcome = search(root, "needle haystack", timeout=30.0)
+    assert outcome.status is TierStatus.SERVED
+
+
+UNREADABLE_PROBE = """
+import json, sys
+from pathlib import Path
+from tierscope.config.model import Config
+from tierscope.models import ResolvedScope
+from tierscope.tiers.base import Deadline, TierRequest
+from tierscope.tiers.grep import GrepTier
+root = Path(sys.argv[1])
+scope = ResolvedScope("docs", (), (), (root / "docs",))
+outcome = GrepTier().search(TierRequest("needle", root, scope, Config(), 5.0), Deadline.after(5))
+print(json.dumps({"status": outcome.status.value, "sources": [h.source for h in outcome.hits]}))
+"""
+
+
+def test_one_unreadable_file_costs_that_file_not_the_answer(make_project, engine):
+    root = make_project({"docs/a.md": "needle\n", "docs/locked.md": "needle\n"})
+    (root / "docs" / "locked.md").chmod(0)
+    # Root reads anything; without these capabilities it obeys file modes like a user.
+    caps = "-dac_override,-dac_read_search"
+    result = subprocess.run(
+        ["setpriv", f"--bounding-set={caps}", f"--inh-caps={caps}", sys.executable, "-c",
+         UNREADABLE_PROBE, str(root)],
+        capture_output=True, text=True, check=True, env=os.environ,
+    )  # fmt: skip
+    answer = json.loads(result.stdout)
+    assert answer == {"status": "served", "sources": ["docs/a.md"]}
+
+
+def test_a_matched_file_replaced_by_a_fifo_is_skipped_not_waited_on(make_project, monkeypatch):
+    from tierscope.tiers import file_hits
+
+    root = make_project({"docs/a.md": "needle here\n", "docs/b.md": "needle\n"})
+    real_read = file_hits.read_text_file
+
+    def swap_then_read(path: Path, *args, **kwargs):
+        if path.name == "a.md" and path.is_file():
+            path.unlink()
+            os.mkfifo(path)
+        return real_read(path, *args, **kwargs)
+
+    monkeypatch.setattr(file_hits, "read_text_file", swap_then_read)
+    outcome = search(root, "needle", timeout=3.0)
+    assert sources(outcome) == ["docs/b.md"]
+    assert any("not a regular file" in note for note in outcome.notes)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from tierscope.ranking.analysis import query_terms
 from tierscope.tiers.base import Deadline
 from tierscope.tiers.qmd_fts import fast_path_supported, fts_expression, open_index
 
@@ -54,9 +55,10 @@ def test_a_binary_that_hangs_on_version_is_not_trusted(tmp_path):
     assert not fast_path_supported(str(binary), Deadline.after(0.3))
 
 
-def test_fts_expressions_follow_qmds_word_rules():
-    assert fts_expression(["token", "Budget"]) == '"token"* AND "budget"*'
-    assert fts_expression(["token", "budget"], any_term=True) == '"token"* OR "budget"*'
-    assert fts_expression(["multi-agent", "v2.1"]) == '"multi agent" AND "v2 1"'
-    assert fts_expression(['"AND"', "(x", "*"]) == '"and"* AND "x"*'
-    assert fts_expression(["***"]) is None
+def test_the_fts_expression_ors_every_term_stem_as_a_prefix():
+    assert fts_expression(query_terms("retargeted budgets")) == '"retarget"* OR "budget"*'
+    assert fts_expression(query_terms("multi-agent")) == (
+        '"multi"* OR "agent"* OR "multi agent" OR "multiagent"*'
+    )
+    assert fts_expression(query_terms('"AND" (x OR NEAR')) == '"near"*'
+    assert fts_expression(query_terms("***")) is None

@@ -1,5 +1,5 @@
-"""The qmd tier against a faithful fake `qmd` on PATH: mapping, the lex retry, statuses,
-models, cleanup, and index freshness."""
+"""The qmd tier against a faithful fake `qmd` on PATH: mapping, one OR query of lex lines,
+ranking from the files, scope, statuses, models, cleanup, and index freshness."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import pytest
 from tierscope.config.model import Config, QmdSettings
 from tierscope.models import ResolvedScope, TierStatus
 from tierscope.tiers.base import Deadline, TierRequest
-from tierscope.tiers.qmd import NOT_INSTALLED, QmdTier, parse_results, split_uri
+from tierscope.tiers.qmd import CANDIDATES, NOT_INSTALLED, QmdTier, parse_results, split_uri
 from tierscope.tiers.qmd_index import (
     Collection,
     check_freshness,
@@ -168,25 +168,28 @@ def test_every_collection_of_the_scope_is_searched_in_one_call(indexed_all, argv
     outcome = search(make_request(indexed_all, "sprint", collections=collections))
 
     [argv] = logged_calls(argv_log)
-    assert argv[:2] == ["search", "--json"]
-    assert argv[argv.index("-c") :] == ["-c", "loa-grimoire", "-c", "loa-skills", "--", "sprint"]
+    assert argv[:3] == ["query", "--no-rerank", "--json"]
+    assert argv[argv.index("-c") :] == [
+        "-c", "loa-grimoire", "-c", "loa-skills", "--", "lex: sprint",
+    ]  # fmt: skip
     sources = {hit.source for hit in outcome.hits}
     assert ".claude/skills/implement/SKILL.md" in sources
     assert "grimoires/loa/sprint notes (draft 2).md" in sources
 
 
 def test_the_result_limit_comes_from_the_config(indexed, argv_log):
-    search(make_request(indexed, "the", config=with_qmd(limit=3)))
+    outcome = search(make_request(indexed, "the budget rollback", config=with_qmd(limit=1)))
 
+    assert len(outcome.hits) == 1
     [argv] = logged_calls(argv_log)
-    assert argv[argv.index("-n") + 1] == "3"
+    assert argv[argv.index("-n") + 1] == str(CANDIDATES)
 
 
 def test_a_query_starting_with_a_dash_is_searched_for_its_words(indexed, argv_log):
     outcome = search(make_request(indexed, "--kubernetes"))
 
     [argv] = logged_calls(argv_log)
-    assert argv[-2:] == ["--", "kubernetes"]
+    assert argv[-2:] == ["--", "lex: kubernetes"]
     assert [hit.source for hit in outcome.hits] == ["grimoires/loa/prd.md"]
 
 
@@ -226,45 +229,74 @@ def test_qmd_uris_split_into_collection_and_verbatim_relative_path(uri, expected
     assert split_uri(uri) == expected
 
 
-# ----------------------------------------------------------------------------- retries
+# ------------------------------------------------------------------- OR, ranked from files
 
 
-def test_a_multi_word_and_miss_is_retried_with_per_keyword_lex_lines(indexed, argv_log):
+def test_a_multi_word_query_finds_documents_holding_any_word_in_one_call(indexed, argv_log):
     outcome = search(make_request(indexed, "kubernetes lighthouse"))
 
-    first, retry = logged_calls(argv_log)
-    assert first[0] == "search"
-    assert retry[:2] == ["query", "--no-rerank"]
-    assert retry[-1] == "lex: kubernetes\nlex: lighthouse"
-    assert list(outcome.argv[1:]) == retry
+    [argv] = logged_calls(argv_log)
+    assert argv[:2] == ["query", "--no-rerank"]
+    assert argv[-1] == "lex: kubernetes\nlex: lighthouse"
+    assert list(outcome.argv[1:]) == argv
     assert outcome.status is TierStatus.SERVED
     assert {hit.source for hit in outcome.hits} == {
         "grimoires/loa/prd.md",
         "grimoires/loa/reality/api.md",
     }
-    assert any("retried with per-keyword lex: lines" in note for note in outcome.notes)
-    assert any("kubernetes lighthouse" in note for note in outcome.notes)
 
 
 def test_stopwords_are_not_sent_as_lex_lines(indexed, argv_log):
     search(make_request(indexed, "what is the kubernetes lighthouse"))
 
-    retry = logged_calls(argv_log)[-1]
-    assert retry[-1] == "lex: kubernetes\nlex: lighthouse"
+    [argv] = logged_calls(argv_log)
+    assert argv[-1] == "lex: kubernetes\nlex: lighthouse"
 
 
-def test_a_single_word_miss_is_empty_without_a_retry(indexed, argv_log):
-    outcome = search(make_request(indexed, "xylophone"))
+def test_a_query_no_document_matches_is_empty_after_one_call(indexed, argv_log):
+    outcome = search(make_request(indexed, "xylophone zeppelin"))
 
     assert outcome.status is TierStatus.EMPTY
     assert len(logged_calls(argv_log)) == 1
 
 
-def test_a_miss_of_both_calls_is_empty(indexed, argv_log):
-    outcome = search(make_request(indexed, "xylophone zeppelin"))
+def test_documents_are_ranked_and_cut_from_the_files_themselves(indexed):
+    outcome = search(make_request(indexed, "token budget"))
+
+    assert outcome.hits[0].source == "grimoires/loa/NOTES.md"
+    assert outcome.hits[0].content == (
+        "## Token budget\n\nThe token budget caps how much context a skill receives.\n"
+        "Budgets are counted in tokens."
+    )
+    assert dict(outcome.hits[0].terms).keys() >= {"token", "budget"}
+
+
+def test_hits_outside_the_scope_paths_are_dropped_and_counted(indexed):
+    request = make_request(indexed, "lighthouse kubernetes")
+    scope = replace(request.scope, name="notes", grep_paths=(indexed / "grimoires/loa/prd.md",))
+    outcome = search(replace(request, scope=scope))
+
+    assert [hit.source for hit in outcome.hits] == ["grimoires/loa/prd.md"]
+    assert "1 results left out: outside scope notes" in outcome.notes
+
+
+def test_a_file_deleted_since_indexing_is_never_served(indexed):
+    (indexed / "grimoires/loa/reality/api.md").unlink()
+
+    outcome = search(make_request(indexed, "lighthouse"))
 
     assert outcome.status is TierStatus.EMPTY
-    assert len(logged_calls(argv_log)) == 2
+    assert "1 results left out: file no longer exists" in outcome.notes
+
+
+def test_a_file_changed_since_indexing_is_served_as_it_is_now(indexed):
+    notes = indexed / "grimoires/loa/NOTES.md"
+    notes.write_text(notes.read_text().replace("caps how much", "limits how much"))
+
+    outcome = search(make_request(indexed, "token budget"))
+
+    assert "The token budget limits how much context" in outcome.hits[0].content
+    assert any("1 file changed since indexed" in note for note in outcome.notes)
 
 
 # ------------------------------------------------------------------------ availability
@@ -330,7 +362,7 @@ def test_hybrid_mode_without_models_uses_bm25_and_never_starts_the_hanging_call(
     outcome = search(make_request(indexed, "token budget", config=with_qmd(mode="query")), 10)
 
     assert outcome.status is TierStatus.SERVED
-    assert [argv[0] for argv in logged_calls(argv_log)] == ["search"]
+    assert [argv[:2] for argv in logged_calls(argv_log)] == [["query", "--no-rerank"]]
     models_dir = Path(os.environ["XDG_CACHE_HOME"]) / "qmd" / "models"
     assert (
         f"qmd: hybrid query needs models (none in {models_dir}); used BM25 search" in outcome.notes
@@ -349,7 +381,7 @@ def test_hybrid_mode_with_models_but_no_embeddings_uses_bm25(indexed, argv_log):
 
     outcome = search(make_request(indexed, "token budget", config=with_qmd(mode="query")), 10)
 
-    assert [argv[0] for argv in logged_calls(argv_log)] == ["search"]
+    assert [argv[:2] for argv in logged_calls(argv_log)] == [["query", "--no-rerank"]]
     assert any("have no embeddings" in note for note in outcome.notes)
 
 
@@ -486,7 +518,7 @@ def test_refresh_updates_the_index_first_and_clears_the_note(indexed, argv_log):
 
     outcome = search(make_request(indexed, "zeppelin", refresh=True))
 
-    assert [argv[0] for argv in logged_calls(argv_log)] == ["update", "search"]
+    assert [argv[0] for argv in logged_calls(argv_log)] == ["update", "query"]
     assert outcome.status is TierStatus.SERVED
     assert [hit.source for hit in outcome.hits] == ["grimoires/loa/new.md"]
     assert staleness(outcome) == []
@@ -496,7 +528,7 @@ def test_refresh_updates_the_index_first_and_clears_the_note(indexed, argv_log):
 def test_the_refresh_config_key_refreshes_too(indexed, argv_log):
     search(make_request(indexed, "token budget", config=with_qmd(refresh=True)))
 
-    assert [argv[0] for argv in logged_calls(argv_log)] == ["update", "search"]
+    assert [argv[0] for argv in logged_calls(argv_log)] == ["update", "query"]
 
 
 def test_no_refresh_by_default(indexed, argv_log):
@@ -504,7 +536,7 @@ def test_no_refresh_by_default(indexed, argv_log):
 
     outcome = search(make_request(indexed, "zeppelin"))
 
-    assert [argv[0] for argv in logged_calls(argv_log)] == ["search"]
+    assert [argv[0] for argv in logged_calls(argv_log)] == ["query"]
     assert outcome.status is TierStatus.EMPTY
     assert staleness(outcome)
 

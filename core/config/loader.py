@@ -21,6 +21,7 @@ from .model import (
     QmdSettings,
     ScopeConfig,
     SkillOverride,
+    SnippetSettings,
     StoreSettings,
     TokenBudgets,
     TrajectorySettings,
@@ -129,7 +130,14 @@ class _SectionReader:
             return {}
         return raw
 
-    def settings(self, section: Mapping, key: str, default, kinds: dict[str, str]):
+    def settings(
+        self,
+        section: Mapping,
+        key: str,
+        default,
+        kinds: dict[str, str],
+        retired: Mapping[str, str] | None = None,
+    ):
         path = f"{SECTION}.{key}"
         raw = self.mapping(section, key, SECTION)
         changes = {}
@@ -137,7 +145,8 @@ class _SectionReader:
             value = self.value(raw, name, path, getattr(default, name), kinds[name])
             changes[name] = value
         for unknown in [k for k in raw if k not in kinds]:
-            self.problem(f"{path}.{unknown}", "unknown key (ignored)", "warning")
+            why = (retired or {}).get(unknown, "unknown key")
+            self.problem(f"{path}.{unknown}", f"{why} (ignored)", "warning")
         return replace(default, **changes)
 
     def read(self, section: Mapping, source: ConfigSource) -> Config:
@@ -170,11 +179,17 @@ class _SectionReader:
             section,
             "grep",
             GrepSettings(),
-            {
-                "limit": "positive integer",
-                "max_filesize": "positive integer",
-                "window_lines": "positive integer",
+            {"limit": "positive integer", "max_filesize": "positive integer"},
+            retired={
+                "window_lines": "no longer used: a snippet is a section of at most"
+                " snippets.max_chars characters"
             },
+        )
+        snippets = self.settings(
+            section,
+            "snippets",
+            SnippetSettings(),
+            {"max_chars": "positive integer", "max_line_chars": "positive integer"},
         )
         trajectory = self.settings(
             section,
@@ -197,6 +212,8 @@ class _SectionReader:
                 "exclude": "list of strings",
                 "archive_zone": "string",
                 "signal_threshold": "signal level",
+                "include_ignored": "boolean",
+                "include_machine_data": "boolean",
             },
         )
         budgets = self.settings(
@@ -210,7 +227,7 @@ class _SectionReader:
         )
         known = {
             "enabled", "default_budget", "timeout_seconds", "tiers", "scopes",
-            "skill_overrides", "qmd", "ck", "grep", "trajectory", "filtering",
+            "skill_overrides", "qmd", "ck", "grep", "snippets", "trajectory", "filtering",
             "token_budgets", "store",
         }  # fmt: skip
         for unknown in [k for k in section if k not in known]:
@@ -231,6 +248,7 @@ class _SectionReader:
             qmd=qmd,
             ck=ck,
             grep=grep,
+            snippets=snippets,
             trajectory=trajectory,
             filtering=filtering,
             token_budgets=budgets,

@@ -64,7 +64,15 @@ class CkSettings:
 class GrepSettings:
     limit: int = 10
     max_filesize: int = 2_000_000
-    window_lines: int = 5
+
+
+@dataclass(frozen=True, slots=True)
+class SnippetSettings:
+    """How much of a file one hit shows: the best section, at most `max_chars` characters;
+    a longer line is clipped to about `max_line_chars` around its match."""
+
+    max_chars: int = 1500
+    max_line_chars: int = 300
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +99,10 @@ class FilteringSettings:
     exclude: tuple[str, ...] = DEFAULT_EXCLUDES
     archive_zone: str = "grimoires/loa/archive/"
     signal_threshold: str = "medium"
+    # Files .gitignore/.ignore and the built-in excludes leave out (node_modules/, dist/...).
+    include_ignored: bool = False
+    # JSON, JSONL, lock files, CSV, minified code: not context a reader wants, by default.
+    include_machine_data: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +156,7 @@ class Config:
     qmd: QmdSettings = QmdSettings()
     ck: CkSettings = CkSettings()
     grep: GrepSettings = GrepSettings()
+    snippets: SnippetSettings = SnippetSettings()
     trajectory: TrajectorySettings = TrajectorySettings()
     filtering: FilteringSettings = FilteringSettings()
     token_budgets: TokenBudgets = TokenBudgets()

@@ -20,7 +20,16 @@ SKILL_OVERRIDE = "skill override"
 FILE = "file"
 DEFAULT = "default"
 
-_PLAIN_GROUPS = ("qmd", "ck", "grep", "trajectory", "filtering", "token_budgets", "store")
+_PLAIN_GROUPS = (
+    "qmd",
+    "ck",
+    "grep",
+    "snippets",
+    "trajectory",
+    "filtering",
+    "token_budgets",
+    "store",
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,8 +11,9 @@ from pathlib import Path, PurePosixPath
 
 from ..models import Hit, TierOutcome, TierStatus, count_hits
 from ..process import ProcessResult, run_bounded
+from ..ranking.matching import regex_escape
 from .base import Deadline, Probe, TierRequest, not_installed
-from .grep_rank import regex_escape
+from .span_hits import refresh_spans
 
 NOT_INSTALLED = not_installed("ck")
 # Reciprocal-rank fusion with k=60 peaks at 1/61 from each arm: the best possible hybrid score.
@@ -129,12 +130,14 @@ class CkTier:
             notes.append(f"{parsed.outside_root} results outside the project root ignored")
         if parsed.private:
             notes.append(f"{parsed.private} results in tierscope's own state ignored")
+        hits, span_notes = refresh_spans(request, parsed.hits)
+        notes += span_notes
         dropped = (
             f"; {parsed.dropped_lines} malformed lines dropped" if parsed.dropped_lines else ""
         )
-        if parsed.hits:
+        if hits:
             status = TierStatus.SERVED
-            reason = f"{count_hits(len(parsed.hits))} ({request.config.ck.mode}){dropped}"
+            reason = f"{count_hits(len(hits))} ({request.config.ck.mode}){dropped}"
         else:
             status, reason = TierStatus.EMPTY, f"no hits{dropped}"
         return TierOutcome(
@@ -142,7 +145,7 @@ class CkTier:
             status=status,
             reason=reason,
             latency_ms=_elapsed_ms(started),
-            hits=parsed.hits,
+            hits=hits,
             argv=argv,
             dropped_lines=parsed.dropped_lines,
             notes=tuple(notes),

@@ -1,187 +1,69 @@
-"""The qmd tier: BM25 `qmd search` over the scope's collections, a per-keyword `lex:` retry
-when BM25's AND semantics find nothing, and hybrid `qmd query` only when its models exist
-(without them it hangs forever retrying a download).
+"""The qmd tier: qmd finds the documents of the scope's collections that hold any query
+term (one FTS5 query on qmd's own index file when its schema and version are known, else
+one `qmd query` of per-keyword `lex:` lines), and the ranking core ranks them from the
+files themselves (qmd_rank). Hybrid `qmd query` runs only when its models exist (without
+them it hangs forever retrying a download).
 
-One query costs one qmd process (two when the retry runs): collection roots come from
-qmd's `index.yml`, read directly, and the freshness check runs beside the search. For BM25
-it usually costs none: qmd_fts runs qmd's own FTS5 query on its index file when the index
-schema and the qmd version are ones it knows (set TIERSCOPE_QMD_FAST_PATH=0 to always use
-the CLI).
+Collection roots come from qmd's `index.yml`, read directly, and the freshness check runs
+beside the search. Set TIERSCOPE_QMD_FAST_PATH=0 to always use the CLI.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
-import shlex
-import shutil
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..models import Hit, TierOutcome, TierStatus
-from ..process import ProcessResult, run_bounded
-from ..project import is_inside
-from .base import Deadline, Probe, TierRequest, not_installed
-from .grep_rank import FileMatches, best_window, query_terms, word_start_regexes
-from .qmd_fts import fast_path_supported, fts_expression, open_index, search_index
+from ..models import Hit, TierOutcome, TierStatus, count_hits
+from ..process import run_bounded
+from ..ranking.analysis import Term, query_terms
+from .base import Deadline, Probe, TierRequest
+from .qmd_cli import (
+    QmdCall,
+    call_failure,
+    call_qmd,
+    error_line,
+    lex_document,
+    literal_text,
+    parse_results,
+    split_uri,
+)
+from .qmd_fts import fast_path_supported, fts_expression, index_candidates, open_index
 from .qmd_index import (
     DEFAULT_MODELS,
     Collection,
     Freshness,
-    QmdLocations,
-    Registry,
     check_freshness,
+    collection_files,
     collection_from_show,
     embedding_gap,
-    locate,
     model_state,
-    read_registry,
     staleness_note,
 )
+from .qmd_plan import (
+    NOT_INSTALLED,
+    QmdPlan,
+    creation_hint,
+    describe_index,
+    mode_decision,
+    not_found,
+    plan_for,
+    rooted,
+    stale_files,
+)
+from .qmd_rank import FoundDocument, rank_found
 
-NOT_INSTALLED = not_installed("qmd")
-MODES = ("search", "query")
+__all__ = ["NOT_INSTALLED", "UP_TO_DATE", "QmdTier", "parse_results", "split_uri"]
+
 UP_TO_DATE = "qmd: index up to date"
-# How many stale file names a probe lists; the counts are always complete.
-STALE_FILES_SHOWN = 20
 # How long a finished search waits for the freshness check still walking the collection.
 FRESHNESS_WAIT_SECONDS = 1.0
-_SNIPPET_HEADER = re.compile(r"^@@ -(\d+),(\d+) @@[^\n]*(?:\n|$)")
-# A JSON object that starts an array element: after `[`, `,` or at the start of a line.
-_ELEMENT_START = re.compile(r"(?:^|[\[,])[ \t\r\n]*\{", re.MULTILINE)
-_DECODER = json.JSONDecoder()
-# stderr lines qmd prints on every run (an optional native package it lacks, embedding
-# hints): never the reason a call failed.
-_STDERR_NOISE = ("Cannot find package 'sqlite-vec", "Warning:", "QMD Warning:")
-_NOT_FOUND = re.compile(r"Collection not found: (\S+)")
-
-
-@dataclass(frozen=True, slots=True)
-class QmdPlan:
-    """What a query would use: the binary, qmd's files, and the scope's collections."""
-
-    binary: str | None
-    locations: QmdLocations
-    registry: Registry
-    collections: tuple[Collection, ...] = ()
-    missing: tuple[str, ...] = ()
-    unavailable: str = ""  # why the tier cannot run at all ("" = it can)
-    index_missing: bool = False
-
-
-def plan_for(request: TierRequest) -> QmdPlan:
-    """Resolve the scope's collections from qmd's own config, without starting qmd."""
-    locations = locate(request.root)
-    binary = shutil.which("qmd")
-    if binary is None:
-        return QmdPlan(None, locations, Registry(), unavailable=NOT_INSTALLED)
-    registry = read_registry(locations.config_file)
-    names = request.scope.qmd_collections
-    if not names:
-        reason = f"scope {request.scope.name} has no qmd collection"
-        return QmdPlan(binary, locations, registry, unavailable=reason)
-    if registry.problem:
-        # Unknown until qmd itself is asked (`qmd collection show`).
-        return QmdPlan(binary, locations, registry)
-    found = tuple(
-        rooted(registry.collections[n], request.root) for n in names if n in registry.collections
-    )
-    missing = tuple(n for n in names if n not in registry.collections)
-    unavailable = "" if found else _not_found(missing)
-    index_missing = not locations.index_file.is_file()
-    return QmdPlan(binary, locations, registry, found, missing, unavailable, index_missing)
-
-
-def rooted(collection: Collection, root: Path) -> Collection:
-    """The collection with a relative path resolved as qmd resolves it when the tier runs
-    it: against its working directory, the project root."""
-    if collection.root.expanduser().is_absolute():
-        return replace(collection, root=collection.root.expanduser())
-    return replace(collection, root=root / collection.root)
-
-
-def mode_decision(
-    configured: str, plan: QmdPlan, collections: tuple[Collection, ...]
-) -> tuple[str | None, str]:
-    """The mode a query runs in (None for an unknown mode) and, when it is not the
-    configured one, why: a hybrid `query` needs every model and every embedding, and
-    without them it would hang or rank by vectors that do not exist."""
-    if configured not in MODES:
-        return None, ""
-    if configured == "search":
-        return configured, ""
-    models = model_state(plan.locations, plan.registry)
-    if not models.complete:
-        which = f"missing {', '.join(models.missing)}"
-        if len(models.missing) == models.total:
-            which = "none"
-        return "search", f"hybrid query needs models ({which} in {models.models_dir})"
-    gap = embedding_gap(plan.locations.index_file, [c.name for c in collections])
-    if gap is not None and gap[0]:
-        return "search", f"{gap[0]} of {gap[1]} documents have no embeddings (run qmd embed)"
-    return configured, ""
-
-
-def creation_hint(name: str, request: TierRequest) -> str:
-    """The command that creates a missing collection, run in the project root: its folder
-    guessed from the scope's own paths when the scope has one collection."""
-    folder = "<folder>"
-    if len(request.scope.qmd_collections) == 1:
-        candidates = (*request.scope.ck_paths, *request.scope.grep_paths)
-        directories = [p if p.is_dir() else p.parent for p in candidates if p.exists()]
-        if directories:
-            relative = os.path.relpath(directories[0], request.root)
-            folder = shlex.quote(Path(relative).as_posix())
-    return f"qmd collection add {folder} --name {shlex.quote(name)} (in the project root)"
-
-
-def describe_index(collection: Collection, freshness: Freshness) -> str:
-    """One collection's index in words: up to date, how far behind, or why unknown."""
-    if not collection.root.is_dir():
-        return f"folder {collection.root} is missing (moved or deleted?)"
-    if freshness.problem:
-        return f"not checked: {freshness.problem}"
-    if freshness.behind:
-        noun = "file" if freshness.behind == 1 else "files"
-        return f"{freshness.behind} {noun} behind ({freshness.describe()})"
-    if freshness.method == "mtimes":
-        return "up to date (judged by file times: the index schema is unknown)"
-    noun = "document" if freshness.indexed == 1 else "documents"
-    return f"up to date ({freshness.indexed} {noun})"
-
-
-def stale_files(results: list[Freshness]) -> list[str]:
-    """`<collection>: <change> <path>` for the first stale files, then how many more."""
-    lines = [
-        f"{r.collection}: {label} {path}"
-        for r in results
-        for label, paths in (("changed", r.changed), ("added", r.added), ("removed", r.removed))
-        for path in paths
-    ]
-    if len(lines) <= STALE_FILES_SHOWN:
-        return lines
-    return [*lines[:STALE_FILES_SHOWN], f"... and {len(lines) - STALE_FILES_SHOWN} more"]
-
-
-def _not_found(names: tuple[str, ...]) -> str:
-    if len(names) == 1:
-        return f"qmd: collection {names[0]} not found"
-    return f"qmd: collections {', '.join(names)} not found"
-
-
-def literal_text(query: str) -> str:
-    """The query with qmd's search syntax disarmed: a leading `-` (negation) and `"`
-    (phrases) are removed, so text like `-v "x` is searched for its words."""
-    words = (token.replace('"', "").lstrip("-") for token in query.split())
-    return " ".join(word for word in words if word)
-
-
-def lex_document(keywords: tuple[str, ...]) -> str:
-    """A structured qmd query: one `lex:` line per keyword, combined as OR by qmd."""
-    return "\n".join(f"lex: {keyword}" for keyword in keywords)
+# Documents asked of qmd per query: every one holding a query term in a collection of
+# this size or less, the best by qmd's own BM25 beyond it.
+CANDIDATES = 200
 
 
 class QmdTier:
@@ -237,7 +119,7 @@ class QmdTier:
         }
         reason = staleness_note(results) or UP_TO_DATE
         if plan.missing:
-            reason = f"{_not_found(plan.missing)}; the others: {reason.removeprefix('qmd: ')}"
+            reason = f"{not_found(plan.missing)}; the others: {reason.removeprefix('qmd: ')}"
         return Probe(True, reason, path=plan.binary, details=details)
 
     def search(self, request: TierRequest, deadline: Deadline) -> TierOutcome:
@@ -277,7 +159,7 @@ class _Search:
                 return asked
             collections, missing = asked
         if missing:
-            self.notes.append(f"{_not_found(missing)}; searched the others")
+            self.notes.append(f"{not_found(missing)}; searched the others")
         if refresh:
             failed = self.refresh(plan.binary)
             if failed is not None:
@@ -289,106 +171,134 @@ class _Search:
             return self.finish(TierStatus.ERROR, f"unsupported qmd mode {mode_name!r}")
         freshness = _FreshnessCheck(collections, plan.locations.index_file)
         text = literal_text(self.request.query)
-        if not re.search(r"\w", text):
+        terms = query_terms(text)
+        if not re.search(r"\w", text) or not terms:
             return self.finish(TierStatus.EMPTY, "no searchable words in the query", freshness)
         roots = {c.name: Path(os.path.realpath(c.root)) for c in collections}
-        keywords = query_terms(text)
-        if mode == "search":
-            direct = self.search_index_directly(plan, collections, text, keywords)
-            if direct is not None:
-                entries, how = direct
-                return self.conclude(entries, roots, how, freshness)
+        if mode == "query":
+            return self.hybrid(plan.binary, collections, text, terms, roots, freshness)
+        found = self.found_in_index(plan, collections, terms, roots)
+        how = "BM25 over the documents holding any term (index)"
+        if found is None:
+            call = self.call(lex_query_argv(plan.binary, collections, terms))
+            if call.failure is not None:
+                return self.finish(*call.failure, freshness)
+            found = self.documents(call.entries, roots)
+            how = "BM25 over the documents holding any term (qmd query lex:)"
+        documents = sum(1 for c in collections for _ in collection_files(c))
+        return self.ranked(terms, found, documents, how, freshness)
+
+    def ranked(
+        self,
+        terms: tuple[Term, ...],
+        found: list[FoundDocument],
+        documents: int,
+        how: str,
+        freshness: _FreshnessCheck,
+    ) -> TierOutcome:
+        ranked = rank_found(
+            self.request, terms, found, documents, "qmd", self.request.config.qmd.limit,
+            self.deadline,
+        )  # fmt: skip
+        self.notes += ranked.notes
+        dropped = f"; {self.dropped} malformed entries dropped" if self.dropped else ""
+        if ranked.hits:
+            reason = f"{count_hits(len(ranked.hits))} ({how}){dropped}"
+            return self.finish(TierStatus.SERVED, reason, freshness, ranked.hits, ranked.filtered)
+        reason = "no hits" if found else "no matches"
+        return self.finish(
+            TierStatus.EMPTY, f"{reason} ({how}){dropped}", freshness, filtered=ranked.filtered
+        )
+
+    def hybrid(
+        self,
+        binary: str,
+        collections: tuple[Collection, ...],
+        text: str,
+        terms: tuple[Term, ...],
+        roots: dict[str, Path],
+        freshness: _FreshnessCheck,
+    ) -> TierOutcome:
+        """qmd's own hybrid ranking (models present): its order and scores are kept, the
+        content is each file's best section as it is now."""
         scope_flags = tuple(flag for c in collections for flag in ("-c", c.name))
         limit = str(self.request.config.qmd.limit)
-        self.argv = (plan.binary, mode, "--json", "-n", limit, *scope_flags, "--", text)
-        failed, entries = self.call(self.argv)
-        if failed is not None:
-            return self.finish(*failed, freshness)
-        how = "BM25 search" if mode == "search" else "hybrid query"
-
-        if not entries and mode == "search" and len(text.split()) >= 2 and keywords:
-            self.notes.append(
-                f"qmd search (AND of every word) found nothing; retried with per-keyword"
-                f" lex: lines; first call: {shlex.join(self.argv)}"
-            )
-            lex = lex_document(keywords)
-            self.argv = (plan.binary, "query", "--no-rerank", "--json", "-n", limit)
-            self.argv += (*scope_flags, "--", lex)
-            failed, entries = self.call(self.argv)
-            if failed is not None:
-                return self.finish(*failed, freshness)
-            how = "per-keyword lex retry"
-        return self.conclude(entries, roots, how, freshness)
-
-    def conclude(
-        self, entries: list[dict], roots: dict[str, Path], how: str, freshness: _FreshnessCheck
-    ) -> TierOutcome:
-        hits = self.to_hits(entries, roots)
-        if len(hits) > 1 and all(hit.score == 0 for hit in hits):
-            # FTS5 gives a word found in most documents of a small collection a weight of
-            # ~1e-6, so qmd's |bm25|/(1+|bm25|) is 0 for every hit. A flat list of zeros
-            # tells a skill nothing; 1/rank (qmd's own convention for ranked lists) keeps
-            # qmd's order visible in the scores.
-            hits = tuple(replace(hit, score=round(1 / rank, 4)) for rank, hit in
-                         enumerate(hits, start=1))  # fmt: skip
-            self.notes.append(
-                "qmd: every BM25 score was 0 (each query word occurs in most documents of a"
-                " small collection); scores are 1/rank of qmd's order"
-            )
-        dropped = f"; {self.dropped} malformed entries dropped" if self.dropped else ""
+        call = self.call((binary, "query", "--json", "-n", limit, *scope_flags, "--", text))
+        if call.failure is not None:
+            return self.finish(*call.failure, freshness)
+        found = self.documents(call.entries, roots)
+        ranked = rank_found(
+            self.request, terms, found, len(found), "qmd", self.request.config.qmd.limit,
+            self.deadline,
+        )  # fmt: skip
+        self.notes += ranked.notes
+        scores = {}
+        for entry, document in zip(call.entries, found, strict=False):
+            scores.setdefault(document.path, min(1.0, max(0.0, float(entry["score"]))))
+        root = Path(os.path.realpath(self.request.root))
+        hits = sorted(
+            (
+                Hit(h.source, scores.get(root / h.source, h.score), h.content, h.tier,
+                    h.line_start, h.line_end, h.terms)
+                for h in ranked.hits
+            ),
+            key=lambda hit: -hit.score,
+        )  # fmt: skip
         if hits:
-            noun = "hit" if len(hits) == 1 else "hits"
-            reason = f"{len(hits)} {noun} ({how}){dropped}"
-            return self.finish(TierStatus.SERVED, reason, freshness, hits)
-        reason = "no hits" if entries else "no matches"
-        return self.finish(TierStatus.EMPTY, f"{reason} ({how}){dropped}", freshness)
+            reason = f"{count_hits(len(hits))} (hybrid query)"
+            return self.finish(TierStatus.SERVED, reason, freshness, tuple(hits), ranked.filtered)
+        return self.finish(TierStatus.EMPTY, "no matches (hybrid query)", freshness)
 
-    def search_index_directly(
+    def found_in_index(
         self,
         plan: QmdPlan,
         collections: tuple[Collection, ...],
-        text: str,
-        keywords: tuple[str, ...],
-    ) -> tuple[list[dict], str] | None:
-        """qmd's BM25 search (and the per-keyword retry) run on qmd's index file, as entries
-        shaped like `qmd search --json` output; None when the CLI must answer instead."""
+        terms: tuple[Term, ...],
+        roots: dict[str, Path],
+    ) -> list[FoundDocument] | None:
+        """The documents holding any term, from qmd's index file; None when the CLI must
+        answer instead (fast path off, unknown schema or version, SQLite trouble)."""
         if os.environ.get("TIERSCOPE_QMD_FAST_PATH") == "0" or plan.binary is None:
             return None
         index_file = plan.locations.index_file
         conn = open_index(index_file)
         if conn is None:
             return None
-        if not fast_path_supported(plan.binary, self.deadline):
-            conn.close()
-            return None
-        names = [c.name for c in collections]
-        limit = self.request.config.qmd.limit
         try:
-            expression = fts_expression(text.split())
+            if not fast_path_supported(plan.binary, self.deadline):
+                return None
+            expression = fts_expression(terms)
             if expression is None:
-                return [], "BM25 search (index)"
+                return []
             self.argv = ("qmd-index", str(index_file), "MATCH", expression)
-            matches = search_index(conn, names, expression, limit, self.deadline)
-            how = "BM25 search (index)"
-            retry = fts_expression(keywords, any_term=True)
-            if matches == [] and len(text.split()) >= 2 and retry:
-                self.notes.append(
-                    f"qmd search (AND of every word) found nothing; retried with any keyword:"
-                    f" {retry}"
-                )
-                self.argv = ("qmd-index", str(index_file), "MATCH", retry)
-                matches = search_index(conn, names, retry, limit, self.deadline)
-                how = "per-keyword retry (index)"
+            names = [c.name for c in collections]
+            rows = index_candidates(conn, names, expression, CANDIDATES, self.deadline)
         finally:
             conn.close()
-        if matches is None:
+        if rows is None:
             self.notes.append("qmd: reading the index failed or ran out of time; used the CLI")
             return None
-        self.notes.append(
-            f"qmd: read {index_file} directly (the query `qmd search` runs, without starting Node)"
-        )
-        words = tuple(w.lower() for w in text.split()) or keywords
-        return [_as_search_entry(m, words) for m in matches], how
+        self.notes.append(f"qmd: read {index_file} directly (no Node start)")
+        return [
+            FoundDocument(Path(os.path.normpath(roots[row.collection] / row.path)), row.hash)
+            for row in rows
+            if row.collection in roots
+        ]
+
+    def documents(self, entries: list[dict], roots: dict[str, Path]) -> list[FoundDocument]:
+        """The files qmd's results name, on disk; results that cannot be placed are
+        dropped and counted."""
+        found: list[FoundDocument] = []
+        for entry in entries:
+            place = split_uri(entry["file"])
+            root = roots.get(place[0]) if place else None
+            if place is None or root is None:
+                self.dropped += 1
+                continue
+            docid = entry.get("docid")
+            digest = docid[1:] if isinstance(docid, str) and docid.startswith("#") else None
+            found.append(FoundDocument(Path(os.path.normpath(root / place[1])), digest or None))
+        return found
 
     def ask_collections(
         self, binary: str
@@ -399,7 +309,7 @@ class _Search:
         for name in self.request.scope.qmd_collections:
             argv = (binary, "collection", "show", name)
             result = run_bounded(argv, self.deadline, cwd=self.request.root)
-            failure = self.failure(result)
+            failure = call_failure(result, self.allowed)
             collection = collection_from_show(name, result.stdout.decode("utf-8", "replace"))
             if collection is not None and failure is None:
                 found.append(rooted(collection, self.request.root))
@@ -409,7 +319,7 @@ class _Search:
             else:
                 missing.append(name)
         if not found:
-            return self.finish(TierStatus.UNAVAILABLE, _not_found(tuple(missing)))
+            return self.finish(TierStatus.UNAVAILABLE, not_found(tuple(missing)))
         return tuple(found), tuple(missing)
 
     def refresh(self, binary: str) -> TierOutcome | None:
@@ -439,71 +349,13 @@ class _Search:
             self.notes.append(f"qmd: {why}; used BM25 search")
         return mode
 
-    def call(self, argv: tuple[str, ...]) -> tuple[tuple[TierStatus, str] | None, list[dict]]:
-        """Run one qmd search-like call: (failure, []) or (None, its result entries)."""
-        result = run_bounded(argv, self.deadline, cwd=self.request.root)
-        failure = self.failure(result)
-        if failure is not None:
-            return failure, []
-        if result.truncated:
-            self.notes.append(f"qmd output capped at {len(result.stdout)} bytes; the rest ignored")
-        entries, dropped = parse_results(result.stdout)
-        self.dropped += dropped
-        return None, entries
-
-    def failure(self, result: ProcessResult) -> tuple[TierStatus, str] | None:
-        """The status a finished qmd process ends the tier with, or None when it worked."""
-        if result.launch_error:
-            return TierStatus.ERROR, f"qmd could not start: {result.launch_error}"
-        if result.cancelled:
-            return TierStatus.ERROR, "cancelled"
-        if result.timed_out:
-            return TierStatus.TIMEOUT, f"timed out after {self.allowed:.1f} s"
-        if result.returncode == 0:
-            return None
-        not_found = _NOT_FOUND.search(result.stderr_text)
-        if not_found:
-            return TierStatus.UNAVAILABLE, _not_found((not_found.group(1),))
-        code = result.returncode
-        if code is not None and code < 0:
-            return TierStatus.ERROR, f"qmd killed by signal {-code}"
-        line = error_line(result)
-        return TierStatus.ERROR, f"qmd exited with code {code}" + (f": {line}" if line else "")
-
-    def to_hits(self, entries: list[dict], roots: dict[str, Path]) -> tuple[Hit, ...]:
-        """Map qmd results to root-relative hits, dropping what cannot be placed."""
-        min_score = self.request.config.qmd.min_score
-        project_root = Path(os.path.realpath(self.request.root))
-        hits: list[Hit] = []
-        outside = private = below = 0
-        for entry in entries:
-            place = split_uri(entry["file"])
-            root = roots.get(place[0]) if place else None
-            if place is None or root is None:
-                self.dropped += 1
-                continue
-            path = Path(os.path.normpath(root / place[1]))
-            if not is_inside(path, project_root):
-                outside += 1
-                continue
-            if any(is_inside(path, p) for p in self.request.private_paths):
-                private += 1
-                continue
-            score = min(1.0, max(0.0, float(entry["score"])))
-            if score < min_score:
-                below += 1
-                continue
-            content, line_start, line_end = snippet_content(entry)
-            source = path.relative_to(project_root).as_posix()
-            hits.append(Hit(source, score, content, "qmd", line_start, line_end))
-        if outside:
-            self.notes.append(f"{outside} results outside the project root ignored")
-        if private:
-            self.notes.append(f"{private} results in tierscope's own state ignored")
-        if below:
-            self.notes.append(f"{below} results below min_score {min_score} dropped")
-        hits.sort(key=lambda hit: hit.score, reverse=True)
-        return tuple(hits)
+    def call(self, argv: tuple[str, ...]) -> QmdCall:
+        self.argv = argv
+        call = call_qmd(argv, self.deadline, self.request.root, self.allowed)
+        self.dropped += call.dropped
+        if call.truncated_at is not None:
+            self.notes.append(f"qmd output capped at {call.truncated_at} bytes; the rest ignored")
+        return call
 
     def finish(
         self,
@@ -511,6 +363,7 @@ class _Search:
         reason: str,
         freshness: _FreshnessCheck | None = None,
         hits: tuple[Hit, ...] = (),
+        filtered: tuple = (),
     ) -> TierOutcome:
         notes = list(self.notes)
         if freshness is not None:
@@ -525,8 +378,21 @@ class _Search:
             hits=hits,
             argv=self.argv,
             dropped_lines=self.dropped,
+            filtered=filtered,
             notes=tuple(notes),
         )
+
+
+def lex_query_argv(
+    binary: str, collections: tuple[Collection, ...], terms: tuple[Term, ...]
+) -> tuple[str, ...]:
+    """One `qmd query` of per-keyword `lex:` lines (OR-combined by qmd, no models needed)."""
+    keywords = tuple(dict.fromkeys(term.word for term in terms))
+    scope_flags = tuple(flag for c in collections for flag in ("-c", c.name))
+    return (
+        binary, "query", "--no-rerank", "--json", "-n", str(CANDIDATES), *scope_flags,
+        "--", lex_document(keywords),
+    )  # fmt: skip
 
 
 class _FreshnessCheck:
@@ -551,132 +417,3 @@ class _FreshnessCheck:
         if wait > 0:
             return "qmd: freshness not checked (the collection walk took too long)"
         return None
-
-
-def parse_results(stdout: bytes) -> tuple[list[dict], int]:
-    """qmd's JSON array as a list of usable result objects, plus how many entries (or
-    stray lines) could not be used. A broken array is recovered element by element."""
-    text = stdout.decode("utf-8", "replace")
-    try:
-        document = json.loads(text) if text.strip() else []
-    except ValueError:
-        return _recover(text)
-    if not isinstance(document, list):
-        return [], 1
-    entries = [item for item in document if _usable(item)]
-    return entries, len(document) - len(entries)
-
-
-def _recover(text: str) -> tuple[list[dict], int]:
-    entries: list[dict] = []
-    dropped = 0
-    position = 0  # everything before this has been accounted for
-    broken = False  # the text since `position` belongs to an element that did not decode
-    for match in _ELEMENT_START.finditer(text):
-        start = match.end() - 1
-        if start < position:
-            continue  # inside an element already decoded
-        if not broken:
-            dropped += _stray_lines(text[position : match.start()])
-        try:
-            item, end = _DECODER.raw_decode(text, start)
-        except ValueError:
-            # A broken element runs to the next element start: one entry dropped.
-            dropped += 1
-            position, broken = start + 1, True
-            continue
-        if _usable(item):
-            entries.append(item)
-        else:
-            dropped += 1
-        position, broken = end, False
-    if not broken:
-        dropped += _stray_lines(text[position:])
-    return entries, dropped
-
-
-def _stray_lines(segment: str) -> int:
-    """Lines holding something besides the array's own brackets and commas."""
-    return sum(1 for line in segment.splitlines() if line.strip(" \t\r[],"))
-
-
-def _usable(item: object) -> bool:
-    if not isinstance(item, dict):
-        return False
-    score = item.get("score")
-    file = item.get("file")
-    return (
-        isinstance(file, str)
-        and file.startswith("qmd://")
-        and isinstance(score, int | float)
-        and not isinstance(score, bool)
-        and isinstance(item.get("snippet", ""), str)
-    )
-
-
-SNIPPET_LINES = 5
-
-
-def _as_search_entry(match, words: tuple[str, ...]) -> dict:
-    """An index match in the shape of one `qmd search --json` result: the snippet is the
-    document's best window of lines for the query words, under qmd's `@@` header."""
-    lines = match.body.split("\n")
-    found = FileMatches(match.path)
-    patterns = word_start_regexes(words)
-    for number, line in enumerate(lines, start=1):
-        found.add_line(number, line.lower(), patterns)
-    if found.lines:
-        start, end, _, _ = best_window(found, SNIPPET_LINES)
-    else:
-        start, end = 1, SNIPPET_LINES
-    end = min(end, len(lines))
-    window = "\n".join(lines[start - 1 : end])
-    return {
-        "file": f"qmd://{match.collection}/{match.path}",
-        "score": round(match.score, 2),
-        "title": match.title,
-        "line": start,
-        "snippet": f"@@ -{start},{end - start + 1} @@\n{window}",
-    }
-
-
-def split_uri(uri: str) -> tuple[str, str] | None:
-    """`qmd://<collection>/<relative path>[?index=<name>]` -> (collection, relative path).
-    The path is not percent-encoded: spaces and parentheses appear as they are."""
-    collection, sep, relative = uri.removeprefix("qmd://").partition("/")
-    head, mark, tail = relative.rpartition("?index=")
-    if mark and "/" not in tail:
-        relative = head
-    if not sep or not collection or not relative:
-        return None
-    return collection, relative
-
-
-def snippet_content(entry: dict) -> tuple[str, int | None, int | None]:
-    """The snippet without its `@@ -start,count @@` header and surrounding blank lines, and
-    the file lines it spans. Without a header, the span starts at the result's `line`."""
-    snippet: str = entry.get("snippet", "")
-    line = entry.get("line")
-    start = line if isinstance(line, int) and not isinstance(line, bool) else None
-    header = _SNIPPET_HEADER.match(snippet)
-    if header:
-        start = int(header.group(1))
-        snippet = snippet[header.end() :]
-    lines = snippet.split("\n")
-    leading = next((i for i, text in enumerate(lines) if text.strip()), len(lines))
-    lines = lines[leading:]
-    while lines and not lines[-1].strip():
-        lines.pop()
-    if not lines or start is None:
-        return "\n".join(lines), start, start
-    start += leading
-    return "\n".join(lines), start, start + len(lines) - 1
-
-
-def error_line(result: ProcessResult) -> str:
-    """The line saying why qmd failed: a Node error if there is one, else the first line
-    that is not qmd's everyday noise."""
-    lines = [line.strip() for line in result.stderr_text.splitlines() if line.strip()]
-    meaningful = [line for line in lines if not line.startswith(_STDERR_NOISE)]
-    error = next((line for line in meaningful if re.match(r"^\w*Error\b", line)), "")
-    return (error or (meaningful[0] if meaningful else ""))[:200]

@@ -1,8 +1,9 @@
-"""qmd's BM25 search, read straight from qmd's own index.
+"""qmd's full-text index, read straight from qmd's own index file.
 
 `qmd search` spends ~200 ms starting Node to run one FTS5 query that takes a few
-milliseconds. This module runs the same query (same bm25 column weights, same score
-mapping, same per-collection candidate limit) on the index file, read-only.
+milliseconds. This module runs one FTS5 query on the index file, read-only: every query
+term OR-ed (qmd's own `search` ANDs them, which misses most questions), ranked with qmd's
+bm25 column weights, to find the documents worth ranking.
 
 The schema is qmd's internal detail, not its contract, so the fast path is taken only
 when the index has exactly the tables and columns written here AND the installed qmd is a
@@ -18,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..ranking.analysis import Term
 from ..tool_version import tool_version
 from .base import Deadline
 
@@ -29,38 +31,34 @@ _REQUIRED_COLUMNS = {
     "content": {"hash", "doc"},
 }
 _FTS_SIGNATURE = re.compile(r"fts5\(\s*filepath\s*,\s*title\s*,\s*body\s*,", re.IGNORECASE)
-_NOT_TERM_CHARS = re.compile(r"[^\w']+", re.UNICODE)
+_NOT_TERM_CHARS = re.compile(r"[^\w]+", re.UNICODE)
 _VERSION = re.compile(r"\bqmd\s+(\d+)\.(\d+)\.(\d+)")
 _PROGRESS_STEPS = 1000
 
 
 @dataclass(frozen=True, slots=True)
-class IndexedMatch:
-    """One document qmd's BM25 search would return."""
+class IndexedDocument:
+    """A document of the index that holds at least one query term."""
 
     collection: str
     path: str  # relative to the collection's root
-    title: str
-    body: str
-    score: float  # |bm25| / (1 + |bm25|), as qmd reports it
+    hash: str  # sha256 of the text qmd indexed
 
 
-def fts_expression(terms: Iterable[str], any_term: bool = False) -> str | None:
-    """The FTS5 MATCH expression qmd builds for plain words: each word a quoted prefix
-    term (`"word"*`), joined with AND (qmd's multi-word semantics) or OR for the
-    per-keyword retry. Hyphenated or dotted words become phrases of their parts."""
+def fts_expression(terms: Iterable[Term]) -> str | None:
+    """One FTS5 MATCH expression: every term OR-ed. A term is its stem as a prefix
+    (`"retarget"*`, stemmed again by qmd's porter tokenizer); a compound is the phrase of
+    its parts (`dry_run` and `dry-run` are tokenized so) or the joined word."""
     parts: list[str] = []
     for term in terms:
-        pieces = [p.lower() for p in re.split(r"[-.]", term) if p]
-        pieces = [_NOT_TERM_CHARS.sub("", p) for p in pieces]
-        pieces = [p for p in pieces if p]
-        if len(pieces) > 1:
-            parts.append('"' + " ".join(pieces) + '"')
-        elif pieces:
-            parts.append(f'"{pieces[0]}"*')
-    if not parts:
-        return None
-    return (" OR " if any_term else " AND ").join(parts)
+        if term.compound:
+            parts.append('"' + " ".join(term.parts) + '"')
+            parts.append(f'"{term.key}"*')
+        else:
+            word = _NOT_TERM_CHARS.sub("", term.key)
+            if word:
+                parts.append(f'"{word}"*')
+    return " OR ".join(dict.fromkeys(parts)) or None
 
 
 def open_index(index_path: Path) -> sqlite3.Connection | None:
@@ -91,46 +89,33 @@ def _schema_matches(conn: sqlite3.Connection) -> bool:
     return bool(row and row[0] and _FTS_SIGNATURE.search(row[0]))
 
 
-def search_index(
+def index_candidates(
     conn: sqlite3.Connection,
     collections: Iterable[str],
     expression: str,
     limit: int,
     deadline: Deadline,
-) -> list[IndexedMatch] | None:
-    """qmd's searchFTS for each collection, merged by best score per file. None when the
-    deadline passes or SQLite fails (the caller then falls back or reports)."""
+) -> list[IndexedDocument] | None:
+    """The active documents of the collections matching `expression`, best first by
+    qmd's bm25 weights, at most `limit`. None when the deadline passes or SQLite fails."""
+    names = list(collections)
+    marks = ",".join("?" * len(names))
     conn.set_progress_handler(
         lambda: 1 if deadline.expired() or deadline.cancelled else 0, _PROGRESS_STEPS
     )
-    best: dict[tuple[str, str], IndexedMatch] = {}
     sql = f"""
-        WITH fts_matches AS (
-          SELECT rowid, {_BM25} AS bm25_score FROM documents_fts
-          WHERE documents_fts MATCH ? ORDER BY bm25_score ASC LIMIT ?
-        )
-        SELECT d.collection, d.path, d.title, content.doc, fm.bm25_score
-        FROM fts_matches fm
-        JOIN documents d ON d.id = fm.rowid
-        JOIN content ON content.hash = d.hash
-        WHERE d.active = 1 AND d.collection = ?
-        ORDER BY fm.bm25_score ASC LIMIT ?
+        SELECT d.collection, d.path, d.hash
+        FROM documents_fts f JOIN documents d ON d.id = f.rowid
+        WHERE documents_fts MATCH ? AND d.active = 1 AND d.collection IN ({marks})
+        ORDER BY {_BM25} ASC LIMIT ?
     """
     try:
-        for collection in collections:
-            # qmd fetches ten times the limit before filtering by collection.
-            rows = conn.execute(sql, (expression, limit * 10, collection, limit))
-            for name, path, title, body, bm25 in rows:
-                score = abs(bm25) / (1 + abs(bm25))
-                match = IndexedMatch(name, path, title or "", body or "", score)
-                key = (name, path)
-                if key not in best or best[key].score < score:
-                    best[key] = match
+        rows = conn.execute(sql, (expression, *names, limit)).fetchall()
     except sqlite3.Error:
         return None
     finally:
         conn.set_progress_handler(None, 0)
-    return sorted(best.values(), key=lambda m: -m.score)[:limit]
+    return [IndexedDocument(str(c), str(p), str(h)) for c, p, h in rows]
 
 
 def qmd_major_version(binary: str, deadline: Deadline) -> int | None:

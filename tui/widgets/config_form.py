@@ -60,12 +60,18 @@ TIER_SECTIONS = (
         "grep",
         (
             FieldSpec("grep.limit", "limit", "integer"),
-            FieldSpec("grep.window_lines", "window lines", "integer"),
             FieldSpec("grep.max_filesize", "max file size", "integer"),
         ),
     ),
 )
 LATER_SECTIONS = (
+    FormSection(
+        "Snippets",
+        (
+            FieldSpec("snippets.max_chars", "max characters", "integer"),
+            FieldSpec("snippets.max_line_chars", "max line characters", "integer"),
+        ),
+    ),
     FormSection(
         "Trajectory",
         (
@@ -83,6 +89,8 @@ LATER_SECTIONS = (
             FieldSpec("filtering.exclude", "exclude", "list"),
             FieldSpec("filtering.archive_zone", "archive zone", "text"),
             FieldSpec("filtering.signal_threshold", "signal threshold", "choice", SIGNAL_LEVELS),
+            FieldSpec("filtering.include_ignored", "include ignored files", "switch"),
+            FieldSpec("filtering.include_machine_data", "include machine data", "switch"),
         ),
     ),
     FormSection(

@@ -1,0 +1,87 @@
+"""Reading a project file as untrusted input: only a regular file inside the root, never
+blocking (a FIFO or device is refused, not opened for a read that waits), never larger than
+the cap, decoded whatever its encoding claims to be."""
+
+from __future__ import annotations
+
+import codecs
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from .project import is_inside
+
+BINARY_SNIFF = 8192
+_OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TextFile:
+    text: str
+    size: int
+    mtime_ns: int
+
+
+class Unreadable(Exception):
+    """Why a file was not read (a one-line reason for the trace)."""
+
+
+def decode(data: bytes) -> str:
+    """Text of a file's bytes: a BOM names the encoding (UTF-16 and UTF-32 included);
+    otherwise UTF-8, undecodable bytes replaced. Raises Unreadable for binary data."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return data.decode(encoding, "replace")
+    if b"\0" in data[:BINARY_SNIFF]:
+        raise Unreadable("binary")
+    return data.decode("utf-8", "replace")
+
+
+def _opened_path(fd: int) -> Path | None:
+    """Where an open descriptor really points (Linux), to check containment after open."""
+    try:
+        return Path(os.readlink(f"/proc/self/fd/{fd}"))
+    except OSError:
+        return None
+
+
+def read_text_file(path: Path, root: Path, max_bytes: int) -> TextFile:
+    """The text of `path`, which must be a regular file inside `root` (resolved). Raises
+    Unreadable with the reason otherwise."""
+    try:
+        fd = os.open(path, _OPEN_FLAGS)
+    except FileNotFoundError as exc:
+        raise Unreadable("no longer exists") from exc
+    except OSError as exc:
+        raise Unreadable(f"cannot open: {exc.strerror or exc}") from exc
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise Unreadable("not a regular file")
+        real = _opened_path(fd) or Path(os.path.realpath(path))
+        if not is_inside(real, root):
+            raise Unreadable("outside the project root")
+        if info.st_size > max_bytes:
+            raise Unreadable(f"larger than {max_bytes} bytes")
+        chunks: list[bytes] = []
+        remaining = max_bytes + 1
+        while remaining > 0:
+            chunk = os.read(fd, min(remaining, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+        data = b"".join(chunks)
+        if len(data) > max_bytes:
+            raise Unreadable(f"larger than {max_bytes} bytes")
+        return TextFile(decode(data), len(data), info.st_mtime_ns)
+    finally:
+        os.close(fd)

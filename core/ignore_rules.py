@@ -1,0 +1,71 @@
+"""Which files of a project are worth searching at all.
+
+Like ripgrep by default: `.gitignore`, `.ignore` and `.rgignore` rules apply (also in a
+copy without `.git`), hidden files and folders are skipped unless a scope names them, and
+symlinks are not followed. On top, built-in excludes for vendored and generated trees, and
+machine data (JSON, lock files, minified code, maps) which no reader wants as context.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+# Vendored or generated trees: dependencies, build output, caches, virtual environments.
+BUILTIN_EXCLUDED_DIRS = (
+    "node_modules",
+    "bower_components",
+    "vendor",
+    "dist",
+    "build",
+    "site-packages",
+    "__pycache__",
+    ".venv",
+    "venv",
+    ".tox",
+    ".nox",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".next",
+    ".nuxt",
+    ".git",
+)
+BUILTIN_EXCLUDED_FILES = ("*.min.js", "*.min.css", "*.map", "*.pyc")
+# Machine data: excluded from document scopes unless a scope or the config asks for it.
+MACHINE_DATA_FILES = (
+    "*.json",
+    "*.jsonl",
+    "*.ndjson",
+    "*.lock",
+    "*.lockb",
+    "pnpm-lock.yaml",
+    "*.csv",
+    "*.tsv",
+    "*.svg",
+)
+
+
+def ripgrep_excludes(machine_data: bool) -> list[str]:
+    """`--glob` arguments for ripgrep excluding the built-in trees and files (and machine
+    data unless it is wanted)."""
+    globs = [f"!{name}/" for name in BUILTIN_EXCLUDED_DIRS]
+    globs += [f"!{pattern}" for pattern in BUILTIN_EXCLUDED_FILES]
+    if not machine_data:
+        globs += [f"!{pattern}" for pattern in MACHINE_DATA_FILES]
+    return [arg for glob in globs for arg in ("--glob", glob)]
+
+
+_COPY_MARKERS = (".bak", ".orig", ".copy", ".old", "~", ".constraint", ".backup", ".tmp")
+
+
+def original_first(path: str) -> tuple[int, int, int, str]:
+    """Sort key preferring the original of identical files: not build output or vendored,
+    no copy marker in the name (`SKILL.md.constraint-2`, `notes.md.bak`), shallower, shorter."""
+    posix = PurePosixPath(path)
+    in_output = any(part in BUILTIN_EXCLUDED_DIRS for part in posix.parts[:-1])
+    name = posix.name.lower()
+    suffixes = name.split(".")[1:]
+    marked = any(marker in name for marker in _COPY_MARKERS) or (
+        len(suffixes) > 1 and any(not s.isalnum() for s in suffixes)
+    )
+    return (int(in_output), int(marked), len(posix.parts), path)

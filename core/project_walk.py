@@ -1,0 +1,158 @@
+"""Walking a project's files the way ripgrep does, for when ripgrep is missing: ignore
+files respected (`.gitignore`, `.ignore`, `.rgignore`, `.git/info/exclude`), hidden entries
+and symlinks skipped, the built-in excludes applied, no recursion (any depth is fine)."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import stat
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from .ignore_rules import BUILTIN_EXCLUDED_DIRS, BUILTIN_EXCLUDED_FILES, MACHINE_DATA_FILES
+from .project import is_inside
+
+IGNORE_FILES = (".gitignore", ".ignore", ".rgignore")
+
+
+@dataclass(frozen=True, slots=True)
+class WalkedFile:
+    path: Path
+    size: int
+
+
+class _Rules:
+    """The ignore files of one directory, as a gitignore matcher for paths below it."""
+
+    def __init__(self, directory: Path, extra: list[str] | None = None) -> None:
+        lines: list[str] = list(extra or ())
+        for name in IGNORE_FILES:
+            try:
+                with open(directory / name, encoding="utf-8", errors="replace") as handle:
+                    lines += handle.read(1 << 20).splitlines()
+            except OSError:
+                continue
+        self.directory = directory
+        self.spec = None
+        if any(line.strip() and not line.lstrip().startswith("#") for line in lines):
+            # pathspec costs ~30 ms to import: only the ripgrep-less scan pays it.
+            import pathspec
+
+            self.spec = pathspec.GitIgnoreSpec.from_lines(lines)
+
+    def verdict(self, relative: str) -> bool | None:
+        """True: ignored; False: re-included by a `!` rule; None: no rule applies."""
+        if self.spec is None:
+            return None
+        return self.spec.check_file(relative).include
+
+
+def _builtin_excluded(name: str, is_dir: bool, machine_data: bool) -> bool:
+    if is_dir:
+        return name in BUILTIN_EXCLUDED_DIRS
+    patterns = BUILTIN_EXCLUDED_FILES
+    if not machine_data:
+        patterns += MACHINE_DATA_FILES
+    return any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns)
+
+
+def walk_files(
+    start: Path,
+    root: Path,
+    *,
+    include_ignored: bool = False,
+    machine_data: bool = False,
+    skip: Callable[[Path], bool] = lambda path: False,
+    should_stop: Callable[[], bool] = lambda: False,
+) -> Iterator[WalkedFile]:
+    """Regular files under `start` (itself a file or a folder inside `root`), in a stable
+    order. `start` is searched even when hidden or ignored: a scope that names it wants
+    it, as ripgrep searches a path it is given. `should_stop` is asked at every folder;
+    True ends the walk."""
+    try:
+        info = os.lstat(start)
+    except OSError:
+        return
+    if stat.S_ISREG(info.st_mode):
+        yield WalkedFile(start, info.st_size)
+        return
+    if not stat.S_ISDIR(info.st_mode):
+        return
+    stack: list[tuple[Path, list[_Rules]]] = [(start, _rules_above(start, root, include_ignored))]
+    while stack:
+        if should_stop():
+            return
+        directory, rules = stack.pop()
+        if not include_ignored:
+            extra = _git_excludes(root) if directory == root else None
+            here = _Rules(directory, extra)
+            if here.spec is not None:  # only folders with rules: depth costs nothing
+                rules = [*rules, here]
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError:
+            continue
+        subdirectories: list[tuple[Path, list[_Rules]]] = []
+        for entry in entries:
+            path = Path(entry.path)
+            try:
+                if entry.is_symlink():
+                    continue
+                is_dir = entry.is_dir(follow_symlinks=False)
+                is_file = entry.is_file(follow_symlinks=False)
+            except OSError:
+                continue
+            if not (is_dir or is_file) or skip(path):
+                continue
+            if include_ignored:
+                if is_dir and entry.name == ".git":
+                    continue
+            else:
+                hidden = entry.name.startswith(".")
+                if hidden or _builtin_excluded(entry.name, is_dir, machine_data):
+                    continue
+                if _ignored(path, is_dir, rules):
+                    continue
+            if is_dir:
+                subdirectories.append((path, rules))
+            else:
+                try:
+                    size = entry.stat(follow_symlinks=False).st_size
+                except OSError:
+                    continue
+                yield WalkedFile(path, size)
+        stack.extend(reversed(subdirectories))
+
+
+def _git_excludes(root: Path) -> list[str]:
+    try:
+        return (root / ".git" / "info" / "exclude").read_text("utf-8", "replace").splitlines()
+    except OSError:
+        return []
+
+
+def _rules_above(start: Path, root: Path, include_ignored: bool) -> list[_Rules]:
+    """The ignore files of the folders from the root down to `start`'s parent."""
+    if include_ignored or start == root or not is_inside(start, root):
+        return []
+    rules = [_Rules(root, _git_excludes(root))]
+    current = root
+    for part in start.relative_to(root).parts[:-1]:
+        current = current / part
+        rules.append(_Rules(current))
+    return [rule for rule in rules if rule.spec is not None]
+
+
+def _ignored(path: Path, is_dir: bool, rules: list[_Rules]) -> bool:
+    """The deepest ignore file with a rule for `path` decides (as git and ripgrep do)."""
+    for rule in reversed(rules):
+        try:
+            relative = path.relative_to(rule.directory).as_posix()
+        except ValueError:
+            continue
+        verdict = rule.verdict(relative + "/" if is_dir else relative)
+        if verdict is not None:
+            return verdict
+    return False

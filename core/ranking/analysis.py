@@ -1,0 +1,146 @@
+"""From text to terms, the same way for the query and for the files.
+
+A word is split into identifier parts (`dryrun_preview`, `dryRunPreview` and
+`dry-run-preview` all hold `preview`), each part lower-cased and stemmed (Snowball English:
+`retargeted` and `retargeting` are both `retarget`). A query word made of several parts
+also counts as a whole (`callafterrefresh`), which ranks the identifier itself above text
+that merely uses its parts.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import Stemmer  # PyStemmer: C Snowball stemmers, ~1 ms to import
+
+STOPWORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each few for from
+    further had has have having he her here hers him his how i if in into is it its itself just
+    me more most my no nor not now of off on once only or other our out over own same she should
+    so some such than that the their them then there these they this those through to too under
+    until up very was we were what when where which while who whom why will with would you your
+    yours don doesn didn isn aren wasn weren won shouldn couldn wouldn ll ve re""".split()
+)
+# A word of the query: word characters, joined across the separators one identifier uses
+# (`dry_run`, `dry-run`); dots and apostrophes separate words.
+_WORD = re.compile(r"[^\W_]+(?:[_-]+[^\W_]+)*")
+_STEMMER = Stemmer.Stemmer("english")
+
+
+@lru_cache(maxsize=65536)
+def stem(part: str) -> str:
+    """The Snowball stem of one lower-case identifier part."""
+    return _STEMMER.stemWord(part)
+
+
+def split_identifier(word: str) -> list[str]:
+    """The lower-cased parts of one word: `dryRunPreview`, `dry_run_preview` and
+    `dry-run-preview` -> dry, run, preview; `HTTPServer` -> http, server; `base64` ->
+    base, 64."""
+    parts: list[str] = []
+    current: list[str] = []
+    for index, char in enumerate(word):
+        if not char.isalnum():
+            if current:
+                parts.append("".join(current).lower())
+                current = []
+            continue
+        if current:
+            previous = current[-1]
+            starts_part = (
+                (char.isupper() and not previous.isupper())
+                or (char.isdigit() != previous.isdigit())
+                or (
+                    char.isupper()
+                    and previous.isupper()
+                    and index + 1 < len(word)
+                    and word[index + 1].islower()
+                )
+            )
+            if starts_part:
+                parts.append("".join(current).lower())
+                current = []
+        current.append(char)
+    if current:
+        parts.append("".join(current).lower())
+    return parts
+
+
+def compound_key(parts: list[str]) -> str:
+    """How a multi-part name is compared as a whole: its parts joined, unstemmed."""
+    return "".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One query term. `key` is what is counted in a file: a stem, or for a compound the
+    joined parts. `prefix` is the literal that any matching text must contain."""
+
+    key: str
+    prefix: str
+    compound: bool = False
+    parts: tuple[str, ...] = ()  # a compound's parts, in order
+    word: str = ""  # as the query spelt it (lower-cased), for tools that stem themselves
+
+    @property
+    def label(self) -> str:
+        return "".join(self.parts) if self.compound else self.key
+
+
+def search_prefix(part: str, stemmed: str) -> str:
+    """The pattern every form of `part` starts with (letters and digits, and `[iy]`): the
+    common start of the word and its stem, where a stem ending in `i` may also be spelt
+    with `y` (`polici` must find `policy` and `policies`)."""
+    common = 0
+    for a, b in zip(part, stemmed, strict=False):
+        if a != b:
+            break
+        common += 1
+    if stemmed.endswith("i") and common >= len(stemmed) - 1 and len(stemmed) > 2:
+        return stemmed[:-1] + "[iy]"
+    return part[:common] or part
+
+
+def query_terms(text: str) -> tuple[Term, ...]:
+    """Every distinct term of the query, in order. Stopwords are dropped (unless nothing
+    else is left) and single characters are never terms: they match nearly every line.
+    There is no cap on the number of terms."""
+    words = _WORD.findall(text)
+    singles: dict[str, Term] = {}
+    compounds: dict[str, Term] = {}
+    dropped: dict[str, Term] = {}
+    for word in words:
+        parts = [p for p in split_identifier(word) if p]
+        for part in parts:
+            if len(part) < 2:
+                continue
+            key = stem(part)
+            term = Term(key, search_prefix(part, key), word=part)
+            target = dropped if part in STOPWORDS else singles
+            target.setdefault(key, term)
+        if len(parts) >= 2:
+            key = compound_key(parts)
+            compounds.setdefault(
+                key, Term(key, key, compound=True, parts=tuple(parts), word="_".join(parts))
+            )
+    terms = list(singles.values()) or list(dropped.values())
+    return (*terms, *compounds.values())
+
+
+@dataclass(frozen=True, slots=True)
+class WordCounts:
+    """What one matched word contributes: its stems (parts) and its compound key."""
+
+    stems: tuple[str, ...]
+    compound: str
+
+
+@lru_cache(maxsize=65536)
+def analyse_word(word: str) -> WordCounts:
+    """The stems of a word's parts and its compound key (empty for a one-part word)."""
+    parts = split_identifier(word)
+    stems = tuple(stem(p) for p in parts if len(p) >= 2)
+    return WordCounts(stems, compound_key(parts) if len(parts) >= 2 else "")

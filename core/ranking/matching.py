@@ -1,0 +1,117 @@
+r"""Finding query terms in text: one regular expression, written in the syntax ripgrep and
+Python share, so the ripgrep search, the pure-Python scan and snippet cutting count the
+same occurrences.
+
+The expression finds every word that holds a term's prefix, with the one character before
+it when that is a letter or digit: `(?i)[^\W_]?(?:prefixes)[^\W_]*`. Whether the match
+starts a word part (a word start, after `_`, or a camelCase boundary as in
+`dryRunPreview`) is told from that character, and what the word counts for from its parts'
+stems and its compound key (`analyse_word`). Anchoring the expression itself on word-part
+boundaries would cost ripgrep its literal search: several times slower.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from .analysis import Term, analyse_word
+
+_WORD_CHAR = r"[^\W_]"
+_NEWLINE = re.compile("\n")
+# What Rust's regex::escape (ripgrep, ck) escapes.
+_RUST_REGEX_META = frozenset("\\.+*?()|[]{}^$#&-~")
+
+
+def regex_escape(text: str) -> str:
+    """`text` as a literal in a Rust regex (ripgrep's and ck's syntax)."""
+    return "".join(f"\\{ch}" if ch in _RUST_REGEX_META else ch for ch in text)
+
+
+def _alternatives(terms: Iterable[Term]) -> str:
+    """Compounds first (at one position the first alternative wins, and a compound match
+    also counts its parts), then prefixes, longest first. Parts are letters and digits
+    only (prefixes may end in `[iy]`), so no term text needs escaping."""
+    ordered = sorted(terms, key=lambda t: (not t.compound, -len(t.prefix)))
+    return "|".join("[_-]?".join(t.parts) if t.compound else t.prefix for t in ordered)
+
+
+def term_pattern(terms: Iterable[Term]) -> str:
+    """One case-insensitive pattern for every term, valid in Rust's and Python's regex
+    syntax alike."""
+    return f"(?i){_WORD_CHAR}?(?:{_alternatives(terms)}){_WORD_CHAR}*"
+
+
+@dataclass(frozen=True)
+class TermMatcher:
+    """Counts a query's terms in text, by term key."""
+
+    terms: tuple[Term, ...]
+    pattern: str = field(init=False)
+    regex: re.Pattern[str] = field(init=False, repr=False)
+    _starts: re.Pattern[str] = field(init=False, repr=False)
+    _stems: frozenset[str] = field(init=False, repr=False)
+    _compounds: frozenset[str] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        pattern = term_pattern(self.terms)
+        object.__setattr__(self, "pattern", pattern)
+        object.__setattr__(self, "regex", re.compile(pattern))
+        object.__setattr__(self, "_starts", re.compile(f"(?i){_alternatives(self.terms)}"))
+        stems = frozenset(t.key for t in self.terms if not t.compound)
+        compounds = frozenset(t.key for t in self.terms if t.compound)
+        object.__setattr__(self, "_stems", stems)
+        object.__setattr__(self, "_compounds", compounds)
+
+    def word_of(self, match: str) -> str | None:
+        """The word part a match starts, without the character before it; None when the
+        match starts inside a word part (`overview` holds `view` but not as a part)."""
+        if self._starts.match(match):
+            return match
+        lead, rest = match[:1], match[1:]
+        if rest[:1].isupper() and (
+            lead.islower() or lead.isdigit() or (lead.isupper() and rest[1:2].islower())
+        ):
+            return rest
+        return None
+
+    def keys_of(self, match: str) -> list[str]:
+        """The term keys one match counts for (possibly none: `overview` is not `view`;
+        `previewer` is)."""
+        word = self.word_of(match)
+        if word is None:
+            return []
+        analysed = analyse_word(word)
+        keys = [s for s in analysed.stems if s in self._stems]
+        if analysed.compound and analysed.compound in self._compounds:
+            keys.append(analysed.compound)
+        return keys
+
+    def tally(self, words: Mapping[str, int]) -> dict[str, int]:
+        """Term frequencies from matched words and how often each occurred."""
+        counts: dict[str, int] = {}
+        for word, occurrences in words.items():
+            for key in self.keys_of(word):
+                counts[key] = counts.get(key, 0) + occurrences
+        return counts
+
+    def count(self, text: str) -> dict[str, int]:
+        """Term frequencies in a whole text."""
+        return self.tally(Counter(self.regex.findall(text)))
+
+    def lines(self, text: str) -> dict[int, dict[str, int]]:
+        """Per 1-based line number, the terms on that line and how often."""
+        newlines = [m.start() for m in _NEWLINE.finditer(text)]
+        found: dict[int, dict[str, int]] = {}
+        for match in self.regex.finditer(text):
+            keys = self.keys_of(match.group())
+            if not keys:
+                continue
+            line = bisect_right(newlines, match.start()) + 1
+            on_line = found.setdefault(line, {})
+            for key in keys:
+                on_line[key] = on_line.get(key, 0) + 1
+        return found

@@ -1,0 +1,325 @@
+"""Snippets: the best section of a file for a query, capped in characters.
+
+A section is a markdown section (a heading and what follows, up to the next heading; or a
+heading with its subsections), a code block (a line and the more-indented lines under it:
+a function, a class, a method), or a paragraph of plain text. Each candidate that fits the
+cap is scored like a small document (BM25 over the query's terms, weighted by the terms'
+rarity in the scope); one that is too long is narrowed to its best window that fits. A line
+longer than the line cap is clipped around its match, with a visible marker.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from .bm25 import saturated
+
+MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".mdown"})
+PLAIN_SUFFIXES = frozenset({".txt", ".rst", ".adoc", ""})
+# Sections of one file compete first on which query terms they hold (weighted by rarity),
+# then on how densely: BM25 with this many characters as the "average" length, so that of
+# two sections holding the same terms the tighter one wins.
+REFERENCE_CHARS = 300
+CLIP_MARKER = " […] "
+
+_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]|$)")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+@dataclass(frozen=True, slots=True)
+class Snippet:
+    text: str
+    line_start: int  # 1-based, inclusive
+    line_end: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Span:
+    start: int  # 0-based line index, inclusive
+    end: int  # exclusive
+
+
+def document_kind(path: str) -> str:
+    suffix = PurePosixPath(path).suffix.lower()
+    if suffix in MARKDOWN_SUFFIXES:
+        return "markdown"
+    if suffix in PLAIN_SUFFIXES:
+        return "plain"
+    return "code"
+
+
+def markdown_sections(lines: list[str]) -> list[_Span]:
+    """Each heading's own section (to the next heading) and each heading with its
+    subsections (to the next heading of the same or a higher level), plus the text
+    before the first heading. Headings inside fenced code and front matter are text."""
+    headings: list[tuple[int, int]] = []  # (line index, level)
+    fence: str | None = None
+    first = 0
+    if lines and lines[0].strip() == "---":
+        closing = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
+        if closing is not None:
+            first = closing + 1
+    for index in range(first, len(lines)):
+        line = lines[index]
+        fenced = _FENCE.match(line)
+        if fenced:
+            marker = fenced.group(1)
+            if fence is None:
+                fence = marker[0] * 3
+            elif marker.startswith(fence):
+                fence = None
+            continue
+        if fence is None:
+            heading = _HEADING.match(line)
+            if heading:
+                headings.append((index, len(heading.group(1))))
+    spans: list[_Span] = []
+    if not headings:
+        return [_Span(first, len(lines))] if first < len(lines) else []
+    if headings[0][0] > first:
+        spans.append(_Span(first, headings[0][0]))
+    for position, (index, level) in enumerate(headings):
+        following = headings[position + 1 :]
+        own_end = following[0][0] if following else len(lines)
+        spans.append(_Span(index, own_end))
+        parent_end = next((i for i, lvl in following if lvl <= level), len(lines))
+        if parent_end != own_end:
+            spans.append(_Span(index, parent_end))
+    return spans
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+_CLOSERS = ("}", ")", "]")
+_CLOSING_WORDS = frozenset({"end", "fi", "done", "esac"})
+_LEAD_INS = ("@", "#", "//", "/*", "*", "///")
+
+
+def code_blocks(lines: list[str]) -> list[_Span]:
+    """Every line followed by more-indented lines, with them (and a closing line at its own
+    indentation such as `}` or `end`), plus the comments and decorators just above it.
+    One pass: a line's block ends where a line at most as indented comes."""
+    ends: dict[int, int] = {}  # line -> index after its last more-indented line
+    open_lines: list[tuple[int, int]] = []  # (indentation, line), indentation increasing
+    previous = -1  # the last non-blank line seen
+    for index, line in enumerate(lines):
+        if not line.strip():
+            continue
+        level = _indent(line)
+        while open_lines and open_lines[-1][0] >= level:
+            _, start = open_lines.pop()
+            if previous > start:
+                ends[start] = previous + 1
+        open_lines.append((level, index))
+        previous = index
+    for _, start in open_lines:
+        if previous > start:
+            ends[start] = previous + 1
+    spans: list[_Span] = []
+    for start, end in sorted(ends.items()):
+        level = _indent(lines[start])
+        closing = end
+        while closing < len(lines) and not lines[closing].strip():
+            closing += 1
+        if closing < len(lines) and _indent(lines[closing]) == level:
+            text = lines[closing].strip()
+            if text.startswith(_CLOSERS) or text in _CLOSING_WORDS:
+                end = closing + 1
+        first = start
+        while first > 0:
+            above = lines[first - 1]
+            if above.strip().startswith(_LEAD_INS) and _indent(above) == level:
+                first -= 1
+            else:
+                break
+        spans.append(_Span(first, end))
+    return spans
+
+
+def paragraphs(lines: list[str]) -> list[_Span]:
+    spans: list[_Span] = []
+    start = None
+    for index, line in enumerate(lines):
+        if line.strip():
+            if start is None:
+                start = index
+        elif start is not None:
+            spans.append(_Span(start, index))
+            start = None
+    if start is not None:
+        spans.append(_Span(start, len(lines)))
+    return spans
+
+
+class _Cutter:
+    def __init__(
+        self,
+        lines: list[str],
+        line_terms: Mapping[int, Mapping[str, int]],
+        weights: Mapping[str, float],
+        max_chars: int,
+        max_line_chars: int,
+    ) -> None:
+        self.lines = lines
+        self.weights = weights
+        self.max_chars = max_chars
+        self.max_line_chars = max_line_chars
+        self.keys = [key for key in weights if weights[key] > 0] or list(weights)
+        count = len(lines)
+        # Prefix sums: characters (as shown, long lines clipped) and each term's count.
+        self.chars = [0] * (count + 1)
+        self.counts = {key: [0] * (count + 1) for key in self.keys}
+        for index, line in enumerate(lines):
+            shown = min(len(line), max_line_chars + len(CLIP_MARKER) * 2) + 1
+            self.chars[index + 1] = self.chars[index] + shown
+            on_line = line_terms.get(index + 1, {})
+            for key in self.keys:
+                self.counts[key][index + 1] = self.counts[key][index] + on_line.get(key, 0)
+
+    def size(self, span: _Span) -> int:
+        return self.chars[span.end] - self.chars[span.start]
+
+    def score(self, span: _Span) -> tuple[float, float]:
+        """(weight of the distinct terms held, BM25 density): higher is better."""
+        ratio = self.size(span) / REFERENCE_CHARS
+        coverage = density = 0.0
+        for key in self.keys:
+            tf = self.counts[key][span.end] - self.counts[key][span.start]
+            if tf:
+                weight = self.weights.get(key, 1.0)
+                coverage += weight
+                density += weight * saturated(tf, ratio)
+        return round(coverage, 9), density
+
+    def best_window(self, span: _Span) -> _Span:
+        """The best run of lines inside `span` that fits the cap (two pointers)."""
+        best: tuple[tuple[float, float], int, _Span] | None = None
+        end = span.start
+        for start in range(span.start, span.end):
+            end = max(end, start + 1)
+            while end < span.end and self.size(_Span(start, end + 1)) <= self.max_chars:
+                end += 1
+            window = _Span(start, end)
+            candidate = (self.score(window), -start, window)
+            if best is None or candidate[:2] > best[:2]:
+                best = candidate
+        return best[2] if best else _Span(span.start, span.start + 1)
+
+    def choose(self, structural: list[_Span], fallback: list[_Span]) -> _Span:
+        """The best structural span (section, block); a fallback span (paragraph) only
+        when it holds more of the query than any structural one."""
+        best = self._best(structural)
+        other = self._best(fallback)
+        if best is None or (other is not None and other[0][0] > best[0][0]):
+            best = other
+        if best is None:
+            return self.best_window(_Span(0, len(self.lines)))
+        return best[2]
+
+    def _best(self, spans: list[_Span]) -> tuple[tuple[float, float], int, _Span] | None:
+        """The best span, each over the cap narrowed to its best window. A span is
+        narrowed only while the terms it holds in full could still beat the best so far:
+        a long file has hundreds of nested blocks."""
+        best: tuple[tuple[float, float], int, _Span] | None = None
+        ranked = sorted(
+            (span for span in spans if span.end > span.start),
+            key=lambda span: (-self.score(span)[0], self.size(span)),
+        )
+        for span in ranked:
+            if self.size(span) > self.max_chars:
+                if best is not None and self.score(span)[0] <= best[0][0]:
+                    continue
+                span = self.best_window(span)
+            score = self.score(span)
+            if score[0] <= 0:
+                continue
+            candidate = (score, -self.size(span), span)
+            if best is None or candidate[:2] > best[:2]:
+                best = candidate
+        return best
+
+
+def clip_line(line: str, line_terms: Mapping[str, int], matcher_regex, limit: int) -> str:
+    """A line over `limit` characters cut to about `limit` around its first match."""
+    if len(line) <= limit:
+        return line
+    found = matcher_regex.search(line) if matcher_regex is not None else None
+    centre = found.start() if found else 0
+    start = max(0, min(centre - limit // 3, len(line) - limit))
+    end = start + limit
+    head = CLIP_MARKER.lstrip() if start > 0 else ""
+    tail = CLIP_MARKER.rstrip() if end < len(line) else ""
+    return f"{head}{line[start:end]}{tail}"
+
+
+def cut_snippet(
+    text: str,
+    path: str,
+    line_terms: Mapping[int, Mapping[str, int]],
+    weights: Mapping[str, float],
+    *,
+    max_chars: int,
+    max_line_chars: int,
+    matcher_regex=None,
+) -> Snippet:
+    """The best section of `text` for the terms found on `line_terms` (1-based lines)."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if not lines:
+        return Snippet("", 1, 1)
+    kind = document_kind(path)
+    if kind == "markdown":
+        structural = markdown_sections(lines)
+    elif kind == "code":
+        structural = code_blocks(lines)
+    else:
+        structural = []
+    cutter = _Cutter(lines, line_terms, weights, max_chars, max_line_chars)
+    chosen = cutter.choose(structural, paragraphs(lines))
+    start, end = chosen.start, chosen.end
+    while start < end - 1 and not lines[start].strip():
+        start += 1
+    while end > start + 1 and not lines[end - 1].strip():
+        end -= 1
+    body = "\n".join(
+        clip_line(lines[i].rstrip(), line_terms.get(i + 1, {}), matcher_regex, max_line_chars)
+        for i in range(start, end)
+    )
+    return Snippet(body, start + 1, end)
+
+
+def cut_span(
+    text: str,
+    line_start: int,
+    line_end: int,
+    line_terms: Mapping[int, Mapping[str, int]],
+    weights: Mapping[str, float],
+    *,
+    max_chars: int,
+    max_line_chars: int,
+    matcher_regex=None,
+) -> Snippet | None:
+    """The lines a tier pointed at (1-based, inclusive), as they are now: narrowed to
+    their best window when over the cap, long lines clipped. None when the span is past
+    the end of the file."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    start, end = max(1, line_start) - 1, min(len(lines), max(line_end, line_start))
+    if start >= end:
+        return None
+    cutter = _Cutter(lines, line_terms, weights, max_chars, max_line_chars)
+    span = _Span(start, end)
+    if cutter.size(span) > max_chars:
+        span = cutter.best_window(span)
+    body = "\n".join(
+        clip_line(lines[i].rstrip(), line_terms.get(i + 1, {}), matcher_regex, max_line_chars)
+        for i in range(span.start, span.end)
+    )
+    return Snippet(body.strip("\n"), span.start + 1, span.end)

@@ -1,0 +1,113 @@
+"""From ranked files to hits: each file read as untrusted input, filtered, checked for
+machine data, its content deduplicated (a copy serves once, under its original's name),
+and cut to its best section."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..files import TextFile, Unreadable, read_text_file
+from ..filtering import ContextFilter
+from ..ignore_rules import original_first
+from ..models import FilteredHit, Hit
+from ..ranking.analysis import Term
+from ..ranking.bm25 import Scorer
+from ..ranking.candidates import RankedFile
+from ..ranking.machine_data import machine_data_kind
+from ..ranking.matching import TermMatcher
+from ..ranking.sections import cut_snippet
+from .base import TierRequest
+
+
+@dataclass
+class FileHits:
+    """Collects up to `limit` hits from ranked files, with what was left out and why."""
+
+    request: TierRequest
+    terms: tuple[Term, ...]
+    matcher: TermMatcher
+    scorer: Scorer
+    tier: str
+    context_filter: ContextFilter
+    limit: int
+    hits: list[Hit] = field(default_factory=list)
+    filtered: list[FilteredHit] = field(default_factory=list)
+    skipped: Counter = field(default_factory=Counter)  # reason -> files
+    duplicates: int = 0
+    _digests: dict[str, int] = field(default_factory=dict)  # content digest -> hit index
+
+    @property
+    def full(self) -> bool:
+        return len(self.hits) >= self.limit
+
+    def add(self, ranked: RankedFile, document: TextFile | None = None) -> None:
+        """Make a hit of the file (read now unless `document` is its text already)."""
+        reason = self.context_filter.reason_to_exclude(ranked.path)
+        if reason:
+            self.filtered.append(FilteredHit(ranked.path, self.tier, reason))
+            return
+        settings = self.request.config
+        if document is None:
+            try:
+                document = read_text_file(
+                    self.request.root / ranked.path, self.request.root, settings.grep.max_filesize
+                )
+            except Unreadable as exc:
+                self.skipped[str(exc)] += 1
+                return
+        if not settings.filtering.include_machine_data:
+            kind = machine_data_kind(document.text)
+            if kind:
+                self.filtered.append(FilteredHit(ranked.path, self.tier, f"machine data ({kind})"))
+                return
+        digest = hashlib.blake2b(document.text.encode("utf-8", "surrogatepass")).hexdigest()
+        if digest in self._digests:
+            self.duplicates += 1
+            index = self._digests[digest]
+            kept = self.hits[index]
+            if original_first(ranked.path) < original_first(kept.source):
+                self.hits[index] = Hit(
+                    ranked.path, kept.score, kept.content, kept.tier, kept.line_start,
+                    kept.line_end, kept.terms,
+                )  # fmt: skip
+            return
+        line_terms = self.matcher.lines(document.text)
+        if not line_terms:
+            self.skipped["changed since it was searched: no query term left"] += 1
+            return
+        snippet = cut_snippet(
+            document.text,
+            ranked.path,
+            line_terms,
+            self.scorer.weights,
+            max_chars=settings.snippets.max_chars,
+            max_line_chars=settings.snippets.max_line_chars,
+            matcher_regex=self.matcher.regex,
+        )
+        labels = {term.key: term.label for term in self.terms}
+        explained = tuple(
+            (labels.get(key, key), part)
+            for key, part in sorted(ranked.contributions.items(), key=lambda kv: -kv[1])
+        )
+        self._digests[digest] = len(self.hits)
+        self.hits.append(
+            Hit(
+                ranked.path,
+                round(ranked.score, 4),
+                snippet.text,
+                self.tier,
+                snippet.line_start,
+                snippet.line_end,
+                explained,
+            )
+        )
+
+    def notes(self) -> list[str]:
+        notes = [f"{count} {'file' if count == 1 else 'files'} skipped: {reason}"
+                 for reason, count in self.skipped.items()]  # fmt: skip
+        if self.duplicates:
+            noun = "copy" if self.duplicates == 1 else "copies"
+            notes.append(f"{self.duplicates} identical {noun} of a served file left out")
+        return notes

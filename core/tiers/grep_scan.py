@@ -1,0 +1,66 @@
+"""Counting the query's terms with Python, for when ripgrep is missing: the same file
+selection (project_walk) and the same matching (TermMatcher) as the ripgrep search."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..files import Unreadable, read_text_file
+from ..project import is_inside, relative_source
+from ..project_walk import walk_files
+from ..ranking.candidates import Candidates
+from ..ranking.matching import TermMatcher
+from .base import Deadline, TierRequest
+
+CHECK_EVERY = 32
+
+
+class ScanStopped(Exception):
+    """The deadline passed or the query was cancelled mid-scan."""
+
+
+def scan_candidates(request: TierRequest, matcher: TermMatcher, deadline: Deadline) -> Candidates:
+    """Every file of the scope read once and counted. Raises ScanStopped at the deadline."""
+    root = request.root
+    settings = request.config
+    private = request.private_paths
+    candidates = Candidates()
+
+    def is_private(path: Path) -> bool:
+        return any(is_inside(path, p) for p in private)
+
+    def should_stop() -> bool:
+        return deadline.expired() or deadline.cancelled
+
+    for base in request.scope.grep_paths:
+        walked = walk_files(
+            base,
+            root,
+            include_ignored=settings.filtering.include_ignored,
+            machine_data=settings.filtering.include_machine_data,
+            skip=is_private,
+            should_stop=should_stop,
+        )
+        for index, found in enumerate(walked):
+            if index % CHECK_EVERY == 0 and should_stop():
+                raise ScanStopped
+            if found.size > settings.grep.max_filesize or is_private(found.path):
+                continue
+            try:
+                document = read_text_file(found.path, root, settings.grep.max_filesize)
+            except Unreadable:
+                continue
+            source = relative_source(found.path, root)
+            try:
+                source.encode("utf-8")
+            except UnicodeEncodeError:  # a name that is not UTF-8 cannot be a source
+                continue
+            candidates.documents += 1
+            candidates.total_bytes += document.size
+            counts = matcher.count(document.text)
+            if counts:
+                candidates.frequencies[source] = counts
+                candidates.lengths[source] = document.size
+        if should_stop():
+            raise ScanStopped
+    return candidates

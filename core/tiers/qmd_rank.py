@@ -1,0 +1,132 @@
+"""Ranking what qmd found with the ranking core, from the files themselves.
+
+qmd (its index or its CLI) says which documents hold any query term. Each is read from
+disk: a file that is gone is never served, a file changed since qmd indexed it is ranked
+and cut by what it says now (the trace counts both), and a file outside the scope's paths
+is left out. The documents are then scored with BM25 like the grep tier scores files, so
+the ladder is never worse for having qmd first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..files import TextFile, Unreadable, read_text_file
+from ..filtering import ContextFilter
+from ..models import FilteredHit, Hit
+from ..project import is_inside
+from ..ranking.analysis import Term
+from ..ranking.candidates import Candidates, rank
+from ..ranking.matching import TermMatcher
+from ..scopes import in_scope
+from .base import Deadline, TierRequest
+from .file_hits import FileHits
+
+
+@dataclass(frozen=True, slots=True)
+class FoundDocument:
+    path: Path  # on disk, absolute, normalised
+    # sha256 (hex) of the text qmd indexed, or its start (a result's `docid` is "#" and
+    # the first six digits); None when unknown.
+    indexed_hash: str | None
+
+
+@dataclass
+class RankedDocuments:
+    hits: tuple[Hit, ...] = ()
+    filtered: tuple[FilteredHit, ...] = ()
+    notes: list[str] = field(default_factory=list)
+    left_out: Counter = field(default_factory=Counter)  # reason -> documents
+
+
+def rank_found(
+    request: TierRequest,
+    terms: tuple[Term, ...],
+    found: list[FoundDocument],
+    documents: int,
+    tier: str,
+    limit: int,
+    deadline: Deadline,
+) -> RankedDocuments:
+    """The best `limit` of the found documents as hits; `documents` is how many the
+    searched collections hold (for IDF)."""
+    result = RankedDocuments()
+    root = Path(os.path.realpath(request.root))
+    matcher = TermMatcher(terms)
+    candidates = Candidates()
+    texts: dict[str, TextFile] = {}
+    changed = 0
+    for document in found:
+        if deadline.expired() or deadline.cancelled:
+            result.notes.append("deadline reached while reading qmd's documents")
+            break
+        why = _left_out(document.path, root, request)
+        if why:
+            result.left_out[why] += 1
+            continue
+        source = document.path.relative_to(root).as_posix()
+        if source in texts:
+            continue
+        try:
+            text = read_text_file(document.path, root, request.config.grep.max_filesize)
+        except Unreadable as exc:
+            result.left_out[f"file {exc}"] += 1
+            continue
+        counts = matcher.count(text.text)
+        if document.indexed_hash and not _sha256(text.text).startswith(document.indexed_hash):
+            changed += 1
+            if not counts:
+                result.left_out["changed since indexed, no query term left"] += 1
+                continue
+        if not counts:
+            continue
+        texts[source] = text
+        candidates.frequencies[source] = counts
+        candidates.lengths[source] = text.size
+    if changed:
+        noun = "file" if changed == 1 else "files"
+        result.notes.append(
+            f"qmd: {changed} {noun} changed since indexed: ranked and cut as they are now"
+        )
+    candidates.documents = max(documents, len(texts))
+    candidates.total_bytes = 0  # the average length comes from the documents read
+    scorer = candidates.scorer(tuple(term.key for term in terms))
+    collected = FileHits(
+        request=request,
+        terms=terms,
+        matcher=matcher,
+        scorer=scorer,
+        tier=tier,
+        context_filter=ContextFilter(root, request.config.filtering, request.private_paths),
+        limit=limit,
+    )
+    for ranked in rank(candidates, scorer, lambda path: None):
+        if collected.full:
+            break
+        if ranked.score < request.config.qmd.min_score:
+            result.left_out[f"below min_score {request.config.qmd.min_score}"] += 1
+            continue
+        collected.add(ranked, texts[ranked.path])
+    result.hits = tuple(collected.hits)
+    result.filtered = tuple(collected.filtered)
+    result.notes += collected.notes()
+    result.notes += [f"{count} results left out: {why}" for why, count in result.left_out.items()]
+    return result
+
+
+def _left_out(path: Path, root: Path, request: TierRequest) -> str | None:
+    if not is_inside(path, root):
+        return "outside the project root"
+    if any(is_inside(path, p) for p in request.private_paths):
+        return "tierscope's own state"
+    if not in_scope(path, request.scope):
+        return f"outside scope {request.scope.name}"
+    return None
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

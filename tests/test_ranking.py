@@ -1,0 +1,186 @@
+"""The ranking core: terms, matching, BM25 and sections, the same for every tier."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tierscope.ranking.analysis import query_terms, split_identifier
+from tierscope.ranking.bm25 import Scorer
+from tierscope.ranking.candidates import Candidates, rank
+from tierscope.ranking.matching import TermMatcher
+from tierscope.ranking.sections import cut_snippet
+
+
+def keys(text: str) -> list[str]:
+    return [term.key for term in query_terms(text)]
+
+
+def counts(query: str, text: str) -> dict[str, int]:
+    return TermMatcher(query_terms(query)).count(text)
+
+
+def test_query_terms_drop_stopwords_stem_and_keep_literal_text():
+    assert keys("How does the token budget work?") == ["token", "budget", "work"]
+    assert keys("the of and") == ["the", "of", "and"]
+    assert keys("foo( [bar]* -xy") == ["foo", "bar", "xy"]
+    assert keys("retargeted policies") == ["retarget", "polici"]
+
+
+def test_every_query_term_counts_there_is_no_cap():
+    words = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima"
+    assert len(query_terms(words)) == 12
+
+
+def test_identifiers_split_into_parts_in_any_spelling():
+    for word in ("dryrun_preview", "dryrunPreview", "dry-run-preview", "DryRun_Preview"):
+        assert "preview" in split_identifier(word)
+    assert split_identifier("HTTPServer") == ["http", "server"]
+    assert split_identifier("base64") == ["base", "64"]
+
+
+def test_a_query_identifier_counts_as_its_parts_and_as_a_whole():
+    terms = query_terms("call_after_refresh")
+    assert [(t.key, t.compound) for t in terms] == [
+        ("call", False),
+        ("refresh", False),
+        ("callafterrefresh", True),
+    ]
+
+
+def test_inflections_match_their_stem():
+    assert counts("retargeted", "we are retargeting the build") == {"retarget": 1}
+    assert counts("policies", "one policy, two policies") == {"polici": 2}
+
+
+def test_parts_match_inside_identifiers_but_not_inside_other_words():
+    text = "dryrun_preview dryRunPreview dry-run-preview previewer an overview"
+    assert counts("preview", text) == {"preview": 4}
+    assert counts("budget", "RetryBudgetExhausted overbudget") == {"budget": 1}
+
+
+def test_a_compound_matches_with_or_without_separators():
+    found = counts("call_after_refresh", "callAfterRefresh call_after_refresh call_later")
+    assert found == {"callafterrefresh": 2, "call": 3, "refresh": 2}
+
+
+def test_lines_say_which_terms_are_on_each_line():
+    matcher = TermMatcher(query_terms("token budget"))
+    assert matcher.lines("a token\nnothing\nbudget and tokens\n") == {
+        1: {"token": 1},
+        3: {"budget": 1, "token": 1},
+    }
+
+
+def scorer(documents: int = 100, frequency=None, average: float = 1000.0) -> Scorer:
+    frequency = frequency or {"a": 10, "b": 10}
+    return Scorer.for_scope(("a", "b"), documents, frequency, average)
+
+
+def test_term_frequency_saturates():
+    s = scorer()
+    one, ten, hundred = (s.score({"a": n}, 1000) for n in (1, 10, 100))
+    assert one < ten < hundred
+    assert hundred - ten < ten - one
+    assert s.score({"a": 5}, 1000) < s.score({"a": 1, "b": 1}, 1000)
+
+
+def test_long_files_are_normalised_by_length():
+    s = scorer()
+    assert s.score({"a": 3}, 500) > s.score({"a": 3}, 5000)
+
+
+def test_rarity_is_computed_over_every_file_of_the_scope():
+    rare_in_a_big_scope = scorer(documents=1000, frequency={"a": 10, "b": 10})
+    common_in_a_small_scope = scorer(documents=12, frequency={"a": 10, "b": 10})
+    assert rare_in_a_big_scope.weights["a"] > common_in_a_small_scope.weights["a"]
+
+
+def test_scores_lie_between_zero_and_one():
+    s = scorer()
+    assert 0 < s.score({"a": 1}, 10**6) < s.score({"a": 10**6, "b": 10**6}, 1) <= 1
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from([f"f{i:02d}.md" for i in range(30)]),
+        st.tuples(
+            st.dictionaries(st.sampled_from(["a", "b", "c"]), st.integers(1, 50), min_size=1),
+            st.integers(1, 100_000),
+        ),
+        min_size=1,
+    )
+)
+def test_lazy_ranking_yields_every_file_once_best_first(files):
+    candidates = Candidates(
+        frequencies={path: tf for path, (tf, _) in files.items()},
+        lengths={path: length for path, (_, length) in files.items()},
+        documents=200,
+        total_bytes=200 * 3000,
+    )
+    s = candidates.scorer(("a", "b", "c"))
+    ranked = list(rank(candidates, s, lambda path: None))
+    assert sorted(r.path for r in ranked) == sorted(files)
+    order = [(-r.score, r.path) for r in ranked]
+    assert order == sorted(order)
+    assert all(0 <= r.score <= 1 for r in ranked)
+
+
+def snippet(text: str, path: str, query: str, max_chars: int = 400, max_line_chars: int = 120):
+    matcher = TermMatcher(query_terms(query))
+    weights = {term.key: 1.0 for term in matcher.terms}
+    return cut_snippet(
+        text,
+        path,
+        matcher.lines(text),
+        weights,
+        max_chars=max_chars,
+        max_line_chars=max_line_chars,
+        matcher_regex=matcher.regex,
+    )
+
+
+def test_a_markdown_snippet_is_the_section_holding_the_matches():
+    text = (
+        "# Guide\n\nIntro about budgets.\n\n## Setup\n\nInstall it.\n\n"
+        "## Token budget\n\nThe token budget caps context.\nTokens are counted.\n\n"
+        "## Other\n\nUnrelated.\n"
+    )
+    cut = snippet(text, "docs/guide.md", "token budget")
+    assert cut.text == "## Token budget\n\nThe token budget caps context.\nTokens are counted."
+    assert (cut.line_start, cut.line_end) == (9, 12)
+
+
+def test_headings_inside_code_fences_do_not_start_sections():
+    text = "## Run it\n\n```bash\n# install first\npip install x\n```\n\nThen run x.\n"
+    cut = snippet(text, "a.md", "install run")
+    assert cut.text.startswith("## Run it")
+    assert cut.text.endswith("Then run x.")
+
+
+def test_a_code_snippet_is_the_function_holding_the_matches():
+    text = (
+        "import os\n\n\ndef unrelated():\n    return 1\n\n\n"
+        "def retry_delay(attempt):\n    base = 2 ** attempt\n    return base + jitter()\n\n\n"
+        "def other():\n    pass\n"
+    )
+    cut = snippet(text, "src/retry.py", "retry delay jitter")
+    assert (
+        cut.text == "def retry_delay(attempt):\n    base = 2 ** attempt\n    return base + jitter()"
+    )
+
+
+def test_a_section_over_the_cap_is_narrowed_to_its_best_window():
+    filler = [f"line {i} of filler text that says nothing" for i in range(60)]
+    lines = ["# Long", *filler[:30], "the needle is here", *filler[30:]]
+    cut = snippet("\n".join(lines) + "\n", "long.md", "needle", max_chars=300)
+    assert "the needle is here" in cut.text
+    assert len(cut.text) <= 300
+
+
+def test_a_long_line_is_clipped_around_its_match_with_a_marker():
+    line = "x" * 2000 + " the needle " + "y" * 2000
+    cut = snippet(line + "\n", "data.md", "needle", max_line_chars=120)
+    assert "needle" in cut.text
+    assert cut.text.startswith("[…]") and cut.text.endswith("[…]")
+    assert len(cut.text) <= 140
