@@ -246,3 +246,55 @@ def test_only_unknown_tiers_falls_back_to_the_configured_ones(capsys, project):
     code, out, err = query(capsys, project, "token budget", "--tiers", "foo")
     assert code == 0 and json.loads(out)
     assert "ignoring unknown tiers: foo; using qmd, ck, grep" in err
+
+
+def test_invalid_scope_is_echoed_with_control_characters_escaped(capsys, project):
+    code, out, err = query(capsys, project, "token", "--scope", "no\x1b[2Jwhere\nnext")
+    assert (code, json.loads(out)) == (0, [])
+    assert err == "Invalid scope: no\\x1b[2Jwhere\\nnext\n"
+
+
+def run_on_a_terminal(root: Path, *args: str) -> bytes:
+    """The bytes `tierscope query` writes to stdout when stdout is a terminal."""
+    import os
+    import pty
+
+    leader, follower = pty.openpty()
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "tierscope", "query", *args, "--root", str(root)],
+            stdout=follower,
+            stderr=subprocess.DEVNULL,
+        )
+        os.close(follower)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # EIO: the process closed the terminal
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        process.wait(timeout=30)
+    finally:
+        os.close(leader)
+    return b"".join(chunks)
+
+
+def test_text_format_on_a_terminal_escapes_control_characters(make_project, path_without_tools):
+    root = make_project({"grimoires/loa/NOTES.md": "# Notes\n\nzebracorn \x1b]0;owned\x07 here\n"})
+    out = run_on_a_terminal(root, "zebracorn", "-f", "text", "--no-trajectory")
+    assert b"zebracorn" in out
+    assert b"\x1b" not in out and b"\x07" not in out
+    assert b"\\x1b]0;owned\\x07" in out
+
+
+def test_text_format_into_a_pipe_keeps_the_content_verbatim(make_project, path_without_tools):
+    root = make_project({"grimoires/loa/NOTES.md": "# Notes\n\nzebracorn \x1b[1m here\n"})
+    result = subprocess.run(
+        [sys.executable, "-m", "tierscope", "query", "zebracorn", "-f", "text",
+         "--root", str(root), "--no-trajectory"],
+        capture_output=True,
+    )  # fmt: skip
+    assert b"zebracorn \x1b[1m here" in result.stdout

@@ -226,3 +226,43 @@ def test_compact_applies_retention(capsys, logs):
         f"implement-{TODAY}.jsonl",
         f"review-{TODAY}.jsonl",
     ]
+
+
+# -- untrusted text on the terminal --------------------------------------------------------
+
+HOSTILE_QUERY = "token \x1b]0;owned\x07\x1b[2J budget\x9b31m"
+
+
+def test_show_escapes_control_characters_from_logged_queries(capsys, tmp_path):
+    path = write_jsonl(
+        tmp_path / f"implement-{TODAY}.jsonl",
+        record("implement", "intent", 1, query=HOSTILE_QUERY),
+        tail=b"broken \x1b[31m line\n",
+    )
+    code, out, _err = run(capsys, "show", str(path))
+    assert code == 0
+    assert "\x1b" not in out and "\x07" not in out and "\x9b" not in out
+    assert "token \\x1b]0;owned\\x07\\x1b[2J budget\\x9b31m" in out
+    assert "broken \\x1b[31m line" in out
+
+
+def test_show_json_escapes_c1_control_characters_too(capsys, tmp_path):
+    path = write_jsonl(
+        tmp_path / f"implement-{TODAY}.jsonl", record("implement", "intent", 1, query=HOSTILE_QUERY)
+    )
+    code, out, _err = run(capsys, "show", str(path), "--json")
+    assert code == 0
+    assert "\x1b" not in out and "\x9b" not in out
+    assert json.loads(out)["record"]["query"] == HOSTILE_QUERY
+
+
+def test_tail_escapes_control_characters_from_logged_queries(capsys, tmp_path):
+    directory = tmp_path / "trajectory"
+    write_jsonl(
+        directory / f"implement-{TODAY}.jsonl",
+        record("implement", "intent", 1, query=HOSTILE_QUERY),
+    )
+    code, out, _err = run(capsys, "tail", "--dir", str(directory))
+    assert code == 0
+    assert "\x1b" not in out and "\x07" not in out and "\x9b" not in out
+    assert "\\x1b[2J" in out

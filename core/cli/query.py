@@ -36,7 +36,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _warn(message: str) -> None:
-    print(f"tierscope: {message}", file=sys.stderr)
+    _stderr(f"tierscope: {message}")
+
+
+def _stderr(line: str) -> None:
+    from tierscope.terminal import printable
+
+    # Scope names, skill names and config values are echoed: never raw to a terminal.
+    print(printable(line), file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -98,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     for warning in result.warnings:
         _warn(warning)
     if result.refused and result.refused.startswith("Invalid scope"):
-        print(result.refused, file=sys.stderr)
+        _stderr(result.refused)
     elif result.refused and result.refused != "no query":
         _warn(result.refused)
 
@@ -108,6 +115,11 @@ def run(args: argparse.Namespace) -> int:
     elif fmt == "text":
         body = render_text(result.hits)
         if body:
+            if sys.stdout.isatty():
+                from tierscope.terminal import printable
+
+                # Project files are untrusted; a pipe gets them verbatim, a terminal never.
+                body = printable(body, keep_newlines=True)
             print(body)
     else:
         print(render_json(result.hits))
