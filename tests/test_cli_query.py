@@ -298,3 +298,36 @@ def test_text_format_into_a_pipe_keeps_the_content_verbatim(make_project, path_w
         capture_output=True,
     )  # fmt: skip
     assert b"zebracorn \x1b[1m here" in result.stdout
+
+
+def todays_log(root: Path) -> Path:
+    from datetime import date
+
+    directory = root / "grimoires/loa/a2a/trajectory"
+    directory.mkdir(parents=True, exist_ok=True)
+    return directory / f"tierscope-{date.today().isoformat()}.jsonl"
+
+
+def test_a_fifo_at_todays_log_path_does_not_block_the_query(project):
+    import os
+
+    os.mkfifo(todays_log(project))
+    result = subprocess.run(
+        [sys.executable, "-m", "tierscope", "query", "token budget", "--root", str(project)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert result.returncode == 0 and json.loads(result.stdout)
+    assert result.stderr.count("trajectory not written") == 1 and "FIFO" in result.stderr
+
+
+def test_a_symlink_planted_at_todays_log_path_is_not_followed(capsys, project, tmp_path):
+    decoy = tmp_path / "decoy.txt"
+    decoy.write_text("secret\n")
+    todays_log(project).symlink_to(decoy)
+    code = main(["query", "token budget", "--root", str(project)])
+    captured = capsys.readouterr()
+    assert code == 0 and json.loads(captured.out)
+    assert decoy.read_text() == "secret\n"
+    assert captured.err.count("trajectory not written") == 1
