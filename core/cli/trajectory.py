@@ -54,14 +54,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    action = args.trajectory_action
-    if action == "list":
-        return _list(args)
-    if action == "show":
-        return _show(args)
-    if action == "tail":
-        return _tail(args)
-    return _compact(args)
+    action = {"list": _list, "show": _show, "tail": _tail, "compact": _compact}
+    try:
+        return action[args.trajectory_action](args)
+    except _NotADirectory as exc:
+        _say(str(exc))
+        return 1
 
 
 def _say(message: str) -> None:
@@ -82,6 +80,22 @@ def _project_settings(args: argparse.Namespace):
     return directory, config
 
 
+class _NotADirectory(Exception):
+    """Something other than a directory stands where the logs should be."""
+
+
+def _log_directory(args: argparse.Namespace):
+    """Like `_project_settings`, but raises _NotADirectory (with what is there instead)
+    so a file in the directory's place is not reported as "no files"."""
+    from tierscope.trajectory.paths import directory_problem
+
+    directory, config = _project_settings(args)
+    problem = directory_problem(directory)
+    if problem:
+        raise _NotADirectory(problem)
+    return directory, config
+
+
 # -- list ----------------------------------------------------------------------------------
 
 
@@ -92,7 +106,7 @@ def _list(args: argparse.Namespace) -> int:
     from tierscope.trajectory.index import count_lines
     from tierscope.trajectory.paths import list_logs
 
-    directory, _config = _project_settings(args)
+    directory, _config = _log_directory(args)
     rows = []
     for info in list_logs(directory):
         try:
@@ -249,7 +263,7 @@ def _fit(text: str, width: int) -> str:
 
 
 def _tail(args: argparse.Namespace) -> int:
-    directory, _config = _project_settings(args)
+    directory, _config = _log_directory(args)
     follower = _TodayFollower(directory)
     try:
         follower.open_new_files()
@@ -347,7 +361,7 @@ def _compact(args: argparse.Namespace) -> int:
         plan_compaction,
     )
 
-    directory, config = _project_settings(args)
+    directory, config = _log_directory(args)
     if not directory.is_dir():
         _say(f"nothing to compact: {directory} does not exist")
         return 0
