@@ -176,18 +176,19 @@ def _display(value: object) -> str:
 
 
 def _validate(source: ConfigSource, root: Path) -> int:
+    from tierscope.config.loader import read_config_text, unreadable_reason
     from tierscope.config.validate import validate
 
     if source.path is None:
         print(f"{source.reason}: nothing to validate")
         return 0
     try:
-        text = source.path.read_text(encoding="utf-8", errors="replace")
+        text = read_config_text(source.path)
     except FileNotFoundError:
         print(_printable(f"{source.path}: error: file not found ({source.reason})"))
         return 1
     except OSError as exc:
-        print(_printable(f"{source.path}: error: cannot read ({exc.strerror})"))
+        print(_printable(f"{source.path}: error: {unreadable_reason(exc)}"))
         return 1
     problems = validate(text, root, source.path)
     for problem in problems:
