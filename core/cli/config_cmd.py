@@ -215,6 +215,15 @@ def _count(number: int, noun: str) -> str:
 
 
 def _edit(args: argparse.Namespace, target: Path, root: Path) -> int:
+    from tierscope.config.config_file import edit_lock
+
+    # Read, edit and save under one lock: parallel `config set`s of different keys then
+    # each see the others' changes, and none is lost or refused as a conflict.
+    with edit_lock(target.resolve()):
+        return _edit_locked(args, target, root)
+
+
+def _edit_locked(args: argparse.Namespace, target: Path, root: Path) -> int:
     from tierscope.config.document import (
         ConfigConflict,
         ConfigDocument,
