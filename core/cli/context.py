@@ -198,6 +198,9 @@ def _content(args: argparse.Namespace) -> str:
     if args.content is not None and args.content != "-":
         return args.content
     source = args.content_file if args.content is None else "-"
+    if source == "-" and sys.stdin is None:
+        # Python sets sys.stdin to None when the process starts with fd 0 closed.
+        raise _Refused("cannot read stdin: it is closed")
     try:
         text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
     except OSError as exc:
