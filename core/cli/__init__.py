@@ -113,6 +113,10 @@ def termination_signals_handled() -> Iterator[None]:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = named_command(argv)
+    if command == "query":
+        from .query import join_option_values
+
+        argv = join_option_values(argv)
     parser = build_parser(command if command in COMMANDS else None)
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
