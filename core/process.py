@@ -116,11 +116,12 @@ def run_bounded(
         finally:
             # The launcher may have exited while a child still holds the group: kill it all.
             kill_group(proc.pid)
+            # Forgotten before it is reaped: once reaped, its id may be reused by others.
+            _live_groups.discard(proc.pid)
             try:
                 returncode = proc.wait(timeout=2)
             except subprocess.TimeoutExpired:
                 returncode = None
-            _live_groups.discard(proc.pid)
         truncated = truncated or os.fstat(out.fileno()).st_size > stdout_cap
         stdout = _read_head(out, stdout_cap)
         stderr = _read_head(err, STDERR_CAP)

@@ -136,6 +136,7 @@ def test_an_invalid_skill_warns_in_the_seed_scripts_words(shim):
         ("--query", "--force"),
         ("-q", "-"),
         ("--query", "-q"),
+        ("-q", "=a=b"),
     ],
 )
 def test_a_query_value_is_taken_whatever_it_starts_with(shim, args):

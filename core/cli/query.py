@@ -7,13 +7,16 @@ import argparse
 import sys
 
 FORMATS = ("json", "text")
-# Options that take a value. The value is taken whatever it starts with (`--query -rf`,
-# `-q "- [ ] fix login"`), as the seed script takes "$2": argparse would refuse a value
-# that looks like an option, so `join_option_values` hands these over as `--flag=value`.
-VALUE_OPTIONS = frozenset(
-    {"-q", "--query", "-s", "--scope", "-b", "--budget", "-f", "--format", "-t", "--timeout",
-     "--skill", "--tiers", "--config", "--root", "--theme"}
-)  # fmt: skip
+# Options that take a value, by their long name. The value is taken whatever it starts
+# with (`--query -rf`, `-q "- [ ] fix login"`), as the seed script takes "$2": argparse
+# would refuse a value that looks like an option, so `join_option_values` hands these over
+# as `--long-name=value`, the one form every argparse reads the same way.
+VALUE_OPTIONS = {
+    "-q": "--query", "--query": "--query", "-s": "--scope", "--scope": "--scope",
+    "-b": "--budget", "--budget": "--budget", "-f": "--format", "--format": "--format",
+    "-t": "--timeout", "--timeout": "--timeout", "--skill": "--skill", "--tiers": "--tiers",
+    "--config": "--config", "--root": "--root", "--theme": "--theme",
+}  # fmt: skip
 
 HELP_TOP = """\
 Answer one query through the retrieval tiers (qmd -> ck -> grep, falling through) and cut
@@ -49,7 +52,7 @@ EXAMPLES:
 
 
 def join_option_values(argv: list[str]) -> list[str]:
-    """argv with each value option joined to the value after it (`--query`, `-rf` ->
+    """argv with each value option joined to the value after it (`-q`, `-rf` ->
     `--query=-rf`), up to a `--` that ends the options."""
     joined: list[str] = []
     index = 0
@@ -59,7 +62,7 @@ def join_option_values(argv: list[str]) -> list[str]:
             joined.extend(argv[index:])
             break
         if token in VALUE_OPTIONS and index + 1 < len(argv):
-            joined.append(f"{token}={argv[index + 1]}")
+            joined.append(f"{VALUE_OPTIONS[token]}={argv[index + 1]}")
             index += 2
             continue
         joined.append(token)
