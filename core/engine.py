@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+from . import shutdown
 from .budget import apply_budget
 from .config.model import Config
 from .dedup import deduplicate
@@ -59,7 +60,7 @@ def run_tiers(
     served_by: str | None = None
     served_hits: tuple[Hit, ...] = ()
     for name in request.tiers:
-        if cancel.is_set():
+        if cancel.is_set() or shutdown.requested():
             outcome = TierOutcome(name, TierStatus.SKIPPED, "query cancelled")
         elif served_by and not request.all_tiers:
             outcome = TierOutcome(name, TierStatus.SKIPPED, f"{served_by} served")

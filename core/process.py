@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import shutdown
 from .tiers.base import Deadline
 
 DEFAULT_STDOUT_CAP = 8 * 1024 * 1024
@@ -46,10 +47,22 @@ class ProcessResult:
         return ""
 
 
+# Process groups started by run_bounded and not yet reaped, so a shutdown (a signal) can
+# kill them from any thread. Set operations are atomic under the GIL, and a signal handler
+# may run while this thread is inside run_bounded: no lock that it could already hold.
+_live_groups: set[int] = set()
+
+
 def kill_group(pgid: int) -> None:
     """SIGKILL every process in a group; a group already gone is fine."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
+
+
+def kill_live_groups() -> None:
+    """SIGKILL every process group run_bounded has started and not yet reaped."""
+    for pgid in list(_live_groups):
+        kill_group(pgid)
 
 
 def run_bounded(
@@ -68,6 +81,8 @@ def run_bounded(
     """
     argv = tuple(argv)
     started = time.monotonic()
+    if deadline.cancelled:
+        return ProcessResult(argv, None, b"", b"", 0.0, cancelled=True)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         try:
             proc = subprocess.Popen(
@@ -81,8 +96,12 @@ def run_bounded(
             )
         except OSError as exc:
             return ProcessResult(argv, None, b"", b"", 0.0, launch_error=str(exc))
+        _live_groups.add(proc.pid)
         timed_out = cancelled = truncated = False
         try:
+            if shutdown.requested():
+                # A shutdown that began while this process was starting has not seen it.
+                kill_group(proc.pid)
             with _ExitWatch(proc) as exited:
                 while not exited(min(deadline.remaining(), _CHECK_SECONDS)):
                     if deadline.cancelled:
@@ -97,6 +116,8 @@ def run_bounded(
         finally:
             # The launcher may have exited while a child still holds the group: kill it all.
             kill_group(proc.pid)
+            # Forgotten before it is reaped: once reaped, its id may be reused by others.
+            _live_groups.discard(proc.pid)
             try:
                 returncode = proc.wait(timeout=2)
             except subprocess.TimeoutExpired:

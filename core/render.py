@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from .models import Hit, QueryResult
+from .terminal import json_for_terminal
 
 
 def render_json(hits: Iterable[Hit]) -> str:
@@ -56,4 +57,4 @@ def render_explain(result: QueryResult, root: Path, config_source: str) -> str:
 
 def _dumps(value: object) -> str:
     # The stdlib encoder on purpose: output is small, and importing orjson costs more.
-    return json.dumps(value, indent=2, ensure_ascii=False)
+    return json_for_terminal(json.dumps(value, indent=2, ensure_ascii=False))

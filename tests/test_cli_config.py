@@ -342,3 +342,15 @@ def test_on_the_demo_project_two_edits_change_exactly_their_lines(capsys, tmp_pa
         '- "src/"',
         f"budget: {budget + 1000}",
     ]
+
+
+def test_show_and_validate_escape_control_characters_from_the_file(capsys, make_project):
+    root = make_project(
+        {".loa.config.yaml": 'qmd_context:\n  scopes:\n    docs:\n      ck_path: "d\\e[2Jx"\n'
+         '  default_budget: "\\e]0;owned\\a"\n'}
+    )  # fmt: skip
+    _code, shown, shown_err = run(capsys, root, "show")
+    _code, validated, _err = run(capsys, root, "validate")
+    for out in (shown, shown_err, validated):
+        assert "\x1b" not in out and "\x07" not in out
+    assert "d\\x1b[2Jx" in shown

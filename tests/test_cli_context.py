@@ -226,3 +226,12 @@ def test_context_commands_import_neither_textual_nor_the_mcp_sdk(project, tmp_pa
         [sys.executable, "-c", probe], capture_output=True, text=True, cwd=project, check=True
     )
     assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_the_listing_escapes_control_characters_written_by_a_skill(project, cli):
+    cli("write", "--type", "discovery", "--content", "line one \x1b[2J\nline two\x07",
+        "--task-id", "T\x1b]0;x\x07")  # fmt: skip
+    code, out, _ = cli("read")
+    assert code == 0
+    assert "\x1b" not in out and "\x07" not in out
+    assert "line one \\x1b[2J" in out and "line two\\x07" in out

@@ -226,3 +226,90 @@ def test_compact_applies_retention(capsys, logs):
         f"implement-{TODAY}.jsonl",
         f"review-{TODAY}.jsonl",
     ]
+
+
+# -- untrusted text on the terminal --------------------------------------------------------
+
+HOSTILE_QUERY = "token \x1b]0;owned\x07\x1b[2J budget\x9b31m"
+
+
+def test_show_escapes_control_characters_from_logged_queries(capsys, tmp_path):
+    path = write_jsonl(
+        tmp_path / f"implement-{TODAY}.jsonl",
+        record("implement", "intent", 1, query=HOSTILE_QUERY),
+        tail=b"broken \x1b[31m line\n",
+    )
+    code, out, _err = run(capsys, "show", str(path))
+    assert code == 0
+    assert "\x1b" not in out and "\x07" not in out and "\x9b" not in out
+    assert "token \\x1b]0;owned\\x07\\x1b[2J budget\\x9b31m" in out
+    assert "broken \\x1b[31m line" in out
+
+
+def test_show_json_escapes_c1_control_characters_too(capsys, tmp_path):
+    path = write_jsonl(
+        tmp_path / f"implement-{TODAY}.jsonl", record("implement", "intent", 1, query=HOSTILE_QUERY)
+    )
+    code, out, _err = run(capsys, "show", str(path), "--json")
+    assert code == 0
+    assert "\x1b" not in out and "\x9b" not in out
+    assert json.loads(out)["record"]["query"] == HOSTILE_QUERY
+
+
+def test_tail_escapes_control_characters_from_logged_queries(capsys, tmp_path):
+    directory = tmp_path / "trajectory"
+    write_jsonl(
+        directory / f"implement-{TODAY}.jsonl",
+        record("implement", "intent", 1, query=HOSTILE_QUERY),
+    )
+    code, out, _err = run(capsys, "tail", "--dir", str(directory))
+    assert code == 0
+    assert "\x1b" not in out and "\x07" not in out and "\x9b" not in out
+    assert "\\x1b[2J" in out
+
+
+# -- broken files and directories -------------------------------------------------------------
+
+
+def corrupt_archive(path: Path) -> Path:
+    """A .jsonl.gz whose header is fine and whose compressed data is garbage."""
+    data = bytearray(gzip.compress(b"".join(b'{"n": %d}\n' % n for n in range(2000))))
+    for offset in range(20, len(data) - 20, 7):
+        data[offset] ^= 0x5A
+    path.write_bytes(bytes(data))
+    return path
+
+
+def test_list_survives_a_corrupt_archive_and_marks_it(capsys, logs):
+    corrupt_archive(logs / "broken-2026-01-02.jsonl.gz")
+    code, out, _err = run(capsys, "list", "--dir", str(logs), "--json")
+    assert code == 0
+    files = {item["file"]: item for item in json.loads(out)}
+    assert files["broken-2026-01-02.jsonl.gz"]["lines"] is None
+    assert files["plan-2026-01-01.jsonl.gz"]["lines"] == 1
+    code, out, _err = run(capsys, "list", "--dir", str(logs))
+    assert code == 0 and "broken-2026-01-02.jsonl.gz" in out
+
+
+def test_show_of_a_corrupt_archive_reports_it_in_one_line(capsys, logs):
+    corrupt_archive(logs / "broken-2026-01-02.jsonl.gz")
+    code, _out, err = run(capsys, "show", "broken-2026-01-02.jsonl.gz", "--dir", str(logs))
+    assert code == 0 and "Traceback" not in err
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("action", [("list",), ("list", "--json"), ("tail",), ("compact",)])
+def test_a_log_directory_that_is_a_file_is_named_as_such(capsys, tmp_path, action):
+    blocker = tmp_path / "trajectory"
+    blocker.write_text("not a directory")
+    code, out, err = run(capsys, *action, "--dir", str(blocker))
+    assert code == 1 and out == ""
+    assert err == f"tierscope trajectory: {blocker} is a file, not a directory\n"
+
+
+def test_a_log_directory_under_a_file_names_the_file(capsys, tmp_path):
+    blocker = tmp_path / "logs"
+    blocker.write_text("not a directory")
+    code, _out, err = run(capsys, "list", "--dir", str(blocker / "trajectory"))
+    assert code == 1
+    assert err == f"tierscope trajectory: {blocker} is a file, not a directory\n"

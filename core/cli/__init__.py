@@ -6,8 +6,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 
 # command name -> module in tierscope.cli
 COMMANDS = {
@@ -71,18 +74,62 @@ def open_workbench(args: argparse.Namespace) -> int:
     return found[0].load()(args)
 
 
+class Terminated(SystemExit):
+    """SIGTERM or SIGHUP arrived; the exit code is 128 + the signal number, as a shell
+    reports a process a signal ended."""
+
+
+def _on_termination(signum: int, _frame: object) -> None:
+    from tierscope import shutdown
+
+    first = not shutdown.requested()
+    # Kill the tiers' process groups first: they run in sessions of their own, so the
+    # signal never reached them, and they would outlive us.
+    shutdown.request()
+    if first:
+        # Unwinds like Ctrl-C: every `finally` runs (temporary files, the half-saved
+        # config), then main returns the code. A second signal only kills again.
+        raise Terminated(128 + signum)
+
+
+@contextlib.contextmanager
+def termination_signals_handled() -> Iterator[None]:
+    """While the block runs, SIGTERM and SIGHUP end a headless command as SIGINT does,
+    killing the tiers' process groups. A signal the caller chose to ignore (nohup) stays
+    ignored; the previous handlers come back afterwards (main may run inside a host)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may handle signals
+        return
+    previous = {signum: signal.getsignal(signum) for signum in (signal.SIGTERM, signal.SIGHUP)}
+    for signum, handler in previous.items():
+        if handler is not signal.SIG_IGN:
+            signal.signal(signum, _on_termination)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = named_command(argv)
+    if command == "query":
+        from .query import join_option_values
+
+        argv = join_option_values(argv)
     parser = build_parser(command if command in COMMANDS else None)
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:
         return open_workbench(args)
     try:
-        return handler(args)
+        with termination_signals_handled():
+            return handler(args)
     except KeyboardInterrupt:
         return 130
+    except Terminated as exc:
+        return exc.code
     except BrokenPipeError:
         return 0
 

@@ -69,7 +69,14 @@ def _positive_float(text: str) -> float:
 
 
 def _warn(message: str) -> None:
-    print(f"tierscope: {message}", file=sys.stderr)
+    print(f"tierscope: {_printable(message)}", file=sys.stderr)
+
+
+def _printable(text: str) -> str:
+    from tierscope.terminal import printable
+
+    # Config values, keys and file names are untrusted: no raw control characters.
+    return printable(text)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -92,10 +99,10 @@ def run(args: argparse.Namespace) -> int:
 def _path(source: ConfigSource, root: Path) -> int:
     if source.path is None:
         print(source.reason)
-        print(f"  `config set` would create {root / NEW_CONFIG_NAME}")
+        print(_printable(f"  `config set` would create {root / NEW_CONFIG_NAME}"))
         return 0
-    print(source.path)
-    print(f"  why: {source.reason}")
+    print(_printable(str(source.path)))
+    print(_printable(f"  why: {source.reason}"))
     if not source.path.exists():
         print("  (does not exist yet; `config set` creates it)")
     return 0
@@ -137,22 +144,23 @@ def _show(args: argparse.Namespace, root: Path) -> int:
         print(json.dumps(document, indent=2))
         return 0
     location = config.source.path or "none"
-    print(f"config  {location} ({config.source.reason})")
-    print(f"root    {root}")
+    print(_printable(f"config  {location} ({config.source.reason})"))
+    print(_printable(f"root    {root}"))
     if provenance.skill:
         matched = (
             f"skill_overrides.{provenance.override_name}"
             if provenance.override_name
             else "no override"
         )
-        print(f"skill   {provenance.skill} ({matched})")
+        print(_printable(f"skill   {provenance.skill} ({matched})"))
     print()
     width = max(len(setting.key) for setting in provenance.settings)
     origin_width = max(len(setting.origin) for setting in provenance.settings)
     for setting in provenance.settings:
         where = f"  ({setting.where})" if setting.where else ""
         value = _display(setting.value)
-        print(f"{setting.key:<{width}}  {setting.origin:<{origin_width}}  {value}{where}")
+        line = f"{setting.key:<{width}}  {setting.origin:<{origin_width}}  {value}{where}"
+        print(_printable(line))
     if config.problems:
         count = _count(len(config.problems), "problem")
         print(f"\n{count} in the config; see `tierscope config validate`")
@@ -168,26 +176,27 @@ def _display(value: object) -> str:
 
 
 def _validate(source: ConfigSource, root: Path) -> int:
+    from tierscope.config.loader import read_config_text, unreadable_reason
     from tierscope.config.validate import validate
 
     if source.path is None:
         print(f"{source.reason}: nothing to validate")
         return 0
     try:
-        text = source.path.read_text(encoding="utf-8", errors="replace")
+        text = read_config_text(source.path)
     except FileNotFoundError:
-        print(f"{source.path}: error: file not found ({source.reason})")
+        print(_printable(f"{source.path}: error: file not found ({source.reason})"))
         return 1
     except OSError as exc:
-        print(f"{source.path}: error: cannot read ({exc.strerror})")
+        print(_printable(f"{source.path}: error: {unreadable_reason(exc)}"))
         return 1
     problems = validate(text, root, source.path)
     for problem in problems:
-        print(_format_problem(problem))
+        print(_printable(_format_problem(problem)))
     errors = sum(problem.severity == "error" for problem in problems)
     warnings = len(problems) - errors
     if not problems:
-        print(f"{source.path}: no problems")
+        print(_printable(f"{source.path}: no problems"))
     else:
         print(f"{_count(errors, 'error')}, {_count(warnings, 'warning')}")
     return 1 if errors else 0
@@ -206,6 +215,15 @@ def _count(number: int, noun: str) -> str:
 
 
 def _edit(args: argparse.Namespace, target: Path, root: Path) -> int:
+    from tierscope.config.config_file import edit_lock
+
+    # Read, edit and save under one lock: parallel `config set`s of different keys then
+    # each see the others' changes, and none is lost or refused as a conflict.
+    with edit_lock(target.resolve()):
+        return _edit_locked(args, target, root)
+
+
+def _edit_locked(args: argparse.Namespace, target: Path, root: Path) -> int:
     from tierscope.config.document import (
         ConfigConflict,
         ConfigDocument,
@@ -254,7 +272,9 @@ def _edit(args: argparse.Namespace, target: Path, root: Path) -> int:
     except OSError as exc:
         _warn(f"cannot write {target}: {exc.strerror or exc}")
         return 1
-    sys.stdout.write(diff)
+    from tierscope.terminal import printable
+
+    sys.stdout.write(printable(diff, keep_newlines=True))
     if created:
         _warn(f"created {target}")
     return 0

@@ -98,7 +98,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         return action(args)
     except (EntryError, StoreError, _Refused) as exc:
-        print(f"tierscope context {args.action}: {exc}", file=sys.stderr)
+        from tierscope.terminal import printable
+
+        print(f"tierscope context {args.action}: {printable(str(exc))}", file=sys.stderr)
         return 1
 
 
@@ -196,6 +198,9 @@ def _content(args: argparse.Namespace) -> str:
     if args.content is not None and args.content != "-":
         return args.content
     source = args.content_file if args.content is None else "-"
+    if source == "-" and sys.stdin is None:
+        # Python sets sys.stdin to None when the process starts with fd 0 closed.
+        raise _Refused("cannot read stdin: it is closed")
     try:
         text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
     except OSError as exc:
@@ -212,7 +217,9 @@ def _print_json(data: object) -> None:
 
 def _print_listing(result: ReadResult, filters: ReadFilters) -> None:
     from tierscope.store.entries import readable_content
+    from tierscope.terminal import printable
 
+    # Entries are written by any skill of the run: never raw control characters.
     for entry in result.entries:
         where = [f"run {entry.run_id}"]
         if entry.task_id:
@@ -221,9 +228,9 @@ def _print_listing(result: ReadResult, filters: ReadFilters) -> None:
             where.append(f"loop {entry.loop_id}")
         if entry.file:
             where.append(f"{entry.file}:{entry.line}" if entry.line else entry.file)
-        print(f"#{entry.id} {entry.created_at} {entry.type} ({', '.join(where)})")
+        print(printable(f"#{entry.id} {entry.created_at} {entry.type} ({', '.join(where)})"))
         for line in readable_content(entry).splitlines() or [""]:
-            print(f"  {line}")
+            print(f"  {printable(line, keep_newlines=True)}")
     shown = len(result.entries)
     if shown:
         first = filters.offset + 1

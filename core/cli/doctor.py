@@ -41,12 +41,16 @@ def run(args: argparse.Namespace) -> int:
 
     from tierscope.api import Project
     from tierscope.doctor import diagnose
+    from tierscope.terminal import json_for_terminal, printable
 
     report = diagnose(Project(args.root, args.config))
     if args.json:
-        print(orjson.dumps(report.to_dict(), option=orjson.OPT_INDENT_2).decode())
+        print(
+            json_for_terminal(orjson.dumps(report.to_dict(), option=orjson.OPT_INDENT_2).decode())
+        )
     else:
-        print(render(report))
+        # Paths, config values and tool output in the report are untrusted.
+        print(printable(render(report), keep_newlines=True))
     return 1 if report.has_errors else 0
 
 

@@ -244,10 +244,16 @@ def check_arguments(schema: dict, arguments: dict) -> None:
         _check_value(key, properties[key], value)
 
 
+# Integers are stored in SQLite and passed to the engine: a 64-bit signed range at most.
+_INTEGER_RANGE = (-(2**63), 2**63 - 1)
+
+
 def _check_value(key: str, spec: dict, value: object) -> None:
     wanted = spec["type"]
     if isinstance(value, bool) or not isinstance(value, _JSON_TYPES[wanted]):
         raise ToolFailure(f"{key} must be a JSON {wanted}, got {json.dumps(value)[:60]}")
+    if wanted == "integer" and not _INTEGER_RANGE[0] <= value <= _INTEGER_RANGE[1]:
+        raise ToolFailure(f"{key} is out of range (a 64-bit integer at most), got {value:.3g}")
     if "enum" in spec and value not in spec["enum"]:
         raise ToolFailure(f"{key} must be one of: {', '.join(spec['enum'])} (got {value!r})")
     if wanted == "array":
@@ -258,26 +264,39 @@ def _check_value(key: str, spec: dict, value: object) -> None:
 def run(args: argparse.Namespace) -> int:
     import anyio
 
+    from tierscope.cli.mcp_stdin import claim_stdin
     from tierscope.project import find_root
     from tierscope.store.runs import current_run_id
 
     root = find_root(getattr(args, "root", None))
+    stdin = claim_stdin()
+    if stdin is None:
+        print("tierscope mcp: stdin is closed; no client to serve", file=sys.stderr)
+        return 0
+    if sys.stdout is None:
+        print("tierscope mcp: stdout is closed; no client to answer", file=sys.stderr)
+        return 1
     tools = ContextTools(root, getattr(args, "config", None), current_run_id(args.run_id))
     print(f"tierscope mcp: serving {root} (run {tools.run_id})", file=sys.stderr)
+    stopped_by: list[int] = []
     try:
-        anyio.run(_serve, tools)
+        anyio.run(_serve, tools, stdin, stopped_by)
     finally:
         tools.close()
-    return 0
+    # A signal ends the server as it ends any process, by its number: 128 + signum.
+    return 128 + stopped_by[0] if stopped_by else 0
 
 
-async def _serve(tools: ContextTools) -> None:
+async def _serve(tools: ContextTools, stdin: int, stopped_by: list[int]) -> None:
+    import anyio
     import anyio.to_thread
     import mcp_types as types
     from mcp.server import Server
     from mcp.server.stdio import stdio_server
+    from mcp.shared.message import SessionMessage
 
     from tierscope import __version__
+    from tierscope.cli.mcp_stdin import CheckedStdin, Rejection
 
     async def list_tools(_ctx, _params) -> types.ListToolsResult:
         return types.ListToolsResult(
@@ -308,5 +327,34 @@ async def _serve(tools: ContextTools) -> None:
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
-    async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+    requests = CheckedStdin(stdin)
+    async with anyio.create_task_group() as group:
+        group.start_soon(_stop_on_signal, group.cancel_scope, stopped_by)
+        async with stdio_server(stdin=requests) as (read_stream, write_stream):
+
+            async def reply(rejection: Rejection) -> None:
+                error = types.ErrorData(code=rejection.code, message=rejection.message)
+                message = types.JSONRPCError(jsonrpc="2.0", id=rejection.id, error=error)
+                await write_stream.send(SessionMessage(message))
+
+            requests.attach(reply)
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+        group.cancel_scope.cancel()  # the client went away: stop waiting for signals
+
+
+async def _stop_on_signal(scope, stopped_by: list[int]) -> None:
+    """On SIGTERM or SIGHUP (how MCP clients and terminals stop a server): cancel running
+    queries, kill the tiers' process groups, and stop serving."""
+    import signal
+
+    import anyio
+
+    from tierscope import shutdown
+
+    wanted = [s for s in (signal.SIGTERM, signal.SIGHUP) if signal.getsignal(s) != signal.SIG_IGN]
+    with anyio.open_signal_receiver(*wanted) as signals:
+        async for signum in signals:
+            stopped_by.append(int(signum))
+            shutdown.request()
+            scope.cancel()
+            return

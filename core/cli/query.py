@@ -7,24 +7,92 @@ import argparse
 import sys
 
 FORMATS = ("json", "text")
+# Options that take a value, by their long name. The value is taken whatever it starts
+# with (`--query -rf`, `-q "- [ ] fix login"`), as the seed script takes "$2": argparse
+# would refuse a value that looks like an option, so `join_option_values` hands these over
+# as `--long-name=value`, the one form every argparse reads the same way.
+VALUE_OPTIONS = {
+    "-q": "--query", "--query": "--query", "-s": "--scope", "--scope": "--scope",
+    "-b": "--budget", "--budget": "--budget", "-f": "--format", "--format": "--format",
+    "-t": "--timeout", "--timeout": "--timeout", "--skill": "--skill", "--tiers": "--tiers",
+    "--config": "--config", "--root": "--root", "--theme": "--theme",
+}  # fmt: skip
+
+HELP_TOP = """\
+Answer one query through the retrieval tiers (qmd -> ck -> grep, falling through) and cut
+the answer to a token budget. A drop-in for qmd-context-query.sh: a skill may replace that
+script with `exec tierscope query "$@"`.
+
+USAGE:
+    tierscope query --query "search text" --scope <scope> [OPTIONS]
+    tierscope query "search text" [OPTIONS]
+
+SCOPES:
+    grimoires   the grimoire: grimoires/loa/ (NOTES, sprint plans, PRD, SDD)
+    skills      skill definitions: .claude/skills/
+    notes       grimoires/loa/NOTES.md alone
+    reality     grimoires/loa/reality/
+    all         every scope above (the default)
+    ...and any scope the config file defines under qmd_context.scopes
+"""
+
+HELP_BOTTOM = """\
+OUTPUT:
+    stdout: a JSON array of {"source", "score", "content", "tier"}, best first; with
+    --format text, a "--- <source> (score: <s>, tier: <t>) ---" header before each hit.
+    Every query outcome exits 0 (no query, an unknown scope, a budget of 0 or that is not
+    a positive integer, everything disabled: []); 2 only for a command-line error.
+
+EXAMPLES:
+    tierscope query --query "authentication flow" --scope grimoires
+    tierscope query -q "open blockers" -s notes -b 1000
+    tierscope query "adapter pattern" --scope all --format text
+    tierscope query "token budget" --skill implement --explain
+"""
+
+
+def join_option_values(argv: list[str]) -> list[str]:
+    """argv with each value option joined to the value after it (`-q`, `-rf` ->
+    `--query=-rf`), up to a `--` that ends the options."""
+    joined: list[str] = []
+    index = 0
+    while index < len(argv):
+        token = argv[index]
+        if token == "--":
+            joined.extend(argv[index:])
+            break
+        if token in VALUE_OPTIONS and index + 1 < len(argv):
+            joined.append(f"{VALUE_OPTIONS[token]}={argv[index + 1]}")
+            index += 2
+            continue
+        joined.append(token)
+        index += 1
+    return joined
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "query",
         help="answer one query through the tiers, cut to a token budget",
-        description="Query qmd -> ck -> grep (falling through), cut to a token budget. "
-        "Prints a JSON array of {source, score, content, tier}.",
+        description=HELP_TOP,
+        epilog=HELP_BOTTOM,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("text", nargs="?", metavar="TEXT", help="the query")
+    parser._positionals.title = "ARGUMENTS"
+    parser._optionals.title = "OPTIONS"
+    parser.add_argument("text", nargs="?", metavar="TEXT", help="the query (as --query)")
     parser.add_argument("-q", "--query", dest="query_flag", metavar="TEXT", help="the query")
-    parser.add_argument("-s", "--scope", help="grimoires, skills, notes, reality, all, ...")
-    parser.add_argument("-b", "--budget", help="token budget (positive integer)")
-    parser.add_argument("-f", "--format", default=None, help="json (default) or text")
+    parser.add_argument(
+        "-s", "--scope", metavar="SCOPE", help="grimoires, skills, notes, reality, all, ..."
+    )
+    parser.add_argument("-b", "--budget", metavar="N", help="token budget (positive integer)")
+    parser.add_argument("-f", "--format", metavar="FORMAT", help="json (default) or text")
     parser.add_argument("--json", action="store_true", help="same as --format json")
-    parser.add_argument("-t", "--timeout", help="per-tier timeout in seconds")
-    parser.add_argument("--skill", help="calling skill: selects its overrides, names the log")
-    parser.add_argument("--tiers", help="comma-separated tiers to use, in order")
+    parser.add_argument("-t", "--timeout", metavar="SECONDS", help="per-tier timeout")
+    parser.add_argument(
+        "--skill", metavar="NAME", help="calling skill: selects its overrides, names the log"
+    )
+    parser.add_argument("--tiers", metavar="LIST", help="comma-separated tiers, in order")
     parser.add_argument("--all-tiers", action="store_true", help="run every tier (compare)")
     parser.add_argument("--explain", action="store_true", help="print results and the trace")
     parser.add_argument("--refresh", action="store_true", help="run `qmd update` first")
@@ -36,17 +104,26 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _warn(message: str) -> None:
-    print(f"tierscope: {message}", file=sys.stderr)
+    _stderr(f"tierscope: {message}")
+
+
+def _stderr(line: str) -> None:
+    from tierscope.terminal import printable
+
+    # Scope names, skill names and config values are echoed: never raw to a terminal.
+    print(printable(line), file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:
-    from tierscope.api import Project, QueryOptions
+    from tierscope.api import SKILL_NAME, Project, QueryOptions
     from tierscope.render import render_explain, render_json, render_text
 
+    # Where the seed script is silent on stderr, so is this command (its callers merge
+    # stderr into stdout): an unknown format is json, a budget that is not a positive
+    # integer is [], a timeout that is not a positive number is the configured one.
     text = args.query_flag if args.query_flag is not None else (args.text or "")
     fmt = "json" if args.json else (args.format or "json").lower()
     if fmt not in FORMATS:
-        _warn(f"unknown format {fmt!r}; using json")
         fmt = "json"
 
     budget: int | None = None
@@ -56,23 +133,24 @@ def run(args: argparse.Namespace) -> int:
         except ValueError:
             budget = None
         if budget is None or budget < 0:
-            _warn(f"budget must be a positive integer, got {args.budget!r}")
             if fmt == "json":
                 print(render_json([]))
             return 0
-        if budget == 0:
-            _warn("budget 0: no hit can fit; the tiers still run for --explain")
+        # A budget of 0 fits nothing, yet the tiers still run: --explain shows them.
 
     timeout: float | None = None
     if args.timeout is not None:
         try:
             timeout = float(args.timeout)
-            if timeout <= 0:
-                raise ValueError
         except ValueError:
-            _warn(f"timeout must be a positive number of seconds, got {args.timeout!r}; "
-                  "using the configured timeout")  # fmt: skip
             timeout = None
+        if timeout is not None and not timeout > 0:
+            timeout = None
+
+    skill = args.skill or None
+    if skill is not None and not SKILL_NAME.match(skill):
+        _stderr(f"WARNING: Invalid --skill value '{skill}', ignoring")
+        skill = None
 
     tiers = None
     if args.tiers:
@@ -88,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
             scope=args.scope,
             budget=budget,
             timeout=timeout,
-            skill=args.skill,
+            skill=skill,
             tiers=tiers,
             all_tiers=args.all_tiers,
             refresh=args.refresh,
@@ -97,10 +175,10 @@ def run(args: argparse.Namespace) -> int:
     )
     for warning in result.warnings:
         _warn(warning)
+    # The one refusal the seed script reports; the others (no query, disabled by the
+    # config or for the skill) answer [] in silence, as it does. --explain says why.
     if result.refused and result.refused.startswith("Invalid scope"):
-        print(result.refused, file=sys.stderr)
-    elif result.refused and result.refused != "no query":
-        _warn(result.refused)
+        _stderr(result.refused)
 
     if args.explain:
         source = str(project.config.source.path or "built-in defaults")
@@ -108,6 +186,11 @@ def run(args: argparse.Namespace) -> int:
     elif fmt == "text":
         body = render_text(result.hits)
         if body:
+            if sys.stdout.isatty():
+                from tierscope.terminal import printable
+
+                # Project files are untrusted; a pipe gets them verbatim, a terminal never.
+                body = printable(body, keep_newlines=True)
             print(body)
     else:
         print(render_json(result.hits))

@@ -54,18 +54,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    action = args.trajectory_action
-    if action == "list":
-        return _list(args)
-    if action == "show":
-        return _show(args)
-    if action == "tail":
-        return _tail(args)
-    return _compact(args)
+    action = {"list": _list, "show": _show, "tail": _tail, "compact": _compact}
+    try:
+        return action[args.trajectory_action](args)
+    except _NotADirectory as exc:
+        _say(str(exc))
+        return 1
 
 
 def _say(message: str) -> None:
-    print(f"tierscope trajectory: {message}", file=sys.stderr)
+    from tierscope.terminal import printable
+
+    print(f"tierscope trajectory: {printable(message)}", file=sys.stderr)
 
 
 def _project_settings(args: argparse.Namespace):
@@ -80,16 +80,33 @@ def _project_settings(args: argparse.Namespace):
     return directory, config
 
 
+class _NotADirectory(Exception):
+    """Something other than a directory stands where the logs should be."""
+
+
+def _log_directory(args: argparse.Namespace):
+    """Like `_project_settings`, but raises _NotADirectory (with what is there instead)
+    so a file in the directory's place is not reported as "no files"."""
+    from tierscope.trajectory.paths import directory_problem
+
+    directory, config = _project_settings(args)
+    problem = directory_problem(directory)
+    if problem:
+        raise _NotADirectory(problem)
+    return directory, config
+
+
 # -- list ----------------------------------------------------------------------------------
 
 
 def _list(args: argparse.Namespace) -> int:
     import orjson
 
+    from tierscope.terminal import json_for_terminal, printable
     from tierscope.trajectory.index import count_lines
     from tierscope.trajectory.paths import list_logs
 
-    directory, _config = _project_settings(args)
+    directory, _config = _log_directory(args)
     rows = []
     for info in list_logs(directory):
         try:
@@ -108,19 +125,19 @@ def _list(args: argparse.Namespace) -> int:
             }
         )
     if args.json:
-        print(orjson.dumps(rows, option=orjson.OPT_INDENT_2).decode())
+        print(json_for_terminal(orjson.dumps(rows, option=orjson.OPT_INDENT_2).decode()))
         return 0
     if not rows:
         _say(f"no trajectory files in {directory}")
         return 0
-    print(f"{directory}")
+    print(printable(str(directory)))
     print(f"{'AGENT':<24} {'DATE':<10} {'SIZE':>9} {'LINES':>8} {'GZ':<2}  FILE")
     for row in rows:
         lines = "?" if row["lines"] is None else str(row["lines"])
         gz = "gz" if row["compressed"] else ""
         print(
-            f"{row['agent'] or '-':<24} {row['date'] or '-':<10} {_size(row['size']):>9} "
-            f"{lines:>8} {gz:<2}  {row['file']}"
+            f"{printable(row['agent']) or '-':<24} {row['date'] or '-':<10} "
+            f"{_size(row['size']):>9} {lines:>8} {gz:<2}  {printable(row['file'])}"
         )
     return 0
 
@@ -179,6 +196,8 @@ def _resolve_file(name: str, directory: Path | None) -> Path | None:
 def _print_json_lines(index, wanted) -> None:
     import orjson
 
+    from tierscope.terminal import json_for_terminal
+
     out = sys.stdout
     for i in index.matches(wanted):
         entry = index.line(i)
@@ -186,7 +205,7 @@ def _print_json_lines(index, wanted) -> None:
         envelope["record"] = entry.raw if entry.raw or not entry.error else None
         if entry.error:
             envelope["text"] = entry.text
-        out.write(orjson.dumps(envelope, default=str).decode() + "\n")
+        out.write(json_for_terminal(orjson.dumps(envelope, default=str).decode()) + "\n")
 
 
 def _output_width() -> int:
@@ -233,7 +252,10 @@ def _row(entry, width: int) -> str:
 
 
 def _fit(text: str, width: int) -> str:
-    text = text.replace("\n", " ").replace("\r", " ")
+    from tierscope.terminal import printable
+
+    # Logged text is untrusted: escape sequences in a query must not reach the terminal.
+    text = printable(text)
     return text if len(text) <= width else text[: max(width - 1, 1)] + "…"
 
 
@@ -241,7 +263,7 @@ def _fit(text: str, width: int) -> str:
 
 
 def _tail(args: argparse.Namespace) -> int:
-    directory, _config = _project_settings(args)
+    directory, _config = _log_directory(args)
     follower = _TodayFollower(directory)
     try:
         follower.open_new_files()
@@ -327,6 +349,7 @@ class _TodayFollower:
 
 
 def _compact(args: argparse.Namespace) -> int:
+    from tierscope.terminal import printable
     from tierscope.trajectory.compact import (
         DELETE,
         DONE,
@@ -338,7 +361,7 @@ def _compact(args: argparse.Namespace) -> int:
         plan_compaction,
     )
 
-    directory, config = _project_settings(args)
+    directory, config = _log_directory(args)
     if not directory.is_dir():
         _say(f"nothing to compact: {directory} does not exist")
         return 0
@@ -347,12 +370,12 @@ def _compact(args: argparse.Namespace) -> int:
     if args.dry_run:
         for action in plan.actions:
             if action.action != KEEP:
-                print(f"would {action.action:<6} {action.path.name}  ({action.reason})")
+                print(printable(f"would {action.action:<6} {action.path.name}  ({action.reason})"))
         print(f"{len(plan.changes)} to change, {kept} kept; dry run: nothing changed")
         return 0
     for action in plan.actions:
         if action.action == SKIP:
-            print(f"skip    {action.path.name}  ({action.reason})")
+            print(printable(f"skip    {action.path.name}  ({action.reason})"))
     past = {GZIP: "gzipped", DELETE: "deleted"}
     outcomes = apply_compaction(plan)
     for outcome in outcomes:
@@ -360,9 +383,9 @@ def _compact(args: argparse.Namespace) -> int:
         if outcome.status == FAILED:
             _say(f"could not {outcome.action.action} {name}: {outcome.message}")
         elif outcome.status == DONE:
-            print(f"{past[outcome.action.action]:<7} {name}  ({outcome.action.reason})")
+            print(printable(f"{past[outcome.action.action]:<7} {name}  ({outcome.action.reason})"))
         else:
-            print(f"skip    {name}  ({outcome.message})")
+            print(printable(f"skip    {name}  ({outcome.message})"))
     changed = sum(1 for outcome in outcomes if outcome.status == DONE)
     print(f"{changed} changed, {kept} kept")
     return 1 if any(outcome.status == FAILED for outcome in outcomes) else 0

@@ -14,7 +14,6 @@ Values are read and written with the YAML 1.1 rules the loader uses (PyYAML), so
 from __future__ import annotations
 
 import difflib
-import hashlib
 import json
 import os
 import re
@@ -26,7 +25,15 @@ from pathlib import Path
 
 import yaml
 
-from .loader import SECTION
+from .config_file import (
+    UTF8_BOM,
+    digest_on_disk,
+    edit_lock,
+    fsync_directory,
+    refuse_read_only,
+    sha256,
+)
+from .loader import SECTION, read_config_bytes
 from .model import normalise_skill
 from .yaml_nodes import MERGE_TAG, YamlSyntaxError, load_located
 
@@ -70,21 +77,25 @@ class ConfigDocument:
 
     def __init__(self, path: Path | None, text: str, disk_digest: str | None) -> None:
         self.path = path
+        # A byte order mark is kept aside and written back on save: node marks count
+        # characters after it, and an edit located with them would land one off.
+        self._bom = text.startswith("\ufeff")
+        text = text.removeprefix("\ufeff")
         self._saved_text = text
         self._text = text
         self._disk_digest = disk_digest  # sha256 of the bytes read; None = file absent
 
     @classmethod
     def load(cls, path: str | Path) -> ConfigDocument:
-        """Read `path`. An absent file is an empty document that creates the file on
-        save. Other read failures raise OSError."""
+        """Read `path` (a regular file of at most 1 MiB). An absent file is an empty
+        document that creates the file on save. Other read failures raise OSError."""
         path = Path(path)
         try:
-            data = path.read_bytes()
+            data = read_config_bytes(path)
         except FileNotFoundError:
             return cls(path, "", None)
         # surrogateescape keeps undecodable bytes, so saving never rewrites them.
-        return cls(path, data.decode("utf-8", "surrogateescape"), _sha256(data))
+        return cls(path, data.decode("utf-8", "surrogateescape"), sha256(data))
 
     @classmethod
     def from_text(cls, text: str, path: str | Path | None = None) -> ConfigDocument:
@@ -184,9 +195,10 @@ class ConfigDocument:
         on_disk = ""
         if self.path is not None:
             try:
-                on_disk = self.path.read_bytes().decode("utf-8", "surrogateescape")
-            except FileNotFoundError:
+                on_disk = read_config_bytes(self.path).decode("utf-8", "surrogateescape")
+            except OSError:
                 on_disk = ""
+        on_disk = on_disk.removeprefix("\ufeff")
         lines = difflib.unified_diff(
             on_disk.splitlines(keepends=True),
             self._text.splitlines(keepends=True),
@@ -197,43 +209,49 @@ class ConfigDocument:
 
     def save(self) -> None:
         """Write atomically (temp file in the same directory, fsync, rename), keeping the
-        file's mode; create the file when absent. Raises ConfigConflict when the file
-        changed on disk since it was loaded, OSError when it cannot be written."""
+        file's mode and byte order mark; create the file when absent. Raises
+        ConfigConflict when the file changed on disk since it was loaded, PermissionError
+        when it is read-only, OSError when it cannot be written.
+
+        The check for a change and the rename happen under the edit lock, so two savers
+        never both pass the check; an editor that holds the lock from loading to saving
+        (`config_file.edit_lock`) never meets a conflict at all."""
         if self.path is None:
             raise ConfigEditError("this document has no file to save to")
         target = self.path.resolve()  # through a symlink, to the file it names
-        self._refuse_conflict(target)
-        data = self._text.encode("utf-8", "surrogateescape")
-        try:
-            mode: int | None = stat.S_IMODE(target.stat().st_mode)
-        except FileNotFoundError:
-            mode = None
-        temporary = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
-        # A new file gets 0o666 minus the umask, as any editor would create it; an
-        # existing one gets its exact mode back after the write.
-        descriptor = os.open(
-            temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666 if mode is None else 0o600
-        )
-        try:
-            with os.fdopen(descriptor, "wb") as out:
-                out.write(data)
-                out.flush()
-                if mode is not None:
-                    os.fchmod(out.fileno(), mode)
-                os.fsync(out.fileno())
-            # Checked again just before the rename, so the window for a lost update is
-            # the rename itself rather than the whole write.
+        data = (UTF8_BOM if self._bom else b"") + self._text.encode("utf-8", "surrogateescape")
+        with edit_lock(target):
             self._refuse_conflict(target)
-            os.replace(temporary, target)
-        except BaseException:
-            temporary.unlink(missing_ok=True)
-            raise
-        _fsync_directory(target.parent)
+            refuse_read_only(target)
+            try:
+                mode: int | None = stat.S_IMODE(target.stat().st_mode)
+            except FileNotFoundError:
+                mode = None
+            temporary = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
+            # A new file gets 0o666 minus the umask, as any editor would create it; an
+            # existing one gets its exact mode back after the write.
+            descriptor = os.open(
+                temporary,
+                os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
+                0o666 if mode is None else 0o600,
+            )
+            try:
+                with os.fdopen(descriptor, "wb") as out:
+                    out.write(data)
+                    out.flush()
+                    if mode is not None:
+                        os.fchmod(out.fileno(), mode)
+                    os.fsync(out.fileno())
+                os.replace(temporary, target)
+            except BaseException:
+                temporary.unlink(missing_ok=True)
+                raise
+            fsync_directory(target.parent)
         self._saved_text = self._text
-        self._disk_digest = _sha256(data)
+        self._disk_digest = sha256(data)
 
     def _refuse_conflict(self, target: Path) -> None:
-        if _digest_on_disk(target) != self._disk_digest:
+        if digest_on_disk(target) != self._disk_digest:
             raise ConfigConflict(
                 f"{self.path} changed on disk since it was loaded; reload it, or compare "
                 "the two versions before saving"
@@ -804,31 +822,3 @@ def _yaml_message(exc: yaml.YAMLError) -> str:
 def _yaml_line(exc: yaml.YAMLError) -> int | None:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     return mark.line + 1 if mark is not None else None
-
-
-# -- disk --------------------------------------------------------------------------------
-
-
-def _sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def _digest_on_disk(path: Path) -> str | None:
-    try:
-        return _sha256(path.read_bytes())
-    except FileNotFoundError:
-        return None
-
-
-def _fsync_directory(directory: Path) -> None:
-    """Make the rename itself durable; not every platform can open a directory."""
-    try:
-        descriptor = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(descriptor)
-    except OSError:
-        pass
-    finally:
-        os.close(descriptor)

@@ -3,7 +3,9 @@ cannot be used becomes a `ConfigProblem` (with file:line) and its default is kep
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from collections.abc import Mapping
 from dataclasses import fields, replace
 from pathlib import Path
@@ -29,6 +31,8 @@ from .model import (
 
 SECTION = "qmd_context"
 PROJECT_CONFIG_NAMES = (".tierscope.yaml", ".loa.config.yaml")
+# A config is a few kilobytes; anything this large is a mistake or an attack.
+MAX_CONFIG_BYTES = 1 << 20
 
 
 def discover_config(root: Path, explicit: str | None = None) -> ConfigSource:
@@ -52,17 +56,53 @@ def _absolute(value: str, base: Path) -> Path:
     return path if path.is_absolute() else base / path
 
 
+class ConfigRefused(OSError):
+    """A config file that is not read at all: too large, or not a regular file."""
+
+
+def read_config_bytes(path: Path) -> bytes:
+    """The bytes of a config file, read within bounds: a regular file (a FIFO would block
+    the query) of at most MAX_CONFIG_BYTES (a huge file costs seconds and gigabytes to
+    parse). Raises FileNotFoundError, ConfigRefused, or OSError for a failed read."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            raise ConfigRefused(errno.EINVAL, "not a regular file")
+        with os.fdopen(descriptor, "rb", closefd=False) as stream:
+            data = stream.read(MAX_CONFIG_BYTES + 1)
+    finally:
+        os.close(descriptor)
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ConfigRefused(
+            errno.EFBIG,
+            f"larger than {MAX_CONFIG_BYTES >> 20} MiB ({max(info.st_size, len(data)):,} bytes)",
+        )
+    return data
+
+
+def read_config_text(path: Path) -> str:
+    """`read_config_bytes` decoded as the loader reads it (UTF-8, bad bytes replaced)."""
+    return read_config_bytes(path).decode("utf-8", errors="replace")
+
+
+def unreadable_reason(exc: OSError) -> str:
+    """Why a config file could not be used, in a few words."""
+    if isinstance(exc, FileNotFoundError):
+        return "file not found"
+    if isinstance(exc, ConfigRefused):
+        return exc.strerror
+    return f"cannot read ({exc.strerror or exc})"
+
+
 def load_config(root: Path, explicit: str | None = None) -> Config:
     source = discover_config(root, explicit)
     if source.path is None:
         return Config(source=source)
     try:
-        text = source.path.read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError:
-        problem = ConfigProblem("file not found; using defaults", str(source.path))
-        return Config(source=source, problems=(problem,))
+        text = read_config_text(source.path)
     except OSError as exc:
-        problem = ConfigProblem(f"cannot read ({exc.strerror}); using defaults", str(source.path))
+        problem = ConfigProblem(f"{unreadable_reason(exc)}; using defaults", str(source.path))
         return Config(source=source, problems=(problem,))
     return parse_config(text, source)
 

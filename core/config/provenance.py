@@ -11,7 +11,7 @@ from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, fields
 
 from ..models import QueryRequest
-from .loader import SECTION
+from .loader import SECTION, read_config_text
 from .model import Config, ScopeConfig, SkillOverride
 from .yaml_nodes import YamlSyntaxError, load_located
 
@@ -51,12 +51,13 @@ class Provenance:
 
 
 def key_lines(config: Config) -> dict[str, int]:
-    """`qmd_context.a.b` -> line, for every key in the config's file ({} without one)."""
+    """`qmd_context.a.b` -> line, for every key in the config's file ({} without one).
+    Only the section is converted: aliases elsewhere in a shared file are not ours."""
     path = config.source.path
     if path is None:
         return {}
     try:
-        return load_located(path.read_text(encoding="utf-8", errors="replace")).lines
+        return load_located(read_config_text(path), only_key=SECTION).lines
     except (OSError, YamlSyntaxError):
         return {}
 

@@ -26,10 +26,14 @@ class YamlSyntaxError(ValueError):
 
 
 MERGE_TAG = "tag:yaml.org,2002:merge"
+# Values built from one document at most. Aliases let a few lines expand to billions of
+# values (an "alias bomb"); a real config has a few hundred.
+MAX_VALUES = 100_000
 
 
 def load_located(text: str, only_key: str | None = None) -> LocatedYaml:
-    """Parse text; raise YamlSyntaxError (with its line) when it is not valid YAML.
+    """Parse text; raise YamlSyntaxError (with its line) when it is not valid YAML or
+    expands to more than MAX_VALUES values.
 
     With `only_key`, only that top-level key's value is converted (the rest of a large
     shared file, with its own tags and anchors, is not our business); other keys map
@@ -50,60 +54,76 @@ def load_located(text: str, only_key: str | None = None) -> LocatedYaml:
         raise YamlSyntaxError(str(exc).splitlines()[0], None) from None
     if node is None:
         return LocatedYaml(None)
-    lines: dict[str, int] = {}
-    scalars = yaml.constructor.SafeConstructor()
+    converter = _Converter()
     if only_key is not None and isinstance(node, yaml.MappingNode):
         data: dict = {}
         for key_node, value_node in node.value:
             if isinstance(key_node, yaml.ScalarNode) and key_node.value == only_key:
-                lines[only_key] = key_node.start_mark.line + 1
-                data[only_key] = _convert(value_node, only_key, lines, scalars)
+                converter.lines[only_key] = key_node.start_mark.line + 1
+                data[only_key] = converter.convert(value_node, only_key)
             else:
                 data.setdefault(str(key_node.value), None)
-        return LocatedYaml(data, lines)
-    return LocatedYaml(_convert(node, "", lines, scalars), lines)
+        return LocatedYaml(data, converter.lines)
+    return LocatedYaml(converter.convert(node, ""), converter.lines)
 
 
-def _convert(
-    node: yaml.Node,
-    path: str,
-    lines: dict[str, int],
-    scalars: yaml.constructor.SafeConstructor,
-    ancestors: frozenset[int] = frozenset(),
-) -> object:
-    if id(node) in ancestors:  # `a: &a [*a]`: an alias that contains itself
-        raise YamlSyntaxError("recursive alias", node.start_mark.line + 1)
-    if isinstance(node, yaml.MappingNode | yaml.SequenceNode):
-        ancestors = ancestors | {id(node)}
-    if isinstance(node, yaml.MappingNode):
-        result: dict = {}
-        merged: dict = {}
-        for key_node, value_node in node.value:
-            if key_node.tag == MERGE_TAG:
-                sources = (
-                    value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
-                )
-                for source in sources:
-                    value = _convert(source, path, {}, scalars, ancestors)
-                    if isinstance(value, dict):
-                        merged = {**value, **merged}
-                continue
-            key = _convert(key_node, "", {}, scalars, ancestors)
-            key_str = str(key)
-            child = f"{path}.{key_str}" if path else key_str
-            lines[child] = key_node.start_mark.line + 1
-            result[key] = _convert(value_node, child, lines, scalars, ancestors)
-        return {**merged, **result}
-    if isinstance(node, yaml.SequenceNode):
-        items = []
-        for index, item in enumerate(node.value):
-            child = f"{path}.{index}"
-            lines[child] = item.start_mark.line + 1
-            items.append(_convert(item, child, lines, scalars, ancestors))
-        return items
-    # Scalars: the safe constructor resolves ints, floats, bools and nulls; a tag it does
-    # not know (`!vault abc`) keeps its plain text.
-    try:
-        return scalars.construct_object(node, deep=True)
-    except yaml.constructor.ConstructorError:
-        return node.value
+class _Converter:
+    """Node tree -> plain data, recording key lines, within MAX_VALUES values."""
+
+    def __init__(self) -> None:
+        self.lines: dict[str, int] = {}
+        self.scalars = yaml.constructor.SafeConstructor()
+        self.remaining = MAX_VALUES
+
+    def convert(
+        self,
+        node: yaml.Node,
+        path: str,
+        lines: dict[str, int] | None = None,
+        ancestors: frozenset[int] = frozenset(),
+    ) -> object:
+        lines = self.lines if lines is None else lines
+        if id(node) in ancestors:  # `a: &a [*a]`: an alias that contains itself
+            raise YamlSyntaxError("recursive alias", node.start_mark.line + 1)
+        self.remaining -= 1
+        if self.remaining < 0:
+            raise YamlSyntaxError(
+                f"aliases expand to more than {MAX_VALUES:,} values (an alias bomb?)",
+                node.start_mark.line + 1,
+            )
+        if isinstance(node, yaml.MappingNode | yaml.SequenceNode):
+            ancestors = ancestors | {id(node)}
+        if isinstance(node, yaml.MappingNode):
+            result: dict = {}
+            merged: dict = {}
+            for key_node, value_node in node.value:
+                if key_node.tag == MERGE_TAG:
+                    sources = (
+                        value_node.value
+                        if isinstance(value_node, yaml.SequenceNode)
+                        else [value_node]
+                    )
+                    for source in sources:
+                        value = self.convert(source, path, {}, ancestors)
+                        if isinstance(value, dict):
+                            merged = {**value, **merged}
+                    continue
+                key = self.convert(key_node, "", {}, ancestors)
+                key_str = str(key)
+                child = f"{path}.{key_str}" if path else key_str
+                lines[child] = key_node.start_mark.line + 1
+                result[key] = self.convert(value_node, child, lines, ancestors)
+            return {**merged, **result}
+        if isinstance(node, yaml.SequenceNode):
+            items = []
+            for index, item in enumerate(node.value):
+                child = f"{path}.{index}"
+                lines[child] = item.start_mark.line + 1
+                items.append(self.convert(item, child, lines, ancestors))
+            return items
+        # Scalars: the safe constructor resolves ints, floats, bools and nulls; a tag it
+        # does not know (`!vault abc`) keeps its plain text.
+        try:
+            return self.scalars.construct_object(node, deep=True)
+        except yaml.constructor.ConstructorError:
+            return node.value

@@ -64,6 +64,23 @@ STATEMENTS = (
 )
 
 
+# What a database file holds, as far as the store is concerned.
+STORE = "store"
+EMPTY = "empty"
+FOREIGN = "foreign"
+_OWN_TABLES = frozenset({"context", "context_fts"})
+
+
+def database_kind(connection: sqlite3.Connection) -> str:
+    """STORE when the database holds the store's tables, EMPTY when it holds nothing at
+    all (a new file), FOREIGN for anything else. Reads only; raises sqlite3.Error for a
+    file that is not a database."""
+    names = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+    if not names:
+        return EMPTY
+    return STORE if names >= _OWN_TABLES else FOREIGN
+
+
 def ensure_schema(connection: sqlite3.Connection) -> None:
     """Create whatever is missing, once, under a write lock. Safe to call from many
     processes at once: the first creates, the others find `user_version` already set."""

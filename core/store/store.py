@@ -24,7 +24,7 @@ from .entries import (
     RunSummary,
     WriteRequest,
 )
-from .schema import ensure_schema
+from .schema import EMPTY, FOREIGN, database_kind, ensure_schema
 from .search_text import fts_query
 
 BUSY_TIMEOUT_SECONDS = 30.0
@@ -98,12 +98,26 @@ class ContextStore:
             raise StoreError(f"context store {path}: {exc}") from None
         try:
             connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
-            connection.execute("PRAGMA journal_mode = WAL")
-            connection.execute("PRAGMA synchronous = NORMAL")
-            ensure_schema(connection)
+            # `store.path` may name any file: look before changing anything in it. Another
+            # application's database is never migrated, switched to WAL or read as ours.
+            kind = database_kind(connection)
+            if kind == FOREIGN:
+                raise StoreError(
+                    f"context store {path}: not a tierscope context store (it holds other "
+                    "tables); refusing to use it"
+                )
+            if kind == EMPTY and not create:
+                raise StoreMissing(f"no context store at {path} (the file is empty)")
+            if create:
+                connection.execute("PRAGMA journal_mode = WAL")
+                connection.execute("PRAGMA synchronous = NORMAL")
+                ensure_schema(connection)
         except sqlite3.Error as exc:
             connection.close()
             raise StoreError(f"context store {path}: {exc}") from None
+        except StoreError:
+            connection.close()
+            raise
         return cls(connection, path)
 
     def close(self) -> None:

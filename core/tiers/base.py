@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from .. import shutdown
 from ..config.model import Config
 from ..models import ResolvedScope, TierOutcome
 
@@ -31,7 +32,8 @@ class Deadline:
 
     @property
     def cancelled(self) -> bool:
-        return self.cancel.is_set()
+        """The caller cancelled, or the whole process is shutting down (a signal)."""
+        return self.cancel.is_set() or shutdown.requested()
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import time
 from dataclasses import dataclass
@@ -61,6 +62,7 @@ class CkTier:
             reason = f"unsupported ck mode {settings.mode!r} (use hybrid, sem or lex)"
             return self._outcome(TierStatus.ERROR, reason, started)
         paths = [p for p in request.scope.ck_paths if p.exists()]
+        excludes = exclude_patterns(tuple(paths), request.private_paths)
         argv = (
             probe.path,
             f"--{settings.mode}",
@@ -69,6 +71,7 @@ class CkTier:
             "--threshold",
             str(settings.threshold),
             "--jsonl",
+            *(part for pattern in excludes for part in ("--exclude", pattern)),
             "--",
             literal_pattern(request.query, settings.mode),
             *(_relative(p, request.root) for p in paths),
@@ -167,6 +170,33 @@ class CkTier:
             argv=argv,
             notes=tuple(notes or ()),
         )
+
+
+def exclude_patterns(search_paths: tuple[Path, ...], private: tuple[Path, ...]) -> tuple[str, ...]:
+    """ck `--exclude` patterns that keep tierscope's own state out of ck's search.
+
+    Dropping such hits afterwards is not enough: the trajectory log repeats every query
+    word for word, so it tops ck's fused ranking and pushes real answers out of the top k.
+    ck reads the patterns as gitignore globs relative to each search path: each private
+    path inside a search path becomes one, anchored with a leading `/`, its glob
+    characters escaped. (A pattern for one search path also applies to the others; it
+    could only hide the same relative path there, which is vanishingly unlikely.)
+    """
+    patterns: list[str] = []
+    for search in search_paths:
+        for path in private:
+            if path == search or search not in path.parents:
+                continue
+            relative = _GLOB_SPECIAL.sub(r"\\\g<0>", path.relative_to(search).as_posix())
+            # gitignore drops trailing spaces unless escaped.
+            stripped = relative.rstrip(" ")
+            pattern = "/" + stripped + "\\ " * (len(relative) - len(stripped))
+            if pattern not in patterns:
+                patterns.append(pattern)
+    return tuple(patterns)
+
+
+_GLOB_SPECIAL = re.compile(r"[\\*?\[]")
 
 
 def literal_pattern(query: str, mode: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -95,6 +96,25 @@ class LogFileInfo:
     size: int
     mtime: float
     compressed: bool
+
+
+def directory_problem(directory: Path) -> str | None:
+    """Why `directory` cannot hold logs although something is in its place (a file, a
+    FIFO, a file where a parent folder should be); None when it is a directory or absent."""
+    for path in (*reversed(directory.parents), directory):
+        try:
+            mode = path.stat().st_mode
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            return f"{path}: {exc.strerror or exc}"
+        if not stat.S_ISDIR(mode):
+            if stat.S_ISREG(mode):
+                kind = "a file"
+            else:
+                kind = "a FIFO" if stat.S_ISFIFO(mode) else "a device or socket"
+            return f"{path} is {kind}, not a directory"
+    return None
 
 
 def list_logs(directory: Path) -> list[LogFileInfo]:

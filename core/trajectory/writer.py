@@ -1,14 +1,22 @@
 """Append trajectory records so that parallel processes never interleave and a failing
-disk never fails a query."""
+disk never fails a query.
+
+The log path lies inside the project tree, which is untrusted (DESIGN §7): a symlink
+planted there must not redirect our writes, and a FIFO must not block the query. So the
+file is opened without following a link, without blocking, and used only when it is a
+regular file.
+"""
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
+import stat
 from pathlib import Path
 
-_OPEN_FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
+_OPEN_FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK
 _REOPEN_ATTEMPTS = 3
 
 
@@ -36,22 +44,44 @@ def append_records(path: Path, records: list[dict]) -> str | None:
         try:
             _append_lines(path, lines)
         except OSError as exc:
-            problems.insert(0, f"cannot write {path}: {exc.strerror or exc}")
+            problems.insert(0, f"cannot write {path}: {_why(path, exc)}")
     if not problems:
         return None
     return "; ".join(problems)
+
+
+def _why(path: Path, exc: OSError) -> str:
+    """A one-line reason for a failed append, naming what is in the way."""
+    if exc.errno == errno.ELOOP:
+        return f"{path.name} is a symbolic link; not followed"
+    if exc.errno == errno.ENXIO:
+        return f"{path.name} is a FIFO, not a regular file"
+    if exc.errno in (errno.EEXIST, errno.ENOTDIR):
+        for parent in (path.parent, *path.parent.parents):
+            if parent.exists() and not parent.is_dir():
+                return f"{parent} is a file, not a directory"
+    return exc.strerror or str(exc)
 
 
 def _append_lines(path: Path, lines: list[bytes]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = _open_locked(path)
     try:
-        # A writer that died mid-line leaves a partial last line; end it first so our
-        # first record does not get glued onto it and lost with it.
-        if _ends_without_newline(path, fd):
-            _write_fully(fd, b"\n")
-        for line in lines:
-            _write_fully(fd, line)
+        whole = os.fstat(fd).st_size
+        try:
+            # A writer that died mid-line leaves a partial last line; end it first so our
+            # first record does not get glued onto it and lost with it.
+            if _ends_without_newline(path, fd):
+                _write_fully(fd, b"\n")
+                whole += 1
+            for line in lines:
+                _write_fully(fd, line)
+                whole += len(line)
+        except OSError:
+            # A full disk can take part of a line: cut it off, so the file holds only the
+            # whole lines (a reader would flag a cut line as malformed forever).
+            os.ftruncate(fd, whole)
+            raise
     finally:
         os.close(fd)  # closing releases the lock
 
@@ -65,6 +95,10 @@ def _open_locked(path: Path) -> int:
     for _attempt in range(_REOPEN_ATTEMPTS):
         fd = os.open(path, _OPEN_FLAGS, 0o644)
         try:
+            kind = os.fstat(fd).st_mode
+            if not stat.S_ISREG(kind):
+                what = "a FIFO" if stat.S_ISFIFO(kind) else "a device or socket"
+                raise OSError(errno.EINVAL, f"{path.name} is {what}, not a regular file")
             fcntl.flock(fd, fcntl.LOCK_EX)
             if _still_at(path, fd):
                 return fd
@@ -92,15 +126,21 @@ def _ends_without_newline(path: Path, fd: int) -> bool:
         return False
     # The append descriptor is write-only; the lock we hold keeps `path` on the same inode.
     try:
-        reader = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        reader = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:
         return False
     try:
+        if not _same_file(os.fstat(reader), os.fstat(fd)):
+            return False
         return os.pread(reader, 1, size - 1) != b"\n"
     except OSError:
         return False
     finally:
         os.close(reader)
+
+
+def _same_file(first: os.stat_result, second: os.stat_result) -> bool:
+    return (first.st_dev, first.st_ino) == (second.st_dev, second.st_ino)
 
 
 def _write_fully(fd: int, data: bytes) -> None:

@@ -1,0 +1,102 @@
+"""A config file on disk, for the one writer (`ConfigDocument`): reading it within
+bounds, the edit lock, and the checks and steps around an atomic replace."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import hashlib
+import os
+import stat
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+from .loader import read_config_bytes
+
+UTF8_BOM = b"\xef\xbb\xbf"
+
+_held: dict[Path, int] = {}  # directory -> how deeply this process holds its lock
+_holding = threading.RLock()
+
+
+@contextlib.contextmanager
+def edit_lock(config: Path) -> Iterator[None]:
+    """Hold the edit lock of the config file at `config` until the block ends.
+
+    Reading the file, editing it and replacing it must happen under one lock, or two
+    editors that both read the old file each save their own change and one is lost. The
+    lock is an `flock` on the file's directory, because the file itself is replaced
+    (a lock on it would stay with the old inode) and a lock file would litter the project.
+    Re-entrant within a process, and it serialises the threads of one process too.
+    """
+    directory = Path(os.path.abspath(config)).parent
+    with _holding:
+        if directory in _held:
+            _held[directory] += 1
+            try:
+                yield
+            finally:
+                _held[directory] -= 1
+            return
+        try:
+            descriptor = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError:
+            # An unreadable directory cannot be locked; the digest check still refuses
+            # to overwrite a change made meanwhile.
+            descriptor = None
+        try:
+            if descriptor is not None:
+                fcntl.flock(descriptor, fcntl.LOCK_EX)
+            _held[directory] = 1
+            yield
+        finally:
+            _held.pop(directory, None)
+            if descriptor is not None:
+                os.close(descriptor)  # closing releases the lock
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def digest_on_disk(path: Path) -> str | None:
+    """sha256 of the file as it is now; None when absent. A file that cannot be read
+    within bounds has a digest no loaded document matches."""
+    try:
+        return sha256(read_config_bytes(path))
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"unreadable: {exc}"
+
+
+def refuse_read_only(target: Path) -> None:
+    """Raise PermissionError when `target` is read-only: its mode grants nobody write
+    access (even root: the owner marked it so), or this process may not write it. A
+    rename would replace such a file regardless, since only the directory is checked."""
+    try:
+        mode = target.stat().st_mode
+    except FileNotFoundError:
+        return
+    effective = os.access in os.supports_effective_ids
+    if not mode & 0o222 or not os.access(target, os.W_OK, effective_ids=effective):
+        raise PermissionError(
+            errno.EACCES,
+            f"{target.name} is read-only (mode {stat.S_IMODE(mode):04o}); not replaced",
+        )
+
+
+def fsync_directory(directory: Path) -> None:
+    """Make a rename durable; not every platform can open a directory."""
+    try:
+        descriptor = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)

@@ -1,0 +1,48 @@
+"""Untrusted text made safe to print on a terminal.
+
+Queries, file names, config values and logged records are all untrusted (DESIGN §7): an
+escape sequence in any of them could retitle the window, clear the screen or hide lines
+when echoed raw. Every command that echoes such text goes through `printable`; JSON
+output goes through `json_for_terminal`.
+"""
+
+from __future__ import annotations
+
+import re
+
+# C0 controls, DEL and C1 controls (a terminal may read U+009B as CSI), plus the Unicode
+# bidirectional overrides and isolates, which reorder what the reader sees.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# JSON escapes C0 controls itself; C1 and the bidi controls pass through it verbatim.
+_JSON_UNSAFE = re.compile(r"[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_KEPT_ON_LINES = frozenset("\t\n")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    if char in _NAMED:
+        return _NAMED[char]
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str, *, keep_newlines: bool = False) -> str:
+    """`text` with every control character written as a visible escape (`\\x1b`).
+
+    With `keep_newlines`, newlines and tabs stay (multi-line content); otherwise the
+    result is one line, as a table row or a diagnostic must be.
+    """
+    if keep_newlines:
+        return _CONTROL.sub(
+            lambda match: match[0] if match[0] in _KEPT_ON_LINES else _escape(match[0]), text
+        )
+    return _CONTROL.sub(lambda match: _escape(match[0]), text)
+
+
+def json_for_terminal(text: str) -> str:
+    """JSON text with the control characters JSON leaves raw written as `\\u` escapes.
+
+    Only characters inside strings are affected and each escape decodes to the same
+    character, so the JSON value is unchanged.
+    """
+    return _JSON_UNSAFE.sub(lambda match: f"\\u{ord(match[0]):04x}", text)
