@@ -80,7 +80,7 @@ def test_a_long_file_that_mentions_every_word_does_not_beat_a_focused_one(make_p
     root = make_project(
         {
             "docs/huge.md": f"retry once\n{padding}\njitter once\n",
-            "docs/focused.md": "# Retry\n\nEach retry waits with jitter.\nRetry jitter spreads load.\n",
+            "docs/focused.md": "# Retry\n\nEach retry waits with jitter.\nJitter spreads load.\n",
         }
     )
     assert sources(search(root, "retry jitter"))[0] == "docs/focused.md"
