@@ -94,6 +94,7 @@ class ResolvedScope:
     grep_paths: tuple[Path, ...]
     refused: tuple[RefusedPath, ...] = ()
     notes: tuple[str, ...] = ()
+    include: tuple[str, ...] = ()  # file globs; empty: every file
 
     def to_dict(self, root: Path) -> dict:
         def rel(p: Path) -> str:
@@ -109,6 +110,7 @@ class ResolvedScope:
             "grep_paths": [rel(p) for p in self.grep_paths],
             "refused": [{"path": r.path, "reason": r.reason} for r in self.refused],
             "notes": list(self.notes),
+            "include": list(self.include),
         }
 
 

@@ -3,9 +3,11 @@ the project root."""
 
 from __future__ import annotations
 
+import fnmatch
 from pathlib import Path
 
 from .config.model import Config, ScopeConfig
+from .filtering import glob_to_regex
 from .models import RefusedPath, ResolvedScope
 from .project import contain, is_inside, relative_source
 
@@ -33,6 +35,7 @@ def resolve_scope(name: str, config: Config, root: Path) -> ResolvedScope:
         grep_paths=grep_paths,
         refused=tuple(refused),
         notes=tuple(notes),
+        include=scope.include,
     )
 
 
@@ -112,6 +115,23 @@ def scope_places(scope: ResolvedScope) -> tuple[Path, ...]:
 
 
 def in_scope(path: Path, scope: ResolvedScope) -> bool:
-    """Whether a resolved path lies in the scope (a file path covers only itself)."""
+    """Whether a resolved path lies in the scope (a file path covers only itself) and
+    matches its include globs."""
     places = scope_places(scope)
-    return not places or any(is_inside(path, place) for place in places)
+    inside = not places or any(is_inside(path, place) for place in places)
+    return inside and included(path.as_posix(), scope.include)
+
+
+def included(path: str, globs: tuple[str, ...]) -> bool:
+    """Whether a path passes a scope's include globs: a glob without `/` is matched
+    against the file name (`*.md`), one with `/` against the path's end."""
+    if not globs:
+        return True
+    name = path.rsplit("/", 1)[-1]
+    for glob in globs:
+        if "/" in glob:
+            if glob_to_regex(glob.lstrip("/")).search(path):
+                return True
+        elif fnmatch.fnmatchcase(name, glob):
+            return True
+    return False

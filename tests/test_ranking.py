@@ -59,6 +59,10 @@ def test_parts_match_inside_identifiers_but_not_inside_other_words():
     assert counts("budget", "RetryBudgetExhausted overbudget") == {"budget": 1}
 
 
+def test_a_query_word_finds_the_identifier_that_spells_it_in_parts():
+    assert counts("textarea", "a TextArea and two TextAreas") == {"textarea": 2}
+
+
 def test_a_compound_matches_with_or_without_separators():
     found = counts("call_after_refresh", "callAfterRefresh call_after_refresh call_later")
     assert found == {"callafterrefresh": 2, "call": 3, "refresh": 2}

@@ -328,11 +328,11 @@ class _SectionReader:
             collection = self.value(body, "qmd_collection", path, base.qmd_collection, "string")
             ck_path = self.value(body, "ck_path", path, base.ck_path, "string")
             grep_paths = self.value(body, "grep_paths", path, base.grep_paths, "list of strings")
-            for unknown in [
-                k for k in body if k not in {"qmd_collection", "ck_path", "grep_paths"}
-            ]:
+            include = self.value(body, "include", path, base.include, "list of strings")
+            known = {"qmd_collection", "ck_path", "grep_paths", "include"}
+            for unknown in [k for k in body if k not in known]:
                 self.problem(f"{path}.{unknown}", "unknown key (ignored)", "warning")
-            scopes[str(name)] = ScopeConfig(collection, ck_path, tuple(grep_paths))
+            scopes[str(name)] = ScopeConfig(collection, ck_path, tuple(grep_paths), tuple(include))
         return scopes
 
     def overrides(self, section: Mapping) -> dict[str, SkillOverride]:

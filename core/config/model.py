@@ -25,6 +25,8 @@ class ScopeConfig:
     qmd_collection: str = ""
     ck_path: str = ""
     grep_paths: tuple[str, ...] = ()
+    # Only files matching one of these globs (`*.md`, `docs/**/*.rst`); empty: every file.
+    include: tuple[str, ...] = ()
 
 
 BUILTIN_SCOPES: dict[str, ScopeConfig] = {

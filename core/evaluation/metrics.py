@@ -94,7 +94,7 @@ def summarise(pairs: Iterable[tuple[KnownItemQuery, RankedAnswer]]) -> Summary:
             if hit.content in seen:
                 duplicates += 1
             seen.add(hit.content)
-            if query.passage and hit.source in query.expected:
+            if query.passage and hit.source in query.passage_files:
                 checked += 1
                 if normalise_passage(query.passage) in normalise_passage(hit.content):
                     contained += 1

@@ -20,6 +20,9 @@ class KnownItemQuery:
     scope: str | None
     passage: str
     line: int  # in the query file, for messages
+    # The expected files that hold the passage (set when the set is run; a hit on an
+    # expected file without it says nothing about the snippet).
+    passage_files: tuple[str, ...] = ()
 
     @property
     def length(self) -> str:

@@ -4,11 +4,19 @@ tier's own ranking is measured), and the ladder's answer is what a skill would r
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 
 from ..api import Project, QueryOptions
 from ..models import Hit, QueryResult, TierStatus
-from .metrics import QueryEvaluation, RankedAnswer, RankedHit, Summary, summarise
+from .metrics import (
+    QueryEvaluation,
+    RankedAnswer,
+    RankedHit,
+    Summary,
+    normalise_passage,
+    summarise,
+)
 from .queryset import KnownItemQuery
 
 RAN = (TierStatus.SERVED, TierStatus.EMPTY)
@@ -45,7 +53,7 @@ def evaluate(
 ) -> EvaluationReport:
     """Run every query (rows without a scope use `scope`) and score the answers."""
     evaluations: list[QueryEvaluation] = []
-    for number, query in enumerate(queries, start=1):
+    for number, query in enumerate(with_passage_files(project.root, queries), start=1):
         result = project.run(
             QueryOptions(
                 text=query.text,
@@ -60,6 +68,33 @@ def evaluate(
         if on_progress is not None:
             on_progress(number, len(queries))
     return summarise_all(evaluations)
+
+
+def with_passage_files(root: Path, queries: Sequence[KnownItemQuery]) -> list[KnownItemQuery]:
+    """Each query with the expected files that really hold its passage."""
+    texts: dict[str, str] = {}
+
+    def text_of(source: str) -> str:
+        if source not in texts:
+            try:
+                texts[source] = normalise_passage(
+                    (root / source).read_text(encoding="utf-8", errors="replace")
+                )
+            except OSError:
+                texts[source] = ""
+        return texts[source]
+
+    return [
+        replace(
+            query,
+            passage_files=tuple(
+                f for f in query.expected if normalise_passage(query.passage) in text_of(f)
+            ),
+        )
+        if query.passage
+        else query
+        for query in queries
+    ]
 
 
 def summarise_all(evaluations: list[QueryEvaluation]) -> EvaluationReport:

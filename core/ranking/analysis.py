@@ -136,6 +136,7 @@ class WordCounts:
 
     stems: tuple[str, ...]
     compound: str
+    compound_stem: str  # the compound as one word, stemmed: how a query word spells it
 
 
 @lru_cache(maxsize=65536)
@@ -143,4 +144,7 @@ def analyse_word(word: str) -> WordCounts:
     """The stems of a word's parts and its compound key (empty for a one-part word)."""
     parts = split_identifier(word)
     stems = tuple(stem(p) for p in parts if len(p) >= 2)
-    return WordCounts(stems, compound_key(parts) if len(parts) >= 2 else "")
+    if len(parts) < 2:
+        return WordCounts(stems, "", "")
+    compound = compound_key(parts)
+    return WordCounts(stems, compound, stem(compound))

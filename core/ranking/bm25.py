@@ -14,6 +14,18 @@ from dataclasses import dataclass
 
 K1 = 1.2
 B = 0.75
+# A query term in a file's path adds this many times the term's rarity: a page named for
+# what the question asks about is often the answer (measured with `tierscope eval`).
+PATH_WEIGHT = 1.5
+# A query term among a file's headings (markdown) or definitions (code) adds this many
+# times its rarity: the file is about it (see structure.py).
+STRUCTURE_WEIGHT = 0.5
+# The terms found together within a few lines (a passage) add this many times their
+# rarity: a file that answers has them side by side, a long file that mentions each
+# somewhere does not.
+PROXIMITY_WEIGHT = 1.0
+PROXIMITY_LINES = 10
+IDF_POWER = 0.5
 
 
 def idf(documents: int, frequency: int) -> float:
@@ -38,26 +50,70 @@ class Scorer:
     def for_scope(
         cls, keys: tuple[str, ...], documents: int, frequency: Mapping[str, int], average: float
     ) -> Scorer:
-        weights = {key: idf(documents, frequency.get(key, 0)) for key in keys}
+        weights = {key: idf(documents, frequency.get(key, 0)) ** IDF_POWER for key in keys}
         return cls(weights, max(average, 1.0))
 
     @property
     def best_possible(self) -> float:
-        return sum(self.weights.values()) * (K1 + 1) or 1.0
+        fields = K1 + 1 + PATH_WEIGHT + STRUCTURE_WEIGHT + PROXIMITY_WEIGHT
+        return sum(self.weights.values()) * fields or 1.0
 
-    def contributions(self, tf: Mapping[str, float], length: float) -> dict[str, float]:
-        """What each matched term adds to the normalised score."""
+    def contributions(
+        self,
+        tf: Mapping[str, float],
+        length: float,
+        in_path: frozenset[str] = frozenset(),
+        in_structure: frozenset[str] = frozenset(),
+        together: frozenset[str] = frozenset(),
+    ) -> dict[str, float]:
+        """What each matched term adds to the normalised score (text, path, structure,
+        proximity)."""
         ratio = length / self.average_length
         best = self.best_possible
-        return {
+        parts = {
             key: self.weights[key] * saturated(count, ratio) / best
             for key, count in tf.items()
             if count > 0 and key in self.weights
         }
+        fields = (
+            (PATH_WEIGHT, in_path), (STRUCTURE_WEIGHT, in_structure), (PROXIMITY_WEIGHT, together)
+        )  # fmt: skip
+        for field_weight, keys in fields:
+            for key in keys:
+                if field_weight and key in self.weights:
+                    parts[key] = parts.get(key, 0.0) + field_weight * self.weights[key] / best
+        return parts
 
-    def score(self, tf: Mapping[str, float], length: float) -> float:
-        return min(1.0, sum(self.contributions(tf, length).values()))
+    def score(
+        self, tf: Mapping[str, float], length: float, in_path: frozenset[str] = frozenset()
+    ) -> float:
+        return min(1.0, sum(self.contributions(tf, length, in_path).values()))
 
-    def bound(self, tf: Mapping[str, float]) -> float:
+    def bound(self, tf: Mapping[str, float], in_path: frozenset[str] = frozenset()) -> float:
         """The highest score these frequencies can reach at any length (length -> 0)."""
-        return self.score(tf, 0.0)
+        return self.score(tf, 0.0, in_path)
+
+
+def closest_terms(
+    line_terms: Mapping[int, Mapping[str, int]], weights: Mapping[str, float]
+) -> frozenset[str]:
+    """The query terms of the best passage: the most weight of distinct terms found within
+    PROXIMITY_LINES consecutive lines (two pointers over the matching lines only)."""
+    numbers = sorted(line_terms)
+    best: frozenset[str] = frozenset()
+    best_weight = 0.0
+    inside: dict[str, int] = {}
+    first = 0
+    for number in numbers:
+        for key in line_terms[number]:
+            inside[key] = inside.get(key, 0) + 1
+        while number - numbers[first] >= PROXIMITY_LINES:
+            for key in line_terms[numbers[first]]:
+                inside[key] -= 1
+                if not inside[key]:
+                    del inside[key]
+            first += 1
+        weight = sum(weights.get(key, 0.0) for key in inside)
+        if weight > best_weight:
+            best, best_weight = frozenset(inside), weight
+    return best

@@ -8,8 +8,15 @@ import heapq
 import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import islice
 
+from . import bm25
 from .bm25 import Scorer
+from .matching import TermMatcher
+from .structure import structure_text
+
+# How many of the best files are read and scored again with their headings or definitions.
+RERANK_DEPTH = 30
 
 
 @dataclass
@@ -62,18 +69,15 @@ def rank(
     candidates: Candidates,
     scorer: Scorer,
     length_of: Callable[[str], int | None],
-    boosts: Mapping[str, Mapping[str, float]] | None = None,
+    matcher: TermMatcher | None = None,
 ) -> Iterator[RankedFile]:
     """Every candidate, best first (ties by path), lazily: a file's length is looked up
     only while its best possible score (at length 0) could still beat the best file not
     yet yielded — the caller usually takes ten files of thousands."""
-    entries: list[tuple[float, str, Mapping[str, float]]] = []
-    for path, counts in candidates.frequencies.items():
-        tf: Mapping[str, float] = counts
-        extra = boosts.get(path) if boosts else None
-        if extra:
-            tf = {key: counts.get(key, 0) + extra.get(key, 0) for key in {*counts, *extra}}
-        entries.append((scorer.bound(tf), path, tf))
+    entries: list[tuple[float, str, Mapping[str, float], frozenset[str]]] = []
+    for path, tf in candidates.frequencies.items():
+        in_path = path_terms(path, matcher) if matcher is not None else frozenset()
+        entries.append((scorer.bound(tf, in_path), path, tf, in_path))
     entries.sort(key=lambda entry: (-entry[0], entry[1]))
     scored: list[tuple[float, str, dict[str, float]]] = []
     position = 0
@@ -81,17 +85,57 @@ def rank(
         while position < len(entries) and (
             not scored or entries[position][0] + 1e-9 >= -scored[0][0]
         ):
-            _, path, tf = entries[position]
+            _, path, tf, in_path = entries[position]
             position += 1
             length = candidates.lengths.get(path)
             if length is None:
                 length = length_of(path)
             if length is None:
                 continue
-            contributions = scorer.contributions(tf, length)
+            contributions = scorer.contributions(tf, length, in_path)
             score = min(1.0, sum(contributions.values()))
             heapq.heappush(scored, (-score, path, contributions))
         if not scored:
             return
         negative, path, contributions = heapq.heappop(scored)
         yield RankedFile(path, -negative, contributions)
+
+
+def path_terms(path: str, matcher: TermMatcher) -> frozenset[str]:
+    """The query terms a file's path holds (its folders and name)."""
+    if not bm25.PATH_WEIGHT:
+        return frozenset()
+    return frozenset(matcher.count(path.replace("/", " ")))
+
+
+def rerank_by_structure(
+    ranked: Iterator[RankedFile],
+    candidates: Candidates,
+    scorer: Scorer,
+    matcher: TermMatcher,
+    text_of: Callable[[str], str | None],
+    depth: int | None = None,
+) -> Iterator[RankedFile]:
+    """The best `depth` files scored again with the terms among their headings or
+    definitions (`text_of` reads a file; None when it cannot), then the rest as they came.
+    Another field only adds, so no file left behind outscores those ahead of it by text."""
+    head = list(islice(ranked, RERANK_DEPTH if depth is None else depth))
+    rescored: list[RankedFile] = []
+    for entry in head:
+        text = text_of(entry.path)
+        if text is None:
+            rescored.append(entry)
+            continue
+        in_structure = frozenset(matcher.count(structure_text(text, entry.path)))
+        together = bm25.closest_terms(matcher.lines(text), scorer.weights)
+        length = candidates.lengths.get(entry.path, len(text))
+        contributions = scorer.contributions(
+            candidates.frequencies[entry.path], length, path_terms(entry.path, matcher),
+            in_structure, together,
+        )  # fmt: skip
+        rescored.append(
+            RankedFile(entry.path, min(1.0, sum(contributions.values())), contributions)
+        )
+    rescored.sort(key=lambda entry: (-entry.score, entry.path))
+    yield from rescored
+    yield from ranked

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from .analysis import Term, analyse_word
@@ -50,8 +50,12 @@ class TermMatcher:
     """Counts a query's terms in text, by term key."""
 
     terms: tuple[Term, ...]
-    pattern: str = field(init=False)
+    pattern: str = field(init=False)  # for ripgrep: each match with the character before
     regex: re.Pattern[str] = field(init=False, repr=False)
+    # For Python: the same matches without that character, which Python's engine would
+    # try at every position of the text (ten times slower); see `matches`.
+    _scan: re.Pattern[str] = field(init=False, repr=False)
+    _scan_any_case: re.Pattern[str] = field(init=False, repr=False)
     _starts: re.Pattern[str] = field(init=False, repr=False)
     _stems: frozenset[str] = field(init=False, repr=False)
     _compounds: frozenset[str] = field(init=False, repr=False)
@@ -60,7 +64,12 @@ class TermMatcher:
         pattern = term_pattern(self.terms)
         object.__setattr__(self, "pattern", pattern)
         object.__setattr__(self, "regex", re.compile(pattern))
-        object.__setattr__(self, "_starts", re.compile(f"(?i){_alternatives(self.terms)}"))
+        alternatives = _alternatives(self.terms)
+        object.__setattr__(self, "_starts", re.compile(f"(?i){alternatives}"))
+        object.__setattr__(self, "_scan", re.compile(f"(?:{alternatives}){_WORD_CHAR}*"))
+        object.__setattr__(
+            self, "_scan_any_case", re.compile(f"(?i)(?:{alternatives}){_WORD_CHAR}*")
+        )
         stems = frozenset(t.key for t in self.terms if not t.compound)
         compounds = frozenset(t.key for t in self.terms if t.compound)
         object.__setattr__(self, "_stems", stems)
@@ -86,8 +95,12 @@ class TermMatcher:
             return []
         analysed = analyse_word(word)
         keys = [s for s in analysed.stems if s in self._stems]
-        if analysed.compound and analysed.compound in self._compounds:
-            keys.append(analysed.compound)
+        compound = analysed.compound
+        if compound:
+            if compound in self._compounds:
+                keys.append(compound)
+            elif analysed.compound_stem in self._stems:
+                keys.append(analysed.compound_stem)  # `TextArea` for the query `textarea`
         return keys
 
     def tally(self, words: Mapping[str, int]) -> dict[str, int]:
@@ -98,19 +111,34 @@ class TermMatcher:
                 counts[key] = counts.get(key, 0) + occurrences
         return counts
 
+    def matches(self, text: str) -> Iterator[tuple[int, str]]:
+        """(offset, matched text) of each match in `text`, as `pattern` finds them: the
+        match and the letter or digit before it. Searched in the lower-cased text, where
+        Python's engine skips quickly to the letters a term can start with."""
+        lowered = text.lower()
+        if len(lowered) == len(text):
+            found = self._scan.finditer(lowered)
+        else:  # a character whose lower case is longer: offsets would not line up
+            found = self._scan_any_case.finditer(text)
+        for match in found:
+            start, end = match.span()
+            if start and text[start - 1].isalnum():
+                start -= 1
+            yield start, text[start:end]
+
     def count(self, text: str) -> dict[str, int]:
         """Term frequencies in a whole text."""
-        return self.tally(Counter(self.regex.findall(text)))
+        return self.tally(Counter(found for _, found in self.matches(text)))
 
     def lines(self, text: str) -> dict[int, dict[str, int]]:
         """Per 1-based line number, the terms on that line and how often."""
         newlines = [m.start() for m in _NEWLINE.finditer(text)]
         found: dict[int, dict[str, int]] = {}
-        for match in self.regex.finditer(text):
-            keys = self.keys_of(match.group())
+        for start, found_text in self.matches(text):
+            keys = self.keys_of(found_text)
             if not keys:
                 continue
-            line = bisect_right(newlines, match.start()) + 1
+            line = bisect_right(newlines, start) + 1
             on_line = found.setdefault(line, {})
             for key in keys:
                 on_line[key] = on_line.get(key, 0) + 1

@@ -24,6 +24,9 @@ PLAIN_SUFFIXES = frozenset({".txt", ".rst", ".adoc", ""})
 # two sections holding the same terms the tighter one wins.
 REFERENCE_CHARS = 300
 CLIP_MARKER = " […] "
+# How much of the character cap a snippet fills with the lines around its section.
+FILL = 0.5
+PARENT_FILL = 1.0
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]|$)")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -210,6 +213,30 @@ class _Cutter:
                 best = candidate
         return best[2] if best else _Span(span.start, span.start + 1)
 
+    def widen(self, core: _Span, structural: list[_Span], taken: list[_Span]) -> _Span:
+        """The chosen span with its context: the largest enclosing section or block that
+        still fits the cap, then more lines after and before it up to FILL of the cap.
+        The answer to a question often sits a few lines from where its words cluster."""
+        fitting = [
+            span
+            for span in structural
+            if span.start <= core.start and core.end <= span.end
+            and self.size(span) <= self.max_chars * PARENT_FILL
+        ]  # fmt: skip
+        core = max(fitting, key=self.size, default=core)
+        start, end = core.start, core.end
+        target = self.max_chars * FILL
+        grew = True
+        while grew:
+            grew = False
+            for candidate in (_Span(start, end + 1), _Span(start - 1, end)):
+                inside = candidate.start >= 0 and candidate.end <= len(self.lines)
+                free = not any(_overlap(candidate, t) for t in taken)
+                if inside and free and self.size(candidate) <= target:
+                    start, end = candidate.start, candidate.end
+                    grew = True
+        return _Span(start, end)
+
     def choose(self, structural: list[_Span], fallback: list[_Span]) -> _Span:
         """The best structural span (section, block); a fallback span (paragraph) only
         when it holds more of the query than any structural one."""
@@ -257,7 +284,7 @@ def clip_line(line: str, line_terms: Mapping[str, int], matcher_regex, limit: in
     return f"{head}{line[start:end]}{tail}"
 
 
-def cut_snippet(
+def cut_snippets(
     text: str,
     path: str,
     line_terms: Mapping[int, Mapping[str, int]],
@@ -266,13 +293,15 @@ def cut_snippet(
     max_chars: int,
     max_line_chars: int,
     matcher_regex=None,
-) -> Snippet:
-    """The best section of `text` for the terms found on `line_terms` (1-based lines)."""
+    count: int = 1,
+) -> list[Snippet]:
+    """Up to `count` sections of `text` that do not overlap, best first, for the terms
+    found on `line_terms` (1-based lines)."""
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     if not lines:
-        return Snippet("", 1, 1)
+        return [Snippet("", 1, 1)]
     kind = document_kind(path)
     if kind == "markdown":
         structural = markdown_sections(lines)
@@ -280,18 +309,40 @@ def cut_snippet(
         structural = code_blocks(lines)
     else:
         structural = []
+    fallback = paragraphs(lines)
     cutter = _Cutter(lines, line_terms, weights, max_chars, max_line_chars)
-    chosen = cutter.choose(structural, paragraphs(lines))
-    start, end = chosen.start, chosen.end
-    while start < end - 1 and not lines[start].strip():
-        start += 1
-    while end > start + 1 and not lines[end - 1].strip():
-        end -= 1
-    body = "\n".join(
-        clip_line(lines[i].rstrip(), line_terms.get(i + 1, {}), matcher_regex, max_line_chars)
-        for i in range(start, end)
-    )
-    return Snippet(body, start + 1, end)
+    snippets: list[Snippet] = []
+    taken: list[_Span] = []
+    for _ in range(count):
+        free = [s for s in structural if not any(_overlap(s, t) for t in taken)]
+        other = [s for s in fallback if not any(_overlap(s, t) for t in taken)]
+        if taken and not (free or other):
+            break
+        core = cutter.choose(free, other)
+        if taken and (any(_overlap(core, t) for t in taken) or cutter.score(core)[0] <= 0):
+            break
+        chosen = cutter.widen(core, free, taken)
+        taken.append(chosen)
+        start, end = chosen.start, chosen.end
+        while start < end - 1 and not lines[start].strip():
+            start += 1
+        while end > start + 1 and not lines[end - 1].strip():
+            end -= 1
+        body = "\n".join(
+            clip_line(lines[i].rstrip(), line_terms.get(i + 1, {}), matcher_regex, max_line_chars)
+            for i in range(start, end)
+        )
+        snippets.append(Snippet(body, start + 1, end))
+    return snippets
+
+
+def _overlap(a: _Span, b: _Span) -> bool:
+    return a.start < b.end and b.start < a.end
+
+
+def cut_snippet(text: str, path: str, line_terms, weights, **settings) -> Snippet:
+    """The best section of `text` (see cut_snippets)."""
+    return cut_snippets(text, path, line_terms, weights, **settings)[0]
 
 
 def cut_span(

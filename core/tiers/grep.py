@@ -10,10 +10,11 @@ import sysconfig
 import time
 from pathlib import Path
 
+from ..files import TextFile, Unreadable, read_text_file
 from ..filtering import ContextFilter
 from ..models import TierOutcome, TierStatus, count_hits
 from ..ranking.analysis import query_terms
-from ..ranking.candidates import Candidates, file_size, rank
+from ..ranking.candidates import Candidates, file_size, rank, rerank_by_structure
 from ..ranking.matching import TermMatcher
 from .base import Deadline, Probe, TierRequest
 from .file_hits import FileHits
@@ -79,7 +80,23 @@ class _GrepSearch:
             ),
             limit=request.config.grep.limit,
         )
-        for ranked in rank(found, scorer, file_size(str(request.root))):
+        documents: dict[str, TextFile] = {}
+
+        def text_of(path: str) -> str | None:
+            try:
+                document = read_text_file(
+                    request.root / path, request.root, request.config.grep.max_filesize
+                )
+            except Unreadable:
+                return None
+            documents[path] = document
+            return document.text
+
+        ranked_files = rerank_by_structure(
+            rank(found, scorer, file_size(str(request.root)), matcher),
+            found, scorer, matcher, text_of,
+        )  # fmt: skip
+        for ranked in ranked_files:
             if collected.full:
                 break
             if self.deadline.cancelled:
@@ -87,7 +104,7 @@ class _GrepSearch:
             if self.deadline.expired():
                 self.notes.append("deadline reached while reading the best files")
                 break
-            collected.add(ranked)
+            collected.add(ranked, documents.get(ranked.path))
         self.notes += collected.notes()
         hits = tuple(collected.hits)
         words = " ".join(term.label for term in terms)
@@ -107,7 +124,6 @@ class _GrepSearch:
     def candidates(self, matcher: TermMatcher) -> Candidates | TierOutcome:
         request = self.request
         rg = find_ripgrep()
-        machine_data = request.config.filtering.include_machine_data
         if rg is None:
             self.engine = "python scan"
             try:
@@ -118,13 +134,7 @@ class _GrepSearch:
             return found
         self.engine = "ripgrep"
         self.argv = ripgrep_argv(
-            rg,
-            request.root,
-            request.scope.grep_paths,
-            matcher,
-            request.config,
-            request.private_paths,
-            machine_data,
+            rg, request.root, request.scope, matcher, request.config, request.private_paths
         )
         result = run_ripgrep(self.argv, request.root, self.deadline)
         if result.cancelled or result.timed_out:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..config.model import Config
 from ..ignore_rules import ripgrep_excludes
+from ..models import ResolvedScope
 from ..process import ProcessResult, run_bounded
 from ..project import is_inside, relative_source
 from ..ranking.candidates import Candidates
@@ -26,28 +27,29 @@ _STATS = re.compile(rb"(\d+) files searched\n(?:\d+ bytes printed\n)?(\d+) bytes
 def ripgrep_argv(
     rg: str,
     root: Path,
-    paths: tuple[Path, ...],
+    scope: ResolvedScope,
     matcher: TermMatcher,
     config: Config,
     private_paths: tuple[Path, ...],
-    machine_data: bool,
 ) -> tuple[str, ...]:
     argv = [
         rg, "--no-config", "--only-matching", "--no-line-number", "--heading", "--null",
         "--with-filename", "--stats", "--no-messages", "--color", "never",
         "--max-filesize", str(config.grep.max_filesize),
     ]  # fmt: skip
+    for glob in scope.include:  # before the excludes: a later glob wins
+        argv += ["--glob", glob]
     if config.filtering.include_ignored:
         argv += ["--no-ignore", "--hidden", "--glob", "!.git/"]
     else:
-        argv += ["--no-require-git", *ripgrep_excludes(machine_data)]
+        argv += ["--no-require-git", *ripgrep_excludes(config.filtering.include_machine_data)]
     for private in private_paths:
         if is_inside(private, root) and private != root:
             argv += ["--glob", f"!/{_glob_escape(relative_source(private, root))}"]
             if private.is_dir():
                 argv += ["--glob", f"!/{_glob_escape(relative_source(private, root))}/**"]
     argv += ["-e", matcher.pattern, "--"]
-    argv += [relative_source(p, root) or "." for p in paths]
+    argv += [relative_source(p, root) or "." for p in scope.grep_paths]
     return tuple(argv)
 
 

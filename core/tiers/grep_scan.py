@@ -10,6 +10,7 @@ from ..project import is_inside, relative_source
 from ..project_walk import walk_files
 from ..ranking.candidates import Candidates
 from ..ranking.matching import TermMatcher
+from ..scopes import included
 from .base import Deadline, TierRequest
 
 CHECK_EVERY = 32
@@ -51,6 +52,8 @@ def scan_candidates(request: TierRequest, matcher: TermMatcher, deadline: Deadli
             except Unreadable:
                 continue
             source = relative_source(found.path, root)
+            if not included(source, request.scope.include):
+                continue
             try:
                 source.encode("utf-8")
             except UnicodeEncodeError:  # a name that is not UTF-8 cannot be a source
