@@ -6,7 +6,7 @@ import shlex
 from pathlib import Path
 
 import pytest
-from tui_fakes import FakeEngine
+from tui_fakes import ScriptedProject
 
 from tierscope.api import QueryOptions
 from tierscope.tui.app import VIEWS, TierscopeApp, View, present_views
@@ -33,7 +33,7 @@ def test_views_whose_module_is_missing_are_left_out():
 
 
 async def test_f1_opens_help_listing_the_keys_of_the_current_view():
-    app = TierscopeApp(FakeEngine())
+    app = TierscopeApp(ScriptedProject())
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("f1")
         await pilot.pause()
@@ -45,14 +45,14 @@ async def test_f1_opens_help_listing_the_keys_of_the_current_view():
 
 
 async def test_view_keys_for_absent_views_are_disabled():
-    app = TierscopeApp(FakeEngine(), views=(VIEWS[0],))
+    app = TierscopeApp(ScriptedProject(), views=(VIEWS[0],))
     async with app.run_test():
         assert app.check_action("view", ("query",))
         assert not app.check_action("view", ("trajectories",))
 
 
 async def test_a_replayed_query_is_loaded_and_run_in_the_query_view():
-    engine = FakeEngine()
+    engine = ScriptedProject()
     app = TierscopeApp(engine)
     async with app.run_test(size=(120, 40)) as pilot:
         app.post_message(ReplayQuery(QueryOptions(text="rollback", scope="notes", budget=500)))
@@ -64,14 +64,14 @@ async def test_a_replayed_query_is_loaded_and_run_in_the_query_view():
 
 async def test_the_app_exits_after_first_paint_when_asked(monkeypatch):
     monkeypatch.setenv("TIERSCOPE_EXIT_AFTER_FIRST_PAINT", "1")
-    app = TierscopeApp(FakeEngine())
+    app = TierscopeApp(ScriptedProject())
     async with app.run_test() as pilot:
         await pilot.pause()
         assert app.return_code == 0  # exit() was called; a running app has None
 
 
 async def test_the_app_keeps_running_without_the_first_paint_switch():
-    app = TierscopeApp(FakeEngine())
+    app = TierscopeApp(ScriptedProject())
     async with app.run_test() as pilot:
         await pilot.pause()
         assert app.return_code is None

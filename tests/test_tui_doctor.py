@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import Static
-from tui_fakes import FAKE_ROOT, FakeEngine
+from tui_fakes import FAKE_ROOT, ScriptedProject
 
 from tierscope.api import Project
 from tierscope.doctor import DoctorReport, TierReport, diagnose
@@ -118,7 +118,7 @@ async def test_a_failing_check_is_one_line_in_the_view(monkeypatch):
         raise RuntimeError("probe table is gone")
 
     monkeypatch.setattr(doctor_screen, "diagnose", broken)
-    app = TierscopeApp(FakeEngine())
+    app = TierscopeApp(ScriptedProject())
     async with app.run_test(size=(120, 40)) as pilot:
         await show_doctor(pilot)
         status = str(app.screen.query_one("#doctor-status", Static).content)
@@ -226,7 +226,7 @@ def fixed_report(_project) -> DoctorReport:
 
 def test_doctor_view_snapshot(snap_compare, monkeypatch):
     monkeypatch.setattr(doctor_screen, "diagnose", fixed_report)
-    app = TierscopeApp(FakeEngine(root=HARBOR))
+    app = TierscopeApp(ScriptedProject(root=HARBOR))
 
     async def run_before(pilot) -> None:
         await show_doctor(pilot)

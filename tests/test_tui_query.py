@@ -10,7 +10,7 @@ import shlex
 import pytest
 from textual.widgets import Input, Select
 from textual.worker import WorkerCancelled, WorkerFailed
-from tui_fakes import FakeEngine
+from tui_fakes import ScriptedProject, compare_outcomes
 
 from tierscope.api import Project, QueryOptions
 from tierscope.budget import apply_budget
@@ -56,14 +56,14 @@ def query_screen(app: TierscopeApp) -> QueryScreen:
 
 
 async def test_the_app_opens_on_the_query_view_with_the_query_input_focused():
-    app = TierscopeApp(FakeEngine())
+    app = TierscopeApp(ScriptedProject())
     async with app.run_test(size=SIZE):
         assert isinstance(app.screen, QueryScreen)
         assert app.focused is app.screen.query_one("#query", Input)
 
 
 async def test_enter_runs_the_query_and_every_tier_ends_with_its_outcome():
-    engine = FakeEngine()
+    engine = ScriptedProject()
     app = TierscopeApp(engine)
     async with app.run_test(size=SIZE) as pilot:
         await type_query(pilot, "token budget")
@@ -72,11 +72,11 @@ async def test_enter_runs_the_query_and_every_tier_ends_with_its_outcome():
         assert states == {"qmd": "unavailable", "ck": "timeout", "grep": "served"}
         assert [options.text for options in engine.runs] == ["token budget"]
         table = app.screen.query_one(ResultsTable)
-        assert table.row_count == len(engine.outcomes[2].hits)
+        assert table.row_count == len(engine.served_outcome().hits)
 
 
 async def test_escape_cancels_a_hung_tier_and_the_ui_keeps_responding():
-    engine = FakeEngine(block_tier="ck")
+    engine = ScriptedProject(hang="ck")
     app = TierscopeApp(engine)
     async with app.run_test(size=SIZE) as pilot:
         await type_query(pilot, "token budget")
@@ -94,12 +94,12 @@ async def test_escape_cancels_a_hung_tier_and_the_ui_keeps_responding():
 
 
 async def test_a_new_query_cancels_the_one_in_flight():
-    engine = FakeEngine(block_tier="ck")
+    engine = ScriptedProject(hang="ck")
     app = TierscopeApp(engine)
     async with app.run_test(size=SIZE) as pilot:
         await type_query(pilot, "first")
         assert await asyncio.to_thread(engine.tier_running.wait, 10)
-        engine.block_tier = None
+        engine.hang = None
         form = app.screen.query_one(QueryForm)
         form.load(QueryOptions(text="second"))
         form.submit()
@@ -112,7 +112,7 @@ async def test_a_new_query_cancels_the_one_in_flight():
 
 
 async def test_changing_the_budget_repacks_without_running_the_tiers_again():
-    engine = FakeEngine()
+    engine = ScriptedProject()
     app = TierscopeApp(engine)
     async with app.run_test(size=SIZE) as pilot:
         await type_query(pilot, "token budget")
@@ -131,7 +131,7 @@ async def test_changing_the_budget_repacks_without_running_the_tiers_again():
 
 
 async def test_clicking_the_budget_bar_sets_the_limit_under_the_pointer():
-    engine = FakeEngine()
+    engine = ScriptedProject()
     app = TierscopeApp(engine)
     async with app.run_test(size=SIZE) as pilot:
         await type_query(pilot, "token budget")
@@ -147,7 +147,7 @@ async def test_clicking_the_budget_bar_sets_the_limit_under_the_pointer():
 
 
 async def test_budget_keys_step_the_limit_from_the_last_request():
-    app = TierscopeApp(FakeEngine())
+    app = TierscopeApp(ScriptedProject())
     async with app.run_test(size=SIZE) as pilot:
         await type_query(pilot, "token budget")
         await settle(pilot)
@@ -157,7 +157,7 @@ async def test_budget_keys_step_the_limit_from_the_last_request():
 
 
 async def test_copy_json_copies_exactly_render_json_of_the_shown_result():
-    app = TierscopeApp(FakeEngine())
+    app = TierscopeApp(ScriptedProject())
     async with app.run_test(size=SIZE) as pilot:
         await type_query(pilot, "token budget")
         await settle(pilot)
@@ -192,7 +192,7 @@ async def test_copied_json_equals_the_headless_command_output(make_project, path
 
 
 async def test_run_all_tiers_fills_the_compare_panel_with_one_column_per_tier():
-    engine = FakeEngine()
+    engine = ScriptedProject(compare_outcomes())
     app = TierscopeApp(engine)
     async with app.run_test(size=SIZE) as pilot:
         await type_query(pilot, "token budget")
@@ -207,7 +207,7 @@ async def test_run_all_tiers_fills_the_compare_panel_with_one_column_per_tier():
 
 @pytest.mark.parametrize("how", ["enter", "replay"])
 async def test_a_single_tier_run_after_run_all_tiers_shows_its_own_results(how):
-    engine = FakeEngine()
+    engine = ScriptedProject()
     app = TierscopeApp(engine)
     async with app.run_test(size=SIZE) as pilot:
         await type_query(pilot, "token budget")
@@ -226,7 +226,7 @@ async def test_a_single_tier_run_after_run_all_tiers_shows_its_own_results(how):
 
 
 async def test_latency_history_grows_by_one_point_per_measured_run():
-    app = TierscopeApp(FakeEngine())
+    app = TierscopeApp(ScriptedProject())
     async with app.run_test(size=SIZE) as pilot:
         for _ in range(3):
             await type_query(pilot, "token budget")
@@ -237,7 +237,7 @@ async def test_latency_history_grows_by_one_point_per_measured_run():
 
 
 async def test_an_invalid_budget_field_is_reported_instead_of_run():
-    engine = FakeEngine()
+    engine = ScriptedProject()
     app = TierscopeApp(engine)
     async with app.run_test(size=SIZE) as pilot:
         form = app.screen.query_one(QueryForm)
@@ -252,7 +252,7 @@ async def test_an_invalid_budget_field_is_reported_instead_of_run():
 
 
 async def test_the_palette_scope_command_switches_scope_and_reruns():
-    engine = FakeEngine()
+    engine = ScriptedProject()
     app = TierscopeApp(engine)
     async with app.run_test(size=SIZE) as pilot:
         await type_query(pilot, "token budget")

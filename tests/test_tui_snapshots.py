@@ -1,12 +1,12 @@
-"""What the workbench looks like, pinned as SVG snapshots. The engine is scripted (fixed
-outcomes and latencies), cursors do not blink and no clock is shown, so the pictures only
-change when the UI does."""
+"""What the workbench looks like, pinned as SVG snapshots. The real engine runs scripted
+tiers (fixed outcomes, latencies on a fake clock), cursors do not blink and no clock is
+shown, so the pictures only change when the UI does."""
 
 from __future__ import annotations
 
 import pytest
 from textual.widgets import Input
-from tui_fakes import FakeEngine
+from tui_fakes import ScriptedProject, compare_outcomes
 
 from tierscope.api import QueryOptions
 from tierscope.themes.builtin import BUILTIN_THEMES
@@ -19,8 +19,8 @@ SIZE = (120, 40)
 QUERY_VIEW = tuple(view for view in VIEWS if view.mode == "query")
 
 
-def workbench(**kwargs) -> TierscopeApp:
-    return TierscopeApp(FakeEngine(), views=QUERY_VIEW, **kwargs)
+def workbench(outcomes=None, **kwargs) -> TierscopeApp:
+    return TierscopeApp(ScriptedProject(outcomes), views=QUERY_VIEW, **kwargs)
 
 
 async def settle(pilot) -> None:
@@ -60,7 +60,7 @@ def test_compare_view_puts_each_tiers_hits_side_by_side(snap_compare):
     async def run_before(pilot):
         await run_query(pilot, QueryOptions(text="token budget", all_tiers=True))
 
-    assert snap_compare(workbench(), run_before=run_before, terminal_size=SIZE)
+    assert snap_compare(workbench(compare_outcomes()), run_before=run_before, terminal_size=SIZE)
 
 
 @pytest.mark.parametrize("theme", [theme.name for theme in BUILTIN_THEMES])

@@ -10,7 +10,7 @@ from contextlib import closing
 
 import pytest
 from textual.widgets import Input, Static
-from tui_fakes import FakeEngine
+from tui_fakes import ScriptedProject
 
 from tierscope.store.entries import ReadFilters, WriteRequest
 from tierscope.store.location import store_path
@@ -35,8 +35,8 @@ def anyio_backend() -> str:
 
 
 @pytest.fixture
-def engine() -> FakeEngine:
-    return FakeEngine()
+def engine() -> ScriptedProject:
+    return ScriptedProject()
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from tui_fakes import FakeEngine
+from tui_fakes import ScriptedProject
 
 from tierscope.themes.builtin import BUILTIN_THEMES, OUR_VARIABLES
 from tierscope.themes.user import ThemeFileError, load_user_themes, parse_theme
@@ -77,18 +77,18 @@ def test_a_missing_themes_folder_means_no_user_themes(tmp_path):
 
 async def test_the_theme_flag_wins_for_this_run_only(themes_dir):
     save_preferences(Preferences(theme="nord"))
-    app = TierscopeApp(FakeEngine(), theme="tierscope-light")
+    app = TierscopeApp(ScriptedProject(), theme="tierscope-light")
     async with app.run_test() as pilot:
         await pilot.pause()
         assert app.theme == "tierscope-light"
     assert load_preferences().theme == "nord"
-    again = TierscopeApp(FakeEngine())
+    again = TierscopeApp(ScriptedProject())
     async with again.run_test():
         assert again.theme == "nord"
 
 
 async def test_the_theme_flag_saves_nothing_when_no_theme_was_remembered(themes_dir):
-    app = TierscopeApp(FakeEngine(), theme="tierscope-light")
+    app = TierscopeApp(ScriptedProject(), theme="tierscope-light")
     async with app.run_test() as pilot:
         await pilot.pause()
     assert load_preferences().theme is None
@@ -96,7 +96,7 @@ async def test_the_theme_flag_saves_nothing_when_no_theme_was_remembered(themes_
 
 
 async def test_a_theme_changed_in_the_app_is_remembered(themes_dir):
-    app = TierscopeApp(FakeEngine())
+    app = TierscopeApp(ScriptedProject())
     async with app.run_test() as pilot:
         app.theme = "tierscope-light"
         await pilot.pause()
@@ -105,7 +105,7 @@ async def test_a_theme_changed_in_the_app_is_remembered(themes_dir):
 
 async def test_an_unknown_theme_falls_back_with_a_warning_naming_the_theme_used(themes_dir):
     save_preferences(Preferences(theme="gone-theme"))
-    app = TierscopeApp(FakeEngine(), theme="no-such-theme")
+    app = TierscopeApp(ScriptedProject(), theme="no-such-theme")
     async with app.run_test():
         assert app.theme == "tierscope-dark"
         messages = [notification.message for notification in app._notifications]
@@ -115,7 +115,7 @@ async def test_an_unknown_theme_falls_back_with_a_warning_naming_the_theme_used(
 
 async def test_an_unknown_theme_flag_falls_back_to_the_remembered_theme(themes_dir):
     save_preferences(Preferences(theme="tierscope-light"))
-    app = TierscopeApp(FakeEngine(), theme="bogus")
+    app = TierscopeApp(ScriptedProject(), theme="bogus")
     async with app.run_test():
         assert app.theme == "tierscope-light"
         messages = [notification.message for notification in app._notifications]
@@ -124,14 +124,14 @@ async def test_an_unknown_theme_flag_falls_back_to_the_remembered_theme(themes_d
 
 async def test_a_user_theme_can_be_chosen_by_name_and_lacks_nothing(themes_dir):
     (themes_dir / "harbour.yaml").write_text('name: harbour\nprimary: "#3fb6a8"\n')
-    app = TierscopeApp(FakeEngine(), theme="harbour")
+    app = TierscopeApp(ScriptedProject(), theme="harbour")
     async with app.run_test():
         assert app.theme == "harbour"
         assert set(OUR_VARIABLES) <= set(app.theme_variables)
 
 
 async def test_textual_builtin_themes_still_style_our_widgets(themes_dir):
-    app = TierscopeApp(FakeEngine(), theme="nord")
+    app = TierscopeApp(ScriptedProject(), theme="nord")
     async with app.run_test():
         assert app.theme == "nord"
         assert set(OUR_VARIABLES) <= set(app.theme_variables)

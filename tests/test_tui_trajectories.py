@@ -13,7 +13,7 @@ from pathlib import Path
 import orjson
 import pytest
 from textual.widgets import DataTable, Input, Select, Static
-from tui_fakes import FakeEngine
+from tui_fakes import ScriptedProject
 
 from tierscope.api import QueryOptions
 from tierscope.config.model import Config, TokenBudgets, TrajectorySettings
@@ -47,10 +47,10 @@ def directory(tmp_path) -> Path:
 
 
 @pytest.fixture
-def engine(directory) -> FakeEngine:
+def engine(directory) -> ScriptedProject:
     budgets = TokenBudgets(single_search=2000, accumulated=3000, session=15000)
     config = Config(trajectory=TrajectorySettings(dir=str(directory)), token_budgets=budgets)
-    return FakeEngine(config=config)
+    return ScriptedProject(config=config)
 
 
 def stamp(minute: int, second: int = 0) -> str:
@@ -138,7 +138,7 @@ def day_files(directory) -> dict[str, Path]:
     }
 
 
-def workbench(engine: FakeEngine) -> TierscopeApp:
+def workbench(engine: ScriptedProject) -> TierscopeApp:
     return TierscopeApp(engine, views=VIEWS_SHOWN)
 
 
