@@ -250,8 +250,10 @@ class QueryScreen(Screen):
         self.repack(message.limit)
 
     @on(QueryForm.BudgetEdited)
-    def _budget_edited(self, message: QueryForm.BudgetEdited) -> None:
-        self.repack(message.limit)
+    def _budget_edited(self) -> None:
+        limit = self.query_one(QueryForm).typed_budget()
+        if limit is not None:
+            self.repack(limit)
 
     # Actions ---------------------------------------------------------------------------
 

@@ -102,11 +102,9 @@ class QueryForm(Vertical):
             self.problem = problem
 
     class BudgetEdited(Message):
-        """The budget field now holds a valid limit (re-pack without re-running)."""
-
-        def __init__(self, limit: int) -> None:
-            super().__init__()
-            self.limit = limit
+        """The user edited the budget field (re-pack without re-running). Keystrokes can
+        queue several of these: the handler reads the field (`typed_budget`) instead of
+        trusting a value that may already be stale."""
 
     def __init__(self, config: Config, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -219,10 +217,18 @@ class QueryForm(Vertical):
     def has_query(self) -> bool:
         return bool(self.query_one("#query", Input).value.strip())
 
+    def typed_budget(self) -> int | None:
+        """The budget the field holds, when it is a positive integer."""
+        return parse_budget(self.query_one("#budget", Input).value)
+
     def set_budget(self, limit: int) -> None:
-        """Show `limit` in the budget field (after the meter was dragged)."""
+        """Show `limit` in the budget field (after the meter was dragged). Never while the
+        user is typing there, and without reporting it as an edit: the field showing a
+        limit must not ask for that limit again."""
         field = self.query_one("#budget", Input)
-        if parse_budget(field.value) != limit:
+        if field.has_focus or parse_budget(field.value) == limit:
+            return
+        with field.prevent(Input.Changed):
             field.value = str(limit)
 
     def set_status(self, text: str, style: str = "$foreground-muted") -> None:
@@ -240,6 +246,5 @@ class QueryForm(Vertical):
         if event.input.id != "budget":
             return
         event.stop()
-        limit = parse_budget(event.value)
-        if limit is not None:
-            self.post_message(self.BudgetEdited(limit))
+        if parse_budget(event.value) is not None:
+            self.post_message(self.BudgetEdited())
