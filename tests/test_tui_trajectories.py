@@ -419,6 +419,33 @@ async def test_follow_mode_shows_lines_another_process_appends(engine, day_files
         assert "following" in lines.border_subtitle
 
 
+def newest_row_is_on_screen(lines: TrajectoryLines) -> bool:
+    top = round(lines.scroll_y)
+    last = lines.row_count - 1
+    return lines.cursor_row == last and top <= last < top + lines.scrollable_content_region.height
+
+
+async def test_follow_mode_scrolls_every_appended_line_into_view(engine, day_files):
+    app = workbench(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await show_trajectories(pilot)
+        lines = entry_list(screen)
+        await pilot.press("f")
+        await settle(pilot)
+        assert newest_row_is_on_screen(lines)
+        for round_number in range(2):
+            before = lines.row_count
+            appended = [
+                record
+                for number in range(15)
+                for record in query_lines("implement", 30 + round_number, 10 + number, "canary")
+            ]
+            append_in_another_process(day_files["implement"], appended)
+            await wait_until(pilot, lambda before=before: lines.row_count == before + 30)
+            await settle(pilot)
+            assert newest_row_is_on_screen(lines), (lines.cursor_row, lines.scroll_y)
+
+
 async def test_without_follow_mode_appended_lines_wait(engine, day_files):
     app = workbench(engine)
     async with app.run_test(size=SIZE) as pilot:

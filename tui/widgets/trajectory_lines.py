@@ -195,6 +195,9 @@ class TrajectoryLines(ScrollView, can_focus=True):
         self.positions: Sequence[int] | None = None
         self.marks: Sequence[int] | None = None
         self.cursor_row = 0
+        # Rows as of the last `rows_changed`: the source grows in a worker's thread, so
+        # `row_count` may already count lines the list has not been told about.
+        self.rows_shown = 0
         self.entries_read = 0
         self._entries: OrderedDict[int, TrajectoryEntry] = OrderedDict()
         self._announced: int | None = None
@@ -229,7 +232,8 @@ class TrajectoryLines(ScrollView, can_focus=True):
         if first_changed is not None:
             for position in [p for p in self._entries if p >= first_changed]:
                 del self._entries[position]
-        self.virtual_size = Size(0, self.row_count)
+        self.rows_shown = self.row_count
+        self.virtual_size = Size(0, self.rows_shown)
         if self.cursor_row >= self.row_count:
             self.cursor_row = max(self.row_count - 1, 0)
         self.refresh()
@@ -292,7 +296,9 @@ class TrajectoryLines(ScrollView, can_focus=True):
 
     @property
     def at_end(self) -> bool:
-        return self.cursor_row >= self.row_count - 1
+        """The cursor is on the last row shown so far (lines appended since the last
+        `rows_changed` do not count: follow mode asks this before showing them)."""
+        return self.cursor_row >= self.rows_shown - 1
 
     def action_cursor(self, step: int) -> None:
         self.move_cursor(self.cursor_row + step)
