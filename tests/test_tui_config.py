@@ -9,7 +9,7 @@ import difflib
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input, Static
+from textual.widgets import Button, Input, Static
 from textual.worker import WorkerCancelled, WorkerFailed
 
 from tierscope.api import Project, QueryOptions
@@ -232,7 +232,6 @@ async def test_a_file_changed_on_disk_meanwhile_is_never_overwritten(harbor):
         config.write_text(someone_else)
         await pilot.press("ctrl+s")
         await pilot.pause()
-        await choose(pilot, screen, "save")
         conflict = app.screen
         assert isinstance(conflict, ConfigDialog)
         assert conflict.title_text == "The file changed on disk"
@@ -246,6 +245,57 @@ async def test_a_file_changed_on_disk_meanwhile_is_never_overwritten(harbor):
         assert screen.document.text == someone_else
         assert field(screen, "default_budget").text() == "40"
     assert config.read_text() == someone_else
+
+
+async def test_a_conflict_is_named_before_a_save_diff_is_offered(harbor):
+    config = harbor / CONFIG_NAME
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        await type_into(pilot, field(screen, "default_budget").control, "3000")
+        config.write_text(CONFIG.replace("name: harbor", "name: harbour"))
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ConfigDialog)
+        assert dialog.title_text == "The file changed on disk"
+        assert [button.id for button in dialog.query(Button)] == ["diff", "reload", "keep"]
+
+
+def visible(widget, screen_size) -> bool:
+    """The widget has room on screen and lies wholly inside it."""
+    region = widget.region
+    width, height = screen_size
+    return (
+        region.width > 0
+        and region.height > 0
+        and region.right <= width
+        and region.bottom <= height
+        and region.x >= 0
+        and region.y >= 0
+    )
+
+
+@pytest.mark.parametrize("size", [(80, 24), SIZE])
+async def test_the_changed_on_disk_dialog_shows_its_message_and_buttons(harbor, size):
+    config = harbor / CONFIG_NAME
+    app = workbench(harbor)
+    async with app.run_test(size=size) as pilot:
+        screen = await open_config(pilot)
+        await type_into(pilot, field(screen, "default_budget").control, "3000")
+        config.write_text(CONFIG.replace("name: harbor", "name: harbour"))
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ConfigDialog)
+        message = dialog.query_one("#dialog-message", Static)
+        assert visible(message, size)
+        assert "changed on disk" in str(message.render())
+        for button in dialog.query(Button):
+            assert visible(button, size), button.id
+        assert await pilot.click("#keep")
+        await pilot.pause()
+        assert app.screen is screen
 
 
 async def test_a_non_positive_budget_is_named_beside_its_field_and_in_the_problems(harbor):

@@ -485,6 +485,10 @@ class ConfigScreen(Screen):
         write them when confirmed. True once the file holds the edits."""
         if not self._can_save():
             return False
+        if self._changed_on_disk():
+            # Offering the diff first would offer to revert the other writer's change.
+            self._show_conflict()
+            return False
         document = self.document
         name = short_path(self.path, self.engine.root)
         dialog = save_dialog(
@@ -528,8 +532,8 @@ class ConfigScreen(Screen):
         name = short_path(self.path, self.engine.root)
         try:
             self.document.save()
-        except ConfigConflict:
-            self.app.push_screen(conflict_dialog(name), self._conflict_answered)
+        except ConfigConflict:  # written by someone else while the diff was on show
+            self._show_conflict()
             return False
         except (OSError, ConfigEditError) as exc:
             reason = getattr(exc, "strerror", None) or exc
@@ -544,6 +548,17 @@ class ConfigScreen(Screen):
         )
         self.notify(f"Saved {name}; queries use the new settings from now on.", title="Saved")
         return True
+
+    def _changed_on_disk(self) -> bool:
+        """Whether the file on disk is no longer the one the view loaded (or last saved)."""
+        on_disk = self._disk_text()
+        if on_disk is None:
+            return self.document.exists
+        return not self.document.exists or on_disk != self.loaded_text
+
+    def _show_conflict(self) -> None:
+        name = short_path(self.path, self.engine.root)
+        self.app.push_screen(conflict_dialog(name), self._conflict_answered)
 
     def _conflict_answered(self, answer: str | None) -> None:
         name = short_path(self.path, self.engine.root)
