@@ -298,6 +298,25 @@ async def test_the_changed_on_disk_dialog_shows_its_message_and_buttons(harbor, 
         assert app.screen is screen
 
 
+async def test_a_stale_edit_never_rewrites_the_field_being_typed_in(harbor):
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        archive = field(screen, "filtering.archive_zone")
+        control = archive.control
+        control.focus()
+        control.value = "src/harbor/"  # typed; its own edits are handled
+        await pilot.pause()
+        # On a busy machine the edit of an earlier keystroke is handled only now.
+        archive.post_message(SettingField.Edited(archive, archive.key, "src/ha"))
+        await pilot.pause()
+        assert control.value == "src/harbor/"
+        await pilot.press("tab")  # leaving the field: the file holds what it shows
+        await pilot.pause()
+        assert control.value == "src/harbor/"
+        assert screen.document.get("filtering.archive_zone") == "src/harbor/"
+
+
 async def test_a_non_positive_budget_is_named_beside_its_field_and_in_the_problems(harbor):
     app = workbench(harbor)
     async with app.run_test(size=SIZE) as pilot:

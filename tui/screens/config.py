@@ -190,7 +190,7 @@ class ConfigScreen(Screen):
         self.loaded_text = self.document.text
         self.editor_problem = None
         self.baseline = self._validate()
-        self.redraw()
+        self.redraw(replace_typing=True)
 
     def held_text(self) -> str:
         """The whole file as this view holds it: the document, except that while the YAML
@@ -243,8 +243,11 @@ class ConfigScreen(Screen):
             names[group] = [str(name) for name in value] if isinstance(value, Mapping) else []
         return names
 
-    def redraw(self, *, form: bool = True, editor: bool = True) -> None:
-        """Validate the document and draw it everywhere (but where the edit came from)."""
+    def redraw(
+        self, *, form: bool = True, editor: bool = True, replace_typing: bool = False
+    ) -> None:
+        """Validate the document and draw it everywhere (but where the edit came from);
+        with `replace_typing`, the form field being typed in shows the file too."""
         document = self.document
         self.problems = self._validate()
         self.edited = parse_config(document.render(), ConfigSource(document.path, EDITED_REASON))
@@ -256,7 +259,13 @@ class ConfigScreen(Screen):
         config_form = self.query_one(ConfigForm)
         config_form.disabled = self.broken is not None
         if form and self.broken is None:
-            config_form.show(self.file_value, self.edited, self._names_in_file(), self.problems)
+            config_form.show(
+                self.file_value,
+                self.edited,
+                self._names_in_file(),
+                self.problems,
+                replace_typing=replace_typing,
+            )
         self.query_one(PreviewPanel).offer_scopes(self.edited.scopes)
         yaml_editor = self.query_one(YamlEditor)
         yaml_editor.read_only = self.broken is not None
