@@ -39,6 +39,18 @@ def test_a_user_theme_file_becomes_a_theme():
     assert theme.variables == {"tier-qmd": "#c678dd"}
 
 
+def test_a_user_theme_written_as_the_readme_says_loads():
+    theme = parse_theme(
+        "name: harbour\n"
+        'primary: "#3fb6a8"\n'
+        'background: "#10161d"\n'
+        'tier-qmd: "#c678dd"\n'
+        'budget-over: "#ff5f5f"\n'
+    )
+    assert theme.background == "#10161d"
+    assert theme.variables == {"tier-qmd": "#c678dd", "budget-over": "#ff5f5f"}
+
+
 @pytest.mark.parametrize(
     ("text", "problem"),
     [
@@ -50,6 +62,7 @@ def test_a_user_theme_file_becomes_a_theme():
         ("name: x\nprimary: blurple\n", "'blurple' is not a colour"),
         ('name: x\nprimary: "#fff"\ndark: maybe\n', "`dark` must be true or false"),
         ('name: x\nprimary: "#fff"\nvariables:\n  budget-over: 12\n', "variables.budget-over"),
+        ('name: x\nprimary: "#fff"\ntier-ck: nope\n', "`tier-ck`: 'nope' is not a colour"),
     ],
 )
 def test_a_broken_theme_file_is_refused_with_a_one_line_reason(text, problem):
