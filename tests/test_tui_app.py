@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import shlex
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
+from textual.widgets._footer import FooterKey
+from tui_checks import NARROW, on_screen, screen_lines
 from tui_fakes import ScriptedProject
 
 from tierscope.api import QueryOptions
@@ -39,7 +42,7 @@ async def test_f1_opens_help_listing_the_keys_of_the_current_view():
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         descriptions = [description for _key, description in app.screen.keys]
-        assert {"Copy JSON", "All tiers", "Copy command", "Budget"} <= set(descriptions)
+        assert {"Copy JSON", "All tiers", "Copy command", "Budget bar"} <= set(descriptions)
         await pilot.press("escape")
         assert isinstance(app.screen, QueryScreen)
 
@@ -114,3 +117,53 @@ def test_sparkline_scales_to_the_largest_value():
     assert sparkline((0.0, 4.0, 8.0), 10) == "▁▅█"
     assert sparkline((5.0, 5.0, 5.0), 2) == "██"
     assert sparkline((), 5) == ""
+
+
+TEXTUAL_INTERNALS = {"Focus Next", "Focus Previous", "Copy selected text"}
+
+
+@pytest.mark.parametrize("mode", [view.mode for view in VIEWS])
+async def test_f1_lists_each_key_of_the_current_view_once_and_no_textual_internals(mode):
+    app = TierscopeApp(ScriptedProject())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.switch_mode(mode)
+        await pilot.pause()
+        view = app.screen
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        keys = [key for key, _description in app.screen.keys]
+        descriptions = [description for _key, description in app.screen.keys]
+        assert len(keys) == len(set(keys)), "one row per key"
+        assert len(descriptions) == len(set(descriptions)), "one row per action"
+        assert not TEXTUAL_INTERNALS & set(descriptions)
+        own = {binding.description for binding in view.BINDINGS}
+        assert own <= set(descriptions)
+        assert {"Help", "Query", "Trajectories", "Config", "Doctor", "Store"} <= set(descriptions)
+
+
+async def test_at_80x24_help_shows_the_views_keys_without_scrolling():
+    app = TierscopeApp(ScriptedProject())
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("f1")
+        await pilot.pause()
+        shown = "\n".join(screen_lines(app))
+        for description in ("Cancel", "All tiers", "Copy JSON"):
+            assert description in shown
+
+
+@pytest.mark.parametrize("mode", [view.mode for view in VIEWS])
+@pytest.mark.parametrize("size", [NARROW, (120, 40)])
+async def test_no_footer_key_is_cut_off(mode, size):
+    app = TierscopeApp(ScriptedProject())
+    async with app.run_test(size=size) as pilot:
+        await app.switch_mode(mode)
+        await pilot.pause()
+        await pilot.pause()
+        keys = list(app.screen.query(FooterKey))
+        assert any("Help" in key.description for key in keys)
+        for key in keys:
+            assert on_screen(app, key), key.description
+        spans = sorted((key.region.x, key.region.right) for key in keys)
+        for (_start, end), (next_start, _end) in pairwise(spans):
+            assert end <= next_start, "keys overlap"

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Button, Input, Static
 from textual.worker import WorkerCancelled, WorkerFailed
+from tui_checks import NARROW
 
 from tierscope.api import Project, QueryOptions
 from tierscope.config.model import BUILTIN_SCOPES
@@ -624,3 +625,37 @@ def test_snapshot_of_the_question_before_quitting_with_unsaved_edits(snap_compar
         await pilot.pause()
 
     assert snap_compare(workbench(harbor), run_before=run_before, terminal_size=SIZE)
+
+
+async def test_at_80x24_the_form_keeps_its_width_and_every_field_is_whole(harbor):
+    app = workbench(harbor)
+    async with app.run_test(size=NARROW) as pilot:
+        screen = await open_config(pilot)
+        form = screen.query_one("#config-form")
+        assert form.region.width >= 70
+        for setting in form.query(SettingField):
+            control = setting.control
+            if control.region.height:  # scrolled into view
+                assert control.region.right <= form.region.right, setting.key
+                assert control.region.width >= 20, setting.key
+
+
+def test_snapshot_at_80x24_of_the_form_with_a_validation_error(snap_compare, harbor):
+    async def run_before(pilot) -> None:
+        screen = await open_config(pilot)
+        await type_into(pilot, field(screen, "default_budget").control, "-5")
+        screen.query_one(ProblemList).focus()
+        await pilot.pause()
+
+    assert snap_compare(workbench(harbor), run_before=run_before, terminal_size=NARROW)
+
+
+def test_snapshot_at_80x24_of_the_file_changed_on_disk(snap_compare, harbor):
+    async def run_before(pilot) -> None:
+        screen = await open_config(pilot)
+        await type_into(pilot, field(screen, "default_budget").control, "3000")
+        (harbor / CONFIG_NAME).write_text(CONFIG.replace("name: harbor", "name: harbour"))
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+
+    assert snap_compare(workbench(harbor), run_before=run_before, terminal_size=NARROW)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import Static
+from tui_checks import NARROW, screen_lines
 from tui_fakes import FAKE_ROOT, ScriptedProject
 
 from tierscope.api import Project
@@ -232,3 +233,26 @@ def test_doctor_view_snapshot(snap_compare, monkeypatch):
         await show_doctor(pilot)
 
     assert snap_compare(app, run_before=run_before, terminal_size=(120, 60))
+
+
+async def test_at_80x24_each_tiers_reason_reads_as_a_line(monkeypatch):
+    monkeypatch.setattr(doctor_screen, "diagnose", fixed_report)
+    app = TierscopeApp(ScriptedProject(root=HARBOR))
+    async with app.run_test(size=NARROW) as pilot:
+        await show_doctor(pilot)
+        body = app.screen.query_one("#doctor-body")
+        body.scroll_to(y=0, animate=False)
+        await pilot.pause()
+        shown = "\n".join(screen_lines(app))
+        for tier in fixed_report(None).tiers[:2]:
+            assert tier.reason.split(";")[0][:40] in shown, tier.name
+
+
+def test_doctor_view_snapshot_at_80x24(snap_compare, monkeypatch):
+    monkeypatch.setattr(doctor_screen, "diagnose", fixed_report)
+    app = TierscopeApp(ScriptedProject(root=HARBOR))
+
+    async def run_before(pilot) -> None:
+        await show_doctor(pilot)
+
+    assert snap_compare(app, run_before=run_before, terminal_size=NARROW)

@@ -6,10 +6,12 @@ import asyncio
 import contextlib
 import io
 import shlex
+from pathlib import Path, PurePosixPath
 
 import pytest
 from textual.widgets import Input, Select
 from textual.worker import WorkerCancelled, WorkerFailed
+from tui_checks import NARROW, on_screen, widget_lines
 from tui_fakes import ScriptedProject, compare_outcomes
 
 from tierscope.api import Project, QueryOptions
@@ -21,6 +23,7 @@ from tierscope.tui.command_line import command_line
 from tierscope.tui.messages import ReplayQuery
 from tierscope.tui.screens.query import QueryScreen
 from tierscope.tui.widgets.budget_meter import BudgetMeter, limit_at
+from tierscope.tui.widgets.hit_preview import HitPreview
 from tierscope.tui.widgets.query_form import QueryForm
 from tierscope.tui.widgets.results_table import ResultsTable
 from tierscope.tui.widgets.tier_row import TierRow
@@ -262,3 +265,37 @@ async def test_the_palette_scope_command_switches_scope_and_reruns():
         assert app.screen.query_one("#scope", Select).value == "skills"
         assert engine.runs[-1].scope == "skills"
         assert "--scope skills" in command_line(query_screen(app).options, engine.root)
+
+
+# -- 80×24, the default terminal -----------------------------------------------------------
+
+
+async def test_at_80x24_the_query_input_results_budget_and_preview_all_have_room():
+    engine = ScriptedProject()
+    app = TierscopeApp(engine)
+    async with app.run_test(size=NARROW) as pilot:
+        await type_query(pilot, "token budget")
+        await settle(pilot)
+        screen = query_screen(app)
+        assert screen.query_one("#query", Input).region.width >= 40
+        table = screen.query_one(ResultsTable)
+        assert table.region.height >= 6, "a heading and at least three hits"
+        shown = "\n".join(widget_lines(app, table))
+        for hit in engine.served_outcome().hits[:3]:
+            assert PurePosixPath(hit.source).name in shown
+        assert on_screen(app, screen.query_one(BudgetMeter))
+        assert screen.query_one(HitPreview).region.width >= 25
+        for widget in (*screen.query(Input), *screen.query(Select)):
+            if widget.display:
+                assert on_screen(app, widget), widget.id
+
+
+async def test_a_command_line_too_long_for_the_terminal_ends_in_an_ellipsis():
+    root = PurePosixPath("/srv") / ("a-rather-long-folder-name/" * 4) / "harbor"
+    app = TierscopeApp(ScriptedProject(root=Path(str(root))))
+    async with app.run_test(size=NARROW) as pilot:
+        await type_query(pilot, "token budget")
+        await settle(pilot)
+        line = widget_lines(app, app.screen.query_one("#command-line"))[0].strip()
+        assert line.startswith("$ tierscope query 'token budget' --root /srv/")
+        assert line.endswith("…")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import Input
+from tui_checks import NARROW
 from tui_fakes import ScriptedProject, compare_outcomes
 
 from tierscope.api import QueryOptions
@@ -70,3 +71,26 @@ def test_each_builtin_theme_colours_the_query_view(snap_compare, theme):
 
     app = workbench(theme=theme)
     assert snap_compare(app, run_before=run_before, terminal_size=SIZE)
+
+
+def test_at_80x24_the_query_view_shows_results_budget_and_preview(snap_compare):
+    async def run_before(pilot):
+        await run_query(pilot, QueryOptions(text="token budget", budget=100))
+
+    assert snap_compare(workbench(), run_before=run_before, terminal_size=NARROW)
+
+
+def test_at_80x24_the_compare_tab_stacks_the_tiers(snap_compare):
+    async def run_before(pilot):
+        await run_query(pilot, QueryOptions(text="token budget", all_tiers=True))
+
+    assert snap_compare(workbench(compare_outcomes()), run_before=run_before, terminal_size=NARROW)
+
+
+@pytest.mark.parametrize("size", [NARROW, SIZE])
+def test_help_lists_the_query_views_keys_first(snap_compare, size):
+    async def run_before(pilot):
+        await pilot.press("f1")
+        await pilot.pause()
+
+    assert snap_compare(workbench(), run_before=run_before, terminal_size=size)

@@ -13,6 +13,7 @@ from pathlib import Path
 import orjson
 import pytest
 from textual.widgets import DataTable, Input, Select, Static
+from tui_checks import NARROW, widget_lines
 from tui_fakes import ScriptedProject
 
 from tierscope.api import QueryOptions
@@ -599,3 +600,22 @@ def test_snapshot_of_a_malformed_line_selected(snap_compare, engine, day_files):
         await pilot.pause()
 
     assert snap_compare(workbench(engine), run_before=run_before, terminal_size=SIZE)
+
+
+async def test_at_80x24_the_entry_list_keeps_its_query_column(engine, day_files):
+    app = workbench(engine)
+    async with app.run_test(size=NARROW) as pilot:
+        screen = await show_trajectories(pilot)
+        lines = entry_list(screen)
+        assert lines.region.height >= 5
+        shown = "\n".join(widget_lines(app, lines))
+        assert "mirror fallback" in shown
+        assert "token budget" in shown
+        assert "implement" in "\n".join(widget_lines(app, screen.query_one(TrajectoryFiles)))
+
+
+def test_snapshot_at_80x24_of_a_merged_day(snap_compare, engine, day_files):
+    async def run_before(pilot):
+        await show_trajectories(pilot)
+
+    assert snap_compare(workbench(engine), run_before=run_before, terminal_size=NARROW)

@@ -22,7 +22,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static, TabbedContent, TabPane, Tabs, TextArea
+from textual.widgets import Header, Static, TabbedContent, TabPane, Tabs, TextArea
 
 from tierscope.api import Project, QueryOptions
 from tierscope.config.document import ConfigConflict, ConfigDocument, ConfigEditError
@@ -39,6 +39,7 @@ from ..widgets.named_entries import NamedEntries
 from ..widgets.setting_field import NOT_SET, SettingField
 from ..widgets.short_path import short_path
 from ..widgets.tier_order import TierOrder
+from ..widgets.workbench_footer import WorkbenchFooter
 from ..widgets.yaml_editor import YamlEditor
 from .config_dialogs import conflict_dialog, disk_diff_dialog, save_dialog
 
@@ -162,7 +163,7 @@ class ConfigScreen(Screen):
                     yield PreviewPanel(id="config-preview")
             with Vertical(id="problems-box"):
                 yield ProblemList(id="problems")
-        yield Footer(compact=True)
+        yield WorkbenchFooter()
 
     def on_mount(self) -> None:
         self.query_one("#problems-box").border_title = "Problems"

@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+from textual.widgets import Header, Static, TabbedContent, TabPane
 
 from tierscope.api import QueryOptions
 from tierscope.budget import apply_budget
@@ -41,6 +41,7 @@ from ..widgets.replay_comparison import ReplayComparison
 from ..widgets.results_table import ResultsTable
 from ..widgets.tier_pipeline import TierPipeline
 from ..widgets.tier_row import format_ms
+from ..widgets.workbench_footer import WorkbenchFooter
 
 if TYPE_CHECKING:
     from tierscope.trajectory.replay import LoggedQuery
@@ -55,10 +56,16 @@ class QueryScreen(Screen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel_query", "Cancel"),
         Binding("ctrl+r", "run_all_tiers", "All tiers"),
-        Binding("ctrl+g", "focus_budget", "Budget", show=False),
+        Binding("ctrl+g", "focus_budget", "Budget bar", show=False),
         Binding("ctrl+y", "copy_json", "Copy JSON"),
         Binding("ctrl+l", "copy_command", "Copy command", show=False),
     ]
+    # Keys of the view's widgets, for the help.
+    HELP_KEYS: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("enter", "Run the query (from any field)"),
+        ("← / →", "Budget − / + 100 (budget bar focused)"),
+        ("shift+← / shift+→", "Budget − / + 1000 (budget bar focused)"),
+    )
 
     def __init__(self, engine: QueryEngine, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -85,7 +92,7 @@ class QueryScreen(Screen):
             with TabPane("Compare", id="compare-tab"):
                 yield ComparePanel(id="compare")
         yield Static(id="command-line")
-        yield Footer(compact=True)
+        yield WorkbenchFooter()
 
     def on_mount(self) -> None:
         self.query_one("#budget-box").border_title = "Budget"
@@ -238,7 +245,9 @@ class QueryScreen(Screen):
         if self.options is None:
             return
         line = command_line(self.options, self.engine.root)
-        self.query_one("#command-line", Static).update(f"$ {line}")
+        shown = self.query_one("#command-line", Static)
+        shown.update(f"$ {line}")
+        shown.tooltip = f"{line}\n(ctrl+l copies it)"
 
     @on(ResultsTable.HitSelected)
     def _hit_selected(self, message: ResultsTable.HitSelected) -> None:

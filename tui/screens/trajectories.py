@@ -28,7 +28,6 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import (
     Checkbox,
-    Footer,
     Header,
     Input,
     Select,
@@ -63,6 +62,7 @@ from ..widgets.trajectory_detail import TrajectoryDetail, entry_detail
 from ..widgets.trajectory_files import TrajectoryFiles
 from ..widgets.trajectory_lines import TrajectoryLines, column_headings
 from ..widgets.trajectory_summary import TrajectorySummary
+from ..widgets.workbench_footer import WorkbenchFooter
 
 FOLLOW_SECONDS = 0.5
 PROGRESS_SECONDS = 0.1
@@ -102,6 +102,12 @@ class TrajectoriesScreen(Screen):
         Binding("o", "open_path", "Open path", show=False),
         Binding("escape", "focus_lines", "Entry list", show=False),
     ]
+    # Keys of the view's widgets, for the help.
+    HELP_KEYS: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("space", "Mark a file to open it with others (files list)"),
+        ("enter", "Open the marked files, or the highlighted one (files list)"),
+        ("↑ ↓ pgup pgdn home end", "Move in the entry list"),
+    )
 
     def __init__(self, engine: Project, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -138,10 +144,10 @@ class TrajectoriesScreen(Screen):
                 yield Input(placeholder="open a file by path (o)", id="trajectory-path")
             with Vertical(id="trajectory-reading"):
                 with Horizontal(id="trajectory-filters"):
-                    yield Select[str]([], prompt="all agents", id="trajectory-agent")
-                    yield Select[str]([], prompt="all phases", id="trajectory-phase")
-                    yield Input(placeholder="text (/)", id="trajectory-text")
-                    yield Checkbox("only matches", True, id="trajectory-only-matches")
+                    yield Select[str]([], prompt="all agents", id="trajectory-agent", compact=True)
+                    yield Select[str]([], prompt="all phases", id="trajectory-phase", compact=True)
+                    yield Input(placeholder="text (/)", id="trajectory-text", compact=True)
+                    yield Checkbox("only matches", True, id="trajectory-only-matches", compact=True)
                 yield TrajectorySummary(id="trajectory-summary")
                 yield Static(Content(column_headings()), id="trajectory-columns")
                 yield TrajectoryLines(id="trajectory-lines")
@@ -150,7 +156,7 @@ class TrajectoriesScreen(Screen):
                         yield TrajectoryDetail(id="trajectory-detail")
                     with TabPane("Budget over a session", id=BUDGET_TAB):
                         yield SessionBudget(id="trajectory-budget")
-        yield Footer(compact=True)
+        yield WorkbenchFooter()
 
     def on_mount(self) -> None:
         files = self.query_one(TrajectoryFiles)
@@ -446,6 +452,12 @@ class TrajectoriesScreen(Screen):
 
     # The selected line -----------------------------------------------------------------
 
+    @on(TrajectoryLines.ColumnsChanged)
+    def _columns_changed(self, message: TrajectoryLines.ColumnsChanged) -> None:
+        self.query_one("#trajectory-columns", Static).update(
+            Content(column_headings(message.compact))
+        )
+
     @on(TrajectoryLines.Highlighted)
     def _line_highlighted(self, message: TrajectoryLines.Highlighted) -> None:
         detail = self.query_one(TrajectoryDetail)
@@ -639,7 +651,13 @@ class TrajectoriesScreen(Screen):
             self.open_paths([row.info.path for row in self.files])
 
     def action_open_path(self) -> None:
-        self.query_one("#trajectory-path", Input).focus()
+        # On a short terminal the field shows only while it is in use.
+        self.add_class("-opening-path")
+        self.call_after_refresh(self.query_one("#trajectory-path", Input).focus)
+
+    @on(Input.Blurred, "#trajectory-path")
+    def _path_left(self) -> None:
+        self.remove_class("-opening-path")
 
     def action_focus_text(self) -> None:
         self.query_one("#trajectory-text", Input).focus()

@@ -47,8 +47,19 @@ class QueryForm(Vertical):
         height: auto;
         padding: 0 1;
     }
-    QueryForm > Horizontal {
+    QueryForm Horizontal {
         height: 1;
+    }
+    QueryForm #form-top {
+        margin-bottom: 1;
+    }
+    QueryForm #form-text {
+        width: 1fr;
+    }
+    QueryForm #form-settings {
+        width: auto;
+    }
+    QueryForm #form-run {
         margin-bottom: 1;
     }
     QueryForm Label {
@@ -84,6 +95,8 @@ class QueryForm(Vertical):
         width: 1fr;
         margin-left: 2;
         text-align: right;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
     }
     """
 
@@ -112,30 +125,37 @@ class QueryForm(Vertical):
 
     def compose(self) -> ComposeResult:
         config = self.config
-        with Horizontal():
-            yield Label("Query")
-            yield Input(placeholder="what to look for, then Enter", id="query", compact=True)
-            yield Label("Scope", classes="spaced")
-            yield Select(
-                [(name, name) for name in config.scopes],
-                prompt="default",
-                id="scope",
-                compact=True,
-            )
-            yield Label("Budget", classes="spaced")
-            yield Input(
-                placeholder=str(config.default_budget), id="budget", type="integer", compact=True
-            )
-            yield Label("Timeout", classes="spaced")
-            yield Input(
-                placeholder=f"{config.timeout_seconds:g}",
-                id="timeout",
-                type="number",
-                compact=True,
-            )
-            yield Label("Skill", classes="spaced")
-            yield Input(placeholder="none", id="skill", compact=True)
-        with Horizontal():
+        # The text and the settings share a row on a wide terminal and stack on a narrow
+        # one (the view's stylesheet turns #form-top vertical).
+        with Horizontal(id="form-top"):
+            with Horizontal(id="form-text"):
+                yield Label("Query")
+                yield Input(placeholder="what to look for, then Enter", id="query", compact=True)
+            with Horizontal(id="form-settings"):
+                yield Label("Scope", classes="spaced first-setting")
+                yield Select(
+                    [(name, name) for name in config.scopes],
+                    prompt="default",
+                    id="scope",
+                    compact=True,
+                )
+                yield Label("Budget", classes="spaced")
+                yield Input(
+                    placeholder=str(config.default_budget),
+                    id="budget",
+                    type="integer",
+                    compact=True,
+                )
+                yield Label("Timeout", classes="spaced")
+                yield Input(
+                    placeholder=f"{config.timeout_seconds:g}",
+                    id="timeout",
+                    type="number",
+                    compact=True,
+                )
+                yield Label("Skill", classes="spaced")
+                yield Input(placeholder="none", id="skill", compact=True)
+        with Horizontal(id="form-run"):
             yield Label("Tiers")
             for tier in config.tiers:
                 yield Checkbox(tier, value=True, id=f"use-{tier}", compact=True)

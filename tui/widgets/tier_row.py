@@ -22,6 +22,7 @@ HITS_WIDTH = 8
 SPARK_WIDTH = 12
 EIGHTHS = " ▏▎▍▌▋▊▉█"
 TICK_SECONDS = 0.1
+WIDE_ROW = 90
 
 
 def format_ms(milliseconds: float) -> str:
@@ -101,12 +102,14 @@ class TierRow(Widget):
 
     def render(self) -> Content:
         width = self.size.width
+        # On a narrow terminal the bar and the time give the reason some room.
+        bar_width, time_width = (BAR_WIDTH, TIME_WIDTH) if width >= WIDE_ROW else (8, 11)
         reason_width = max(
-            0, width - NAME_WIDTH - STATUS_WIDTH - BAR_WIDTH - TIME_WIDTH - HITS_WIDTH - 6
+            0, width - NAME_WIDTH - STATUS_WIDTH - bar_width - time_width - HITS_WIDTH - 6
         )
         spark_width = SPARK_WIDTH if reason_width > SPARK_WIDTH + 10 else 0
         reason_width -= spark_width + (1 if spark_width else 0)
-        filled, track = bar(self._fraction(), BAR_WIDTH)
+        filled, track = bar(self._fraction(), bar_width)
         parts = [
             _cell(self.tier, NAME_WIDTH, tier_style(self.tier)),
             " ",
@@ -115,7 +118,7 @@ class TierRow(Widget):
             Content.styled(filled, _bar_style(self.state)),
             Content.styled(track, "$foreground 35%"),
             " ",
-            _cell(self._time_text(), TIME_WIDTH, "$foreground"),
+            _cell(self._time_text(), time_width, "$foreground"),
             " ",
             _cell(self._hits_text(), HITS_WIDTH, "$foreground"),
             " ",

@@ -32,6 +32,8 @@ PHASE_WIDTH = 9
 TIER_WIDTH = 6
 HITS_WIDTH = 4
 MS_WIDTH = 8
+# Below this many cells the hits and ms columns go, leaving room for the query.
+COMPACT_WIDTH = 84
 # Entries kept parsed for redrawing; a few screens' worth.
 CACHED_ENTRIES = 512
 # Fields every line has; a line without a query is summarised by its other fields.
@@ -77,11 +79,13 @@ def _compact(value: object) -> str:
     return str(value)
 
 
-def column_headings() -> str:
-    """The headings over the rows, lined up with `row_text`."""
+def column_headings(compact: bool = False) -> str:
+    """The headings over the rows, lined up with `row_text` (`compact`: without hits and
+    ms, for a narrow list)."""
+    counts = "" if compact else f"{'hits':>{HITS_WIDTH}} {'ms':>{MS_WIDTH}} "
     return (
         f"  {'time':<{TIME_WIDTH}} {'agent':<{AGENT_WIDTH}} {'phase':<{PHASE_WIDTH}} "
-        f"{'tier':<{TIER_WIDTH}} {'hits':>{HITS_WIDTH}} {'ms':>{MS_WIDTH}}  query"
+        f"{'tier':<{TIER_WIDTH}} {counts} query"
     )
 
 
@@ -96,8 +100,10 @@ def row_text(
     marked: bool = False,
     styles: dict[str, Style] | None = None,
     tier_colour: str = "",
+    compact: bool = False,
 ) -> Text:
-    """One entry as a row: a mark, time, agent, phase, tier, hits, latency and summary. A
+    """One entry as a row: a mark, time, agent, phase, tier, hits, latency and summary
+    (`compact`: without hits and latency, so a narrow list keeps room for the query). A
     malformed line shows its parse error and its text instead of the columns."""
     styles = styles or {}
     muted = styles.get("muted", Style())
@@ -115,10 +121,11 @@ def row_text(
     row.append(
         f"{_cell(entry.tier, TIER_WIDTH)} ", Style.parse(tier_colour) if tier_colour else Style()
     )
-    hits = "" if entry.result_count is None else str(entry.result_count)
-    latency = "" if entry.latency_ms is None else f"{entry.latency_ms:.1f}"
-    row.append(f"{hits:>{HITS_WIDTH}} {latency:>{MS_WIDTH}}  ")
-    row.append(entry_summary(entry).replace("\n", " "))
+    if not compact:
+        hits = "" if entry.result_count is None else str(entry.result_count)
+        latency = "" if entry.latency_ms is None else f"{entry.latency_ms:.1f}"
+        row.append(f"{hits:>{HITS_WIDTH}} {latency:>{MS_WIDTH}} ")
+    row.append(" " + entry_summary(entry).replace("\n", " "))
     return row
 
 
@@ -182,6 +189,13 @@ class TrajectoryLines(ScrollView, can_focus=True):
         Binding("end", "last", "Last line", show=False),
     ]
 
+    class ColumnsChanged(Message):
+        """The list dropped (or took back) its hits and ms columns for its width."""
+
+        def __init__(self, compact: bool) -> None:
+            super().__init__()
+            self.compact = compact
+
     class Highlighted(Message):
         """The cursor is on the line at `position` of the source (None: no lines)."""
 
@@ -201,6 +215,7 @@ class TrajectoryLines(ScrollView, can_focus=True):
         self.entries_read = 0
         self._entries: OrderedDict[int, TrajectoryEntry] = OrderedDict()
         self._announced: int | None = None
+        self.compact = False
 
     # What is shown ---------------------------------------------------------------------
 
@@ -312,6 +327,13 @@ class TrajectoryLines(ScrollView, can_focus=True):
     def action_last(self) -> None:
         self.move_cursor(self.row_count - 1)
 
+    def on_resize(self) -> None:
+        compact = self.size.width < COMPACT_WIDTH
+        if compact != self.compact:
+            self.compact = compact
+            self.refresh()
+            self.post_message(self.ColumnsChanged(compact))
+
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
         if offset is not None:
@@ -358,7 +380,9 @@ class TrajectoryLines(ScrollView, can_focus=True):
         }
         marked = self.is_marked(position)
         colour = theme_colour(self.app, tier_variable(entry.tier)) if entry.tier else ""
-        text = row_text(entry, marked=marked, styles=styles, tier_colour=colour)
+        text = row_text(
+            entry, marked=marked, styles=styles, tier_colour=colour, compact=self.compact
+        )
         if self.marks is not None and not marked and not entry.flagged:
             text.stylize(self.get_component_rich_style("trajectory-lines--unmatched"))
         return text
