@@ -12,11 +12,12 @@ import pytest
 from textual.widgets import Input, Select
 from textual.worker import WorkerCancelled, WorkerFailed
 from tui_checks import NARROW, on_screen, widget_lines
-from tui_fakes import ScriptedProject, compare_outcomes
+from tui_fakes import ScriptedProject, compare_outcomes, qmd_hits
 
 from tierscope.api import Project, QueryOptions
 from tierscope.budget import apply_budget
 from tierscope.cli import main as cli_main
+from tierscope.models import TierOutcome, TierStatus
 from tierscope.render import render_json
 from tierscope.tui.app import TierscopeApp
 from tierscope.tui.command_line import command_line
@@ -299,3 +300,24 @@ async def test_a_command_line_too_long_for_the_terminal_ends_in_an_ellipsis():
         line = widget_lines(app, app.screen.query_one("#command-line"))[0].strip()
         assert line.startswith("$ tierscope query 'token budget' --root /srv/")
         assert line.endswith("…")
+
+
+async def test_a_stale_qmd_index_is_named_on_the_qmd_row():
+    stale = TierOutcome(
+        "qmd",
+        TierStatus.SERVED,
+        "1 hit (BM25 search)",
+        12.0,
+        qmd_hits(),
+        notes=(
+            "qmd: index 3 files behind (1 changed, 2 added); refresh with --refresh or qmd update",
+        ),
+    )
+    app = TierscopeApp(ScriptedProject((stale,)))
+    async with app.run_test(size=SIZE) as pilot:
+        await type_query(pilot, "token budget")
+        await settle(pilot)
+        row = app.screen.query_one("#tier-qmd", TierRow)
+        shown = widget_lines(app, row)[0]
+        assert "index 3 files behind" in shown
+        assert row.tooltip and "refresh with --refresh or qmd update" in str(row.tooltip)
