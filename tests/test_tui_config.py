@@ -328,8 +328,9 @@ async def test_a_non_positive_budget_is_named_beside_its_field_and_in_the_proble
         assert "expected positive integer, got 0" in str(
             budget.query_one(".field-message").render()
         )
-        assert "default_budget: expected positive integer, got 0; using 2000" in problem_messages(
-            screen
+        assert (
+            "default_budget: expected positive integer, got 0; using the default (2000)"
+            in problem_messages(screen)
         )
         await pilot.press("ctrl+s")
         await pilot.pause()
@@ -659,3 +660,49 @@ def test_snapshot_at_80x24_of_the_file_changed_on_disk(snap_compare, harbor):
         await pilot.pause()
 
     assert snap_compare(workbench(harbor), run_before=run_before, terminal_size=NARROW)
+
+
+async def test_typing_a_value_and_typing_it_back_leaves_no_diff(harbor):
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        overrides = editor(screen, "skill_overrides")
+        overrides.post_message(overrides.EntryChosen(overrides, "implement"))
+        await pilot.pause()
+        scope = overrides.query_one("#entry-scope", SettingField).control
+        await type_into(pilot, scope, "grimoires")
+        await type_into(pilot, scope, "notes")  # on the way: "no", which YAML reads as false
+        await pilot.press("tab")
+        await pilot.pause()
+        assert screen.document.text == CONFIG
+        assert screen.unsaved_changes() is None
+
+
+async def test_a_value_of_the_wrong_type_names_what_applies_instead(harbor):
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        overrides = editor(screen, "skill_overrides")
+        overrides.post_message(overrides.EntryChosen(overrides, "implement"))
+        await pilot.pause()
+        budget = overrides.query_one("#entry-budget", SettingField).control
+        await type_into(pilot, budget, "lots")
+        messages = problem_messages(screen)
+        assert any("using the default budget (40)" in message for message in messages), messages
+        assert not any("None" in message for message in messages), messages
+
+
+async def test_a_yaml_error_in_the_editor_names_the_files_line(harbor):
+    first_line = CONFIG.splitlines().index("qmd_context:") + 1
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        await pilot.press("f8")
+        yaml_editor = screen.query_one(YamlEditor)
+        yaml_editor.text = "qmd_context:\n  enabled: true\n  tiers: [grep\n  timeout_seconds: 5\n"
+        await pilot.pause()
+        problem = screen.editor_problem
+        assert problem is not None
+        assert problem.line == first_line + 3
+        assert f"line {first_line + 2}" in problem.message  # where the list began
+        assert "line 3" not in problem.message

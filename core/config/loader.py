@@ -108,7 +108,9 @@ class _SectionReader:
 
     # -- typed getters: return the default and record a problem on a wrong type ----------
 
-    def value(self, section: Mapping, key: str, path: str, default, kind: str):
+    def value(self, section: Mapping, key: str, path: str, default, kind: str, instead: str = ""):
+        """`section[key]` checked as `kind`; `default` when absent or wrong, the problem
+        saying what applies instead (`instead`, else the default's value)."""
         if key not in section or section[key] is None:
             return default
         raw = section[key]
@@ -116,7 +118,8 @@ class _SectionReader:
         checker = _CHECKERS[kind]
         ok, value = checker(raw)
         if not ok:
-            self.problem(full, f"expected {kind}, got {raw!r}; using {default!r}")
+            instead = instead or f"the default ({_as_yaml(default)})"
+            self.problem(full, f"expected {kind}, got {raw!r}; using {instead}")
             return default
         return value
 
@@ -148,7 +151,7 @@ class _SectionReader:
         timeout = self.value(section, "timeout_seconds", p, base.timeout_seconds, "positive number")
         tiers = self.tiers(section)
         scopes = self.scopes(section)
-        overrides = self.overrides(section)
+        overrides = self.overrides(section, budget)
         qmd = self.settings(
             section,
             "qmd",
@@ -277,7 +280,7 @@ class _SectionReader:
             scopes[str(name)] = ScopeConfig(collection, ck_path, tuple(grep_paths))
         return scopes
 
-    def overrides(self, section: Mapping) -> dict[str, SkillOverride]:
+    def overrides(self, section: Mapping, default_budget: int) -> dict[str, SkillOverride]:
         result: dict[str, SkillOverride] = {}
         raw = self.mapping(section, "skill_overrides", SECTION)
         for name, body in raw.items():
@@ -285,13 +288,31 @@ class _SectionReader:
             if not isinstance(body, Mapping):
                 self.problem(path, "an override must be a mapping (ignored)")
                 continue
-            budget = self.value(body, "budget", path, None, "positive integer")
-            scope = self.value(body, "scope", path, None, "string")
+            budget = self.value(
+                body,
+                "budget",
+                path,
+                None,
+                "positive integer",
+                instead=f"the default budget ({default_budget})",
+            )
+            scope = self.value(
+                body, "scope", path, None, "string", instead="the query's scope (default: all)"
+            )
             enabled = self.value(body, "enabled", path, True, "boolean")
             for unknown in [k for k in body if k not in {"budget", "scope", "enabled"}]:
                 self.problem(f"{path}.{unknown}", "unknown key (ignored)", "warning")
             result[str(name)] = SkillOverride(budget, scope, enabled)
         return result
+
+
+def _as_yaml(value: object) -> str:
+    """A default as the file would spell it: `true`, `[grimoires/loa/]`, `2000`."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_as_yaml(item) for item in value) + "]"
+    return str(value)
 
 
 def _is_number(raw) -> bool:

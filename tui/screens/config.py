@@ -10,6 +10,7 @@ preview runs in a thread worker that only posts messages.
 from __future__ import annotations
 
 import difflib
+import re
 import threading
 from collections.abc import Mapping
 from pathlib import Path
@@ -44,6 +45,7 @@ from ..widgets.yaml_editor import YamlEditor
 from .config_dialogs import conflict_dialog, disk_diff_dialog, save_dialog
 
 EDITED_REASON = "unsaved edits in the Config view"
+EDITOR_LINE = re.compile(r"\bline (\d+)")
 
 
 class PreviewFinished(Message):
@@ -102,6 +104,12 @@ def with_section_text(document: ConfigDocument, section: str) -> str:
     for _ in range(first_line - 1):
         start = text.index("\n", start) + 1
     return text[:start] + section + text[start + len(document.section_text()) :]
+
+
+def in_file_lines(message: str, first_line: int) -> str:
+    """A parser's message about the editor's text with its line numbers made the file's
+    (the editor shows the section from line `first_line` of the file)."""
+    return EDITOR_LINE.sub(lambda found: f"line {int(found[1]) + first_line - 1}", message)
 
 
 def plural(count: int, template: str) -> str:
@@ -398,8 +406,11 @@ class ConfigScreen(Screen):
         except ConfigEditError as exc:
             start = self.query_one(YamlEditor).line_number_start
             line = start + exc.line - 1 if exc.line is not None else None
+            message = in_file_lines(str(exc), start)
             self.editor_problem = ConfigProblem(
-                f"YAML editor: {exc}; the form shows the last valid text", str(self.path), line
+                f"YAML editor: {message}; the form shows the last valid text",
+                str(self.path),
+                line,
             )
             self._show_problems()
             return
