@@ -151,8 +151,11 @@ class Project:
         on_event: EventSink | None = None,
         cancel: threading.Event | None = None,
         trajectory: bool = True,
+        agent: str | None = None,
     ) -> QueryResult:
-        """Run one query end to end. Never raises for anything a user can cause."""
+        """Run one query end to end. Never raises for anything a user can cause. The
+        trajectory names `agent` when given (a front end logging its own queries), else the
+        skill, $LOA_AGENT_NAME or "tierscope"."""
         from .engine import run_tiers
         from .tiers.registry import load_tier
 
@@ -176,7 +179,7 @@ class Project:
         sink = on_event or ignore_event
         recorder = None
         if trajectory and self.config.trajectory.enabled:
-            recorder = self._recorder(request.skill)
+            recorder = self._recorder(request.skill, agent)
             sink = _fan_out(sink, recorder)
         result = run_tiers(
             request,
@@ -198,11 +201,11 @@ class Project:
             result = replace(result, warnings=tuple(warnings))
         return result
 
-    def _recorder(self, skill: str | None):
+    def _recorder(self, skill: str | None, agent: str | None):
         from .trajectory.paths import agent_name, log_file
         from .trajectory.recorder import TrajectoryRecorder
 
-        agent = agent_name(skill)
+        agent = agent or agent_name(skill)
         return TrajectoryRecorder(
             log_file(self.trajectory_dir(), agent, date.today()), agent, self.root
         )

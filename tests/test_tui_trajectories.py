@@ -8,6 +8,7 @@ from __future__ import annotations
 import gzip
 import subprocess
 import sys
+from datetime import date
 from pathlib import Path
 
 import orjson
@@ -20,6 +21,7 @@ from tierscope.api import QueryOptions
 from tierscope.config.model import Config, TokenBudgets, TrajectorySettings
 from tierscope.trajectory.paths import log_file
 from tierscope.tui.app import VIEWS, TierscopeApp
+from tierscope.tui.query_runner import WORKBENCH_AGENT
 from tierscope.tui.screens.query import QueryScreen
 from tierscope.tui.screens.trajectories import MALFORMED, TrajectoriesScreen
 from tierscope.tui.widgets.replay_comparison import ReplayComparison
@@ -483,6 +485,22 @@ async def test_replay_runs_the_logged_query_in_the_query_view_beside_what_it_fou
         then, now = comparison.splitlines()[1:3]
         assert "grep served · 4 hits · 1,200/2,000 tokens" in then
         assert now.strip().startswith("now")
+
+
+async def test_a_replay_is_logged_as_the_workbenchs_not_the_skills(engine, directory, day_files):
+    app = workbench(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await show_trajectories(pilot)
+        await type_filter(pilot, "q-revi0002")
+        await pilot.press("escape", "end", "r")
+        await settle(pilot)
+    today = date.today()
+    assert not log_file(directory, "review-sprint", today).exists()
+    logged = log_file(directory, WORKBENCH_AGENT, today).read_bytes().splitlines()
+    records = [orjson.loads(line) for line in logged]
+    assert [record["phase"] for record in records] == ["intent", "execute"]
+    assert {record["agent"] for record in records} == {WORKBENCH_AGENT}
+    assert records[0]["skill"] == "review-sprint"  # the replay still asks as the skill
 
 
 async def test_replay_is_refused_on_a_line_that_is_not_a_query(engine, day_files):
