@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import pty
 import shlex
+import subprocess
+import sys
 from itertools import pairwise
 from pathlib import Path
 
@@ -11,6 +15,7 @@ from textual.widgets._footer import FooterKey
 from tui_checks import NARROW, on_screen, screen_lines
 from tui_fakes import ScriptedProject
 
+from tierscope import cli
 from tierscope.api import QueryOptions
 from tierscope.tui.app import VIEWS, TierscopeApp, View, present_views
 from tierscope.tui.command_line import command_line
@@ -167,3 +172,52 @@ async def test_no_footer_key_is_cut_off(mode, size):
         spans = sorted((key.region.x, key.region.right) for key in keys)
         for (_start, end), (next_start, _end) in pairwise(spans):
             assert end <= next_start, "keys overlap"
+
+
+# -- starting without a terminal, the demo's messages --------------------------------------
+
+
+def run_tierscope(args: list[str], stdin) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "tierscope", *args],
+        stdin=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize("without", ["stdin", "stdout"])
+def test_without_a_terminal_tierscope_prints_its_help_and_exits_2(tmp_path, without):
+    if without == "stdin":
+        result = run_tierscope(["--root", str(tmp_path)], subprocess.DEVNULL)
+    else:
+        # stdin is a terminal, stdout a pipe.
+        controller, terminal = pty.openpty()
+        try:
+            result = run_tierscope(["--root", str(tmp_path)], terminal)
+        finally:
+            os.close(controller)
+            os.close(terminal)
+    assert result.returncode == 2
+    assert "usage: tierscope" in result.stderr
+    assert "needs a terminal" in result.stderr
+    assert "\x1b[" not in result.stdout + result.stderr
+
+
+def test_the_demo_hands_its_messages_to_the_workbench(tmp_path, monkeypatch, path_without_tools):
+    opened = []
+    monkeypatch.setattr(cli, "open_workbench", lambda args: opened.append(args) or 0)
+    copy = tmp_path / "demo"
+    assert cli.main(["demo", str(copy)]) == 0
+    notices = opened[0].notices
+    assert any(str(copy) in notice for notice in notices)
+    assert any(notice.startswith("qmd: ") for notice in notices)
+
+
+async def test_startup_notices_show_inside_the_app():
+    app = TierscopeApp(ScriptedProject(), notices=("demo project: /srv/harbor",))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        shown = [notification.message for notification in app._notifications]
+        assert "demo project: /srv/harbor" in shown

@@ -98,9 +98,14 @@ class TierscopeApp(App[None]):
         *,
         theme: str | None = None,
         views: Iterable[View] = VIEWS,
+        notices: Iterable[str] = (),
     ) -> None:
+        """`notices`: what the command that opened the workbench has to say (where the
+        demo's copy lives, whether qmd is there), shown in the app rather than only on a
+        terminal the app covers."""
         super().__init__()
         self.engine = engine
+        self.notices = tuple(notices)
         self.views = present_views(views)
         self.view_screens: dict[str, Screen] = {}
         self.startup_warnings: list[str] = []
@@ -258,6 +263,8 @@ class TierscopeApp(App[None]):
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         for problem in self.engine.config.problems:
             self.startup_warnings.append(f"config {problem}")
+        for notice in self.notices:
+            self.notify(notice, timeout=10)
         for warning in self.startup_warnings:
             self.notify(warning, severity="warning", timeout=8)
 
