@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import re
 import shlex
 from pathlib import Path, PurePosixPath
 
@@ -20,6 +21,7 @@ from tierscope.cli import main as cli_main
 from tierscope.models import TierOutcome, TierStatus
 from tierscope.render import render_json
 from tierscope.tui.app import TierscopeApp
+from tierscope.tui.clipboard import osc52_refusal
 from tierscope.tui.command_line import command_line
 from tierscope.tui.messages import ReplayQuery
 from tierscope.tui.screens.query import QueryScreen
@@ -321,3 +323,54 @@ async def test_a_stale_qmd_index_is_named_on_the_qmd_row():
         shown = widget_lines(app, row)[0]
         assert "index 3 files behind" in shown
         assert row.tooltip and "refresh with --refresh or qmd update" in str(row.tooltip)
+
+
+# -- copying ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def terminal(monkeypatch):
+    """A terminal known to take OSC 52 copies; tests then say otherwise where they need."""
+    for name in ("TMUX", "STY", "TERM_PROGRAM", "VTE_VERSION"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    return monkeypatch
+
+
+def last_notice(app):
+    return list(app._notifications)[-1]
+
+
+async def test_a_copy_says_it_went_to_the_terminals_clipboard(terminal):
+    app = TierscopeApp(ScriptedProject())
+    async with app.run_test(size=SIZE) as pilot:
+        await type_query(pilot, "token budget")
+        await settle(pilot)
+        await pilot.press("ctrl+y")
+        notice = last_notice(app)
+        assert notice.severity == "information"
+        assert "4 hits" in notice.message and "OSC 52" in notice.message
+
+
+async def test_where_the_terminal_takes_no_copies_they_are_saved_and_it_says_so(terminal):
+    terminal.setenv("TERM_PROGRAM", "Apple_Terminal")
+    app = TierscopeApp(ScriptedProject())
+    async with app.run_test(size=SIZE) as pilot:
+        await type_query(pilot, "token budget")
+        await settle(pilot)
+        await pilot.press("ctrl+y")
+        notice = last_notice(app)
+        assert notice.severity == "warning"
+        assert "not copied" in notice.message.lower()
+        saved = Path(re.search(r" to (\S+) instead", notice.message)[1])
+        assert saved.read_text() == render_json(query_screen(app).result.hits)
+        await pilot.press("ctrl+l")
+        line = command_line(query_screen(app).options, app.engine.root)
+        assert line in last_notice(app).message
+
+
+def test_tmux_passes_copies_on_only_with_set_clipboard_on():
+    assert "set-clipboard is external" in osc52_refusal({"TMUX": "/tmp/t"}, lambda: "external")
+    assert osc52_refusal({"TMUX": "/tmp/t"}, lambda: "on") is None
+    assert osc52_refusal({"TERM": "xterm-256color"}, lambda: None) is None
+    assert osc52_refusal({"VTE_VERSION": "7600"}, lambda: None)

@@ -6,6 +6,7 @@ widgets only draw what they are given and post messages back.
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar
 
@@ -21,6 +22,7 @@ from tierscope.budget import apply_budget
 from tierscope.models import Hit, QueryResult
 from tierscope.render import render_json
 
+from ..clipboard import CopyReport, copy_report, osc52_refusal
 from ..command_line import command_line
 from ..messages import (
     BudgetAppliedMessage,
@@ -280,13 +282,23 @@ class QueryScreen(Screen):
         if self.result is None:
             self.notify("Run a query first.", severity="warning")
             return
-        self.app.copy_to_clipboard(render_json(self.result.hits))
+        text = render_json(self.result.hits)
+        self.app.copy_to_clipboard(text)
         count = len(self.result.hits)
-        self.notify(f"Copied {count} hit{'s' if count != 1 else ''} as JSON.", title="Copied")
+        what = f"{count} hit{'s' if count != 1 else ''} as JSON"
+        self._report_copy(copy_report(what, text, "result.json", osc52_refusal(os.environ)))
 
     def action_copy_command(self) -> None:
         if self.options is None:
             self.notify("Run a query first.", severity="warning")
             return
-        self.app.copy_to_clipboard(command_line(self.options, self.engine.root))
-        self.notify("Copied the equivalent tierscope command.", title="Copied")
+        line = command_line(self.options, self.engine.root)
+        self.app.copy_to_clipboard(line)
+        refusal = osc52_refusal(os.environ)
+        what = "the equivalent tierscope command"
+        self._report_copy(copy_report(what, line, "command.txt", refusal, show=True))
+
+    def _report_copy(self, report: CopyReport) -> None:
+        title = "Copied" if report.severity == "information" else "Not copied"
+        timeout = 5 if report.severity == "information" else 15
+        self.notify(report.message, title=title, severity=report.severity, timeout=timeout)
