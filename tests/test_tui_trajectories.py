@@ -23,7 +23,8 @@ from tierscope.trajectory.paths import log_file
 from tierscope.tui.app import VIEWS, TierscopeApp
 from tierscope.tui.query_runner import WORKBENCH_AGENT
 from tierscope.tui.screens.query import QueryScreen
-from tierscope.tui.screens.trajectories import MALFORMED, TrajectoriesScreen
+from tierscope.tui.screens.trajectories import TrajectoriesScreen
+from tierscope.tui.screens.trajectory_filtering import MALFORMED
 from tierscope.tui.widgets.replay_comparison import ReplayComparison
 from tierscope.tui.widgets.session_budget import SessionBudget
 from tierscope.tui.widgets.trajectory_files import TrajectoryFiles
