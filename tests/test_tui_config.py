@@ -688,8 +688,21 @@ async def test_a_value_of_the_wrong_type_names_what_applies_instead(harbor):
         budget = overrides.query_one("#entry-budget", SettingField).control
         await type_into(pilot, budget, "lots")
         messages = problem_messages(screen)
-        assert any("using the default budget (40)" in message for message in messages), messages
+        assert any("using default_budget instead" in message for message in messages), messages
         assert not any("None" in message for message in messages), messages
+
+
+async def test_a_broken_override_does_not_stop_the_default_budget_being_saved(harbor):
+    config = harbor / CONFIG_NAME
+    config.write_text(CONFIG.replace("budget: 2000", "budget: lots"))
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        await type_into(pilot, field(screen, "default_budget").control, "60")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await choose(pilot, screen, "save")
+    assert "  default_budget: 60 " in config.read_text()
 
 
 async def test_a_yaml_error_in_the_editor_names_the_files_line(harbor):

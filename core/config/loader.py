@@ -151,7 +151,7 @@ class _SectionReader:
         timeout = self.value(section, "timeout_seconds", p, base.timeout_seconds, "positive number")
         tiers = self.tiers(section)
         scopes = self.scopes(section)
-        overrides = self.overrides(section, budget)
+        overrides = self.overrides(section)
         qmd = self.settings(
             section,
             "qmd",
@@ -280,7 +280,7 @@ class _SectionReader:
             scopes[str(name)] = ScopeConfig(collection, ck_path, tuple(grep_paths))
         return scopes
 
-    def overrides(self, section: Mapping, default_budget: int) -> dict[str, SkillOverride]:
+    def overrides(self, section: Mapping) -> dict[str, SkillOverride]:
         result: dict[str, SkillOverride] = {}
         raw = self.mapping(section, "skill_overrides", SECTION)
         for name, body in raw.items():
@@ -288,17 +288,12 @@ class _SectionReader:
             if not isinstance(body, Mapping):
                 self.problem(path, "an override must be a mapping (ignored)")
                 continue
+            # Named, not quoted: a message that changed with default_budget would read as
+            # a new problem after every edit of it (see `config set`, the Config view).
             budget = self.value(
-                body,
-                "budget",
-                path,
-                None,
-                "positive integer",
-                instead=f"the default budget ({default_budget})",
+                body, "budget", path, None, "positive integer", instead="default_budget instead"
             )
-            scope = self.value(
-                body, "scope", path, None, "string", instead="the query's scope (default: all)"
-            )
+            scope = self.value(body, "scope", path, None, "string", instead="the query's own scope")
             enabled = self.value(body, "enabled", path, True, "boolean")
             for unknown in [k for k in body if k not in {"budget", "scope", "enabled"}]:
                 self.problem(f"{path}.{unknown}", "unknown key (ignored)", "warning")
