@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets._footer import FooterKey
-from tui_checks import NARROW, on_screen, screen_lines
+from tui_checks import NARROW, on_screen, settled_text
 from tui_fakes import ScriptedProject
 
 from tierscope import cli
@@ -152,7 +152,7 @@ async def test_at_80x24_help_shows_the_views_keys_without_scrolling():
     async with app.run_test(size=NARROW) as pilot:
         await pilot.press("f1")
         await pilot.pause()
-        shown = "\n".join(screen_lines(app))
+        shown = await settled_text(pilot)
         for description in ("Cancel", "All tiers", "Copy JSON"):
             assert description in shown
 
@@ -163,8 +163,7 @@ async def test_no_footer_key_is_cut_off(mode, size):
     app = TierscopeApp(ScriptedProject())
     async with app.run_test(size=size) as pilot:
         await app.switch_mode(mode)
-        await pilot.pause()
-        await pilot.pause()
+        await settled_text(pilot)
         keys = list(app.screen.query(FooterKey))
         assert any("Help" in key.description for key in keys)
         for key in keys:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Button, Input, Static
 from textual.worker import WorkerCancelled, WorkerFailed
-from tui_checks import NARROW
+from tui_checks import NARROW, settled_text
 
 from tierscope.api import Project, QueryOptions
 from tierscope.config.model import BUILTIN_SCOPES
@@ -286,7 +286,7 @@ async def test_the_changed_on_disk_dialog_shows_its_message_and_buttons(harbor, 
         await type_into(pilot, field(screen, "default_budget").control, "3000")
         config.write_text(CONFIG.replace("name: harbor", "name: harbour"))
         await pilot.press("ctrl+s")
-        await pilot.pause()
+        await settled_text(pilot)
         dialog = app.screen
         assert isinstance(dialog, ConfigDialog)
         message = dialog.query_one("#dialog-message", Static)
@@ -632,6 +632,7 @@ async def test_at_80x24_the_form_keeps_its_width_and_every_field_is_whole(harbor
     app = workbench(harbor)
     async with app.run_test(size=NARROW) as pilot:
         screen = await open_config(pilot)
+        await settled_text(pilot)  # the layout for 80 columns is done
         form = screen.query_one("#config-form")
         assert form.region.width >= 70
         for setting in form.query(SettingField):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import Static
-from tui_checks import NARROW, screen_lines
+from tui_checks import NARROW, settled_text
 from tui_fakes import FAKE_ROOT, ScriptedProject
 
 from tierscope.api import Project
@@ -243,7 +243,7 @@ async def test_at_80x24_each_tiers_reason_reads_as_a_line(monkeypatch):
         body = app.screen.query_one("#doctor-body")
         body.scroll_to(y=0, animate=False)
         await pilot.pause()
-        shown = "\n".join(screen_lines(app))
+        shown = await settled_text(pilot)
         for tier in fixed_report(None).tiers[:2]:
             assert tier.reason.split(";")[0][:40] in shown, tier.name
 

@@ -12,7 +12,7 @@ from pathlib import Path, PurePosixPath
 import pytest
 from textual.widgets import Input, Select
 from textual.worker import WorkerCancelled, WorkerFailed
-from tui_checks import NARROW, on_screen, widget_lines
+from tui_checks import NARROW, on_screen, settled_text
 from tui_fakes import ScriptedProject, compare_outcomes, qmd_hits
 
 from tierscope.api import Project, QueryOptions
@@ -280,10 +280,11 @@ async def test_at_80x24_the_query_input_results_budget_and_preview_all_have_room
         await type_query(pilot, "token budget")
         await settle(pilot)
         screen = query_screen(app)
+        await settled_text(pilot)  # the layout for 80 columns is done
         assert screen.query_one("#query", Input).region.width >= 40
         table = screen.query_one(ResultsTable)
         assert table.region.height >= 6, "a heading and at least three hits"
-        shown = "\n".join(widget_lines(app, table))
+        shown = await settled_text(pilot, table)
         for hit in engine.served_outcome().hits[:3]:
             assert PurePosixPath(hit.source).name in shown
         assert on_screen(app, screen.query_one(BudgetMeter))
@@ -299,7 +300,7 @@ async def test_a_command_line_too_long_for_the_terminal_ends_in_an_ellipsis():
     async with app.run_test(size=NARROW) as pilot:
         await type_query(pilot, "token budget")
         await settle(pilot)
-        line = widget_lines(app, app.screen.query_one("#command-line"))[0].strip()
+        line = (await settled_text(pilot, app.screen.query_one("#command-line"))).strip()
         assert line.startswith("$ tierscope query 'token budget' --root /srv/")
         assert line.endswith("…")
 
@@ -320,7 +321,7 @@ async def test_a_stale_qmd_index_is_named_on_the_qmd_row():
         await type_query(pilot, "token budget")
         await settle(pilot)
         row = app.screen.query_one("#tier-qmd", TierRow)
-        shown = widget_lines(app, row)[0]
+        shown = await settled_text(pilot, row)
         assert "index 3 files behind" in shown
         assert row.tooltip and "refresh with --refresh or qmd update" in str(row.tooltip)
 

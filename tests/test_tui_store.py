@@ -10,7 +10,7 @@ from contextlib import closing
 
 import pytest
 from textual.widgets import Input, Static
-from tui_checks import NARROW, on_screen, widget_lines
+from tui_checks import NARROW, on_screen, settled_text
 from tui_fakes import ScriptedProject
 
 from tierscope.store.entries import ReadFilters, WriteRequest
@@ -270,11 +270,12 @@ async def test_at_80x24_entries_detail_and_search_all_have_room(engine, store):
     async with app.run_test(size=NARROW) as pilot:
         await show_store(pilot)
         screen = app.screen
+        await settled_text(pilot)  # the layout for 80 columns is done
         assert on_screen(app, screen.query_one("#store-search", Input))
         entries = screen.query_one(EntryTable)
         assert entries.region.height >= 6
         assert entries.region.width >= 70
-        shown = "\n".join(widget_lines(app, entries))
+        shown = await settled_text(pilot, entries)
         assert "Host 59 drains slowly" in shown or "untested" in shown
         assert screen.query_one("#store-detail").region.height >= 4
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import orjson
 import pytest
 from textual.widgets import DataTable, Input, Select, Static
-from tui_checks import NARROW, widget_lines
+from tui_checks import NARROW, settled_text
 from tui_fakes import ScriptedProject
 
 from tierscope.api import QueryOptions
@@ -625,12 +625,13 @@ async def test_at_80x24_the_entry_list_keeps_its_query_column(engine, day_files)
     app = workbench(engine)
     async with app.run_test(size=NARROW) as pilot:
         screen = await show_trajectories(pilot)
+        await settled_text(pilot)  # the layout for 80 columns is done
         lines = entry_list(screen)
         assert lines.region.height >= 5
-        shown = "\n".join(widget_lines(app, lines))
+        shown = await settled_text(pilot, lines)
         assert "mirror fallback" in shown
         assert "token budget" in shown
-        assert "implement" in "\n".join(widget_lines(app, screen.query_one(TrajectoryFiles)))
+        assert "implement" in await settled_text(pilot, screen.query_one(TrajectoryFiles))
 
 
 def test_snapshot_at_80x24_of_a_merged_day(snap_compare, engine, day_files):

@@ -30,3 +30,17 @@ def on_screen(app, widget) -> bool:
         and region.right <= width
         and region.bottom <= height
     )
+
+
+async def settled_text(pilot, widget=None) -> str:
+    """What the screen (or `widget`'s part of it) shows once two looks a moment apart
+    agree: a widget that refills itself for its new width is drawn on a later refresh."""
+    previous = None
+    for _ in range(50):
+        await pilot.pause(0.05)
+        rows = widget_lines(pilot.app, widget) if widget is not None else screen_lines(pilot.app)
+        text = "\n".join(rows)
+        if text == previous:
+            return text
+        previous = text
+    return previous or ""
