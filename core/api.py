@@ -6,9 +6,12 @@ from __future__ import annotations
 import os
 import re
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .config.loader import load_config
 from .config.model import KNOWN_TIERS, Config
@@ -16,6 +19,9 @@ from .events import EventSink, QueryEvent, ignore_event
 from .models import BudgetReport, QueryRequest, QueryResult
 from .project import find_root
 from .scopes import resolve_scope
+
+if TYPE_CHECKING:
+    from .tiers.base import Tier
 
 SKILL_NAME = re.compile(r"^[a-z0-9_-]+$")
 DEFAULT_SCOPE = "all"
@@ -45,21 +51,35 @@ class Prepared:
 
 class Project:
     """One project root and its effective config. Never raises on a bad config file:
-    its problems are in `config.problems`."""
+    its problems are in `config.problems`.
+
+    `tier_factory` (tier name -> tier) and `clock` replace the real tiers and time, so a
+    front end can be tested against the real engine with scripted tiers."""
 
     def __init__(
         self,
         root: str | Path | None = None,
         config_path: str | None = None,
         config: Config | None = None,
+        *,
+        tier_factory: Callable[[str], Tier] | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         self.root = find_root(str(root) if root is not None else None)
         self.config_path = config_path
         self.config = config if config is not None else load_config(self.root, config_path)
+        self.tier_factory = tier_factory
+        self.clock = clock
 
     def with_config(self, config: Config) -> Project:
         """The same project with other (e.g. unsaved) settings, for previews."""
-        return Project(self.root, self.config_path, config)
+        return Project(
+            self.root,
+            self.config_path,
+            config,
+            tier_factory=self.tier_factory,
+            clock=self.clock,
+        )
 
     def trajectory_dir(self) -> Path:
         from .trajectory.paths import default_dir
@@ -131,9 +151,13 @@ class Project:
         on_event: EventSink | None = None,
         cancel: threading.Event | None = None,
         trajectory: bool = True,
+        agent: str | None = None,
     ) -> QueryResult:
-        """Run one query end to end. Never raises for anything a user can cause."""
+        """Run one query end to end. Never raises for anything a user can cause. The
+        trajectory names `agent` when given (a front end logging its own queries), else the
+        skill, $LOA_AGENT_NAME or "tierscope"."""
         from .engine import run_tiers
+        from .tiers.registry import load_tier
 
         prepared = self.prepare(options)
         request = prepared.request
@@ -155,7 +179,7 @@ class Project:
         sink = on_event or ignore_event
         recorder = None
         if trajectory and self.config.trajectory.enabled:
-            recorder = self._recorder(request.skill)
+            recorder = self._recorder(request.skill, agent)
             sink = _fan_out(sink, recorder)
         result = run_tiers(
             request,
@@ -166,6 +190,8 @@ class Project:
             private_paths=self.private_paths(),
             on_event=sink,
             cancel=cancel,
+            tier_factory=self.tier_factory or load_tier,
+            clock=self.clock or time.monotonic,
         )
         if recorder is not None and recorder.warning:
             warnings.append(f"trajectory not written: {recorder.warning}")
@@ -175,11 +201,11 @@ class Project:
             result = replace(result, warnings=tuple(warnings))
         return result
 
-    def _recorder(self, skill: str | None):
+    def _recorder(self, skill: str | None, agent: str | None):
         from .trajectory.paths import agent_name, log_file
         from .trajectory.recorder import TrajectoryRecorder
 
-        agent = agent_name(skill)
+        agent = agent or agent_name(skill)
         return TrajectoryRecorder(
             log_file(self.trajectory_dir(), agent, date.today()), agent, self.root
         )

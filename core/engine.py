@@ -49,10 +49,12 @@ def run_tiers(
     on_event: EventSink,
     cancel: threading.Event | None = None,
     tier_factory: Callable[[str], Tier] = load_tier,
+    clock: Callable[[], float] = time.monotonic,
 ) -> QueryResult:
     """Run `request` through its tiers; the first tier with a hit serves (every tier runs
-    with `all_tiers`). Returns the result after emitting every event."""
-    started = time.monotonic()
+    with `all_tiers`). Returns the result after emitting every event. `tier_factory` and
+    `clock` (seconds, for `total_ms`) are where tests put scripted tiers and fake time."""
+    started = clock()
     cancel = cancel or threading.Event()
     on_event(QueryStarted(query_id, request))
     context_filter = ContextFilter(root, config.filtering, private_paths)
@@ -97,7 +99,7 @@ def run_tiers(
         outcomes=tuple(outcomes),
         budget=report,
         served_by=served_by,
-        total_ms=(time.monotonic() - started) * 1000,
+        total_ms=(clock() - started) * 1000,
         deduplicated=removed,
         notes=scope.notes,
     )

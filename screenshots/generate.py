@@ -17,6 +17,7 @@ from datetime import date
 from pathlib import Path
 
 SIZE = (120, 40)
+NARROW = (80, 24)
 # The demo's newest trajectory file is renamed to "today": a fixed day keeps SVGs stable.
 SCREENSHOT_DAY = date(2026, 11, 23)
 QUERY = "rollback disruption budget"
@@ -100,6 +101,26 @@ async def capture_views(project_root: Path, out: Path, theme: str | None) -> lis
     return written
 
 
+async def capture_narrow(project_root: Path, out: Path) -> list[Path]:
+    """The Query view in the default 80×24 terminal."""
+    from textual.widgets import Input
+
+    from tierscope.api import Project, QueryOptions
+    from tierscope.tui.app import TierscopeApp
+    from tierscope.tui.widgets.query_form import QueryForm
+
+    app = TierscopeApp(Project(project_root))
+    async with app.run_test(size=NARROW) as pilot:
+        for field in app.screen.query(Input):
+            field.cursor_blink = False
+        form = app.screen.query_one(QueryForm)
+        form.load(QueryOptions(text=QUERY, budget=400))
+        form.submit()
+        await settle(pilot)
+        app.save_screenshot(filename="query-80x24.svg", path=str(out))
+    return [out / "query-80x24.svg"]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(Path(__file__).resolve().parent))
@@ -122,6 +143,7 @@ def main() -> int:
         os.chdir(root)
         written = asyncio.run(capture_views(root, out, None))
         written += asyncio.run(capture_views(root, out, "tierscope-light"))
+        written += asyncio.run(capture_narrow(root, out))
     finally:
         os.chdir(home)
         shutil.rmtree(scratch, ignore_errors=True)

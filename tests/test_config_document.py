@@ -723,3 +723,14 @@ def _outside_section(text: str, document: ConfigDocument) -> tuple[str, str]:
     section = document.section_text()
     start = text.index(section)
     return text[:start], text[start + len(section) :]
+
+
+def test_a_value_written_back_takes_the_quotes_it_had_when_loaded():
+    text = "qmd_context:\n  skill_overrides:\n    implement:\n      scope: notes  # keep\n"
+    document = ConfigDocument.from_text(text)
+    for typed in ("n", "no", "not", "notes"):  # "no" must be quoted: it reads as false
+        document.set("skill_overrides.implement.scope", typed)
+    assert document.text == text
+    quoted = ConfigDocument.from_text(text.replace("notes", "'notes'"))
+    quoted.set("skill_overrides.implement.scope", "grimoires")
+    assert "scope: 'grimoires'  # keep" in quoted.text

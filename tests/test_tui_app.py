@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import os
+import pty
 import shlex
+import subprocess
+import sys
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from tui_fakes import FakeEngine
+from textual.widgets._footer import FooterKey
+from tui_checks import NARROW, on_screen, settled_text
+from tui_fakes import ScriptedProject
 
+from tierscope import cli
 from tierscope.api import QueryOptions
 from tierscope.tui.app import VIEWS, TierscopeApp, View, present_views
 from tierscope.tui.command_line import command_line
@@ -33,26 +41,26 @@ def test_views_whose_module_is_missing_are_left_out():
 
 
 async def test_f1_opens_help_listing_the_keys_of_the_current_view():
-    app = TierscopeApp(FakeEngine())
+    app = TierscopeApp(ScriptedProject())
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("f1")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         descriptions = [description for _key, description in app.screen.keys]
-        assert {"Copy JSON", "All tiers", "Copy command", "Budget"} <= set(descriptions)
+        assert {"Copy JSON", "All tiers", "Copy command", "Budget bar"} <= set(descriptions)
         await pilot.press("escape")
         assert isinstance(app.screen, QueryScreen)
 
 
 async def test_view_keys_for_absent_views_are_disabled():
-    app = TierscopeApp(FakeEngine(), views=(VIEWS[0],))
+    app = TierscopeApp(ScriptedProject(), views=(VIEWS[0],))
     async with app.run_test():
         assert app.check_action("view", ("query",))
         assert not app.check_action("view", ("trajectories",))
 
 
 async def test_a_replayed_query_is_loaded_and_run_in_the_query_view():
-    engine = FakeEngine()
+    engine = ScriptedProject()
     app = TierscopeApp(engine)
     async with app.run_test(size=(120, 40)) as pilot:
         app.post_message(ReplayQuery(QueryOptions(text="rollback", scope="notes", budget=500)))
@@ -64,14 +72,14 @@ async def test_a_replayed_query_is_loaded_and_run_in_the_query_view():
 
 async def test_the_app_exits_after_first_paint_when_asked(monkeypatch):
     monkeypatch.setenv("TIERSCOPE_EXIT_AFTER_FIRST_PAINT", "1")
-    app = TierscopeApp(FakeEngine())
+    app = TierscopeApp(ScriptedProject())
     async with app.run_test() as pilot:
         await pilot.pause()
         assert app.return_code == 0  # exit() was called; a running app has None
 
 
 async def test_the_app_keeps_running_without_the_first_paint_switch():
-    app = TierscopeApp(FakeEngine())
+    app = TierscopeApp(ScriptedProject())
     async with app.run_test() as pilot:
         await pilot.pause()
         assert app.return_code is None
@@ -114,3 +122,101 @@ def test_sparkline_scales_to_the_largest_value():
     assert sparkline((0.0, 4.0, 8.0), 10) == "▁▅█"
     assert sparkline((5.0, 5.0, 5.0), 2) == "██"
     assert sparkline((), 5) == ""
+
+
+TEXTUAL_INTERNALS = {"Focus Next", "Focus Previous", "Copy selected text"}
+
+
+@pytest.mark.parametrize("mode", [view.mode for view in VIEWS])
+async def test_f1_lists_each_key_of_the_current_view_once_and_no_textual_internals(mode):
+    app = TierscopeApp(ScriptedProject())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.switch_mode(mode)
+        await pilot.pause()
+        view = app.screen
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        keys = [key for key, _description in app.screen.keys]
+        descriptions = [description for _key, description in app.screen.keys]
+        assert len(keys) == len(set(keys)), "one row per key"
+        assert len(descriptions) == len(set(descriptions)), "one row per action"
+        assert not TEXTUAL_INTERNALS & set(descriptions)
+        own = {binding.description for binding in view.BINDINGS}
+        assert own <= set(descriptions)
+        assert {"Help", "Query", "Trajectories", "Config", "Doctor", "Store"} <= set(descriptions)
+
+
+async def test_at_80x24_help_shows_the_views_keys_without_scrolling():
+    app = TierscopeApp(ScriptedProject())
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("f1")
+        await pilot.pause()
+        shown = await settled_text(pilot)
+        for description in ("Cancel", "All tiers", "Copy JSON"):
+            assert description in shown
+
+
+@pytest.mark.parametrize("mode", [view.mode for view in VIEWS])
+@pytest.mark.parametrize("size", [NARROW, (120, 40)])
+async def test_no_footer_key_is_cut_off(mode, size):
+    app = TierscopeApp(ScriptedProject())
+    async with app.run_test(size=size) as pilot:
+        await app.switch_mode(mode)
+        await settled_text(pilot)
+        keys = list(app.screen.query(FooterKey))
+        assert any("Help" in key.description for key in keys)
+        for key in keys:
+            assert on_screen(app, key), key.description
+        spans = sorted((key.region.x, key.region.right) for key in keys)
+        for (_start, end), (next_start, _end) in pairwise(spans):
+            assert end <= next_start, "keys overlap"
+
+
+# -- starting without a terminal, the demo's messages --------------------------------------
+
+
+def run_tierscope(args: list[str], stdin) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "tierscope", *args],
+        stdin=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize("without", ["stdin", "stdout"])
+def test_without_a_terminal_tierscope_prints_its_help_and_exits_2(tmp_path, without):
+    if without == "stdin":
+        result = run_tierscope(["--root", str(tmp_path)], subprocess.DEVNULL)
+    else:
+        # stdin is a terminal, stdout a pipe.
+        controller, terminal = pty.openpty()
+        try:
+            result = run_tierscope(["--root", str(tmp_path)], terminal)
+        finally:
+            os.close(controller)
+            os.close(terminal)
+    assert result.returncode == 2
+    assert "usage: tierscope" in result.stderr
+    assert "needs a terminal" in result.stderr
+    assert "\x1b[" not in result.stdout + result.stderr
+
+
+def test_the_demo_hands_its_messages_to_the_workbench(tmp_path, monkeypatch, path_without_tools):
+    opened = []
+    monkeypatch.setattr(cli, "open_workbench", lambda args: opened.append(args) or 0)
+    copy = tmp_path / "demo"
+    assert cli.main(["demo", str(copy)]) == 0
+    notices = opened[0].notices
+    assert any(str(copy) in notice for notice in notices)
+    assert any(notice.startswith("qmd: ") for notice in notices)
+
+
+async def test_startup_notices_show_inside_the_app():
+    app = TierscopeApp(ScriptedProject(), notices=("demo project: /srv/harbor",))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        shown = [notification.message for notification in app._notifications]
+        assert "demo project: /srv/harbor" in shown

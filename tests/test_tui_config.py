@@ -9,8 +9,9 @@ import difflib
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input, Static
+from textual.widgets import Button, Input, Static
 from textual.worker import WorkerCancelled, WorkerFailed
+from tui_checks import NARROW, settled_text
 
 from tierscope.api import Project, QueryOptions
 from tierscope.config.model import BUILTIN_SCOPES
@@ -232,7 +233,6 @@ async def test_a_file_changed_on_disk_meanwhile_is_never_overwritten(harbor):
         config.write_text(someone_else)
         await pilot.press("ctrl+s")
         await pilot.pause()
-        await choose(pilot, screen, "save")
         conflict = app.screen
         assert isinstance(conflict, ConfigDialog)
         assert conflict.title_text == "The file changed on disk"
@@ -248,6 +248,76 @@ async def test_a_file_changed_on_disk_meanwhile_is_never_overwritten(harbor):
     assert config.read_text() == someone_else
 
 
+async def test_a_conflict_is_named_before_a_save_diff_is_offered(harbor):
+    config = harbor / CONFIG_NAME
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        await type_into(pilot, field(screen, "default_budget").control, "3000")
+        config.write_text(CONFIG.replace("name: harbor", "name: harbour"))
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ConfigDialog)
+        assert dialog.title_text == "The file changed on disk"
+        assert [button.id for button in dialog.query(Button)] == ["diff", "reload", "keep"]
+
+
+def visible(widget, screen_size) -> bool:
+    """The widget has room on screen and lies wholly inside it."""
+    region = widget.region
+    width, height = screen_size
+    return (
+        region.width > 0
+        and region.height > 0
+        and region.right <= width
+        and region.bottom <= height
+        and region.x >= 0
+        and region.y >= 0
+    )
+
+
+@pytest.mark.parametrize("size", [(80, 24), SIZE])
+async def test_the_changed_on_disk_dialog_shows_its_message_and_buttons(harbor, size):
+    config = harbor / CONFIG_NAME
+    app = workbench(harbor)
+    async with app.run_test(size=size) as pilot:
+        screen = await open_config(pilot)
+        await type_into(pilot, field(screen, "default_budget").control, "3000")
+        config.write_text(CONFIG.replace("name: harbor", "name: harbour"))
+        await pilot.press("ctrl+s")
+        await settled_text(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ConfigDialog)
+        message = dialog.query_one("#dialog-message", Static)
+        assert visible(message, size)
+        assert "changed on disk" in str(message.render())
+        for button in dialog.query(Button):
+            assert visible(button, size), button.id
+        assert await pilot.click("#keep")
+        await pilot.pause()
+        assert app.screen is screen
+
+
+async def test_a_stale_edit_never_rewrites_the_field_being_typed_in(harbor):
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        archive = field(screen, "filtering.archive_zone")
+        control = archive.control
+        control.focus()
+        control.value = "src/harbor/"  # typed; its own edits are handled
+        await pilot.pause()
+        # On a busy machine the edit of an earlier keystroke is handled only now.
+        archive.post_message(SettingField.Edited(archive, archive.key, "src/ha"))
+        await pilot.pause()
+        assert control.value == "src/harbor/"
+        await pilot.press("tab")  # leaving the field: the file holds what it shows
+        await pilot.pause()
+        assert control.value == "src/harbor/"
+        assert screen.document.get("filtering.archive_zone") == "src/harbor/"
+
+
 async def test_a_non_positive_budget_is_named_beside_its_field_and_in_the_problems(harbor):
     app = workbench(harbor)
     async with app.run_test(size=SIZE) as pilot:
@@ -258,8 +328,9 @@ async def test_a_non_positive_budget_is_named_beside_its_field_and_in_the_proble
         assert "expected positive integer, got 0" in str(
             budget.query_one(".field-message").render()
         )
-        assert "default_budget: expected positive integer, got 0; using 2000" in problem_messages(
-            screen
+        assert (
+            "default_budget: expected positive integer, got 0; using the default (2000)"
+            in problem_messages(screen)
         )
         await pilot.press("ctrl+s")
         await pilot.pause()
@@ -555,3 +626,97 @@ def test_snapshot_of_the_question_before_quitting_with_unsaved_edits(snap_compar
         await pilot.pause()
 
     assert snap_compare(workbench(harbor), run_before=run_before, terminal_size=SIZE)
+
+
+async def test_at_80x24_the_form_keeps_its_width_and_every_field_is_whole(harbor):
+    app = workbench(harbor)
+    async with app.run_test(size=NARROW) as pilot:
+        screen = await open_config(pilot)
+        await settled_text(pilot)  # the layout for 80 columns is done
+        form = screen.query_one("#config-form")
+        assert form.region.width >= 70
+        for setting in form.query(SettingField):
+            control = setting.control
+            if control.region.height:  # scrolled into view
+                assert control.region.right <= form.region.right, setting.key
+                assert control.region.width >= 20, setting.key
+
+
+def test_snapshot_at_80x24_of_the_form_with_a_validation_error(snap_compare, harbor):
+    async def run_before(pilot) -> None:
+        screen = await open_config(pilot)
+        await type_into(pilot, field(screen, "default_budget").control, "-5")
+        screen.query_one(ProblemList).focus()
+        await pilot.pause()
+
+    assert snap_compare(workbench(harbor), run_before=run_before, terminal_size=NARROW)
+
+
+def test_snapshot_at_80x24_of_the_file_changed_on_disk(snap_compare, harbor):
+    async def run_before(pilot) -> None:
+        screen = await open_config(pilot)
+        await type_into(pilot, field(screen, "default_budget").control, "3000")
+        (harbor / CONFIG_NAME).write_text(CONFIG.replace("name: harbor", "name: harbour"))
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+
+    assert snap_compare(workbench(harbor), run_before=run_before, terminal_size=NARROW)
+
+
+async def test_typing_a_value_and_typing_it_back_leaves_no_diff(harbor):
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        overrides = editor(screen, "skill_overrides")
+        overrides.post_message(overrides.EntryChosen(overrides, "implement"))
+        await pilot.pause()
+        scope = overrides.query_one("#entry-scope", SettingField).control
+        await type_into(pilot, scope, "grimoires")
+        await type_into(pilot, scope, "notes")  # on the way: "no", which YAML reads as false
+        await pilot.press("tab")
+        await pilot.pause()
+        assert screen.document.text == CONFIG
+        assert screen.unsaved_changes() is None
+
+
+async def test_a_value_of_the_wrong_type_names_what_applies_instead(harbor):
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        overrides = editor(screen, "skill_overrides")
+        overrides.post_message(overrides.EntryChosen(overrides, "implement"))
+        await pilot.pause()
+        budget = overrides.query_one("#entry-budget", SettingField).control
+        await type_into(pilot, budget, "lots")
+        messages = problem_messages(screen)
+        assert any("using default_budget instead" in message for message in messages), messages
+        assert not any("None" in message for message in messages), messages
+
+
+async def test_a_broken_override_does_not_stop_the_default_budget_being_saved(harbor):
+    config = harbor / CONFIG_NAME
+    config.write_text(CONFIG.replace("budget: 2000", "budget: lots"))
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        await type_into(pilot, field(screen, "default_budget").control, "60")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await choose(pilot, screen, "save")
+    assert "  default_budget: 60 " in config.read_text()
+
+
+async def test_a_yaml_error_in_the_editor_names_the_files_line(harbor):
+    first_line = CONFIG.splitlines().index("qmd_context:") + 1
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        await pilot.press("f8")
+        yaml_editor = screen.query_one(YamlEditor)
+        yaml_editor.text = "qmd_context:\n  enabled: true\n  tiers: [grep\n  timeout_seconds: 5\n"
+        await pilot.pause()
+        problem = screen.editor_problem
+        assert problem is not None
+        assert problem.line == first_line + 3
+        assert f"line {first_line + 2}" in problem.message  # where the list began
+        assert "line 3" not in problem.message

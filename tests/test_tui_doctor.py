@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import Static
-from tui_fakes import FAKE_ROOT, FakeEngine
+from tui_checks import NARROW, settled_text
+from tui_fakes import FAKE_ROOT, ScriptedProject
 
 from tierscope.api import Project
 from tierscope.doctor import DoctorReport, TierReport, diagnose
@@ -118,7 +119,7 @@ async def test_a_failing_check_is_one_line_in_the_view(monkeypatch):
         raise RuntimeError("probe table is gone")
 
     monkeypatch.setattr(doctor_screen, "diagnose", broken)
-    app = TierscopeApp(FakeEngine())
+    app = TierscopeApp(ScriptedProject())
     async with app.run_test(size=(120, 40)) as pilot:
         await show_doctor(pilot)
         status = str(app.screen.query_one("#doctor-status", Static).content)
@@ -226,9 +227,32 @@ def fixed_report(_project) -> DoctorReport:
 
 def test_doctor_view_snapshot(snap_compare, monkeypatch):
     monkeypatch.setattr(doctor_screen, "diagnose", fixed_report)
-    app = TierscopeApp(FakeEngine(root=HARBOR))
+    app = TierscopeApp(ScriptedProject(root=HARBOR))
 
     async def run_before(pilot) -> None:
         await show_doctor(pilot)
 
     assert snap_compare(app, run_before=run_before, terminal_size=(120, 60))
+
+
+async def test_at_80x24_each_tiers_reason_reads_as_a_line(monkeypatch):
+    monkeypatch.setattr(doctor_screen, "diagnose", fixed_report)
+    app = TierscopeApp(ScriptedProject(root=HARBOR))
+    async with app.run_test(size=NARROW) as pilot:
+        await show_doctor(pilot)
+        body = app.screen.query_one("#doctor-body")
+        body.scroll_to(y=0, animate=False)
+        await pilot.pause()
+        shown = await settled_text(pilot)
+        for tier in fixed_report(None).tiers[:2]:
+            assert tier.reason.split(";")[0][:40] in shown, tier.name
+
+
+def test_doctor_view_snapshot_at_80x24(snap_compare, monkeypatch):
+    monkeypatch.setattr(doctor_screen, "diagnose", fixed_report)
+    app = TierscopeApp(ScriptedProject(root=HARBOR))
+
+    async def run_before(pilot) -> None:
+        await show_doctor(pilot)
+
+    assert snap_compare(app, run_before=run_before, terminal_size=NARROW)

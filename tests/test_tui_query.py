@@ -5,22 +5,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import re
 import shlex
+from pathlib import Path, PurePosixPath
 
 import pytest
 from textual.widgets import Input, Select
 from textual.worker import WorkerCancelled, WorkerFailed
-from tui_fakes import FakeEngine
+from tui_checks import NARROW, on_screen, settled_text
+from tui_fakes import ScriptedProject, compare_outcomes, qmd_hits
 
 from tierscope.api import Project, QueryOptions
 from tierscope.budget import apply_budget
 from tierscope.cli import main as cli_main
+from tierscope.models import TierOutcome, TierStatus
 from tierscope.render import render_json
 from tierscope.tui.app import TierscopeApp
+from tierscope.tui.clipboard import osc52_refusal
 from tierscope.tui.command_line import command_line
 from tierscope.tui.messages import ReplayQuery
 from tierscope.tui.screens.query import QueryScreen
 from tierscope.tui.widgets.budget_meter import BudgetMeter, limit_at
+from tierscope.tui.widgets.hit_preview import HitPreview
 from tierscope.tui.widgets.query_form import QueryForm
 from tierscope.tui.widgets.results_table import ResultsTable
 from tierscope.tui.widgets.tier_row import TierRow
@@ -56,14 +62,14 @@ def query_screen(app: TierscopeApp) -> QueryScreen:
 
 
 async def test_the_app_opens_on_the_query_view_with_the_query_input_focused():
-    app = TierscopeApp(FakeEngine())
+    app = TierscopeApp(ScriptedProject())
     async with app.run_test(size=SIZE):
         assert isinstance(app.screen, QueryScreen)
         assert app.focused is app.screen.query_one("#query", Input)
 
 
 async def test_enter_runs_the_query_and_every_tier_ends_with_its_outcome():
-    engine = FakeEngine()
+    engine = ScriptedProject()
     app = TierscopeApp(engine)
     async with app.run_test(size=SIZE) as pilot:
         await type_query(pilot, "token budget")
@@ -72,11 +78,11 @@ async def test_enter_runs_the_query_and_every_tier_ends_with_its_outcome():
         assert states == {"qmd": "unavailable", "ck": "timeout", "grep": "served"}
         assert [options.text for options in engine.runs] == ["token budget"]
         table = app.screen.query_one(ResultsTable)
-        assert table.row_count == len(engine.outcomes[2].hits)
+        assert table.row_count == len(engine.served_outcome().hits)
 
 
 async def test_escape_cancels_a_hung_tier_and_the_ui_keeps_responding():
-    engine = FakeEngine(block_tier="ck")
+    engine = ScriptedProject(hang="ck")
     app = TierscopeApp(engine)
     async with app.run_test(size=SIZE) as pilot:
         await type_query(pilot, "token budget")
@@ -94,12 +100,12 @@ async def test_escape_cancels_a_hung_tier_and_the_ui_keeps_responding():
 
 
 async def test_a_new_query_cancels_the_one_in_flight():
-    engine = FakeEngine(block_tier="ck")
+    engine = ScriptedProject(hang="ck")
     app = TierscopeApp(engine)
     async with app.run_test(size=SIZE) as pilot:
         await type_query(pilot, "first")
         assert await asyncio.to_thread(engine.tier_running.wait, 10)
-        engine.block_tier = None
+        engine.hang = None
         form = app.screen.query_one(QueryForm)
         form.load(QueryOptions(text="second"))
         form.submit()
@@ -112,7 +118,7 @@ async def test_a_new_query_cancels_the_one_in_flight():
 
 
 async def test_changing_the_budget_repacks_without_running_the_tiers_again():
-    engine = FakeEngine()
+    engine = ScriptedProject()
     app = TierscopeApp(engine)
     async with app.run_test(size=SIZE) as pilot:
         await type_query(pilot, "token budget")
@@ -131,7 +137,7 @@ async def test_changing_the_budget_repacks_without_running_the_tiers_again():
 
 
 async def test_clicking_the_budget_bar_sets_the_limit_under_the_pointer():
-    engine = FakeEngine()
+    engine = ScriptedProject()
     app = TierscopeApp(engine)
     async with app.run_test(size=SIZE) as pilot:
         await type_query(pilot, "token budget")
@@ -147,7 +153,7 @@ async def test_clicking_the_budget_bar_sets_the_limit_under_the_pointer():
 
 
 async def test_budget_keys_step_the_limit_from_the_last_request():
-    app = TierscopeApp(FakeEngine())
+    app = TierscopeApp(ScriptedProject())
     async with app.run_test(size=SIZE) as pilot:
         await type_query(pilot, "token budget")
         await settle(pilot)
@@ -157,7 +163,7 @@ async def test_budget_keys_step_the_limit_from_the_last_request():
 
 
 async def test_copy_json_copies_exactly_render_json_of_the_shown_result():
-    app = TierscopeApp(FakeEngine())
+    app = TierscopeApp(ScriptedProject())
     async with app.run_test(size=SIZE) as pilot:
         await type_query(pilot, "token budget")
         await settle(pilot)
@@ -192,7 +198,7 @@ async def test_copied_json_equals_the_headless_command_output(make_project, path
 
 
 async def test_run_all_tiers_fills_the_compare_panel_with_one_column_per_tier():
-    engine = FakeEngine()
+    engine = ScriptedProject(compare_outcomes())
     app = TierscopeApp(engine)
     async with app.run_test(size=SIZE) as pilot:
         await type_query(pilot, "token budget")
@@ -207,7 +213,7 @@ async def test_run_all_tiers_fills_the_compare_panel_with_one_column_per_tier():
 
 @pytest.mark.parametrize("how", ["enter", "replay"])
 async def test_a_single_tier_run_after_run_all_tiers_shows_its_own_results(how):
-    engine = FakeEngine()
+    engine = ScriptedProject()
     app = TierscopeApp(engine)
     async with app.run_test(size=SIZE) as pilot:
         await type_query(pilot, "token budget")
@@ -226,7 +232,7 @@ async def test_a_single_tier_run_after_run_all_tiers_shows_its_own_results(how):
 
 
 async def test_latency_history_grows_by_one_point_per_measured_run():
-    app = TierscopeApp(FakeEngine())
+    app = TierscopeApp(ScriptedProject())
     async with app.run_test(size=SIZE) as pilot:
         for _ in range(3):
             await type_query(pilot, "token budget")
@@ -237,7 +243,7 @@ async def test_latency_history_grows_by_one_point_per_measured_run():
 
 
 async def test_an_invalid_budget_field_is_reported_instead_of_run():
-    engine = FakeEngine()
+    engine = ScriptedProject()
     app = TierscopeApp(engine)
     async with app.run_test(size=SIZE) as pilot:
         form = app.screen.query_one(QueryForm)
@@ -252,7 +258,7 @@ async def test_an_invalid_budget_field_is_reported_instead_of_run():
 
 
 async def test_the_palette_scope_command_switches_scope_and_reruns():
-    engine = FakeEngine()
+    engine = ScriptedProject()
     app = TierscopeApp(engine)
     async with app.run_test(size=SIZE) as pilot:
         await type_query(pilot, "token budget")
@@ -262,3 +268,110 @@ async def test_the_palette_scope_command_switches_scope_and_reruns():
         assert app.screen.query_one("#scope", Select).value == "skills"
         assert engine.runs[-1].scope == "skills"
         assert "--scope skills" in command_line(query_screen(app).options, engine.root)
+
+
+# -- 80×24, the default terminal -----------------------------------------------------------
+
+
+async def test_at_80x24_the_query_input_results_budget_and_preview_all_have_room():
+    engine = ScriptedProject()
+    app = TierscopeApp(engine)
+    async with app.run_test(size=NARROW) as pilot:
+        await type_query(pilot, "token budget")
+        await settle(pilot)
+        screen = query_screen(app)
+        await settled_text(pilot)  # the layout for 80 columns is done
+        assert screen.query_one("#query", Input).region.width >= 40
+        table = screen.query_one(ResultsTable)
+        assert table.region.height >= 6, "a heading and at least three hits"
+        shown = await settled_text(pilot, table)
+        for hit in engine.served_outcome().hits[:3]:
+            assert PurePosixPath(hit.source).name in shown
+        assert on_screen(app, screen.query_one(BudgetMeter))
+        assert screen.query_one(HitPreview).region.width >= 25
+        for widget in (*screen.query(Input), *screen.query(Select)):
+            if widget.display:
+                assert on_screen(app, widget), widget.id
+
+
+async def test_a_command_line_too_long_for_the_terminal_ends_in_an_ellipsis():
+    root = PurePosixPath("/srv") / ("a-rather-long-folder-name/" * 4) / "harbor"
+    app = TierscopeApp(ScriptedProject(root=Path(str(root))))
+    async with app.run_test(size=NARROW) as pilot:
+        await type_query(pilot, "token budget")
+        await settle(pilot)
+        line = (await settled_text(pilot, app.screen.query_one("#command-line"))).strip()
+        assert line.startswith("$ tierscope query 'token budget' --root /srv/")
+        assert line.endswith("…")
+
+
+async def test_a_stale_qmd_index_is_named_on_the_qmd_row():
+    stale = TierOutcome(
+        "qmd",
+        TierStatus.SERVED,
+        "1 hit (BM25 search)",
+        12.0,
+        qmd_hits(),
+        notes=(
+            "qmd: index 3 files behind (1 changed, 2 added); refresh with --refresh or qmd update",
+        ),
+    )
+    app = TierscopeApp(ScriptedProject((stale,)))
+    async with app.run_test(size=SIZE) as pilot:
+        await type_query(pilot, "token budget")
+        await settle(pilot)
+        row = app.screen.query_one("#tier-qmd", TierRow)
+        shown = await settled_text(pilot, row)
+        assert "index 3 files behind" in shown
+        assert row.tooltip and "refresh with --refresh or qmd update" in str(row.tooltip)
+
+
+# -- copying ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def terminal(monkeypatch):
+    """A terminal known to take OSC 52 copies; tests then say otherwise where they need."""
+    for name in ("TMUX", "STY", "TERM_PROGRAM", "VTE_VERSION"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    return monkeypatch
+
+
+def last_notice(app):
+    return list(app._notifications)[-1]
+
+
+async def test_a_copy_says_it_went_to_the_terminals_clipboard(terminal):
+    app = TierscopeApp(ScriptedProject())
+    async with app.run_test(size=SIZE) as pilot:
+        await type_query(pilot, "token budget")
+        await settle(pilot)
+        await pilot.press("ctrl+y")
+        notice = last_notice(app)
+        assert notice.severity == "information"
+        assert "4 hits" in notice.message and "OSC 52" in notice.message
+
+
+async def test_where_the_terminal_takes_no_copies_they_are_saved_and_it_says_so(terminal):
+    terminal.setenv("TERM_PROGRAM", "Apple_Terminal")
+    app = TierscopeApp(ScriptedProject())
+    async with app.run_test(size=SIZE) as pilot:
+        await type_query(pilot, "token budget")
+        await settle(pilot)
+        await pilot.press("ctrl+y")
+        notice = last_notice(app)
+        assert notice.severity == "warning"
+        assert "not copied" in notice.message.lower()
+        saved = Path(re.search(r" to (\S+) instead", notice.message)[1])
+        assert saved.read_text() == render_json(query_screen(app).result.hits)
+        await pilot.press("ctrl+l")
+        line = command_line(query_screen(app).options, app.engine.root)
+        assert line in last_notice(app).message
+
+
+def test_tmux_passes_copies_on_only_with_set_clipboard_on():
+    assert "set-clipboard is external" in osc52_refusal({"TMUX": "/tmp/t"}, lambda: "external")
+    assert osc52_refusal({"TMUX": "/tmp/t"}, lambda: "on") is None
+    assert osc52_refusal({"TERM": "xterm-256color"}, lambda: None) is None
+    assert osc52_refusal({"VTE_VERSION": "7600"}, lambda: None)

@@ -1,12 +1,13 @@
-"""What the workbench looks like, pinned as SVG snapshots. The engine is scripted (fixed
-outcomes and latencies), cursors do not blink and no clock is shown, so the pictures only
-change when the UI does."""
+"""What the workbench looks like, pinned as SVG snapshots. The real engine runs scripted
+tiers (fixed outcomes, latencies on a fake clock), cursors do not blink and no clock is
+shown, so the pictures only change when the UI does."""
 
 from __future__ import annotations
 
 import pytest
 from textual.widgets import Input
-from tui_fakes import FakeEngine
+from tui_checks import NARROW
+from tui_fakes import ScriptedProject, compare_outcomes
 
 from tierscope.api import QueryOptions
 from tierscope.themes.builtin import BUILTIN_THEMES
@@ -19,8 +20,8 @@ SIZE = (120, 40)
 QUERY_VIEW = tuple(view for view in VIEWS if view.mode == "query")
 
 
-def workbench(**kwargs) -> TierscopeApp:
-    return TierscopeApp(FakeEngine(), views=QUERY_VIEW, **kwargs)
+def workbench(outcomes=None, **kwargs) -> TierscopeApp:
+    return TierscopeApp(ScriptedProject(outcomes), views=QUERY_VIEW, **kwargs)
 
 
 async def settle(pilot) -> None:
@@ -60,7 +61,7 @@ def test_compare_view_puts_each_tiers_hits_side_by_side(snap_compare):
     async def run_before(pilot):
         await run_query(pilot, QueryOptions(text="token budget", all_tiers=True))
 
-    assert snap_compare(workbench(), run_before=run_before, terminal_size=SIZE)
+    assert snap_compare(workbench(compare_outcomes()), run_before=run_before, terminal_size=SIZE)
 
 
 @pytest.mark.parametrize("theme", [theme.name for theme in BUILTIN_THEMES])
@@ -70,3 +71,26 @@ def test_each_builtin_theme_colours_the_query_view(snap_compare, theme):
 
     app = workbench(theme=theme)
     assert snap_compare(app, run_before=run_before, terminal_size=SIZE)
+
+
+def test_at_80x24_the_query_view_shows_results_budget_and_preview(snap_compare):
+    async def run_before(pilot):
+        await run_query(pilot, QueryOptions(text="token budget", budget=100))
+
+    assert snap_compare(workbench(), run_before=run_before, terminal_size=NARROW)
+
+
+def test_at_80x24_the_compare_tab_stacks_the_tiers(snap_compare):
+    async def run_before(pilot):
+        await run_query(pilot, QueryOptions(text="token budget", all_tiers=True))
+
+    assert snap_compare(workbench(compare_outcomes()), run_before=run_before, terminal_size=NARROW)
+
+
+@pytest.mark.parametrize("size", [NARROW, SIZE])
+def test_help_lists_the_query_views_keys_first(snap_compare, size):
+    async def run_before(pilot):
+        await pilot.press("f1")
+        await pilot.pause()
+
+    assert snap_compare(workbench(), run_before=run_before, terminal_size=size)

@@ -10,7 +10,8 @@ from contextlib import closing
 
 import pytest
 from textual.widgets import Input, Static
-from tui_fakes import FakeEngine
+from tui_checks import NARROW, on_screen, settled_text
+from tui_fakes import ScriptedProject
 
 from tierscope.store.entries import ReadFilters, WriteRequest
 from tierscope.store.location import store_path
@@ -35,8 +36,8 @@ def anyio_backend() -> str:
 
 
 @pytest.fixture
-def engine() -> FakeEngine:
-    return FakeEngine()
+def engine() -> ScriptedProject:
+    return ScriptedProject()
 
 
 @pytest.fixture
@@ -252,3 +253,45 @@ def test_store_view_snapshot(snap_compare, engine, store):
         await settle(pilot)
 
     assert snap_compare(app, run_before=run_before, terminal_size=(130, 40))
+
+
+async def test_slash_puts_the_cursor_in_the_search_box_and_types_nothing(engine, store):
+    app = TierscopeApp(engine)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await show_store(pilot)
+        search_box = app.screen.query_one("#store-search", Input)
+        await pilot.press("slash")
+        assert app.focused is search_box
+        assert search_box.value == ""
+
+
+async def test_at_80x24_entries_detail_and_search_all_have_room(engine, store):
+    app = TierscopeApp(engine)
+    async with app.run_test(size=NARROW) as pilot:
+        await show_store(pilot)
+        screen = app.screen
+        await settled_text(pilot)  # the layout for 80 columns is done
+        assert on_screen(app, screen.query_one("#store-search", Input))
+        entries = screen.query_one(EntryTable)
+        assert entries.region.height >= 6
+        assert entries.region.width >= 70
+        shown = await settled_text(pilot, entries)
+        assert "Host 59 drains slowly" in shown or "untested" in shown
+        assert screen.query_one("#store-detail").region.height >= 4
+
+
+def test_store_view_snapshot_at_80x24(snap_compare, engine, store):
+    with closing(sqlite3.connect(store.path)) as connection, connection:
+        connection.execute(
+            "UPDATE context SET created_at = printf('2026-11-23 10:%02d:00.000', id % 60)"
+        )
+    app = TierscopeApp(engine)
+
+    async def run_before(pilot) -> None:
+        await show_store(pilot)
+        await choose(pilot, "#store-runs", "sprint-2")
+        app.screen.query_one(EntryTable).focus()
+        await pilot.press("down")
+        await settle(pilot)
+
+    assert snap_compare(app, run_before=run_before, terminal_size=NARROW)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from tui_fakes import FakeEngine
+from tui_fakes import ScriptedProject
 
 from tierscope.themes.builtin import BUILTIN_THEMES, OUR_VARIABLES
 from tierscope.themes.user import ThemeFileError, load_user_themes, parse_theme
@@ -39,6 +39,18 @@ def test_a_user_theme_file_becomes_a_theme():
     assert theme.variables == {"tier-qmd": "#c678dd"}
 
 
+def test_a_user_theme_written_as_the_readme_says_loads():
+    theme = parse_theme(
+        "name: harbour\n"
+        'primary: "#3fb6a8"\n'
+        'background: "#10161d"\n'
+        'tier-qmd: "#c678dd"\n'
+        'budget-over: "#ff5f5f"\n'
+    )
+    assert theme.background == "#10161d"
+    assert theme.variables == {"tier-qmd": "#c678dd", "budget-over": "#ff5f5f"}
+
+
 @pytest.mark.parametrize(
     ("text", "problem"),
     [
@@ -50,6 +62,7 @@ def test_a_user_theme_file_becomes_a_theme():
         ("name: x\nprimary: blurple\n", "'blurple' is not a colour"),
         ('name: x\nprimary: "#fff"\ndark: maybe\n', "`dark` must be true or false"),
         ('name: x\nprimary: "#fff"\nvariables:\n  budget-over: 12\n', "variables.budget-over"),
+        ('name: x\nprimary: "#fff"\ntier-ck: nope\n', "`tier-ck`: 'nope' is not a colour"),
     ],
 )
 def test_a_broken_theme_file_is_refused_with_a_one_line_reason(text, problem):
@@ -77,18 +90,18 @@ def test_a_missing_themes_folder_means_no_user_themes(tmp_path):
 
 async def test_the_theme_flag_wins_for_this_run_only(themes_dir):
     save_preferences(Preferences(theme="nord"))
-    app = TierscopeApp(FakeEngine(), theme="tierscope-light")
+    app = TierscopeApp(ScriptedProject(), theme="tierscope-light")
     async with app.run_test() as pilot:
         await pilot.pause()
         assert app.theme == "tierscope-light"
     assert load_preferences().theme == "nord"
-    again = TierscopeApp(FakeEngine())
+    again = TierscopeApp(ScriptedProject())
     async with again.run_test():
         assert again.theme == "nord"
 
 
 async def test_the_theme_flag_saves_nothing_when_no_theme_was_remembered(themes_dir):
-    app = TierscopeApp(FakeEngine(), theme="tierscope-light")
+    app = TierscopeApp(ScriptedProject(), theme="tierscope-light")
     async with app.run_test() as pilot:
         await pilot.pause()
     assert load_preferences().theme is None
@@ -96,7 +109,7 @@ async def test_the_theme_flag_saves_nothing_when_no_theme_was_remembered(themes_
 
 
 async def test_a_theme_changed_in_the_app_is_remembered(themes_dir):
-    app = TierscopeApp(FakeEngine())
+    app = TierscopeApp(ScriptedProject())
     async with app.run_test() as pilot:
         app.theme = "tierscope-light"
         await pilot.pause()
@@ -105,7 +118,7 @@ async def test_a_theme_changed_in_the_app_is_remembered(themes_dir):
 
 async def test_an_unknown_theme_falls_back_with_a_warning_naming_the_theme_used(themes_dir):
     save_preferences(Preferences(theme="gone-theme"))
-    app = TierscopeApp(FakeEngine(), theme="no-such-theme")
+    app = TierscopeApp(ScriptedProject(), theme="no-such-theme")
     async with app.run_test():
         assert app.theme == "tierscope-dark"
         messages = [notification.message for notification in app._notifications]
@@ -115,7 +128,7 @@ async def test_an_unknown_theme_falls_back_with_a_warning_naming_the_theme_used(
 
 async def test_an_unknown_theme_flag_falls_back_to_the_remembered_theme(themes_dir):
     save_preferences(Preferences(theme="tierscope-light"))
-    app = TierscopeApp(FakeEngine(), theme="bogus")
+    app = TierscopeApp(ScriptedProject(), theme="bogus")
     async with app.run_test():
         assert app.theme == "tierscope-light"
         messages = [notification.message for notification in app._notifications]
@@ -124,14 +137,14 @@ async def test_an_unknown_theme_flag_falls_back_to_the_remembered_theme(themes_d
 
 async def test_a_user_theme_can_be_chosen_by_name_and_lacks_nothing(themes_dir):
     (themes_dir / "harbour.yaml").write_text('name: harbour\nprimary: "#3fb6a8"\n')
-    app = TierscopeApp(FakeEngine(), theme="harbour")
+    app = TierscopeApp(ScriptedProject(), theme="harbour")
     async with app.run_test():
         assert app.theme == "harbour"
         assert set(OUR_VARIABLES) <= set(app.theme_variables)
 
 
 async def test_textual_builtin_themes_still_style_our_widgets(themes_dir):
-    app = TierscopeApp(FakeEngine(), theme="nord")
+    app = TierscopeApp(ScriptedProject(), theme="nord")
     async with app.run_test():
         assert app.theme == "nord"
         assert set(OUR_VARIABLES) <= set(app.theme_variables)

@@ -8,19 +8,23 @@ from __future__ import annotations
 import gzip
 import subprocess
 import sys
+from datetime import date
 from pathlib import Path
 
 import orjson
 import pytest
 from textual.widgets import DataTable, Input, Select, Static
-from tui_fakes import FakeEngine
+from tui_checks import NARROW, settled_text
+from tui_fakes import ScriptedProject
 
 from tierscope.api import QueryOptions
 from tierscope.config.model import Config, TokenBudgets, TrajectorySettings
 from tierscope.trajectory.paths import log_file
 from tierscope.tui.app import VIEWS, TierscopeApp
+from tierscope.tui.query_runner import WORKBENCH_AGENT
 from tierscope.tui.screens.query import QueryScreen
-from tierscope.tui.screens.trajectories import MALFORMED, TrajectoriesScreen
+from tierscope.tui.screens.trajectories import TrajectoriesScreen
+from tierscope.tui.screens.trajectory_filtering import MALFORMED
 from tierscope.tui.widgets.replay_comparison import ReplayComparison
 from tierscope.tui.widgets.session_budget import SessionBudget
 from tierscope.tui.widgets.trajectory_files import TrajectoryFiles
@@ -47,10 +51,10 @@ def directory(tmp_path) -> Path:
 
 
 @pytest.fixture
-def engine(directory) -> FakeEngine:
+def engine(directory) -> ScriptedProject:
     budgets = TokenBudgets(single_search=2000, accumulated=3000, session=15000)
     config = Config(trajectory=TrajectorySettings(dir=str(directory)), token_budgets=budgets)
-    return FakeEngine(config=config)
+    return ScriptedProject(config=config)
 
 
 def stamp(minute: int, second: int = 0) -> str:
@@ -138,7 +142,7 @@ def day_files(directory) -> dict[str, Path]:
     }
 
 
-def workbench(engine: FakeEngine) -> TierscopeApp:
+def workbench(engine: ScriptedProject) -> TierscopeApp:
     return TierscopeApp(engine, views=VIEWS_SHOWN)
 
 
@@ -419,6 +423,33 @@ async def test_follow_mode_shows_lines_another_process_appends(engine, day_files
         assert "following" in lines.border_subtitle
 
 
+def newest_row_is_on_screen(lines: TrajectoryLines) -> bool:
+    top = round(lines.scroll_y)
+    last = lines.row_count - 1
+    return lines.cursor_row == last and top <= last < top + lines.scrollable_content_region.height
+
+
+async def test_follow_mode_scrolls_every_appended_line_into_view(engine, day_files):
+    app = workbench(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await show_trajectories(pilot)
+        lines = entry_list(screen)
+        await pilot.press("f")
+        await settle(pilot)
+        assert newest_row_is_on_screen(lines)
+        for round_number in range(2):
+            before = lines.row_count
+            appended = [
+                record
+                for number in range(15)
+                for record in query_lines("implement", 30 + round_number, 10 + number, "canary")
+            ]
+            append_in_another_process(day_files["implement"], appended)
+            await wait_until(pilot, lambda before=before: lines.row_count == before + 30)
+            await settle(pilot)
+            assert newest_row_is_on_screen(lines), (lines.cursor_row, lines.scroll_y)
+
+
 async def test_without_follow_mode_appended_lines_wait(engine, day_files):
     app = workbench(engine)
     async with app.run_test(size=SIZE) as pilot:
@@ -455,6 +486,22 @@ async def test_replay_runs_the_logged_query_in_the_query_view_beside_what_it_fou
         then, now = comparison.splitlines()[1:3]
         assert "grep served · 4 hits · 1,200/2,000 tokens" in then
         assert now.strip().startswith("now")
+
+
+async def test_a_replay_is_logged_as_the_workbenchs_not_the_skills(engine, directory, day_files):
+    app = workbench(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await show_trajectories(pilot)
+        await type_filter(pilot, "q-revi0002")
+        await pilot.press("escape", "end", "r")
+        await settle(pilot)
+    today = date.today()
+    assert not log_file(directory, "review-sprint", today).exists()
+    logged = log_file(directory, WORKBENCH_AGENT, today).read_bytes().splitlines()
+    records = [orjson.loads(line) for line in logged]
+    assert [record["phase"] for record in records] == ["intent", "execute"]
+    assert {record["agent"] for record in records} == {WORKBENCH_AGENT}
+    assert records[0]["skill"] == "review-sprint"  # the replay still asks as the skill
 
 
 async def test_replay_is_refused_on_a_line_that_is_not_a_query(engine, day_files):
@@ -572,3 +619,23 @@ def test_snapshot_of_a_malformed_line_selected(snap_compare, engine, day_files):
         await pilot.pause()
 
     assert snap_compare(workbench(engine), run_before=run_before, terminal_size=SIZE)
+
+
+async def test_at_80x24_the_entry_list_keeps_its_query_column(engine, day_files):
+    app = workbench(engine)
+    async with app.run_test(size=NARROW) as pilot:
+        screen = await show_trajectories(pilot)
+        await settled_text(pilot)  # the layout for 80 columns is done
+        lines = entry_list(screen)
+        assert lines.region.height >= 5
+        shown = await settled_text(pilot, lines)
+        assert "mirror fallback" in shown
+        assert "token budget" in shown
+        assert "implement" in await settled_text(pilot, screen.query_one(TrajectoryFiles))
+
+
+def test_snapshot_at_80x24_of_a_merged_day(snap_compare, engine, day_files):
+    async def run_before(pilot):
+        await show_trajectories(pilot)
+
+    assert snap_compare(workbench(engine), run_before=run_before, terminal_size=NARROW)

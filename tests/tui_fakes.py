@@ -1,23 +1,19 @@
-"""A scripted stand-in for `tierscope.api.Project`, so workbench tests never depend on real
-tools or timing: every tier's outcome and latency is fixed in advance."""
+"""The real engine with scripted tiers, so workbench tests never depend on real tools or
+timing: `ScriptedProject` is a `tierscope.api.Project` whose tiers answer with fixed
+outcomes after fake latencies, on a fake clock. Everything else — precedence, fall-through,
+skip and cancel reasons, filtering, dedup, the budget, the events, the trajectory — is the
+engine's own (`run_tiers`), exactly as the headless command runs it."""
 
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 from tierscope.api import Project, QueryOptions
-from tierscope.budget import apply_budget
 from tierscope.config.model import Config
-from tierscope.events import (
-    BudgetApplied,
-    QueryFinished,
-    QueryStarted,
-    TierFinished,
-    TierStarted,
-)
 from tierscope.models import Hit, QueryResult, TierOutcome, TierStatus
+from tierscope.tiers.base import Deadline, Probe, TierRequest
 
 FAKE_ROOT = Path("/srv/harbor")
 
@@ -76,86 +72,114 @@ def qmd_hits() -> tuple[Hit, ...]:
 def fallthrough_outcomes() -> tuple[TierOutcome, ...]:
     """qmd is not installed, ck times out, grep serves."""
     return (
-        TierOutcome("qmd", TierStatus.UNAVAILABLE, "qmd not installed", 0.4),
+        TierOutcome("qmd", TierStatus.UNAVAILABLE, "qmd not installed (not on PATH)", 0.4),
         TierOutcome("ck", TierStatus.TIMEOUT, "ck: timed out after 5.0 s", 5000.0),
         TierOutcome("grep", TierStatus.SERVED, "4 hits (ripgrep)", 21.5, grep_hits()),
     )
 
 
 def compare_outcomes() -> tuple[TierOutcome, ...]:
-    """Every tier ran and found something (run all tiers)."""
+    """Every tier finds something (to compare them with run all tiers)."""
     return (
-        TierOutcome("qmd", TierStatus.SERVED, "1 hit (qmd search)", 118.0, qmd_hits()),
+        TierOutcome("qmd", TierStatus.SERVED, "1 hit (BM25 search)", 118.0, qmd_hits()),
         TierOutcome("ck", TierStatus.SERVED, "2 hits (ck --hybrid)", 342.0, ck_hits()),
         TierOutcome("grep", TierStatus.SERVED, "4 hits (ripgrep)", 21.5, grep_hits()),
     )
 
 
-@dataclass
-class FakeEngine:
-    """Runs a fixed script of outcomes through the real precedence rules and budget.
+class FakeClock:
+    """Seconds that pass only when a scripted tier says its search took them."""
 
-    `block_tier` makes that tier hang until the run is cancelled (like a hung subprocess);
-    `tier_running` is set once it hangs.
-    """
+    def __init__(self) -> None:
+        self.now = 1000.0
 
-    outcomes: tuple[TierOutcome, ...] = field(default_factory=fallthrough_outcomes)
-    all_tier_outcomes: tuple[TierOutcome, ...] = field(default_factory=compare_outcomes)
-    root: Path = FAKE_ROOT
-    config: Config = field(default_factory=Config)
-    block_tier: str | None = None
-    runs: list[QueryOptions] = field(default_factory=list)
-    cancels: list[threading.Event] = field(default_factory=list)
-    tier_running: threading.Event = field(default_factory=threading.Event)
+    def __call__(self) -> float:
+        return self.now
 
-    def run(
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class ScriptedTier:
+    """Answers every search with `outcome`, its latency passing on the fake clock. A
+    hanging tier waits until the query is cancelled or its deadline passes, like a hung
+    subprocess, and says so as the real tiers do."""
+
+    def __init__(
         self,
-        options: QueryOptions,
+        outcome: TierOutcome,
+        clock: FakeClock,
         *,
-        on_event=None,
-        cancel: threading.Event | None = None,
-        trajectory: bool = True,
-    ) -> QueryResult:
-        self.runs.append(options)
-        emit = on_event or (lambda _event: None)
-        cancel = cancel or threading.Event()
-        self.cancels.append(cancel)
-        request = Project(self.root, config=self.config).prepare(options).request
-        query_id = f"q-{len(self.runs):08x}"
-        emit(QueryStarted(query_id, request))
-        script = self.all_tier_outcomes if request.all_tiers else self.outcomes
-        finished: list[TierOutcome] = []
-        served = None
-        for outcome in script:
-            if served is not None and not request.all_tiers:
-                outcome = TierOutcome(outcome.tier, TierStatus.SKIPPED, "an earlier tier served")
-                finished.append(outcome)
-                emit(TierFinished(query_id, outcome))
-                continue
-            emit(TierStarted(query_id, outcome.tier, request.timeout))
-            if outcome.tier == self.block_tier:
-                self.tier_running.set()
-                cancel.wait(timeout=30)
-                outcome = TierOutcome(outcome.tier, TierStatus.ERROR, "cancelled", 1.0)
-            finished.append(outcome)
-            emit(TierFinished(query_id, outcome))
-            if cancel.is_set():
-                break
-            if outcome.status is TierStatus.SERVED and served is None:
-                served = outcome.tier
-        hits = [hit for outcome in finished for hit in outcome.hits]
-        if not request.all_tiers:
-            hits = [hit for hit in hits if hit.tier == served]
-        report = apply_budget(hits, request.budget)
-        emit(BudgetApplied(query_id, report))
-        result = QueryResult(
-            query_id=query_id,
-            request=request,
-            scope=None,
-            outcomes=tuple(finished),
-            budget=report,
-            served_by=served,
-            total_ms=sum(outcome.latency_ms for outcome in finished) + 3.1,
+        hang: bool = False,
+        running: threading.Event | None = None,
+    ) -> None:
+        self.name = outcome.tier
+        self.outcome = outcome
+        self.clock = clock
+        self.hang = hang
+        self.running = running or threading.Event()
+
+    def probe(self, request: TierRequest) -> Probe:
+        usable = self.outcome.status is not TierStatus.UNAVAILABLE
+        return Probe(usable, self.outcome.reason)
+
+    def search(self, request: TierRequest, deadline: Deadline) -> TierOutcome:
+        if self.hang:
+            self.running.set()
+            cancelled = deadline.cancel.wait(deadline.remaining())
+            if cancelled:
+                return TierOutcome(self.name, TierStatus.ERROR, "cancelled", 1.0)
+            seconds = request.timeout
+            return TierOutcome(
+                self.name, TierStatus.TIMEOUT, f"{self.name}: timed out after {seconds} s"
+            )
+        self.clock.advance(self.outcome.latency_ms / 1000)
+        return self.outcome
+
+
+class ScriptedProject(Project):
+    """A project on the real engine whose tiers follow a script (`outcomes`, by tier; a
+    tier not in the script finds nothing). `hang` names a tier that hangs until cancelled;
+    `tier_running` is set once it does. Every run's options and cancel flag are kept."""
+
+    def __init__(
+        self,
+        outcomes: tuple[TierOutcome, ...] | None = None,
+        *,
+        root: Path = FAKE_ROOT,
+        config: Config | None = None,
+        hang: str | None = None,
+    ) -> None:
+        self.clock_source = FakeClock()
+        super().__init__(
+            root,
+            config=config if config is not None else Config(),
+            tier_factory=self._tier,
+            clock=self.clock_source,
         )
-        emit(QueryFinished(query_id, result))
-        return replace(result)
+        self.outcomes = fallthrough_outcomes() if outcomes is None else outcomes
+        self.hang = hang
+        self.tier_running = threading.Event()
+        self.runs: list[QueryOptions] = []
+        self.cancels: list[threading.Event | None] = []
+
+    def _tier(self, name: str) -> ScriptedTier:
+        outcome = next(
+            (outcome for outcome in self.outcomes if outcome.tier == name),
+            TierOutcome(name, TierStatus.EMPTY, "no matches", 1.0),
+        )
+        return ScriptedTier(
+            replace(outcome),
+            self.clock_source,
+            hang=name == self.hang,
+            running=self.tier_running,
+        )
+
+    def run(self, options: QueryOptions, **kwargs) -> QueryResult:
+        self.runs.append(options)
+        self.cancels.append(kwargs.get("cancel"))
+        return super().run(options, **kwargs)
+
+    def served_outcome(self) -> TierOutcome:
+        """The scripted outcome of the tier that serves when tiers fall through."""
+        return next(outcome for outcome in self.outcomes if outcome.hits)

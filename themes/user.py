@@ -1,14 +1,17 @@
 """User themes: YAML files in the user's config folder, validated before use.
 
-A file looks like this (only `name` and `primary` are required):
+A file looks like this (only `name` and `primary` are required); tierscope's own colours
+(`tier-qmd`, `tier-ck`, `tier-grep`, `tier-store`, `budget-ok`, `budget-over`) sit beside
+Textual's, and any other Textual variable goes under `variables:`:
 
     name: harbour
     dark: true
     primary: "#3fb6a8"
     background: "#10161d"
+    tier-qmd: "#c678dd"
+    budget-over: "#ff5f5f"
     variables:
-      tier-qmd: "#c678dd"
-      budget-over: "#ff5f5f"
+      footer-key-foreground: "#3fb6a8"
 
 A file that cannot be used is skipped with a one-line warning naming the file and the
 problem; the workbench then falls back to its other themes.
@@ -37,7 +40,7 @@ COLOUR_KEYS = (
     "panel",
     "boost",
 )
-KNOWN_KEYS = frozenset({"name", "dark", "variables", *COLOUR_KEYS})
+KNOWN_KEYS = frozenset({"name", "dark", "variables", *COLOUR_KEYS, *OUR_VARIABLES})
 
 
 class ThemeFileError(ValueError):
@@ -106,6 +109,7 @@ def parse_theme(text: str) -> Theme:
     if not isinstance(variables, dict):
         raise ThemeFileError("`variables` must be a mapping")
     checked = {str(key): _variable(str(key), value) for key, value in variables.items()}
+    checked |= {key: _colour(key, data[key]) for key in OUR_VARIABLES if key in data}
     return Theme(name=name.strip(), dark=dark, variables=checked, **colours)
 
 

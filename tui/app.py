@@ -20,6 +20,7 @@ from functools import partial
 from typing import ClassVar
 
 from textual import work
+from textual.actions import parse
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -79,6 +80,10 @@ class TierscopeApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "tierscope"
     DEFAULT_MODE = "query"
+    # Every view lays itself out for narrow (80 columns, the default terminal) and short
+    # (24 rows) terminals by these classes: stacked panes, fewer columns.
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-wide")]
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (32, "-tall")]
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "help", "Help"),
@@ -93,9 +98,14 @@ class TierscopeApp(App[None]):
         *,
         theme: str | None = None,
         views: Iterable[View] = VIEWS,
+        notices: Iterable[str] = (),
     ) -> None:
+        """`notices`: what the command that opened the workbench has to say (where the
+        demo's copy lives, whether qmd is there), shown in the app rather than only on a
+        terminal the app covers."""
         super().__init__()
         self.engine = engine
+        self.notices = tuple(notices)
         self.views = present_views(views)
         self.view_screens: dict[str, Screen] = {}
         self.startup_warnings: list[str] = []
@@ -169,18 +179,27 @@ class TierscopeApp(App[None]):
         self.exit()
 
     def action_help(self) -> None:
-        from .screens.help import HelpScreen
+        """The keys of the view on show, one row per action (hidden ones too, and the keys
+        its widgets document in HELP_KEYS), then the workbench's own keys."""
+        from .screens.help import HelpScreen, key_rows
 
         if isinstance(self.screen, HelpScreen):
             return
-        keys = []
-        for active in self.screen.active_bindings.values():
-            binding = active.binding
-            # The view's and the app's own keys, hidden ones too; widgets' only if shown.
-            wanted = binding.show or active.node in (self, self.screen)
-            if wanted and active.enabled and binding.description and not binding.system:
-                keys.append((self.get_key_display(binding), binding.description))
-        self.push_screen(HelpScreen(keys))
+        view = self.screen
+        here = key_rows(type(view).BINDINGS, self.get_key_display)
+        here += list(getattr(view, "HELP_KEYS", ()))
+        everywhere = key_rows(
+            [
+                binding
+                for binding in Binding.make_bindings(TierscopeApp.BINDINGS)
+                if self.check_action(*parse(binding.action)[1:])
+            ],
+            self.get_key_display,
+        )
+        if self.ENABLE_COMMAND_PALETTE:
+            palette = Binding(self.COMMAND_PALETTE_BINDING, "command_palette", "Command palette")
+            everywhere.append((self.get_key_display(palette), palette.description))
+        self.push_screen(HelpScreen(view.TITLE or "this view", here, everywhere))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -244,6 +263,8 @@ class TierscopeApp(App[None]):
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         for problem in self.engine.config.problems:
             self.startup_warnings.append(f"config {problem}")
+        for notice in self.notices:
+            self.notify(notice, timeout=10)
         for warning in self.startup_warnings:
             self.notify(warning, severity="warning", timeout=8)
 

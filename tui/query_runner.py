@@ -26,6 +26,12 @@ if TYPE_CHECKING:
     from tierscope.models import QueryResult
 
 
+# The agent the workbench's queries are logged under. A query replayed from a skill's log
+# keeps the skill's settings, but it is a person trying it, not the skill asking: it must
+# not count toward that skill's session budget.
+WORKBENCH_AGENT = "workbench"
+
+
 class QueryEngine(Protocol):
     """What the workbench needs of `tierscope.api.Project` (tests pass a fake one)."""
 
@@ -39,6 +45,7 @@ class QueryEngine(Protocol):
         on_event: EventSink | None = None,
         cancel: threading.Event | None = None,
         trajectory: bool = True,
+        agent: str | None = None,
     ) -> QueryResult: ...
 
 
@@ -102,7 +109,9 @@ def execute_run(engine: QueryEngine, run: QueryRun, post: Callable[[Message], An
         post(message_for(run.run_id, event))
 
     try:
-        result = engine.run(run.options, on_event=on_event, cancel=run.cancel)
+        result = engine.run(
+            run.options, on_event=on_event, cancel=run.cancel, agent=WORKBENCH_AGENT
+        )
     except Exception as exc:
         # The engine promises outcomes for user-caused problems, so this is a bug; show it
         # as one line in the workbench instead of tearing the UI down.

@@ -64,23 +64,28 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:
         print(f"tierscope: cannot prepare the demo in {dest}: {exc}", file=sys.stderr)
         return 1
-    print(f"demo project: {root}", file=sys.stderr)
-    _prepare_qmd(root)
+    notices = [f"demo project: {root}"]
+    qmd_note = _prepare_qmd(root)
+    if qmd_note:
+        notices.append(qmd_note)
+    for notice in notices:
+        print(notice, file=sys.stderr)
     if args.print_only:
         return _print_examples(root)
     from tierscope.cli import open_workbench
 
     args.root = str(root)
     args.config = None
+    # The workbench covers the terminal: it shows these itself.
+    args.notices = notices
     return open_workbench(args)
 
 
-def _prepare_qmd(root: Path) -> None:
+def _prepare_qmd(root: Path) -> str | None:
+    """Set up the demo's qmd collections; what there is to say about it."""
     from tierscope.demo.qmd_setup import ensure_collections
 
-    note = ensure_collections(root).note()
-    if note:
-        print(note, file=sys.stderr)
+    return ensure_collections(root).note()
 
 
 def _print_examples(root: Path) -> int:

@@ -149,11 +149,21 @@ class ConfigDocument:
         mappings as needed. Only the lines of that entry change."""
         parts = (SECTION, *_split_key(key))
         value = _plain(value, key)
-        new_text = _Editor(self._text).set(parts, value)
+        new_text = _Editor(self._text, quotes=self._loaded_editor()).set(parts, value)
         written = _lookup(_section_data_after(new_text, f"set {key}"), parts)
         if written != value:
             raise ConfigEditError(f"cannot set {key}: the file would read back {written!r}")
         self._text = new_text
+
+    def _loaded_editor(self) -> _Editor | None:
+        """The text as loaded, whose quotes an edited value keeps: quotes an earlier edit
+        needed (typing `notes` passes through `no`, which must be quoted) do not stick."""
+        if self._saved_text == self._text:
+            return None
+        try:
+            return _Editor(self._saved_text)
+        except ConfigEditError:
+            return None
 
     def unset(self, key: str) -> bool:
         """Remove a dotted key (every duplicate of it), and any mapping the removal
@@ -278,8 +288,10 @@ class _Layout:
 class _Editor:
     """One edit of one text: locate entries with the node tree, return the new text."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, quotes: _Editor | None = None) -> None:
         self.text = text
+        # Where a replaced value takes its quote style from (default: this text).
+        self.quotes = quotes
         self.root = _compose(text)
         if self.root is not None and not (
             isinstance(self.root, yaml.MappingNode) and not self.root.flow_style
@@ -510,6 +522,19 @@ class _Editor:
             ]
         return self._entry_of(mapping, candidates[-1], prefix) if candidates else None
 
+    def _entry_at(self, path: tuple[str, ...]) -> _Entry | None:
+        """The entry at `path` through block mappings, None when there is none."""
+        entry = None
+        mapping = self.root
+        for index, part in enumerate(path):
+            if not isinstance(mapping, yaml.MappingNode) or mapping.flow_style:
+                return None
+            entry = self._find(mapping, path[:index], part)
+            if entry is None:
+                return None
+            mapping = entry.value
+        return entry
+
     def _entry_of(self, mapping: yaml.MappingNode, index: int, prefix: tuple[str, ...]) -> _Entry:
         key, value = mapping.value[index]
         return _Entry(key, value, (*prefix, _constructed_key(key)))
@@ -563,6 +588,9 @@ class _Editor:
         return key_column + offset
 
     def _quote_for(self, entry: _Entry) -> str | None:
+        if self.quotes is not None:
+            loaded = self.quotes._entry_at(entry.path)
+            return self.quotes._quote_for(loaded) if loaded is not None else None
         node = entry.value
         if self._is_alias(entry) or _is_null(node):
             return None

@@ -149,7 +149,9 @@ class _SectionReader:
 
     # -- typed getters: return the default and record a problem on a wrong type ----------
 
-    def value(self, section: Mapping, key: str, path: str, default, kind: str):
+    def value(self, section: Mapping, key: str, path: str, default, kind: str, instead: str = ""):
+        """`section[key]` checked as `kind`; `default` when absent or wrong, the problem
+        saying what applies instead (`instead`, else the default's value)."""
         if key not in section or section[key] is None:
             return default
         raw = section[key]
@@ -157,7 +159,8 @@ class _SectionReader:
         checker = _CHECKERS[kind]
         ok, value = checker(raw)
         if not ok:
-            self.problem(full, f"expected {kind}, got {raw!r}; using {default!r}")
+            instead = instead or f"the default ({_as_yaml(default)})"
+            self.problem(full, f"expected {kind}, got {raw!r}; using {instead}")
             return default
         return value
 
@@ -343,13 +346,26 @@ class _SectionReader:
             if not isinstance(body, Mapping):
                 self.problem(path, "an override must be a mapping (ignored)")
                 continue
-            budget = self.value(body, "budget", path, None, "positive integer")
-            scope = self.value(body, "scope", path, None, "string")
+            # Named, not quoted: a message that changed with default_budget would read as
+            # a new problem after every edit of it (see `config set`, the Config view).
+            budget = self.value(
+                body, "budget", path, None, "positive integer", instead="default_budget instead"
+            )
+            scope = self.value(body, "scope", path, None, "string", instead="the query's own scope")
             enabled = self.value(body, "enabled", path, True, "boolean")
             for unknown in [k for k in body if k not in {"budget", "scope", "enabled"}]:
                 self.problem(f"{path}.{unknown}", "unknown key (ignored)", "warning")
             result[str(name)] = SkillOverride(budget, scope, enabled)
         return result
+
+
+def _as_yaml(value: object) -> str:
+    """A default as the file would spell it: `true`, `[grimoires/loa/]`, `2000`."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_as_yaml(item) for item in value) + "]"
+    return str(value)
 
 
 def _is_number(raw) -> bool:

@@ -4,34 +4,31 @@ the diff — without touching any other line of the file.
 
 The screen owns one `ConfigDocument` (the file's text, edited key by key); the form and
 the YAML editor both write to it and are redrawn from it, so they never disagree. The
-preview runs in a thread worker that only posts messages.
+preview (config_previewing.py) runs in a thread worker that only posts messages; saving
+lives in config_saving.py.
 """
 
 from __future__ import annotations
 
-import difflib
 import threading
 from collections.abc import Mapping
-from pathlib import Path
 from typing import ClassVar
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static, TabbedContent, TabPane, Tabs, TextArea
+from textual.widgets import Header, Static, TabbedContent, TabPane, Tabs, TextArea
 
-from tierscope.api import Project, QueryOptions
-from tierscope.config.document import ConfigConflict, ConfigDocument, ConfigEditError
-from tierscope.config.loader import PROJECT_CONFIG_NAMES, load_config, parse_config
+from tierscope.api import Project
+from tierscope.config.document import ConfigDocument, ConfigEditError
+from tierscope.config.loader import parse_config
 from tierscope.config.model import Config, ConfigProblem, ConfigSource
 from tierscope.config.validate import validate
-from tierscope.models import QueryResult
 
-from ..messages import ConfigSaved
+from ..config_text import changed_lines, config_target, in_file_lines, plural, with_section_text
 from ..widgets.config_form import ConfigForm
 from ..widgets.config_preview import PreviewPanel
 from ..widgets.config_problems import ProblemList
@@ -39,88 +36,15 @@ from ..widgets.named_entries import NamedEntries
 from ..widgets.setting_field import NOT_SET, SettingField
 from ..widgets.short_path import short_path
 from ..widgets.tier_order import TierOrder
+from ..widgets.workbench_footer import WorkbenchFooter
 from ..widgets.yaml_editor import YamlEditor
-from .config_dialogs import conflict_dialog, disk_diff_dialog, save_dialog
+from .config_previewing import ConfigPreviewing
+from .config_saving import ConfigSaving
 
 EDITED_REASON = "unsaved edits in the Config view"
 
 
-class PreviewFinished(Message):
-    """Both runs of a preview ended; `preview_id` says which preview."""
-
-    def __init__(self, preview_id: int, saved: QueryResult, edited: QueryResult) -> None:
-        super().__init__()
-        self.preview_id = preview_id
-        self.saved = saved
-        self.edited = edited
-
-
-class PreviewFailed(Message):
-    """The engine raised: a programming error, shown as one line rather than a crash."""
-
-    def __init__(self, preview_id: int, error: str) -> None:
-        super().__init__()
-        self.preview_id = preview_id
-        self.error = error
-
-
-def config_target(engine: Project) -> Path:
-    """The file the view edits: the config in use, else `<root>/.tierscope.yaml`, which
-    saving creates (the first name config discovery looks for)."""
-    path = engine.config.source.path
-    return path if path is not None else engine.root / PROJECT_CONFIG_NAMES[0]
-
-
-def changed_lines(before: str, after: str) -> int:
-    """How many lines an edit touched: a replaced line counts once, like an added or a
-    removed one."""
-    matcher = difflib.SequenceMatcher(None, before.splitlines(), after.splitlines(), False)
-    return sum(
-        max(end - start, new_end - new_start)
-        for tag, start, end, new_start, new_end in matcher.get_opcodes()
-        if tag != "equal"
-    )
-
-
-def shown_diff(document: ConfigDocument, name: str) -> str:
-    """The document's diff against the disk, its headers naming the file as the view does."""
-    diff = document.diff()
-    return diff.replace(str(document.path), name, 2) if document.path is not None else diff
-
-
-def with_section_text(document: ConfigDocument, section: str) -> str:
-    """The document's text with `section` in place of its `qmd_context:` block (added at
-    the end when it has none), taken as it is: it need not parse."""
-    text = document.text
-    if section and not section.endswith("\n"):
-        section += "\n"
-    first_line = document.section_first_line()
-    if first_line is None:
-        return text + ("\n" if text and not text.endswith("\n") else "") + section
-    start = 0
-    for _ in range(first_line - 1):
-        start = text.index("\n", start) + 1
-    return text[:start] + section + text[start + len(document.section_text()) :]
-
-
-def plural(count: int, template: str) -> str:
-    """`template` with the count in place of {} and an s when it is not 1."""
-    return template.format(count) + ("" if count == 1 else "s")
-
-
-def introduced_errors(
-    before: list[ConfigProblem], after: list[ConfigProblem]
-) -> list[ConfigProblem]:
-    """Errors of `after` that `before` did not have (the file's old errors never block)."""
-    known = {(problem.key, problem.message) for problem in before}
-    return [
-        problem
-        for problem in after
-        if problem.severity == "error" and (problem.key, problem.message) not in known
-    ]
-
-
-class ConfigScreen(Screen):
+class ConfigScreen(ConfigPreviewing, ConfigSaving, Screen):
     """Tune scopes, budgets, timeouts and overrides, and see their effect before saving."""
 
     CSS_PATH = "config.tcss"
@@ -162,7 +86,7 @@ class ConfigScreen(Screen):
                     yield PreviewPanel(id="config-preview")
             with Vertical(id="problems-box"):
                 yield ProblemList(id="problems")
-        yield Footer(compact=True)
+        yield WorkbenchFooter()
 
     def on_mount(self) -> None:
         self.query_one("#problems-box").border_title = "Problems"
@@ -190,7 +114,7 @@ class ConfigScreen(Screen):
         self.loaded_text = self.document.text
         self.editor_problem = None
         self.baseline = self._validate()
-        self.redraw()
+        self.redraw(replace_typing=True)
 
     def held_text(self) -> str:
         """The whole file as this view holds it: the document, except that while the YAML
@@ -243,8 +167,11 @@ class ConfigScreen(Screen):
             names[group] = [str(name) for name in value] if isinstance(value, Mapping) else []
         return names
 
-    def redraw(self, *, form: bool = True, editor: bool = True) -> None:
-        """Validate the document and draw it everywhere (but where the edit came from)."""
+    def redraw(
+        self, *, form: bool = True, editor: bool = True, replace_typing: bool = False
+    ) -> None:
+        """Validate the document and draw it everywhere (but where the edit came from);
+        with `replace_typing`, the form field being typed in shows the file too."""
         document = self.document
         self.problems = self._validate()
         self.edited = parse_config(document.render(), ConfigSource(document.path, EDITED_REASON))
@@ -256,7 +183,13 @@ class ConfigScreen(Screen):
         config_form = self.query_one(ConfigForm)
         config_form.disabled = self.broken is not None
         if form and self.broken is None:
-            config_form.show(self.file_value, self.edited, self._names_in_file(), self.problems)
+            config_form.show(
+                self.file_value,
+                self.edited,
+                self._names_in_file(),
+                self.problems,
+                replace_typing=replace_typing,
+            )
         self.query_one(PreviewPanel).offer_scopes(self.edited.scopes)
         yaml_editor = self.query_one(YamlEditor)
         yaml_editor.read_only = self.broken is not None
@@ -388,8 +321,11 @@ class ConfigScreen(Screen):
         except ConfigEditError as exc:
             start = self.query_one(YamlEditor).line_number_start
             line = start + exc.line - 1 if exc.line is not None else None
+            message = in_file_lines(str(exc), start)
             self.editor_problem = ConfigProblem(
-                f"YAML editor: {exc}; the form shows the last valid text", str(self.path), line
+                f"YAML editor: {message}; the form shows the last valid text",
+                str(self.path),
+                line,
             )
             self._show_problems()
             return
@@ -429,128 +365,3 @@ class ConfigScreen(Screen):
             self.query_one(YamlEditor).focus()
         else:
             tabs.query_one(Tabs).focus()
-
-    # Preview ----------------------------------------------------------------------------
-
-    def action_preview(self) -> None:
-        """Show the preview and run it; with no query typed yet, put the cursor there."""
-        self.action_show_tab("preview-tab")
-        self.query_one(PreviewPanel).request()
-
-    @on(PreviewPanel.Requested)
-    def _preview_requested(self, message: PreviewPanel.Requested) -> None:
-        if self._preview_cancel is not None:
-            self._preview_cancel.set()
-        self._preview_id += 1
-        self._preview_cancel = threading.Event()
-        self._preview(self._preview_id, message.options, self.edited, self._preview_cancel)
-
-    @work(thread=True, exclusive=True, group="config-preview", exit_on_error=False)
-    def _preview(
-        self, preview_id: int, options: QueryOptions, edited: Config, cancel: threading.Event
-    ) -> None:
-        try:
-            saved = self.engine.run(options, cancel=cancel, trajectory=False)
-            changed = self.engine.with_config(edited).run(options, cancel=cancel, trajectory=False)
-        except Exception as exc:
-            # The engine turns what a user can cause into outcomes, so this is a bug: say
-            # it in one line instead of tearing the workbench down.
-            self.post_message(PreviewFailed(preview_id, f"{type(exc).__name__}: {exc}"))
-            return
-        if not cancel.is_set():
-            self.post_message(PreviewFinished(preview_id, saved, changed))
-
-    async def on_preview_finished(self, message: PreviewFinished) -> None:
-        if message.preview_id == self._preview_id:
-            await self.query_one(PreviewPanel).show(message.saved, message.edited)
-
-    def on_preview_failed(self, message: PreviewFailed) -> None:
-        if message.preview_id == self._preview_id:
-            self.query_one(PreviewPanel).set_summary(
-                [Content.styled(f"the preview failed: {message.error}", "$error")]
-            )
-
-    # Saving -----------------------------------------------------------------------------
-
-    def action_save(self) -> None:
-        """Show the diff of the edits and save them when confirmed."""
-        self._save_when_confirmed()
-
-    @work(exclusive=True, group="config-save")
-    async def _save_when_confirmed(self) -> None:
-        await self.save_changes()
-
-    async def save_changes(self) -> bool:
-        """Refuse (saying why) edits that cannot be saved; otherwise show their diff and
-        write them when confirmed. True once the file holds the edits."""
-        if not self._can_save():
-            return False
-        document = self.document
-        name = short_path(self.path, self.engine.root)
-        dialog = save_dialog(
-            name,
-            shown_diff(document, name),
-            changed_lines(self._disk_text() or "", document.text),
-            creating=not document.exists,
-        )
-        if await self.app.push_screen_wait(dialog) != "save":
-            return False
-        return await self._write()
-
-    def _can_save(self) -> bool:
-        """Whether the edits can be saved as they are; when not, the user is told why."""
-        name = short_path(self.path, self.engine.root)
-        if self.broken is not None:
-            self.notify(f"{name} is not valid YAML; nothing to save.", severity="error")
-            return False
-        if self.editor_problem is not None:
-            self.notify(
-                f"Not saved: the YAML editor has a problem at line {self.editor_problem.line}.",
-                severity="error",
-            )
-            return False
-        if not self.document.changed:
-            self.notify("Nothing to save: no edits since the file was loaded.")
-            return False
-        errors = introduced_errors(self.baseline, self.problems)
-        if errors:
-            count = len(errors)
-            self.notify(
-                f"Not saved: the edits introduce {count} error{'s' if count != 1 else ''} "
-                f"(first: {errors[0].key or 'line ' + str(errors[0].line)}: {errors[0].message}).",
-                severity="error",
-            )
-            return False
-        return True
-
-    async def _write(self) -> bool:
-        """Write the edits; a file changed on disk meanwhile is never overwritten."""
-        name = short_path(self.path, self.engine.root)
-        try:
-            self.document.save()
-        except ConfigConflict:
-            self.app.push_screen(conflict_dialog(name), self._conflict_answered)
-            return False
-        except (OSError, ConfigEditError) as exc:
-            reason = getattr(exc, "strerror", None) or exc
-            self.notify(f"Not saved: cannot write {name} ({reason}).", severity="error")
-            return False
-        self.loaded_text = self.document.text
-        self.baseline = self._validate()
-        self.redraw()
-        self.post_message(ConfigSaved(load_config(self.engine.root, self.engine.config_path)))
-        await self.query_one(PreviewPanel).clear(
-            "Saved: the saved settings are the edited ones now. Edit again, then preview."
-        )
-        self.notify(f"Saved {name}; queries use the new settings from now on.", title="Saved")
-        return True
-
-    def _conflict_answered(self, answer: str | None) -> None:
-        name = short_path(self.path, self.engine.root)
-        if answer == "reload":
-            self.load()
-            self.notify(f"Reloaded {name} from disk; your edits were dropped.")
-        elif answer == "diff":
-            self.app.push_screen(
-                disk_diff_dialog(name, shown_diff(self.document, name)), self._conflict_answered
-            )

@@ -48,7 +48,7 @@ class ConfigDialog(ModalScreen[str | None]):
         self.diff = diff
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
+        with Vertical(id="dialog", classes="-with-diff" if self.diff is not None else ""):
             with Vertical(id="dialog-head"):
                 yield Static(self.title_text, id="dialog-title")
                 yield Static(self.message, id="dialog-message")
@@ -70,7 +70,7 @@ class ConfigDialog(ModalScreen[str | None]):
 
 
 SAVE = DialogChoice("save", "Save", "primary")
-RELOAD = DialogChoice("reload", "Reload from disk (drop my edits)", "warning")
+RELOAD = DialogChoice("reload", "Reload (drop my edits)", "warning")
 SHOW_DIFF = DialogChoice("diff", "Show the difference")
 KEEP_EDITING = DialogChoice("keep", "Keep editing")
 CANCEL = DialogChoice("cancel", "Cancel")

@@ -17,7 +17,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from tierscope.api import Project
 from tierscope.doctor import DoctorReport, diagnose
@@ -25,6 +25,7 @@ from tierscope.doctor import DoctorReport, diagnose
 from ..widgets.doctor_config import ConfigSummary
 from ..widgets.doctor_scopes import ScopeDetails
 from ..widgets.doctor_tiers import TierTable
+from ..widgets.workbench_footer import WorkbenchFooter
 
 
 class DoctorChecked(Message):
@@ -79,7 +80,7 @@ class DoctorScreen(Screen):
                 yield TierTable(id="doctor-tiers")
             yield Static("Scopes", id="doctor-scopes-heading")
             yield ScopeDetails(id="doctor-scopes")
-        yield Footer()
+        yield WorkbenchFooter()
 
     def on_mount(self) -> None:
         self.query_one("#doctor-tiers-box").border_title = "Tiers"

@@ -6,6 +6,7 @@ widgets only draw what they are given and post messages back.
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar
 
@@ -14,13 +15,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+from textual.widgets import Header, Static, TabbedContent, TabPane
 
 from tierscope.api import QueryOptions
 from tierscope.budget import apply_budget
 from tierscope.models import Hit, QueryResult
 from tierscope.render import render_json
 
+from ..clipboard import CopyReport, copy_report, osc52_refusal
 from ..command_line import command_line
 from ..messages import (
     BudgetAppliedMessage,
@@ -41,6 +43,7 @@ from ..widgets.replay_comparison import ReplayComparison
 from ..widgets.results_table import ResultsTable
 from ..widgets.tier_pipeline import TierPipeline
 from ..widgets.tier_row import format_ms
+from ..widgets.workbench_footer import WorkbenchFooter
 
 if TYPE_CHECKING:
     from tierscope.trajectory.replay import LoggedQuery
@@ -55,10 +58,16 @@ class QueryScreen(Screen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel_query", "Cancel"),
         Binding("ctrl+r", "run_all_tiers", "All tiers"),
-        Binding("ctrl+g", "focus_budget", "Budget", show=False),
+        Binding("ctrl+g", "focus_budget", "Budget bar", show=False),
         Binding("ctrl+y", "copy_json", "Copy JSON"),
         Binding("ctrl+l", "copy_command", "Copy command", show=False),
     ]
+    # Keys of the view's widgets, for the help.
+    HELP_KEYS: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("enter", "Run the query (from any field)"),
+        ("← / →", "Budget − / + 100 (budget bar focused)"),
+        ("shift+← / shift+→", "Budget − / + 1000 (budget bar focused)"),
+    )
 
     def __init__(self, engine: QueryEngine, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -85,7 +94,7 @@ class QueryScreen(Screen):
             with TabPane("Compare", id="compare-tab"):
                 yield ComparePanel(id="compare")
         yield Static(id="command-line")
-        yield Footer(compact=True)
+        yield WorkbenchFooter()
 
     def on_mount(self) -> None:
         self.query_one("#budget-box").border_title = "Budget"
@@ -238,7 +247,9 @@ class QueryScreen(Screen):
         if self.options is None:
             return
         line = command_line(self.options, self.engine.root)
-        self.query_one("#command-line", Static).update(f"$ {line}")
+        shown = self.query_one("#command-line", Static)
+        shown.update(f"$ {line}")
+        shown.tooltip = f"{line}\n(ctrl+l copies it)"
 
     @on(ResultsTable.HitSelected)
     def _hit_selected(self, message: ResultsTable.HitSelected) -> None:
@@ -250,8 +261,10 @@ class QueryScreen(Screen):
         self.repack(message.limit)
 
     @on(QueryForm.BudgetEdited)
-    def _budget_edited(self, message: QueryForm.BudgetEdited) -> None:
-        self.repack(message.limit)
+    def _budget_edited(self) -> None:
+        limit = self.query_one(QueryForm).typed_budget()
+        if limit is not None:
+            self.repack(limit)
 
     # Actions ---------------------------------------------------------------------------
 
@@ -269,13 +282,23 @@ class QueryScreen(Screen):
         if self.result is None:
             self.notify("Run a query first.", severity="warning")
             return
-        self.app.copy_to_clipboard(render_json(self.result.hits))
+        text = render_json(self.result.hits)
+        self.app.copy_to_clipboard(text)
         count = len(self.result.hits)
-        self.notify(f"Copied {count} hit{'s' if count != 1 else ''} as JSON.", title="Copied")
+        what = f"{count} hit{'s' if count != 1 else ''} as JSON"
+        self._report_copy(copy_report(what, text, "result.json", osc52_refusal(os.environ)))
 
     def action_copy_command(self) -> None:
         if self.options is None:
             self.notify("Run a query first.", severity="warning")
             return
-        self.app.copy_to_clipboard(command_line(self.options, self.engine.root))
-        self.notify("Copied the equivalent tierscope command.", title="Copied")
+        line = command_line(self.options, self.engine.root)
+        self.app.copy_to_clipboard(line)
+        refusal = osc52_refusal(os.environ)
+        what = "the equivalent tierscope command"
+        self._report_copy(copy_report(what, line, "command.txt", refusal, show=True))
+
+    def _report_copy(self, report: CopyReport) -> None:
+        title = "Copied" if report.severity == "information" else "Not copied"
+        timeout = 5 if report.severity == "information" else 15
+        self.notify(report.message, title=title, severity=report.severity, timeout=timeout)

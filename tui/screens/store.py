@@ -19,7 +19,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Header, Input, Static
+from textual.widgets import ContentSwitcher, Header, Input, Static
 
 from tierscope.api import Project
 from tierscope.store.entries import CONTEXT_TYPES, ReadFilters, ReadResult, RunSummary
@@ -30,6 +30,7 @@ from ..widgets.short_path import short_path
 from ..widgets.store_entries import EntryTable, type_variable
 from ..widgets.store_entry_detail import EntryDetail
 from ..widgets.store_filters import FilterChoice, FilterList
+from ..widgets.workbench_footer import WorkbenchFooter
 
 PAGE_SIZE = 50
 WRITE_EXAMPLE = 'tierscope context write --type discovery --content "..."'
@@ -153,6 +154,9 @@ class StoreScreen(Screen):
 
     CSS_PATH = "store.tcss"
     TITLE = "Store"
+    # The cursor starts on the entries, so `/` (and the other keys) reach the view instead
+    # of being typed into the search field.
+    AUTO_FOCUS = "#store-entries"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_search", "Search"),
@@ -184,7 +188,7 @@ class StoreScreen(Screen):
                         yield EntryTable(id="store-entries")
                         yield EntryDetail(id="store-detail")
             yield Static(id="store-empty")
-        yield Footer()
+        yield WorkbenchFooter()
 
     def on_mount(self) -> None:
         for selector, title in (

@@ -10,13 +10,17 @@ Everything slow runs in thread workers that only post messages: listing and coun
 files, indexing (cancelled when another file is opened), matching a filter (in steps),
 counting tokens and, in follow mode, picking up appended lines on a timer (their
 messages are in trajectory_messages.py).
+
+This module opens, indexes and shows; the view's other jobs live beside it, one module
+each: the files (trajectory_files_pane.py), the filters and their matches
+(trajectory_filtering.py), follow mode (trajectory_following.py) and the budget over a
+session (trajectory_session_budget.py).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import ClassVar
 
@@ -28,7 +32,6 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import (
     Checkbox,
-    Footer,
     Header,
     Input,
     Select,
@@ -40,49 +43,36 @@ from textual.worker import get_current_worker
 
 from tierscope.api import Project, QueryOptions
 from tierscope.trajectory.budget_timeline import BudgetTimeline
-from tierscope.trajectory.filters import EntryFilter
 from tierscope.trajectory.paths import default_dir
 from tierscope.trajectory.replay import EXECUTE, INTENT
 
 from ..messages import ReplayQuery
 from ..trajectory_matches import MatchSearch
 from ..trajectory_messages import (
-    BudgetCounted,
-    FilesListed,
     IndexingProgressed,
-    MatchesFound,
-    TrajectoryGrew,
     TrajectoryIndexed,
     TrajectoryOpened,
     TrajectoryUnreadable,
 )
-from ..trajectory_reading import FileRow, OpenedTrajectory, list_files, open_trajectory
+from ..trajectory_reading import FileRow, OpenedTrajectory, open_trajectory
 from ..widgets.session_budget import SessionBudget
-from ..widgets.short_path import short_path
 from ..widgets.trajectory_detail import TrajectoryDetail, entry_detail
 from ..widgets.trajectory_files import TrajectoryFiles
-from ..widgets.trajectory_lines import TrajectoryLines, column_headings
+from ..widgets.trajectory_lines import TrajectoryLines
+from ..widgets.trajectory_rows import column_headings
 from ..widgets.trajectory_summary import TrajectorySummary
+from ..widgets.workbench_footer import WorkbenchFooter
+from .trajectory_files_pane import TrajectoryFilesPane
+from .trajectory_filtering import TrajectoryFiltering
+from .trajectory_following import FOLLOW_SECONDS, TrajectoryFollowing
+from .trajectory_session_budget import BUDGET_TAB, LINE_TAB, TrajectorySessionBudget
 
-FOLLOW_SECONDS = 0.5
 PROGRESS_SECONDS = 0.1
-# The phase filter's choice for malformed lines (no phase is called this).
-MALFORMED = "\x00malformed"
-BUDGET_TAB = "trajectory-budget-tab"
-LINE_TAB = "trajectory-line-tab"
 
 
-def is_today(day: date | None) -> bool:
-    """Whether a file's day is today, by the local or the UTC calendar (files are named by
-    the writer's day)."""
-    return day is not None and day in {date.today(), datetime.now(UTC).date()}
-
-
-def choices(counts: dict[str, int]) -> list[tuple[str, str]]:
-    return [(f"{name} ({count:,})", name) for name, count in counts.items()]
-
-
-class TrajectoriesScreen(Screen):
+class TrajectoriesScreen(
+    TrajectoryFilesPane, TrajectoryFiltering, TrajectoryFollowing, TrajectorySessionBudget, Screen
+):
     """The project's trajectory logs."""
 
     CSS_PATH = "trajectories.tcss"
@@ -102,6 +92,12 @@ class TrajectoriesScreen(Screen):
         Binding("o", "open_path", "Open path", show=False),
         Binding("escape", "focus_lines", "Entry list", show=False),
     ]
+    # Keys of the view's widgets, for the help.
+    HELP_KEYS: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("space", "Mark a file to open it with others (files list)"),
+        ("enter", "Open the marked files, or the highlighted one (files list)"),
+        ("↑ ↓ pgup pgdn home end", "Move in the entry list"),
+    )
 
     def __init__(self, engine: Project, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -138,10 +134,10 @@ class TrajectoriesScreen(Screen):
                 yield Input(placeholder="open a file by path (o)", id="trajectory-path")
             with Vertical(id="trajectory-reading"):
                 with Horizontal(id="trajectory-filters"):
-                    yield Select[str]([], prompt="all agents", id="trajectory-agent")
-                    yield Select[str]([], prompt="all phases", id="trajectory-phase")
-                    yield Input(placeholder="text (/)", id="trajectory-text")
-                    yield Checkbox("only matches", True, id="trajectory-only-matches")
+                    yield Select[str]([], prompt="all agents", id="trajectory-agent", compact=True)
+                    yield Select[str]([], prompt="all phases", id="trajectory-phase", compact=True)
+                    yield Input(placeholder="text (/)", id="trajectory-text", compact=True)
+                    yield Checkbox("only matches", True, id="trajectory-only-matches", compact=True)
                 yield TrajectorySummary(id="trajectory-summary")
                 yield Static(Content(column_headings()), id="trajectory-columns")
                 yield TrajectoryLines(id="trajectory-lines")
@@ -150,7 +146,7 @@ class TrajectoriesScreen(Screen):
                         yield TrajectoryDetail(id="trajectory-detail")
                     with TabPane("Budget over a session", id=BUDGET_TAB):
                         yield SessionBudget(id="trajectory-budget")
-        yield Footer(compact=True)
+        yield WorkbenchFooter()
 
     def on_mount(self) -> None:
         files = self.query_one(TrajectoryFiles)
@@ -170,58 +166,6 @@ class TrajectoriesScreen(Screen):
     def on_screen_resume(self) -> None:
         # Every time the view is shown: skills may have written new files since.
         self._list_files()
-
-    # Files -----------------------------------------------------------------------------
-
-    def _list_files(self) -> None:
-        if not self._listing:
-            self._listing = True
-            self._list(self.files)
-
-    @work(thread=True, exclusive=True, group="trajectory-files", exit_on_error=False)
-    def _list(self, previous: tuple[FileRow, ...]) -> None:
-        self.post_message(FilesListed(list_files(self.directory, previous)))
-
-    def on_files_listed(self, message: FilesListed) -> None:
-        self._listing = False
-        first = not self._listed_once
-        self._listed_once = True
-        if message.rows != self.files or first:
-            self.files = message.rows
-            opened = self.opened.paths if self.opened else ()
-            self.query_one(TrajectoryFiles).show(self.files, opened)
-        if first and self.opened is None and not self._loading:
-            self._open_latest_day()
-
-    def _open_latest_day(self) -> None:
-        """Open the newest day's files, merged (a file not named by day, if that is all)."""
-        if not self.files:
-            where = short_path(self.directory, self.engine.root)
-            self.query_one(TrajectorySummary).show_empty(where)
-            return
-        day = self.files[0].info.day
-        paths = [row.info.path for row in self.files if row.info.day == day] if day else []
-        self.open_paths(paths or [self.files[0].info.path])
-
-    @on(TrajectoryFiles.Open)
-    def _files_chosen(self, message: TrajectoryFiles.Open) -> None:
-        self.open_paths(message.paths)
-        self.query_one(TrajectoryLines).focus()
-
-    @on(Input.Submitted, "#trajectory-path")
-    def _path_given(self, message: Input.Submitted) -> None:
-        given = message.value.strip()
-        if not given:
-            return
-        path = Path(given).expanduser()
-        candidates = [path] if path.is_absolute() else [Path.cwd() / path, self.engine.root / path]
-        found = next((candidate for candidate in candidates if candidate.is_file()), None)
-        if found is None:
-            self.notify(f"No such file: {given}", severity="warning")
-            return
-        message.input.value = ""
-        self.open_paths([found])
-        self.query_one(TrajectoryLines).focus()
 
     # Opening and indexing --------------------------------------------------------------
 
@@ -328,123 +272,13 @@ class TrajectoriesScreen(Screen):
         self.query_one(TrajectorySummary).show_unreadable(message.error)
         self.notify(message.error, title="Cannot open", severity="error")
 
-    # Filters ---------------------------------------------------------------------------
-
-    def _read_filter(self) -> EntryFilter:
-        agent = self.query_one("#trajectory-agent", Select).selection or ""
-        phase = self.query_one("#trajectory-phase", Select).selection or ""
-        text = self.query_one("#trajectory-text", Input).value.strip()
-        if phase == MALFORMED:
-            return EntryFilter(agent=agent, text=text, flagged_only=True)
-        return EntryFilter(agent=agent, phase=phase, text=text)
-
-    @on(Select.Changed)
-    @on(Input.Changed, "#trajectory-text")
-    def _filter_edited(self) -> None:
-        anchor = self.query_one(TrajectoryLines).selected
-        if not self.matches.change(self._read_filter()):
-            return
-        self._stick_to_end = False
-        # The cursor returns to the line it was on (or the next match) once found.
-        self._anchor = anchor
-        self._show_rows()
-        self._continue_matching()
-        agent = self.matches.wanted.agent
-        if agent != self.query_one(SessionBudget).agent:
-            self.query_one(SessionBudget).show(self.timeline, agent)
-        self.refresh_bindings()
-
-    @on(Checkbox.Changed, "#trajectory-only-matches")
-    def _only_matches_changed(self, message: Checkbox.Changed) -> None:
-        if message.value == self.only_matches:
-            return
-        lines = self.query_one(TrajectoryLines)
-        selected = lines.selected
-        self.only_matches = message.value
-        self._show_rows()
-        if selected is not None:
-            lines.move_to_position(selected)
-
-    def _show_choices(self) -> None:
-        """Agent and phase choices with their line counts, keeping what is chosen."""
-        if self.opened is None:
-            return
-        phases = choices(self.opened.phases())
-        if self.opened.flagged_count:
-            phases.append((f"malformed lines ({self.opened.flagged_count:,})", MALFORMED))
-        for selector, options in (
-            ("#trajectory-agent", choices(self.opened.agents())),
-            ("#trajectory-phase", phases),
-        ):
-            if self._shown_choices.get(selector) == options:
-                continue
-            self._shown_choices[selector] = options
-            select = self.query_one(selector, Select)
-            chosen = select.selection
-            select.set_options(options)
-            if chosen in {value for _label, value in options}:
-                select.value = chosen
-
-    def _search_again_from(self, start: int) -> None:
-        """Lines from position `start` on changed: find their matches again."""
-        self.matches.restart(start)
-        self._show_rows()
-        self._continue_matching()
-
-    def _continue_matching(self) -> None:
-        """Search the lines not searched yet (the file grew, or a search just began)."""
-        opened = self.opened
-        start = self.matches.begin(len(opened)) if opened is not None else None
-        if start is not None:
-            self._match(self.matches.search_id, opened, self.matches.wanted, start)
-        self._show_match_count()
-
-    @work(thread=True, exclusive=True, group="trajectory-match", exit_on_error=False)
-    def _match(
-        self, search_id: int, opened: OpenedTrajectory, wanted: EntryFilter, start: int
-    ) -> None:
-        worker = get_current_worker()
-        position = start
-        while not worker.is_cancelled:
-            step = opened.match_step(wanted, position)
-            if step is None:
-                return
-            found, stop = step
-            final = stop >= len(opened) or stop == position
-            self.post_message(MatchesFound(search_id, position, found, stop, final=final))
-            if final:
-                return
-            position = stop
-
-    def on_matches_found(self, message: MatchesFound) -> None:
-        accepted = self.matches.accept(
-            message.search_id, message.start, message.found, message.upto, final=message.final
-        )
-        if not accepted:
-            return
-        lines = self.query_one(TrajectoryLines)
-        lines.rows_changed()
-        if self._anchor is not None and self._anchor < message.upto:
-            lines.move_to_position(self._anchor)
-            self._anchor = None
-        if message.final:
-            if self._stick_to_end:
-                lines.move_cursor(lines.row_count - 1)
-            self._continue_matching()
-        self._show_match_count()
-
-    def _show_rows(self) -> None:
-        lines = self.query_one(TrajectoryLines)
-        if not self.matches.active:
-            lines.set_rows(None, None)
-            self._anchor = None
-        elif self.only_matches:
-            lines.set_rows(self.matches.positions, None)
-        else:
-            lines.set_rows(None, self.matches.positions)
-        self._show_match_count()
-
     # The selected line -----------------------------------------------------------------
+
+    @on(TrajectoryLines.ColumnsChanged)
+    def _columns_changed(self, message: TrajectoryLines.ColumnsChanged) -> None:
+        self.query_one("#trajectory-columns", Static).update(
+            Content(column_headings(message.compact))
+        )
 
     @on(TrajectoryLines.Highlighted)
     def _line_highlighted(self, message: TrajectoryLines.Highlighted) -> None:
@@ -490,90 +324,6 @@ class TrajectoriesScreen(Screen):
                 f"Entries · {self.matches.summary(len(self.opened), lines.selected)}"
             )
 
-    # Follow mode -----------------------------------------------------------------------
-
-    def action_toggle_follow(self) -> None:
-        self.following = not self.following
-        if self.following:
-            self._follow_timer.resume()
-            lines = self.query_one(TrajectoryLines)
-            lines.move_cursor(lines.row_count - 1)
-            self._follow_tick()
-        else:
-            self._follow_timer.pause()
-        self._show_summary()
-
-    def _follow_tick(self) -> None:
-        self._list_files()
-        opened = self.opened
-        if opened is None or self._loading or self._refreshing:
-            return
-        self._refreshing = True
-        self._refresh(self._load_id, opened)
-
-    @work(thread=True, exclusive=True, group="trajectory-follow", exit_on_error=False)
-    def _refresh(self, load_id: int, opened: OpenedTrajectory) -> None:
-        try:
-            growth = opened.refresh()
-        except OSError:
-            growth = None  # unreadable for now; the next tick tries again
-        self.post_message(TrajectoryGrew(load_id, growth))
-
-    def on_trajectory_grew(self, message: TrajectoryGrew) -> None:
-        if message.load_id != self._load_id:
-            return
-        self._refreshing = False
-        growth = message.growth
-        if growth is None or not growth.changed:
-            return
-        lines = self.query_one(TrajectoryLines)
-        self._stick_to_end = lines.at_end
-        lines.rows_changed(growth.first_changed)
-        if self.matches.active:
-            self._search_again_from(growth.first_changed)
-        if self._stick_to_end:
-            lines.move_cursor(lines.row_count - 1)
-        self._show_choices()
-        self._show_summary()
-        self._count_budget()
-
-    # Budget over a session -------------------------------------------------------------
-
-    def _count_budget(self) -> None:
-        """Count tokens again, if the budget is on show (else when it is next shown)."""
-        if self.opened is None or self._loading:
-            return
-        if self.query_one(TabbedContent).active != BUDGET_TAB:
-            self.timeline = None
-            return
-        if self._counting:
-            self._count_again = True
-            return
-        self._counting = True
-        self._count(self._load_id, self.opened)
-
-    @work(thread=True, exclusive=True, group="trajectory-budget", exit_on_error=False)
-    def _count(self, load_id: int, opened: OpenedTrajectory) -> None:
-        timeline = opened.budget_timeline(self.engine.config.token_budgets)
-        self.post_message(BudgetCounted(load_id, timeline))
-
-    def on_budget_counted(self, message: BudgetCounted) -> None:
-        self._counting = False
-        if message.load_id != self._load_id:
-            self._count_budget()
-            return
-        self.timeline = message.timeline
-        self.query_one(SessionBudget).show(self.timeline, self.matches.wanted.agent)
-        if self._count_again:
-            self._count_again = False
-            self._count_budget()
-
-    @on(TabbedContent.TabActivated)
-    def _tab_activated(self, message: TabbedContent.TabActivated) -> None:
-        if message.pane.id == BUDGET_TAB and self.timeline is None:
-            self.query_one(SessionBudget).show(None)
-            self._count_budget()
-
     # Actions ---------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -603,46 +353,6 @@ class TrajectoriesScreen(Screen):
             text=logged.text, scope=logged.scope, budget=logged.budget, skill=logged.skill
         )
         self.post_message(ReplayQuery(options, logged))
-
-    def action_match(self, step: int) -> None:
-        """Move to the next (step 1) or previous (-1) line passing the filter."""
-        lines = self.query_one(TrajectoryLines)
-        if not self.matches.active:
-            return
-        current = lines.selected if lines.selected is not None else -1
-        found = self.matches.neighbour(current, step)
-        if found is not None:
-            lines.move_to_position(found)
-        elif self.matches.searching:
-            self.notify("Still searching…", timeout=2)
-        else:
-            self.notify("No more matches that way.", timeout=2)
-
-    def action_toggle_only_matches(self) -> None:
-        checkbox = self.query_one("#trajectory-only-matches", Checkbox)
-        checkbox.value = not checkbox.value
-
-    def action_toggle_budget(self) -> None:
-        tabs = self.query_one(TabbedContent)
-        tabs.active = LINE_TAB if tabs.active == BUDGET_TAB else BUDGET_TAB
-
-    def action_open_today(self) -> None:
-        today = [row.info.path for row in self.files if is_today(row.info.day)]
-        if not today:
-            self.notify("No trajectory files for today yet.", severity="warning")
-            return
-        self.query_one(TrajectoryFiles).mark_only(today)
-        self.open_paths(today)
-
-    def action_open_all(self) -> None:
-        if self.files:
-            self.open_paths([row.info.path for row in self.files])
-
-    def action_open_path(self) -> None:
-        self.query_one("#trajectory-path", Input).focus()
-
-    def action_focus_text(self) -> None:
-        self.query_one("#trajectory-text", Input).focus()
 
     def action_focus_lines(self) -> None:
         self.query_one(TrajectoryLines).focus()

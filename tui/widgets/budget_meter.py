@@ -13,10 +13,13 @@ from textual.widget import Widget
 
 from tierscope.models import BudgetEntry, BudgetReport
 
+from .short_path import fit_path
+
 KEY_STEP = 100
 BIG_STEP = 1000
 SNAP = 10  # a dragged limit snaps to multiples of this many tokens
 MIN_LIMIT = 10
+MIN_LABEL = 16  # cells of source:line kept even when a reason crowds the line
 
 
 def entry_label(entry: BudgetEntry) -> str:
@@ -173,16 +176,24 @@ class BudgetMeter(Widget, can_focus=True):
 
     def _kept_line(self, report: BudgetReport, entry: BudgetEntry) -> Content:
         share = f"{entry.tokens / report.limit:.0%}" if report.limit else ""
+        head = f"{entry.tokens:>5,} tok {share:>4}  "
         return Content.assemble(
             ("■ ", "$budget-ok"),
-            (f"{entry.tokens:>5,} tok {share:>4}  ", "$foreground"),
-            (entry_label(entry), "$foreground-muted"),
+            (head, "$foreground"),
+            (self._label(entry, 2 + len(head)), "$foreground-muted"),
         )
 
     def _dropped_line(self, entry: BudgetEntry) -> Content:
+        head = f"{entry.tokens:>5,} tok  "
+        reason = f"{entry.reason}  " if entry.reason else ""
         return Content.assemble(
             ("✗ ", "$budget-over"),
-            (f"{entry.tokens:>5,} tok  ", "$budget-over"),
-            (f"{entry.reason}  " if entry.reason else "", "$foreground-muted italic"),
-            (entry_label(entry), "$foreground-muted"),
+            (head, "$budget-over"),
+            (reason, "$foreground-muted italic"),
+            (self._label(entry, 2 + len(head) + len(reason)), "$foreground-muted"),
         )
+
+    def _label(self, entry: BudgetEntry, after: int) -> str:
+        """The entry's source:line in what the line leaves of the width (the file name
+        stays; a reason too long to leave room gives way at the end instead)."""
+        return fit_path(entry_label(entry), max(self._bar_width() - after, MIN_LABEL))

@@ -5,10 +5,12 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import HorizontalScroll, VerticalScroll
 from textual.content import Content
+from textual.widget import Widget
 from textual.widgets import Static
 
 from tierscope.models import Hit, TierOutcome
 
+from .short_path import fit_path
 from .tier_row import format_ms, hit_count
 from .tier_style import status_style, tier_style
 
@@ -21,8 +23,9 @@ def hit_location(hit: Hit) -> str:
     return f"{hit.source}:{hit.line_start}"
 
 
-def column_content(outcome: TierOutcome) -> Content:
-    """One tier's column: a header (status, latency, reason) and its ranked hits."""
+def column_content(outcome: TierOutcome, width: int = 0) -> Content:
+    """One tier's column: a header (status, latency, reason) and its ranked hits; with a
+    `width`, each hit's path is cut in its folders to fit, keeping the file name."""
     header = Content.assemble(
         (outcome.tier, tier_style(outcome.tier)),
         " ",
@@ -35,11 +38,15 @@ def column_content(outcome: TierOutcome) -> Content:
     for rank, hit in enumerate(outcome.hits, 1):
         lines = [line.strip() for line in hit.content.splitlines() if line.strip()]
         snippet = "\n".join(f"    {line}" for line in lines[:SNIPPET_LINES])
+        head = f"{rank:>2} {hit.score:.3f} "
+        location = hit_location(hit)
+        if width:
+            location = fit_path(location, width - len(head))
         blocks.append(
             Content.assemble(
                 (f"{rank:>2} ", "$foreground-muted"),
                 (f"{hit.score:.3f} ", "$accent"),
-                (hit_location(hit), "$foreground bold"),
+                (location, "$foreground bold"),
                 "\n",
                 (snippet, "$foreground-muted"),
             )
@@ -47,6 +54,25 @@ def column_content(outcome: TierOutcome) -> Content:
     if not outcome.hits:
         blocks.append(Content.styled("no hits", "$foreground-muted italic"))
     return Content("\n").join(blocks)
+
+
+class OutcomeText(Widget):
+    """One tier's column text, fitted to the width it is drawn at."""
+
+    DEFAULT_CSS = """
+    OutcomeText {
+        height: auto;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+    }
+    """
+
+    def __init__(self, outcome: TierOutcome) -> None:
+        super().__init__()
+        self.outcome = outcome
+
+    def render(self) -> Content:
+        return column_content(self.outcome, self.content_region.width)
 
 
 class ComparePanel(HorizontalScroll):
@@ -62,10 +88,6 @@ class ComparePanel(HorizontalScroll):
         height: 1fr;
         padding: 0 1;
         border-right: vkey $foreground 25%;
-    }
-    ComparePanel > .compare-column > Static {
-        text-wrap: nowrap;
-        text-overflow: ellipsis;
     }
     ComparePanel > #compare-hint {
         width: 1fr;
@@ -95,6 +117,6 @@ class ComparePanel(HorizontalScroll):
         columns = []
         for outcome in outcomes:
             column = VerticalScroll(classes="compare-column", id=f"compare-{outcome.tier}")
-            column.compose_add_child(Static(column_content(outcome)))
+            column.compose_add_child(OutcomeText(outcome))
             columns.append(column)
         await self.mount_all(columns)

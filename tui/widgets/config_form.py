@@ -169,12 +169,15 @@ class ConfigForm(VerticalScroll, can_focus=False):
         edited: Config,
         names_in_file: Mapping[str, Iterable[str]],
         problems: Iterable[ConfigProblem],
+        *,
+        replace_typing: bool = False,
     ) -> None:
         """Draw the file's values and their problems; the tables show the settings in
-        effect (`edited`), built-in scopes included."""
+        effect (`edited`), built-in scopes included. The field being typed in keeps its
+        text unless `replace_typing` (the file was loaded again)."""
         problems = tuple(problems)
         for field in self.fields():
-            field.show(file_value(field.key))
+            field.show(file_value(field.key), replace_typing=replace_typing)
             field.show_problems(problems)
         order = self.query_one(TierOrder)
         listed = file_value("tiers")

@@ -49,8 +49,15 @@ def tier_cells(tier: TierReport, root: Path) -> tuple[Content, ...]:
     )
 
 
+def version_and_path(tier: TierReport) -> Content:
+    """The version and path columns as one line, for under the reason on a narrow screen."""
+    known = [part for part in (tier.version, tier.path and short_path(tier.path)) if part]
+    return Content.styled(" · ".join(known), "$foreground-muted")
+
+
 class TierTable(Widget):
-    """A grid whose reason and path columns wrap instead of running off the screen."""
+    """A grid whose reason and path columns wrap instead of running off the screen. On a
+    narrow terminal the version and path columns give way to a line under the reason."""
 
     DEFAULT_CSS = """
     TierTable {
@@ -68,14 +75,43 @@ class TierTable(Widget):
         color: $foreground-muted;
         text-style: bold underline;
     }
+    TierTable > .narrow-only {
+        display: none;
+    }
+    TierTable > .narrow-gap {
+        column-span: 2;
+    }
+    TierTable.-narrow {
+        grid-size: 3;
+        grid-columns: auto auto 1fr;
+    }
+    TierTable.-narrow > .wide-only {
+        display: none;
+    }
+    TierTable.-narrow > .narrow-only {
+        display: block;
+    }
     """
+
+    NARROW = 90
 
     async def show(self, tiers: Sequence[TierReport], root: Path) -> None:
         """Replace the rows with one per tier in `tiers` (paths shown relative to `root`)."""
-        cells = [Static(heading, classes="heading") for heading in HEADINGS]
+        wide_only = ("", "", "", "wide-only", "wide-only")
+        cells = [
+            Static(heading, classes=f"heading {extra}")
+            for heading, extra in zip(HEADINGS, wide_only, strict=True)
+        ]
         for tier in tiers:
             cells.extend(
-                Static(cell, classes=f"tier-{tier.name}") for cell in tier_cells(tier, root)
+                Static(cell, classes=f"tier-{tier.name} {extra}")
+                for cell, extra in zip(tier_cells(tier, root), wide_only, strict=True)
             )
+            if tier.version or tier.path:
+                cells.append(Static(classes="narrow-only narrow-gap"))
+                cells.append(Static(version_and_path(tier), classes="narrow-only"))
         await self.remove_children()
         await self.mount_all(cells)
+
+    def on_resize(self) -> None:
+        self.set_class(self.size.width < self.NARROW, "-narrow")

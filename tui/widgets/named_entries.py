@@ -186,12 +186,14 @@ class NamedEntries(Vertical):
         self._load(self.selected, file_value)
 
     def select(self, name: str, file_value: FileValue) -> None:
-        """Edit the existing entry `name`."""
+        """Edit the existing entry `name` (its values replace whatever the fields hold)."""
         self.draft = False
         self.selected = name
-        self._load(name, file_value)
+        self._load(name, file_value, replace_typing=True)
 
-    def _load(self, name: str | None, file_value: FileValue) -> None:
+    def _load(
+        self, name: str | None, file_value: FileValue, *, replace_typing: bool = False
+    ) -> None:
         table = self.table
         if name is not None and name in self.entries:
             with self.prevent(DataTable.RowHighlighted):
@@ -209,7 +211,7 @@ class NamedEntries(Vertical):
             field.key = f"{self.group}.{name}.{spec.key}" if name else ""
             field.disabled = name is None
             value = file_value(field.key) if name else NOT_SET
-            field.show(value, default=defaults.get(spec.key, ""))
+            field.show(value, default=defaults.get(spec.key, ""), replace_typing=replace_typing)
             field.show_problems(self.problems)
 
     def start_draft(self) -> None:
@@ -227,7 +229,7 @@ class NamedEntries(Vertical):
             field = self.query_one(f"#entry-{spec.key}", SettingField)
             field.key = ""
             field.disabled = False
-            field.show(NOT_SET, default=defaults.get(spec.key, ""))
+            field.show(NOT_SET, default=defaults.get(spec.key, ""), replace_typing=True)
             field.show_message(None)
         name_input.focus()
         self._name_message(None)

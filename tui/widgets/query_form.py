@@ -47,8 +47,19 @@ class QueryForm(Vertical):
         height: auto;
         padding: 0 1;
     }
-    QueryForm > Horizontal {
+    QueryForm Horizontal {
         height: 1;
+    }
+    QueryForm #form-top {
+        margin-bottom: 1;
+    }
+    QueryForm #form-text {
+        width: 1fr;
+    }
+    QueryForm #form-settings {
+        width: auto;
+    }
+    QueryForm #form-run {
         margin-bottom: 1;
     }
     QueryForm Label {
@@ -84,6 +95,8 @@ class QueryForm(Vertical):
         width: 1fr;
         margin-left: 2;
         text-align: right;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
     }
     """
 
@@ -102,11 +115,9 @@ class QueryForm(Vertical):
             self.problem = problem
 
     class BudgetEdited(Message):
-        """The budget field now holds a valid limit (re-pack without re-running)."""
-
-        def __init__(self, limit: int) -> None:
-            super().__init__()
-            self.limit = limit
+        """The user edited the budget field (re-pack without re-running). Keystrokes can
+        queue several of these: the handler reads the field (`typed_budget`) instead of
+        trusting a value that may already be stale."""
 
     def __init__(self, config: Config, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -114,30 +125,37 @@ class QueryForm(Vertical):
 
     def compose(self) -> ComposeResult:
         config = self.config
-        with Horizontal():
-            yield Label("Query")
-            yield Input(placeholder="what to look for, then Enter", id="query", compact=True)
-            yield Label("Scope", classes="spaced")
-            yield Select(
-                [(name, name) for name in config.scopes],
-                prompt="default",
-                id="scope",
-                compact=True,
-            )
-            yield Label("Budget", classes="spaced")
-            yield Input(
-                placeholder=str(config.default_budget), id="budget", type="integer", compact=True
-            )
-            yield Label("Timeout", classes="spaced")
-            yield Input(
-                placeholder=f"{config.timeout_seconds:g}",
-                id="timeout",
-                type="number",
-                compact=True,
-            )
-            yield Label("Skill", classes="spaced")
-            yield Input(placeholder="none", id="skill", compact=True)
-        with Horizontal():
+        # The text and the settings share a row on a wide terminal and stack on a narrow
+        # one (the view's stylesheet turns #form-top vertical).
+        with Horizontal(id="form-top"):
+            with Horizontal(id="form-text"):
+                yield Label("Query")
+                yield Input(placeholder="what to look for, then Enter", id="query", compact=True)
+            with Horizontal(id="form-settings"):
+                yield Label("Scope", classes="spaced first-setting")
+                yield Select(
+                    [(name, name) for name in config.scopes],
+                    prompt="default",
+                    id="scope",
+                    compact=True,
+                )
+                yield Label("Budget", classes="spaced")
+                yield Input(
+                    placeholder=str(config.default_budget),
+                    id="budget",
+                    type="integer",
+                    compact=True,
+                )
+                yield Label("Timeout", classes="spaced")
+                yield Input(
+                    placeholder=f"{config.timeout_seconds:g}",
+                    id="timeout",
+                    type="number",
+                    compact=True,
+                )
+                yield Label("Skill", classes="spaced")
+                yield Input(placeholder="none", id="skill", compact=True)
+        with Horizontal(id="form-run"):
             yield Label("Tiers")
             for tier in config.tiers:
                 yield Checkbox(tier, value=True, id=f"use-{tier}", compact=True)
@@ -219,10 +237,18 @@ class QueryForm(Vertical):
     def has_query(self) -> bool:
         return bool(self.query_one("#query", Input).value.strip())
 
+    def typed_budget(self) -> int | None:
+        """The budget the field holds, when it is a positive integer."""
+        return parse_budget(self.query_one("#budget", Input).value)
+
     def set_budget(self, limit: int) -> None:
-        """Show `limit` in the budget field (after the meter was dragged)."""
+        """Show `limit` in the budget field (after the meter was dragged). Never while the
+        user is typing there, and without reporting it as an edit: the field showing a
+        limit must not ask for that limit again."""
         field = self.query_one("#budget", Input)
-        if parse_budget(field.value) != limit:
+        if field.has_focus or parse_budget(field.value) == limit:
+            return
+        with field.prevent(Input.Changed):
             field.value = str(limit)
 
     def set_status(self, text: str, style: str = "$foreground-muted") -> None:
@@ -240,6 +266,5 @@ class QueryForm(Vertical):
         if event.input.id != "budget":
             return
         event.stop()
-        limit = parse_budget(event.value)
-        if limit is not None:
-            self.post_message(self.BudgetEdited(limit))
+        if parse_budget(event.value) is not None:
+            self.post_message(self.BudgetEdited())

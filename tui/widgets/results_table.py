@@ -11,6 +11,7 @@ from textual.widgets import DataTable
 from tierscope.models import BudgetEntry, BudgetReport
 
 from .budget_meter import entry_label
+from .short_path import fit_path
 from .tier_style import theme_colour, tier_variable
 
 
@@ -31,8 +32,15 @@ def rank_entries(report: BudgetReport) -> list[RankedEntry]:
     return [RankedEntry(rank, entry, kept) for rank, (entry, kept) in enumerate(marked, 1)]
 
 
+# Below this many cells the tier column goes (a query's hits share one tier unless every
+# tier ran) and kept/dropped becomes a mark.
+COMPACT_WIDTH = 64
+SCROLLBAR = 2
+
+
 class ResultsTable(DataTable):
-    """Rank, score, tier, tokens, source and kept/dropped; highlighting a row selects it."""
+    """Rank, score, tier, tokens, kept/dropped and source; highlighting a row selects it.
+    Sources are cut in their folders to fit, so the file name stays in view."""
 
     DEFAULT_CSS = """
     ResultsTable {
@@ -48,46 +56,82 @@ class ResultsTable(DataTable):
     def __init__(self, **kwargs) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
         self.ranked: list[RankedEntry] = []
+        self._layout: tuple[bool, int] | None = None
 
     def on_mount(self) -> None:
-        self.add_column("#", key="rank")
-        self.add_column("score", key="score")
-        self.add_column("tier", key="tier")
-        self.add_column("tokens", key="tokens")
-        self.add_column("budget", key="budget")
-        self.add_column("source", key="source")
+        self._fill()
 
     def show(self, report: BudgetReport | None) -> None:
         """Fill the table from `report`, keeping the cursor on the same rank."""
-        row = self.cursor_row
-        self.clear()
         self.ranked = rank_entries(report) if report is not None else []
+        self._fill()
+        self.post_message(self.HitSelected(self.selected()))
+
+    def on_resize(self) -> None:
+        if self._layout != self._layout_for_width():
+            self._fill()
+
+    @property
+    def compact(self) -> bool:
+        return self.size.width < COMPACT_WIDTH
+
+    def _layout_for_width(self) -> tuple[bool, int]:
+        """(compact, cells left for the source) at the table's present width."""
+        compact = self.compact
+        padding = 2 * self.cell_padding
+        tokens = max([0, *(len(str(r.entry.tokens)) for r in self.ranked)])
+        fixed = [len(str(len(self.ranked) or 1)), len("score")]
+        if compact:
+            fixed.append(max(len("tokens"), tokens + 2))
+        else:
+            fixed.append(max(len("tokens"), tokens))
+            fixed += [max([len("tier"), *(len(r.entry.hit.tier) for r in self.ranked)])]
+            fixed += [len("dropped")]
+        used = sum(width + padding for width in fixed) + padding + SCROLLBAR
+        return compact, max(8, self.scrollable_content_region.width - used)
+
+    def _fill(self) -> None:
+        row = self.cursor_row
+        self._layout = self._layout_for_width()
+        compact, source_width = self._layout
+        self.clear(columns=True)
+        self.add_column("#", key="rank")
+        self.add_column("score", key="score")
+        if not compact:
+            self.add_column("tier", key="tier")
+        self.add_column("tokens", key="tokens")
+        if not compact:
+            self.add_column("budget", key="budget")
+        self.add_column("source", key="source")
         for ranked in self.ranked:
-            self.add_row(*self._cells(ranked), key=str(ranked.rank))
+            self.add_row(*self._cells(ranked, compact, source_width), key=str(ranked.rank))
         if self.ranked:
             self.move_cursor(row=min(max(row, 0), len(self.ranked) - 1))
-        self.post_message(self.HitSelected(self.selected()))
 
     def selected(self) -> RankedEntry | None:
         if not self.ranked or not 0 <= self.cursor_row < len(self.ranked):
             return None
         return self.ranked[self.cursor_row]
 
-    def _cells(self, ranked: RankedEntry) -> tuple[object, ...]:
+    def _cells(self, ranked: RankedEntry, compact: bool, source_width: int) -> tuple[object, ...]:
         hit = ranked.entry.hit
-        tier = Text(hit.tier, style=f"bold {theme_colour(self.app, tier_variable(hit.tier))}")
-        if ranked.kept:
-            budget = Text("kept", style=theme_colour(self.app, "budget-ok"))
-        else:
-            budget = Text("dropped", style=theme_colour(self.app, "budget-over"))
-        return (
+        style = theme_colour(self.app, "budget-ok" if ranked.kept else "budget-over")
+        tokens = str(ranked.entry.tokens)
+        cells: list[object] = [
             Text(str(ranked.rank), justify="right"),
             Text(f"{hit.score:.3f}", justify="right"),
-            tier,
-            Text(str(ranked.entry.tokens), justify="right"),
-            budget,
-            Text(entry_label(ranked.entry)),
-        )
+        ]
+        if compact:
+            # Kept or dropped as a mark before the cost, where the budget column was.
+            mark = "✓" if ranked.kept else "✗"
+            cells.append(Text.assemble((mark, style), " ", tokens))
+        else:
+            tier_colour = theme_colour(self.app, tier_variable(hit.tier))
+            cells.append(Text(hit.tier, style=f"bold {tier_colour}"))
+            cells.append(Text(tokens, justify="right"))
+            cells.append(Text("kept" if ranked.kept else "dropped", style=style))
+        cells.append(Text(fit_path(entry_label(ranked.entry), source_width)))
+        return tuple(cells)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()

@@ -169,9 +169,13 @@ class SettingField(Horizontal):
     def control(self) -> Widget:
         return self.query_one("#control")
 
-    def show(self, value: object, *, default: object | None = None) -> None:
-        """Show the file's `value` (NOT_SET: the key is absent). A field whose text
-        already means `value` keeps it, so an edit echoed back never moves the cursor."""
+    def show(
+        self, value: object, *, default: object | None = None, replace_typing: bool = False
+    ) -> None:
+        """Show the file's `value` (NOT_SET: the key is absent). A field with the cursor
+        in it is not rewritten (unless `replace_typing`: the file was loaded again): what
+        comes back may be the echo of an older keystroke (edits queue up on a busy
+        machine), and the field is written to the file again when the cursor leaves it."""
         control = self.control
         if default is not None:
             self.default = default
@@ -182,12 +186,9 @@ class SettingField(Horizontal):
                 prompt = f"default ({shown})" if shown else "default"
                 if control.prompt != prompt:
                     control.prompt = prompt
-        if (
-            isinstance(control, Input)
-            and control.has_focus
-            and typed_value(self.spec.kind, control.value) == value
-        ):
-            return  # the field's own edit, echoed back: keep the text as typed
+        if isinstance(control, Input) and control.has_focus and not replace_typing:
+            return
+        self._emptied = False
         text = value_text(value)
         with self.prevent(Input.Changed, Select.Changed):
             if isinstance(control, Select):
@@ -238,15 +239,21 @@ class SettingField(Horizontal):
 
     def on_input_blurred(self, event: Input.Blurred) -> None:
         event.stop()
-        self._post_emptied()
+        self._post_current()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        self._post_emptied()
+        self._post_current()
 
-    def _post_emptied(self) -> None:
-        if self._emptied:
-            self._emptied = False
-            self.post_message(self.Edited(self, self.key, empty_value(self.spec.kind)))
+    def _post_current(self) -> None:
+        """Write what the field shows, whatever edits were handled before: the file then
+        holds exactly the text the field keeps."""
+        value = typed_value(self.spec.kind, self.text())
+        if value is NOT_SET:
+            if not self._emptied:
+                return
+            value = empty_value(self.spec.kind)
+        self._emptied = False
+        self.post_message(self.Edited(self, self.key, value))
 
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()

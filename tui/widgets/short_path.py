@@ -20,3 +20,22 @@ def short_path(path: str | Path | None, root: Path | None = None) -> str:
         return f"~/{path.relative_to(Path.home()).as_posix()}"
     except (ValueError, RuntimeError):
         return str(path)
+
+
+def fit_path(text: str, width: int) -> str:
+    """`text` (a path, perhaps with `:line` after it) in at most `width` cells: cut in the
+    folders with an ellipsis so the file name stays (`grimoires/…/NOTES.md:34-38`); a file
+    name too long even alone keeps its start and ends in an ellipsis."""
+    if width <= 0:
+        return ""
+    if len(text) <= width:
+        return text
+    folder, slash, name = text.rpartition("/")
+    if not slash:
+        return text[: width - 1] + "…"
+    kept_name = f"…/{name}"
+    if len(kept_name) > width:
+        return f"…{name}" if len(name) < width else name[: width - 1] + "…"
+    # Whole leading folders only ("src/…/x.py"): a stub like "sr…/" says nothing.
+    stub = folder[: width - len(kept_name)]
+    return stub[: stub.rfind("/") + 1] + kept_name

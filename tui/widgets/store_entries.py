@@ -10,6 +10,7 @@ from textual.widgets import DataTable
 
 from tierscope.store.entries import ContextEntry, readable_content
 
+from .short_path import fit_path
 from .tier_style import theme_colour
 
 # Theme variables that tell the entry types apart at a glance.
@@ -24,6 +25,9 @@ TYPE_VARIABLES = {
 SUMMARY_WIDTH = 120
 MIN_SUMMARY_WIDTH = 20
 LOCATION_WIDTH = 32
+# Below this many cells the time column goes (the detail has it) and file:line narrows.
+COMPACT_WIDTH = 100
+COMPACT_LOCATION_WIDTH = 22
 
 
 def type_variable(entry_type: str) -> str:
@@ -36,11 +40,6 @@ def entry_location(entry: ContextEntry) -> str:
     if not entry.file:
         return ""
     return f"{entry.file}:{entry.line}" if entry.line else entry.file
-
-
-def cut_left(text: str, width: int) -> str:
-    """`text` cut to `width` cells from the left, keeping its end (a file name and line)."""
-    return text if len(text) <= width else "…" + text[len(text) - width + 1 :]
 
 
 def entry_summary(entry: ContextEntry, width: int = SUMMARY_WIDTH) -> str:
@@ -93,8 +92,13 @@ class EntryTable(DataTable):
         if self.entries:
             self.move_cursor(row=row)
 
+    @property
+    def compact(self) -> bool:
+        return 0 < self.scrollable_content_region.width < COMPACT_WIDTH
+
     def _fill(self) -> None:
-        headings = ["#", "written", "type", *(["run"] if self.with_run else []), "at"]
+        written = [] if self.compact else ["written"]
+        headings = ["#", *written, "type", *(["run"] if self.with_run else []), "at"]
         rows = [self._cells(entry) for entry in self.entries]
         # Widths are measured here rather than left to the table: a table refilled
         # several times between two idle moments can keep the widths of an older fill.
@@ -121,15 +125,16 @@ class EntryTable(DataTable):
     def _cells(self, entry: ContextEntry) -> list[Text]:
         colour = theme_colour(self.app, type_variable(entry.type))
         # Text, not str: a str cell would be read as markup, and `[` in an entry is common.
-        cells = [
-            Text(str(entry.id), justify="right"),
-            # Month to second is enough to tell entries apart; the detail has the full stamp.
-            Text(entry.created_at[5:19]),
-            Text(entry.type, style=colour),
-        ]
+        compact = self.compact
+        cells = [Text(str(entry.id), justify="right")]
+        if not compact:
+            # Month to second tells entries apart; the detail has the full stamp.
+            cells.append(Text(entry.created_at[5:19]))
+        cells.append(Text(entry.type, style=colour))
         if self.with_run:
             cells.append(Text(entry.run_id))
-        cells.append(Text(cut_left(entry_location(entry), LOCATION_WIDTH)))
+        width = COMPACT_LOCATION_WIDTH if compact else LOCATION_WIDTH
+        cells.append(Text(fit_path(entry_location(entry), width)))
         return cells
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:

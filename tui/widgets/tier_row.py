@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 from textual.content import Content
@@ -22,6 +23,7 @@ HITS_WIDTH = 8
 SPARK_WIDTH = 12
 EIGHTHS = " ▏▎▍▌▋▊▉█"
 TICK_SECONDS = 0.1
+WIDE_ROW = 90
 
 
 def format_ms(milliseconds: float) -> str:
@@ -33,6 +35,19 @@ def format_ms(milliseconds: float) -> str:
 
 def hit_count(count: int) -> str:
     return f"{count} hit" if count == 1 else f"{count} hits"
+
+
+# How the qmd tier notes an index behind the files (`qmd: index 3 files behind (...)`).
+STALE_INDEX = re.compile(r"index \d+ files? behind")
+
+
+def staleness(outcome: TierOutcome | None) -> str:
+    """`index 3 files behind` when the outcome notes a stale index, else ""."""
+    for note in outcome.notes if outcome is not None else ():
+        found = STALE_INDEX.search(note)
+        if found:
+            return found.group(0)
+    return ""
 
 
 def bar(fraction: float, width: int) -> tuple[str, str]:
@@ -70,6 +85,7 @@ class TierRow(Widget):
         self._stop_ticking()
         self.timeout = timeout
         self.outcome = None
+        self.tooltip = None
         self.started_at = None
         self.state = "waiting"
         self.refresh()
@@ -87,6 +103,8 @@ class TierRow(Widget):
         self._stop_ticking()
         self.outcome = outcome
         self.state = outcome.status.value
+        # Everything the tier noted (a stale index, a retry, dropped results), on hover.
+        self.tooltip = "\n".join(outcome.notes) or None
 
     def cancel(self) -> None:
         """The query was cancelled before this tier finished."""
@@ -101,12 +119,14 @@ class TierRow(Widget):
 
     def render(self) -> Content:
         width = self.size.width
+        # On a narrow terminal the bar and the time give the reason some room.
+        bar_width, time_width = (BAR_WIDTH, TIME_WIDTH) if width >= WIDE_ROW else (8, 11)
         reason_width = max(
-            0, width - NAME_WIDTH - STATUS_WIDTH - BAR_WIDTH - TIME_WIDTH - HITS_WIDTH - 6
+            0, width - NAME_WIDTH - STATUS_WIDTH - bar_width - time_width - HITS_WIDTH - 6
         )
         spark_width = SPARK_WIDTH if reason_width > SPARK_WIDTH + 10 else 0
         reason_width -= spark_width + (1 if spark_width else 0)
-        filled, track = bar(self._fraction(), BAR_WIDTH)
+        filled, track = bar(self._fraction(), bar_width)
         parts = [
             _cell(self.tier, NAME_WIDTH, tier_style(self.tier)),
             " ",
@@ -115,11 +135,11 @@ class TierRow(Widget):
             Content.styled(filled, _bar_style(self.state)),
             Content.styled(track, "$foreground 35%"),
             " ",
-            _cell(self._time_text(), TIME_WIDTH, "$foreground"),
+            _cell(self._time_text(), time_width, "$foreground"),
             " ",
             _cell(self._hits_text(), HITS_WIDTH, "$foreground"),
             " ",
-            _cell(self._reason_text(), reason_width, "$foreground-muted"),
+            self._reason(reason_width),
         ]
         if spark_width:
             line = sparkline(self.history, spark_width)
@@ -147,6 +167,16 @@ class TierRow(Widget):
         if self.outcome is None:
             return ""
         return hit_count(len(self.outcome.hits))
+
+    def _reason(self, width: int) -> Content:
+        """The reason, after a warning when the tier's index is behind its files."""
+        stale = staleness(self.outcome)
+        if not stale or width <= 0:
+            return _cell(self._reason_text(), width, "$foreground-muted")
+        warning = Content.styled(f"⚠ {stale} · ", "$warning")
+        return Content.assemble(
+            warning, Content.styled(self._reason_text(), "$foreground-muted")
+        ).truncate(width, ellipsis=True, pad=True)
 
     def _reason_text(self) -> str:
         if self.outcome is not None:

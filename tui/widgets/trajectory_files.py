@@ -18,6 +18,7 @@ from ..trajectory_reading import FileRow
 
 NAME_WIDTH = 16
 COUNT_WIDTH = 7
+ONE_LINE_WIDTH = 60  # a pane this wide lists each file on one line
 
 
 def file_size(size: int) -> str:
@@ -30,9 +31,10 @@ def file_size(size: int) -> str:
     return f"{size} B"
 
 
-def file_prompt(row: FileRow, *, marked: bool, opened: bool) -> Content:
+def file_prompt(row: FileRow, *, marked: bool, opened: bool, one_line: bool = False) -> Content:
     """Two lines: mark, agent (the file name when it is not `<agent>-<date>.jsonl`) and
-    line count; then date, size and `gz`."""
+    line count; then date, size and `gz`. All on one line with `one_line` (a pane as wide
+    as the screen, above the entries on a narrow terminal)."""
     info = row.info
     name = info.agent or info.path.name
     if len(name) > NAME_WIDTH:
@@ -43,7 +45,7 @@ def file_prompt(row: FileRow, *, marked: bool, opened: bool) -> Content:
         ("✓ " if marked else "  ", "$accent bold"),
         (name.ljust(NAME_WIDTH), "$primary bold" if opened else "$foreground"),
         (lines.rjust(COUNT_WIDTH), "$foreground-muted"),
-        "\n  ",
+        " lines  " if one_line else "\n  ",
         (f"{day}  {file_size(info.size):>8}", "$foreground-muted"),
         ("  gz" if info.compressed else "", "$accent"),
     )
@@ -68,6 +70,7 @@ class TrajectoryFiles(OptionList):
         self.rows: tuple[FileRow, ...] = ()
         self.marked: set[Path] = set()
         self.opened: frozenset[Path] = frozenset()
+        self.one_line = False
 
     def show(self, rows: Sequence[FileRow], opened: Collection[Path] | None = None) -> None:
         """List `rows`, keeping the highlight on the same file and the marks of files still
@@ -99,12 +102,21 @@ class TrajectoryFiles(OptionList):
             return None
         return self.rows[self.highlighted].info.path
 
+    def on_resize(self) -> None:
+        one_line = self.size.width >= ONE_LINE_WIDTH
+        if one_line != self.one_line:
+            self.one_line = one_line
+            self._redraw()
+
     def _redraw(self) -> None:
         highlighted = self.highlighted
         self.set_options(
             Option(
                 file_prompt(
-                    row, marked=row.info.path in self.marked, opened=row.info.path in self.opened
+                    row,
+                    marked=row.info.path in self.marked,
+                    opened=row.info.path in self.opened,
+                    one_line=self.one_line,
                 )
             )
             for row in self.rows

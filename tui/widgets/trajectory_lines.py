@@ -25,18 +25,12 @@ from textual.strip import Strip
 from tierscope.trajectory.records import TrajectoryEntry
 
 from .tier_style import theme_colour, tier_variable
+from .trajectory_rows import row_text
 
-TIME_WIDTH = 14
-AGENT_WIDTH = 14
-PHASE_WIDTH = 9
-TIER_WIDTH = 6
-HITS_WIDTH = 4
-MS_WIDTH = 8
+# Below this many cells the hits and ms columns go, leaving room for the query.
+COMPACT_WIDTH = 84
 # Entries kept parsed for redrawing; a few screens' worth.
 CACHED_ENTRIES = 512
-# Fields every line has; a line without a query is summarised by its other fields.
-COMMON_FIELDS = frozenset({"ts", "agent", "phase", "query_id"})
-SUMMARY_FIELDS = ("claim", "summary", "reason", "message", "description", "error")
 
 
 class LineSource(Protocol):
@@ -47,79 +41,6 @@ class LineSource(Protocol):
     def line(self, position: int) -> TrajectoryEntry: ...
 
     def lines(self, start: int, stop: int) -> list[TrajectoryEntry]: ...
-
-
-def display_time(ts: str) -> str:
-    """`2026-11-20T09:14:02.551Z` as `11-20 09:14:02`; other stamps as written, cut to fit."""
-    if len(ts) >= 19 and ts[4] == "-" and ts[10] in "T ":
-        return f"{ts[5:10]} {ts[11:19]}"
-    return ts[:TIME_WIDTH]
-
-
-def entry_summary(entry: TrajectoryEntry) -> str:
-    """What the last column says: the query, else a line's own words (a citation's claim,
-    a clearing's summary...), else its other fields as `key=value`."""
-    if entry.query:
-        return entry.query
-    record = entry.raw
-    for key in SUMMARY_FIELDS:
-        value = record.get(key)
-        if isinstance(value, str) and value.strip():
-            return value
-    return " ".join(
-        f"{key}={_compact(value)}" for key, value in record.items() if key not in COMMON_FIELDS
-    )
-
-
-def _compact(value: object) -> str:
-    if isinstance(value, dict | list):
-        return "{…}" if isinstance(value, dict) else f"[{len(value)}]"
-    return str(value)
-
-
-def column_headings() -> str:
-    """The headings over the rows, lined up with `row_text`."""
-    return (
-        f"  {'time':<{TIME_WIDTH}} {'agent':<{AGENT_WIDTH}} {'phase':<{PHASE_WIDTH}} "
-        f"{'tier':<{TIER_WIDTH}} {'hits':>{HITS_WIDTH}} {'ms':>{MS_WIDTH}}  query"
-    )
-
-
-def _cell(text: str, width: int) -> str:
-    text = text.replace("\n", " ")
-    return text.ljust(width) if len(text) <= width else text[: width - 1] + "…"
-
-
-def row_text(
-    entry: TrajectoryEntry,
-    *,
-    marked: bool = False,
-    styles: dict[str, Style] | None = None,
-    tier_colour: str = "",
-) -> Text:
-    """One entry as a row: a mark, time, agent, phase, tier, hits, latency and summary. A
-    malformed line shows its parse error and its text instead of the columns."""
-    styles = styles or {}
-    muted = styles.get("muted", Style())
-    row = Text(no_wrap=True, overflow="ellipsis", end="")
-    if entry.flagged:
-        row.append("! ", styles.get("flagged", Style(bold=True)))
-        row.append(f"{display_time(entry.ts):<{TIME_WIDTH}} ", muted)
-        row.append(f"line {entry.line_no}: {entry.error}", styles.get("flagged", Style()))
-        row.append(f"  {entry.text.replace(chr(10), ' ')}", muted)
-        return row
-    row.append("● " if marked else "  ", styles.get("mark", Style()))
-    row.append(f"{display_time(entry.ts):<{TIME_WIDTH}} ", muted)
-    row.append(f"{_cell(entry.agent, AGENT_WIDTH)} ")
-    row.append(f"{_cell(entry.phase, PHASE_WIDTH)} ", styles.get(f"phase-{entry.phase}", Style()))
-    row.append(
-        f"{_cell(entry.tier, TIER_WIDTH)} ", Style.parse(tier_colour) if tier_colour else Style()
-    )
-    hits = "" if entry.result_count is None else str(entry.result_count)
-    latency = "" if entry.latency_ms is None else f"{entry.latency_ms:.1f}"
-    row.append(f"{hits:>{HITS_WIDTH}} {latency:>{MS_WIDTH}}  ")
-    row.append(entry_summary(entry).replace("\n", " "))
-    return row
 
 
 def _unreadable(position: int, problem: str) -> TrajectoryEntry:
@@ -182,6 +103,13 @@ class TrajectoryLines(ScrollView, can_focus=True):
         Binding("end", "last", "Last line", show=False),
     ]
 
+    class ColumnsChanged(Message):
+        """The list dropped (or took back) its hits and ms columns for its width."""
+
+        def __init__(self, compact: bool) -> None:
+            super().__init__()
+            self.compact = compact
+
     class Highlighted(Message):
         """The cursor is on the line at `position` of the source (None: no lines)."""
 
@@ -195,9 +123,13 @@ class TrajectoryLines(ScrollView, can_focus=True):
         self.positions: Sequence[int] | None = None
         self.marks: Sequence[int] | None = None
         self.cursor_row = 0
+        # Rows as of the last `rows_changed`: the source grows in a worker's thread, so
+        # `row_count` may already count lines the list has not been told about.
+        self.rows_shown = 0
         self.entries_read = 0
         self._entries: OrderedDict[int, TrajectoryEntry] = OrderedDict()
         self._announced: int | None = None
+        self.compact = False
 
     # What is shown ---------------------------------------------------------------------
 
@@ -229,7 +161,8 @@ class TrajectoryLines(ScrollView, can_focus=True):
         if first_changed is not None:
             for position in [p for p in self._entries if p >= first_changed]:
                 del self._entries[position]
-        self.virtual_size = Size(0, self.row_count)
+        self.rows_shown = self.row_count
+        self.virtual_size = Size(0, self.rows_shown)
         if self.cursor_row >= self.row_count:
             self.cursor_row = max(self.row_count - 1, 0)
         self.refresh()
@@ -292,7 +225,9 @@ class TrajectoryLines(ScrollView, can_focus=True):
 
     @property
     def at_end(self) -> bool:
-        return self.cursor_row >= self.row_count - 1
+        """The cursor is on the last row shown so far (lines appended since the last
+        `rows_changed` do not count: follow mode asks this before showing them)."""
+        return self.cursor_row >= self.rows_shown - 1
 
     def action_cursor(self, step: int) -> None:
         self.move_cursor(self.cursor_row + step)
@@ -305,6 +240,13 @@ class TrajectoryLines(ScrollView, can_focus=True):
 
     def action_last(self) -> None:
         self.move_cursor(self.row_count - 1)
+
+    def on_resize(self) -> None:
+        compact = self.size.width < COMPACT_WIDTH
+        if compact != self.compact:
+            self.compact = compact
+            self.refresh()
+            self.post_message(self.ColumnsChanged(compact))
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
@@ -352,7 +294,9 @@ class TrajectoryLines(ScrollView, can_focus=True):
         }
         marked = self.is_marked(position)
         colour = theme_colour(self.app, tier_variable(entry.tier)) if entry.tier else ""
-        text = row_text(entry, marked=marked, styles=styles, tier_colour=colour)
+        text = row_text(
+            entry, marked=marked, styles=styles, tier_colour=colour, compact=self.compact
+        )
         if self.marks is not None and not marked and not entry.flagged:
             text.stylize(self.get_component_rich_style("trajectory-lines--unmatched"))
         return text
