@@ -53,6 +53,30 @@ def _opened_path(fd: int) -> Path | None:
         return None
 
 
+def read_head(path: Path, size: int) -> bytes:
+    """The first `size` bytes of a regular file; b"" for anything else (a FIFO, a device,
+    a link, a file that cannot be opened), never waiting."""
+    try:
+        fd = os.open(path, _OPEN_FLAGS)
+    except OSError:
+        return b""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return b""
+        chunks: list[bytes] = []
+        while size > 0:
+            chunk = os.read(fd, min(size, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size -= len(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
+
+
 def read_text_file(path: Path, root: Path, max_bytes: int) -> TextFile:
     """The text of `path`, which must be a regular file inside `root` (resolved). Raises
     Unreadable with the reason otherwise."""

@@ -9,6 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .config.model import SIGNAL_LEVELS, FilteringSettings
+from .files import read_head
 from .project import is_inside, relative_source
 
 _SIGNAL_LINE = re.compile(rb"^signal:\s*['\"]?(low|medium|high)['\"]?\s*$", re.MULTILINE)
@@ -41,11 +42,7 @@ def glob_to_regex(pattern: str) -> re.Pattern[str]:
 @lru_cache(maxsize=4096)
 def read_signal(path: Path) -> str:
     """The frontmatter `signal:` of a file; no marker (or unreadable) counts as medium."""
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(2048)
-    except OSError:
-        return "medium"
+    head = read_head(path, 2048)
     if not head.startswith(b"---"):
         return "medium"
     end = head.find(b"\n---", 3)

@@ -143,15 +143,17 @@ def test_ripgrep_and_python_scan_rank_alike(make_project, monkeypatch):
 
 
 def test_snippet_is_the_section_holding_the_matches(make_project, engine):
-    lines = ["# Title", "", "A budget is mentioned early.", "", "## Filler", "",
-             *["filler"] * 20, "", "## Token budget", "", "The token budget is cut here.",
-             "Tokens are estimated from words.", "", "## More", "", *["filler"] * 5]  # fmt: skip
+    filler = [f"Filler line {i} that says nothing about the question." for i in range(40)]
+    lines = ["# Title", "", "A budget is mentioned early.", "", "## Filler", "", *filler,
+             "", "## Token budget", "", "The token budget is cut here.",
+             "Tokens are estimated from words.", "", "## More", "", *filler]  # fmt: skip
     root = make_project({"docs/a.md": "\n".join(lines) + "\n"})
-    hit = search(root, "token budget").hits[0]
-    assert hit.content == (
-        "## Token budget\n\nThe token budget is cut here.\nTokens are estimated from words."
-    )
-    assert (hit.line_start, hit.line_end) == (28, 31)
+    config = replace(Config(), snippets=SnippetSettings(max_chars=300))
+    hit = search(root, "token budget", config=config).hits[0]
+    assert "## Token budget\n\nThe token budget is cut here.\nTokens are estimated" in hit.content
+    assert "mentioned early" not in hit.content
+    text_lines = (root / "docs/a.md").read_text().split("\n")
+    assert hit.content == "\n".join(text_lines[hit.line_start - 1 : hit.line_end])
 
 
 def test_snippets_stay_under_the_character_cap(make_project, engine):

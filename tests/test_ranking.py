@@ -150,9 +150,19 @@ def test_a_markdown_snippet_is_the_section_holding_the_matches():
         "## Token budget\n\nThe token budget caps context.\nTokens are counted.\n\n"
         "## Other\n\nUnrelated.\n"
     )
-    cut = snippet(text, "docs/guide.md", "token budget")
+    cut = snippet(text, "docs/guide.md", "token budget", max_chars=120)
     assert cut.text == "## Token budget\n\nThe token budget caps context.\nTokens are counted."
     assert (cut.line_start, cut.line_end) == (9, 12)
+
+
+def test_a_section_that_fits_is_widened_to_its_parent_sections():
+    text = (
+        "# Deploys\n\n## Rollback\n\nRoll back with the wave.\n\n"
+        "### Rollback budget\n\nThe disruption budget applies.\n\n# Unrelated\n\n" + "x " * 200
+    )
+    cut = snippet(text, "a.md", "rollback budget", max_chars=200)
+    assert cut.text.startswith("# Deploys\n\n## Rollback\n")
+    assert cut.text.endswith("The disruption budget applies.")
 
 
 def test_headings_inside_code_fences_do_not_start_sections():
@@ -162,16 +172,18 @@ def test_headings_inside_code_fences_do_not_start_sections():
     assert cut.text.endswith("Then run x.")
 
 
-def test_a_code_snippet_is_the_function_holding_the_matches():
+def test_a_code_snippet_holds_the_whole_function_with_the_matches():
+    unrelated = "".join(f"\n\ndef unrelated_{i}():\n    return {i}\n" for i in range(30))
     text = (
-        "import os\n\n\ndef unrelated():\n    return 1\n\n\n"
-        "def retry_delay(attempt):\n    base = 2 ** attempt\n    return base + jitter()\n\n\n"
-        "def other():\n    pass\n"
+        f"import os\n{unrelated}\n\n"
+        "def retry_delay(attempt):\n    base = 2 ** attempt\n    return base + jitter()\n"
+        f"{unrelated}"
     )
-    cut = snippet(text, "src/retry.py", "retry delay jitter")
-    assert (
-        cut.text == "def retry_delay(attempt):\n    base = 2 ** attempt\n    return base + jitter()"
+    cut = snippet(text, "src/retry.py", "retry delay jitter", max_chars=300)
+    assert "def retry_delay(attempt):\n    base = 2 ** attempt\n    return base + jitter()" in (
+        cut.text
     )
+    assert len(cut.text) <= 300
 
 
 def test_a_section_over_the_cap_is_narrowed_to_its_best_window():

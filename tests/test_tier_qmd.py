@@ -263,12 +263,15 @@ def test_a_query_no_document_matches_is_empty_after_one_call(indexed, argv_log):
 def test_documents_are_ranked_and_cut_from_the_files_themselves(indexed):
     outcome = search(make_request(indexed, "token budget"))
 
-    assert outcome.hits[0].source == "grimoires/loa/NOTES.md"
-    assert outcome.hits[0].content == (
+    [hit] = outcome.hits
+    assert hit.source == "grimoires/loa/NOTES.md"
+    assert (
         "## Token budget\n\nThe token budget caps how much context a skill receives.\n"
         "Budgets are counted in tokens."
-    )
-    assert dict(outcome.hits[0].terms).keys() >= {"token", "budget"}
+    ) in hit.content
+    lines = (indexed / hit.source).read_text().split("\n")
+    assert hit.content == "\n".join(lines[hit.line_start - 1 : hit.line_end])
+    assert dict(hit.terms).keys() >= {"token", "budget"}
 
 
 def test_hits_outside_the_scope_paths_are_dropped_and_counted(indexed):

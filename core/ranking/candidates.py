@@ -8,12 +8,14 @@ import heapq
 import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import islice
 
+from ..files import TextFile
 from . import bm25
 from .bm25 import Scorer
 from .matching import TermMatcher
-from .structure import structure_text
+from .structure import structure_terms
 
 # How many of the best files are read and scored again with their headings or definitions.
 RERANK_DEPTH = 30
@@ -108,27 +110,40 @@ def path_terms(path: str, matcher: TermMatcher) -> frozenset[str]:
     return frozenset(matcher.count(path.replace("/", " ")))
 
 
+@dataclass(frozen=True)
+class ReadFile:
+    """A file read for ranking: its text and the query terms on each line."""
+
+    document: TextFile
+    line_terms: dict[int, dict[str, int]]
+
+    @cached_property
+    def lines(self) -> list[str]:
+        return self.document.text.split("\n")
+
+
 def rerank_by_structure(
     ranked: Iterator[RankedFile],
     candidates: Candidates,
     scorer: Scorer,
     matcher: TermMatcher,
-    text_of: Callable[[str], str | None],
+    read: Callable[[str], ReadFile | None],
     depth: int | None = None,
 ) -> Iterator[RankedFile]:
     """The best `depth` files scored again with the terms among their headings or
-    definitions (`text_of` reads a file; None when it cannot), then the rest as they came.
-    Another field only adds, so no file left behind outscores those ahead of it by text."""
+    definitions and the terms found close together (`read` reads a file; None when it
+    cannot), then the rest as they came. These fields only add, so no file left behind
+    outscores those ahead of it by its text."""
     head = list(islice(ranked, RERANK_DEPTH if depth is None else depth))
     rescored: list[RankedFile] = []
     for entry in head:
-        text = text_of(entry.path)
-        if text is None:
+        found = read(entry.path)
+        if found is None:
             rescored.append(entry)
             continue
-        in_structure = frozenset(matcher.count(structure_text(text, entry.path)))
-        together = bm25.closest_terms(matcher.lines(text), scorer.weights)
-        length = candidates.lengths.get(entry.path, len(text))
+        in_structure = structure_terms(found.lines, found.line_terms, entry.path, matcher)
+        together = bm25.closest_terms(found.line_terms, scorer.weights)
+        length = candidates.lengths.get(entry.path, found.document.size)
         contributions = scorer.contributions(
             candidates.frequencies[entry.path], length, path_terms(entry.path, matcher),
             in_structure, together,

@@ -11,8 +11,10 @@ longer than the line cap is clipped around its match, with a visible marker.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import accumulate
 from pathlib import PurePosixPath
 
 from .bm25 import saturated
@@ -26,7 +28,6 @@ REFERENCE_CHARS = 300
 CLIP_MARKER = " […] "
 # How much of the character cap a snippet fills with the lines around its section.
 FILL = 0.5
-PARENT_FILL = 1.0
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]|$)")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -103,17 +104,19 @@ _CLOSING_WORDS = frozenset({"end", "fi", "done", "esac"})
 _LEAD_INS = ("@", "#", "//", "/*", "*", "///")
 
 
-def code_blocks(lines: list[str]) -> list[_Span]:
+def code_blocks(lines: list[str], matching: list[int] | None = None) -> list[_Span]:
     """Every line followed by more-indented lines, with them (and a closing line at its own
     indentation such as `}` or `end`), plus the comments and decorators just above it.
-    One pass: a line's block ends where a line at most as indented comes."""
+    One pass: a line's block ends where a line at most as indented comes. With `matching`
+    (sorted line indexes), only the blocks holding one of those lines."""
     ends: dict[int, int] = {}  # line -> index after its last more-indented line
     open_lines: list[tuple[int, int]] = []  # (indentation, line), indentation increasing
     previous = -1  # the last non-blank line seen
+    levels = [len(line) - len(line.lstrip(" \t")) for line in lines]
     for index, line in enumerate(lines):
-        if not line.strip():
+        level = levels[index]
+        if level == len(line):  # blank
             continue
-        level = _indent(line)
         while open_lines and open_lines[-1][0] >= level:
             _, start = open_lines.pop()
             if previous > start:
@@ -125,7 +128,9 @@ def code_blocks(lines: list[str]) -> list[_Span]:
             ends[start] = previous + 1
     spans: list[_Span] = []
     for start, end in sorted(ends.items()):
-        level = _indent(lines[start])
+        if matching is not None and bisect_left(matching, start) == bisect_left(matching, end):
+            continue
+        level = levels[start]
         closing = end
         while closing < len(lines) and not lines[closing].strip():
             closing += 1
@@ -173,26 +178,28 @@ class _Cutter:
         self.max_chars = max_chars
         self.max_line_chars = max_line_chars
         self.keys = [key for key in weights if weights[key] > 0] or list(weights)
-        count = len(lines)
+        self.matching = sorted(number - 1 for number in line_terms)  # 0-based line indexes
         # Prefix sums: characters (as shown, long lines clipped) and each term's count.
-        self.chars = [0] * (count + 1)
-        self.counts = {key: [0] * (count + 1) for key in self.keys}
-        for index, line in enumerate(lines):
-            shown = min(len(line), max_line_chars + len(CLIP_MARKER) * 2) + 1
-            self.chars[index + 1] = self.chars[index] + shown
-            on_line = line_terms.get(index + 1, {})
-            for key in self.keys:
-                self.counts[key][index + 1] = self.counts[key][index] + on_line.get(key, 0)
+        shown = max_line_chars + len(CLIP_MARKER) * 2
+        self.chars = list(accumulate((min(len(line), shown) + 1 for line in lines), initial=0))
+        self.counts: dict[str, list[int]] = {}
+        for key in self.keys:
+            per_line = [0] * len(lines)
+            for number, on_line in line_terms.items():
+                if 0 < number <= len(lines):
+                    per_line[number - 1] = on_line.get(key, 0)
+            self.counts[key] = list(accumulate(per_line, initial=0))
 
     def size(self, span: _Span) -> int:
         return self.chars[span.end] - self.chars[span.start]
 
     def score(self, span: _Span) -> tuple[float, float]:
         """(weight of the distinct terms held, BM25 density): higher is better."""
-        ratio = self.size(span) / REFERENCE_CHARS
+        ratio = (self.chars[span.end] - self.chars[span.start]) / REFERENCE_CHARS
         coverage = density = 0.0
         for key in self.keys:
-            tf = self.counts[key][span.end] - self.counts[key][span.start]
+            counts = self.counts[key]
+            tf = counts[span.end] - counts[span.start]
             if tf:
                 weight = self.weights.get(key, 1.0)
                 coverage += weight
@@ -200,12 +207,18 @@ class _Cutter:
         return round(coverage, 9), density
 
     def best_window(self, span: _Span) -> _Span:
-        """The best run of lines inside `span` that fits the cap (two pointers)."""
+        """The best run of lines inside `span` that fits the cap. A best window starts
+        on a matching line (or one line before it, for a lead-in): only those are tried."""
+        first = bisect_left(self.matching, span.start)
+        last = bisect_left(self.matching, span.end)
+        starts = sorted(
+            {max(span.start, index - 1) for index in self.matching[first:last]} or {span.start}
+        )
         best: tuple[tuple[float, float], int, _Span] | None = None
         end = span.start
-        for start in range(span.start, span.end):
+        for start in starts:
             end = max(end, start + 1)
-            while end < span.end and self.size(_Span(start, end + 1)) <= self.max_chars:
+            while end < span.end and self.chars[end + 1] - self.chars[start] <= self.max_chars:
                 end += 1
             window = _Span(start, end)
             candidate = (self.score(window), -start, window)
@@ -213,7 +226,7 @@ class _Cutter:
                 best = candidate
         return best[2] if best else _Span(span.start, span.start + 1)
 
-    def widen(self, core: _Span, structural: list[_Span], taken: list[_Span]) -> _Span:
+    def widen(self, core: _Span, structural: list[_Span]) -> _Span:
         """The chosen span with its context: the largest enclosing section or block that
         still fits the cap, then more lines after and before it up to FILL of the cap.
         The answer to a question often sits a few lines from where its words cluster."""
@@ -221,7 +234,7 @@ class _Cutter:
             span
             for span in structural
             if span.start <= core.start and core.end <= span.end
-            and self.size(span) <= self.max_chars * PARENT_FILL
+            and self.size(span) <= self.max_chars
         ]  # fmt: skip
         core = max(fitting, key=self.size, default=core)
         start, end = core.start, core.end
@@ -231,8 +244,7 @@ class _Cutter:
             grew = False
             for candidate in (_Span(start, end + 1), _Span(start - 1, end)):
                 inside = candidate.start >= 0 and candidate.end <= len(self.lines)
-                free = not any(_overlap(candidate, t) for t in taken)
-                if inside and free and self.size(candidate) <= target:
+                if inside and self.size(candidate) <= target:
                     start, end = candidate.start, candidate.end
                     grew = True
         return _Span(start, end)
@@ -253,10 +265,14 @@ class _Cutter:
         narrowed only while the terms it holds in full could still beat the best so far:
         a long file has hundreds of nested blocks."""
         best: tuple[tuple[float, float], int, _Span] | None = None
-        ranked = sorted(
-            (span for span in spans if span.end > span.start),
-            key=lambda span: (-self.score(span)[0], self.size(span)),
-        )
+        matching = self.matching
+        holding = [
+            span
+            for span in spans
+            if span.end > span.start
+            and bisect_left(matching, span.start) < bisect_left(matching, span.end)
+        ]  # only spans with a matching line can score
+        ranked = sorted(holding, key=lambda span: (-self.score(span)[0], self.size(span)))
         for span in ranked:
             if self.size(span) > self.max_chars:
                 if best is not None and self.score(span)[0] <= best[0][0]:
@@ -284,7 +300,7 @@ def clip_line(line: str, line_terms: Mapping[str, int], matcher_regex, limit: in
     return f"{head}{line[start:end]}{tail}"
 
 
-def cut_snippets(
+def cut_snippet(
     text: str,
     path: str,
     line_terms: Mapping[int, Mapping[str, int]],
@@ -293,56 +309,33 @@ def cut_snippets(
     max_chars: int,
     max_line_chars: int,
     matcher_regex=None,
-    count: int = 1,
-) -> list[Snippet]:
-    """Up to `count` sections of `text` that do not overlap, best first, for the terms
-    found on `line_terms` (1-based lines)."""
+) -> Snippet:
+    """The best section of `text` for the terms found on `line_terms` (1-based lines),
+    with its context (see `_Cutter.widen`)."""
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     if not lines:
-        return [Snippet("", 1, 1)]
+        return Snippet("", 1, 1)
     kind = document_kind(path)
+    cutter = _Cutter(lines, line_terms, weights, max_chars, max_line_chars)
     if kind == "markdown":
         structural = markdown_sections(lines)
     elif kind == "code":
-        structural = code_blocks(lines)
+        structural = code_blocks(lines, cutter.matching)
     else:
         structural = []
-    fallback = paragraphs(lines)
-    cutter = _Cutter(lines, line_terms, weights, max_chars, max_line_chars)
-    snippets: list[Snippet] = []
-    taken: list[_Span] = []
-    for _ in range(count):
-        free = [s for s in structural if not any(_overlap(s, t) for t in taken)]
-        other = [s for s in fallback if not any(_overlap(s, t) for t in taken)]
-        if taken and not (free or other):
-            break
-        core = cutter.choose(free, other)
-        if taken and (any(_overlap(core, t) for t in taken) or cutter.score(core)[0] <= 0):
-            break
-        chosen = cutter.widen(core, free, taken)
-        taken.append(chosen)
-        start, end = chosen.start, chosen.end
-        while start < end - 1 and not lines[start].strip():
-            start += 1
-        while end > start + 1 and not lines[end - 1].strip():
-            end -= 1
-        body = "\n".join(
-            clip_line(lines[i].rstrip(), line_terms.get(i + 1, {}), matcher_regex, max_line_chars)
-            for i in range(start, end)
-        )
-        snippets.append(Snippet(body, start + 1, end))
-    return snippets
-
-
-def _overlap(a: _Span, b: _Span) -> bool:
-    return a.start < b.end and b.start < a.end
-
-
-def cut_snippet(text: str, path: str, line_terms, weights, **settings) -> Snippet:
-    """The best section of `text` (see cut_snippets)."""
-    return cut_snippets(text, path, line_terms, weights, **settings)[0]
+    chosen = cutter.widen(cutter.choose(structural, paragraphs(lines)), structural)
+    start, end = chosen.start, chosen.end
+    while start < end - 1 and not lines[start].strip():
+        start += 1
+    while end > start + 1 and not lines[end - 1].strip():
+        end -= 1
+    body = "\n".join(
+        clip_line(lines[i].rstrip(), line_terms.get(i + 1, {}), matcher_regex, max_line_chars)
+        for i in range(start, end)
+    )
+    return Snippet(body, start + 1, end)
 
 
 def cut_span(

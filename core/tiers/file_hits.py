@@ -8,17 +8,40 @@ import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..files import TextFile, Unreadable, read_text_file
+from ..files import Unreadable, read_text_file
 from ..filtering import ContextFilter
 from ..ignore_rules import original_first
 from ..models import FilteredHit, Hit
 from ..ranking.analysis import Term
 from ..ranking.bm25 import Scorer
-from ..ranking.candidates import RankedFile
+from ..ranking.candidates import RankedFile, ReadFile
 from ..ranking.machine_data import machine_data_kind
 from ..ranking.matching import TermMatcher
 from ..ranking.sections import cut_snippet
 from .base import TierRequest
+
+
+@dataclass
+class FileReader:
+    """Reads the best files once for every stage that needs them (re-ranking, snippets);
+    None for a file that cannot be read (FileHits says why when it tries)."""
+
+    request: TierRequest
+    matcher: TermMatcher
+    cache: dict[str, ReadFile] = field(default_factory=dict)
+
+    def read(self, path: str) -> ReadFile | None:
+        if path not in self.cache:
+            try:
+                document = read_text_file(
+                    self.request.root / path,
+                    self.request.root,
+                    self.request.config.grep.max_filesize,
+                )
+            except Unreadable:
+                return None
+            self.cache[path] = ReadFile(document, self.matcher.lines(document.text))
+        return self.cache[path]
 
 
 @dataclass
@@ -42,14 +65,16 @@ class FileHits:
     def full(self) -> bool:
         return len(self.hits) >= self.limit
 
-    def add(self, ranked: RankedFile, document: TextFile | None = None) -> None:
-        """Make a hit of the file (read now unless `document` is its text already)."""
+    def add(self, ranked: RankedFile, read: ReadFile | None = None) -> None:
+        """Make a hit of the file (read now unless `read` has it already)."""
         reason = self.context_filter.reason_to_exclude(ranked.path)
         if reason:
             self.filtered.append(FilteredHit(ranked.path, self.tier, reason))
             return
         settings = self.request.config
-        if document is None:
+        if read is not None:
+            document = read.document
+        else:
             try:
                 document = read_text_file(
                     self.request.root / ranked.path, self.request.root, settings.grep.max_filesize
@@ -73,7 +98,7 @@ class FileHits:
                     kept.line_end, kept.terms,
                 )  # fmt: skip
             return
-        line_terms = self.matcher.lines(document.text)
+        line_terms = read.line_terms if read is not None else self.matcher.lines(document.text)
         if not line_terms:
             self.skipped["changed since it was searched: no query term left"] += 1
             return

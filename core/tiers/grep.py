@@ -10,14 +10,13 @@ import sysconfig
 import time
 from pathlib import Path
 
-from ..files import TextFile, Unreadable, read_text_file
 from ..filtering import ContextFilter
 from ..models import TierOutcome, TierStatus, count_hits
 from ..ranking.analysis import query_terms
 from ..ranking.candidates import Candidates, file_size, rank, rerank_by_structure
 from ..ranking.matching import TermMatcher
 from .base import Deadline, Probe, TierRequest
-from .file_hits import FileHits
+from .file_hits import FileHits, FileReader
 from .grep_ripgrep import describe_failure, parse_output, ripgrep_argv, run_ripgrep
 from .grep_scan import ScanStopped, scan_candidates
 
@@ -80,21 +79,10 @@ class _GrepSearch:
             ),
             limit=request.config.grep.limit,
         )
-        documents: dict[str, TextFile] = {}
-
-        def text_of(path: str) -> str | None:
-            try:
-                document = read_text_file(
-                    request.root / path, request.root, request.config.grep.max_filesize
-                )
-            except Unreadable:
-                return None
-            documents[path] = document
-            return document.text
-
+        reader = FileReader(request, matcher)
         ranked_files = rerank_by_structure(
             rank(found, scorer, file_size(str(request.root)), matcher),
-            found, scorer, matcher, text_of,
+            found, scorer, matcher, reader.read,
         )  # fmt: skip
         for ranked in ranked_files:
             if collected.full:
@@ -104,7 +92,7 @@ class _GrepSearch:
             if self.deadline.expired():
                 self.notes.append("deadline reached while reading the best files")
                 break
-            collected.add(ranked, documents.get(ranked.path))
+            collected.add(ranked, reader.cache.get(ranked.path))
         self.notes += collected.notes()
         hits = tuple(collected.hits)
         words = " ".join(term.label for term in terms)

@@ -22,6 +22,8 @@ from pathlib import Path, PurePosixPath
 
 import yaml
 
+from ..files import read_head
+
 DEFAULT_MASK = "**/*.md"
 # Directories qmd never indexes, at any depth; hidden files and folders are skipped too.
 EXCLUDED_DIRS = frozenset({"node_modules", ".git", ".cache", "vendor", "dist", "build"})
@@ -36,6 +38,8 @@ MODEL_ENV = {
     "rerank": "QMD_RERANK_MODEL",
 }
 BUSY_TIMEOUT_SECONDS = 1.0
+# A document larger than this is read only this far to compare it with the index.
+MAX_INDEXED_BYTES = 64 * 1024 * 1024
 _DOCUMENT_COLUMNS = frozenset({"collection", "path", "hash", "modified_at", "active"})
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -385,9 +389,9 @@ def _iso_ms(stamp: object) -> int | None:
 
 
 def _read_text(path: str) -> str:
-    # qmd reads files as UTF-8 text (invalid bytes become U+FFFD) before hashing.
-    with open(path, "rb") as handle:
-        return handle.read().decode("utf-8", "replace")
+    # qmd reads files as UTF-8 text (invalid bytes become U+FFFD) before hashing. Read
+    # without waiting: a file swapped for a FIFO while the collection is walked reads as "".
+    return read_head(Path(path), MAX_INDEXED_BYTES).decode("utf-8", "replace")
 
 
 def _content_hash(path: str) -> str:

@@ -15,12 +15,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..files import TextFile, Unreadable, read_text_file
+from ..files import Unreadable, read_text_file
 from ..filtering import ContextFilter
 from ..models import FilteredHit, Hit
 from ..project import is_inside
 from ..ranking.analysis import Term
-from ..ranking.candidates import Candidates, rank
+from ..ranking.candidates import Candidates, ReadFile, rank, rerank_by_structure
 from ..ranking.matching import TermMatcher
 from ..scopes import in_scope
 from .base import Deadline, TierRequest
@@ -58,7 +58,7 @@ def rank_found(
     root = Path(os.path.realpath(request.root))
     matcher = TermMatcher(terms)
     candidates = Candidates()
-    texts: dict[str, TextFile] = {}
+    texts: dict[str, ReadFile] = {}
     changed = 0
     for document in found:
         if deadline.expired() or deadline.cancelled:
@@ -76,7 +76,11 @@ def rank_found(
         except Unreadable as exc:
             result.left_out[f"file {exc}"] += 1
             continue
-        counts = matcher.count(text.text)
+        line_terms = matcher.lines(text.text)
+        counts: dict[str, int] = {}
+        for on_line in line_terms.values():
+            for key, count in on_line.items():
+                counts[key] = counts.get(key, 0) + count
         if document.indexed_hash and not _sha256(text.text).startswith(document.indexed_hash):
             changed += 1
             if not counts:
@@ -84,7 +88,7 @@ def rank_found(
                 continue
         if not counts:
             continue
-        texts[source] = text
+        texts[source] = ReadFile(text, line_terms)
         candidates.frequencies[source] = counts
         candidates.lengths[source] = text.size
     if changed:
@@ -104,7 +108,11 @@ def rank_found(
         context_filter=ContextFilter(root, request.config.filtering, request.private_paths),
         limit=limit,
     )
-    for ranked in rank(candidates, scorer, lambda path: None):
+    ranked_files = rerank_by_structure(
+        rank(candidates, scorer, lambda path: None, matcher), candidates, scorer, matcher,
+        texts.get,
+    )  # fmt: skip
+    for ranked in ranked_files:
         if collected.full:
             break
         if ranked.score < request.config.qmd.min_score:
