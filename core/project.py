@@ -28,12 +28,14 @@ def git_toplevel(here: Path) -> Path | None:
 
 
 def is_inside(path: Path, root: Path) -> bool:
-    """Component-wise containment of resolved paths: /repo-evil is not inside /repo."""
-    try:
-        path.relative_to(root)
-    except ValueError:
-        return False
-    return True
+    """Component-wise containment of resolved (or normalised) absolute paths: /repo-evil
+    is not inside /repo. Compared as strings: Path.relative_to costs ~20 µs a call, and
+    the tiers check every result."""
+    inner, outer = os.fspath(path), os.fspath(root)
+    if inner == outer:
+        return True
+    prefix = outer if outer.endswith(os.sep) else outer + os.sep
+    return inner.startswith(prefix)
 
 
 def contain(raw: str, root: Path) -> tuple[Path | None, str]:

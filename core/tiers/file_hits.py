@@ -8,7 +8,7 @@ import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..files import Unreadable, read_text_file
+from ..files import TextFile, Unreadable, read_text_file
 from ..filtering import ContextFilter
 from ..ignore_rules import original_first
 from ..models import FilteredHit, Hit
@@ -28,18 +28,21 @@ class FileReader:
 
     request: TierRequest
     matcher: TermMatcher
+    read_already: dict[str, TextFile] = field(default_factory=dict)
     cache: dict[str, ReadFile] = field(default_factory=dict)
 
     def read(self, path: str) -> ReadFile | None:
         if path not in self.cache:
-            try:
-                document = read_text_file(
-                    self.request.root / path,
-                    self.request.root,
-                    self.request.config.grep.max_filesize,
-                )
-            except Unreadable:
-                return None
+            document = self.read_already.get(path)
+            if document is None:
+                try:
+                    document = read_text_file(
+                        self.request.root / path,
+                        self.request.root,
+                        self.request.config.grep.max_filesize,
+                    )
+                except Unreadable:
+                    return None
             self.cache[path] = ReadFile(document, self.matcher.lines(document.text))
         return self.cache[path]
 

@@ -185,19 +185,18 @@ class _Search:
                 return self.finish(*call.failure, freshness)
             found = self.documents(call.entries, roots)
             how = "BM25 over the documents holding any term (qmd query lex:)"
-        documents = sum(1 for c in collections for _ in collection_files(c))
-        return self.ranked(terms, found, documents, how, freshness)
+        return self.ranked(terms, found, collection_size(collections), how, freshness)
 
     def ranked(
         self,
         terms: tuple[Term, ...],
         found: list[FoundDocument],
-        documents: int,
+        size: tuple[int, int],
         how: str,
         freshness: _FreshnessCheck,
     ) -> TierOutcome:
         ranked = rank_found(
-            self.request, terms, found, documents, "qmd", self.request.config.qmd.limit,
+            self.request, terms, found, size, "qmd", self.request.config.qmd.limit,
             self.deadline,
         )  # fmt: skip
         self.notes += ranked.notes
@@ -228,8 +227,8 @@ class _Search:
             return self.finish(*call.failure, freshness)
         found = self.documents(call.entries, roots)
         ranked = rank_found(
-            self.request, terms, found, len(found), "qmd", self.request.config.qmd.limit,
-            self.deadline,
+            self.request, terms, found, collection_size(collections), "qmd",
+            self.request.config.qmd.limit, self.deadline,
         )  # fmt: skip
         self.notes += ranked.notes
         scores = {}
@@ -381,6 +380,20 @@ class _Search:
             filtered=filtered,
             notes=tuple(notes),
         )
+
+
+def collection_size(collections: tuple[Collection, ...]) -> tuple[int, int]:
+    """How many files the collections hold on disk, and their bytes: the scope's size for
+    IDF and length normalisation, as the grep tier measures it."""
+    files = total = 0
+    for collection in collections:
+        for _, entry in collection_files(collection):
+            try:
+                total += entry.stat(follow_symlinks=False).st_size
+            except OSError:
+                continue
+            files += 1
+    return files, total
 
 
 def lex_query_argv(

@@ -15,16 +15,16 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..files import Unreadable, read_text_file
+from ..files import TextFile, Unreadable, read_text_file
 from ..filtering import ContextFilter
 from ..models import FilteredHit, Hit
 from ..project import is_inside
 from ..ranking.analysis import Term
-from ..ranking.candidates import Candidates, ReadFile, rank, rerank_by_structure
+from ..ranking.candidates import Candidates, rank, rerank_by_structure
 from ..ranking.matching import TermMatcher
 from ..scopes import in_scope
 from .base import Deadline, TierRequest
-from .file_hits import FileHits
+from .file_hits import FileHits, FileReader
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,18 +47,18 @@ def rank_found(
     request: TierRequest,
     terms: tuple[Term, ...],
     found: list[FoundDocument],
-    documents: int,
+    size: tuple[int, int],
     tier: str,
     limit: int,
     deadline: Deadline,
 ) -> RankedDocuments:
-    """The best `limit` of the found documents as hits; `documents` is how many the
-    searched collections hold (for IDF)."""
+    """The best `limit` of the found documents as hits; `size` is how many files the
+    searched collections hold and their bytes (for IDF and length normalisation)."""
     result = RankedDocuments()
     root = Path(os.path.realpath(request.root))
     matcher = TermMatcher(terms)
     candidates = Candidates()
-    texts: dict[str, ReadFile] = {}
+    texts: dict[str, TextFile] = {}
     changed = 0
     for document in found:
         if deadline.expired() or deadline.cancelled:
@@ -76,11 +76,7 @@ def rank_found(
         except Unreadable as exc:
             result.left_out[f"file {exc}"] += 1
             continue
-        line_terms = matcher.lines(text.text)
-        counts: dict[str, int] = {}
-        for on_line in line_terms.values():
-            for key, count in on_line.items():
-                counts[key] = counts.get(key, 0) + count
+        counts = matcher.count(text.text)
         if document.indexed_hash and not _sha256(text.text).startswith(document.indexed_hash):
             changed += 1
             if not counts:
@@ -88,7 +84,7 @@ def rank_found(
                 continue
         if not counts:
             continue
-        texts[source] = ReadFile(text, line_terms)
+        texts[source] = text
         candidates.frequencies[source] = counts
         candidates.lengths[source] = text.size
     if changed:
@@ -96,8 +92,7 @@ def rank_found(
         result.notes.append(
             f"qmd: {changed} {noun} changed since indexed: ranked and cut as they are now"
         )
-    candidates.documents = max(documents, len(texts))
-    candidates.total_bytes = 0  # the average length comes from the documents read
+    candidates.documents, candidates.total_bytes = size
     scorer = candidates.scorer(tuple(term.key for term in terms))
     collected = FileHits(
         request=request,
@@ -108,9 +103,10 @@ def rank_found(
         context_filter=ContextFilter(root, request.config.filtering, request.private_paths),
         limit=limit,
     )
+    reader = FileReader(request, matcher, read_already=texts)
     ranked_files = rerank_by_structure(
         rank(candidates, scorer, lambda path: None, matcher), candidates, scorer, matcher,
-        texts.get,
+        reader.read,
     )  # fmt: skip
     for ranked in ranked_files:
         if collected.full:
@@ -118,7 +114,7 @@ def rank_found(
         if ranked.score < request.config.qmd.min_score:
             result.left_out[f"below min_score {request.config.qmd.min_score}"] += 1
             continue
-        collected.add(ranked, texts[ranked.path])
+        collected.add(ranked, reader.read(ranked.path))
     result.hits = tuple(collected.hits)
     result.filtered = tuple(collected.filtered)
     result.notes += collected.notes()
