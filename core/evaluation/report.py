@@ -28,9 +28,12 @@ def render_report(report: EvaluationReport, misses: int | None = None) -> str:
     lines = [_HEADER, _row("ladder", report.ladder)]
     lines += [_row(f"  {key}", summary) for key, summary in report.groups.items()]
     for tier in report.tiers:
+        others = ", ".join(f"{status} {count}" for status, count in tier.other.items())
+        if not tier.ran:
+            lines.append(f"{'tier ' + tier.tier:<22}did not run ({others})")
+            continue
         lines.append(_row(f"tier {tier.tier}", tier.summary))
         if tier.other:
-            others = ", ".join(f"{status} {count}" for status, count in tier.other.items())
             lines.append(f"  (did not run for: {others})")
     lines.append(
         "ladder = the answer a skill receives (after dedup and budget); tier rows = each"

@@ -54,10 +54,11 @@ def evaluate(
     """Run every query (rows without a scope use `scope`) and score the answers."""
     evaluations: list[QueryEvaluation] = []
     for number, query in enumerate(with_passage_files(project.root, queries), start=1):
+        query = replace(query, scope=query.scope or scope)  # reported as it ran
         result = project.run(
             QueryOptions(
                 text=query.text,
-                scope=query.scope or scope,
+                scope=query.scope,
                 budget=budget,
                 tiers=tiers,
                 all_tiers=True,

@@ -1,0 +1,144 @@
+"""`tierscope eval`: known-item query sets, their figures and their misses."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tierscope.cli import main
+from tierscope.evaluation.metrics import RankedAnswer, RankedHit, summarise
+from tierscope.evaluation.queryset import KnownItemQuery, QuerySetError, read_query_set
+
+FILES = {
+    "docs/retry.md": "# Retries\n\nEach retry waits with exponential backoff and jitter.\n",
+    "docs/deploy.md": "# Deploys\n\nA deploy rolls out in waves; a failed wave rolls back.\n",
+    "docs/notes.md": "# Notes\n\nWe talked about retries and deploys today.\n",
+}
+QUERIES = (
+    "# a comment line\n"
+    "\n"
+    "retry backoff\tdocs/retry.md\t\texponential backoff\n"
+    "how does a failed rollout get undone\tdocs/deploy.md\tdocs\ta failed wave rolls back\n"
+    "something nobody wrote about\tdocs/notes.md\n"
+)
+
+
+@pytest.fixture
+def project(make_project):
+    root = make_project(FILES)
+    (root / ".tierscope.yaml").write_text(
+        "qmd_context:\n  scopes:\n    docs: {grep_paths: [docs/]}\n"
+    )
+    (root / "queries.tsv").write_text(QUERIES)
+    return root
+
+
+def run_eval(capsys, root, *args) -> tuple[int, str, str]:
+    code = main(["eval", str(root / "queries.tsv"), "--root", str(root), *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_the_query_file_keeps_each_column_and_skips_comments(project):
+    queries = read_query_set(project / "queries.tsv")
+    assert [(q.text, q.expected, q.scope, q.passage, q.line) for q in queries] == [
+        ("retry backoff", ("docs/retry.md",), None, "exponential backoff", 3),
+        ("how does a failed rollout get undone", ("docs/deploy.md",), "docs",
+         "a failed wave rolls back", 4),
+        ("something nobody wrote about", ("docs/notes.md",), None, "", 5),
+    ]  # fmt: skip
+
+
+def test_alternatives_are_joined_with_a_bar(tmp_path):
+    path = tmp_path / "q.tsv"
+    path.write_text("q\ta.md|./b.md\n")
+    assert read_query_set(path)[0].expected == ("a.md", "b.md")
+
+
+@pytest.mark.parametrize("line", ["just a query", "\tmissing.md", "a\tb\tc\td\te"])
+def test_a_malformed_line_is_an_error_naming_file_and_line(tmp_path, line):
+    path = tmp_path / "q.tsv"
+    path.write_text(f"# header\n{line}\n")
+    with pytest.raises(QuerySetError, match=r"q\.tsv:2: "):
+        read_query_set(path)
+
+
+def test_the_report_gives_the_figures_and_lists_the_misses(capsys, project):
+    code, out, _ = run_eval(capsys, project, "--scope", "docs", "--tiers", "grep")
+
+    assert code == 0
+    header, ladder = out.splitlines()[:2]
+    assert header.split() == [
+        "queries", "MRR@10", "hit@1", "hit@5", "tok/hit", "passage", "long", "dups", "ms",
+    ]  # fmt: skip
+    assert ladder.split()[:5] == ["ladder", "3", "0.667", "0.67", "0.67"]
+    assert "misses (1: the expected file was not first):" in out
+    assert "line 5 [docs] 'something nobody wrote about'" in out
+    assert "expected docs/notes.md: not in top 10" in out
+
+
+def test_json_has_the_ladder_each_tier_and_each_query(capsys, project):
+    code, out, _ = run_eval(capsys, project, "--scope", "docs", "--json")
+
+    report = json.loads(out)
+    assert code == 0
+    assert report["ladder"]["queries"] == 3
+    assert report["ladder"]["passage_share"] == 1.0
+    assert report["tiers"]["grep"]["ran"] == 3
+    assert report["tiers"]["qmd"]["did_not_run"] == {"unavailable": 3}
+    assert [q["rank"] for q in report["queries"]] == [1, 1, None]
+
+
+def test_scope_keeps_the_rows_of_that_scope_and_the_rows_without_one(capsys, project):
+    (project / ".tierscope.yaml").write_text(
+        "qmd_context:\n  scopes:\n    docs: {grep_paths: [docs/]}\n"
+        "    other: {grep_paths: [docs/]}\n"
+    )
+    _, out, _ = run_eval(capsys, project, "--scope", "other", "--json")
+    assert [q["line"] for q in json.loads(out)["queries"]] == [3, 5]
+
+
+def test_an_unknown_scope_in_the_set_is_a_usage_error(capsys, project):
+    (project / "queries.tsv").write_text("q\tdocs/retry.md\tnowhere\n")
+    code, _, err = run_eval(capsys, project)
+    assert code == 2
+    assert "unknown scopes in the query set: nowhere" in err
+
+
+def test_an_unreadable_query_file_is_a_usage_error(capsys, project):
+    code = main(["eval", str(project / "absent.tsv"), "--root", str(project)])
+    assert code == 2
+    assert "absent.tsv: cannot read" in capsys.readouterr().err
+
+
+def answer(*hits: tuple[str, str]) -> RankedAnswer:
+    return RankedAnswer(tuple(RankedHit(s, c, len(c)) for s, c in hits), 1.0)
+
+
+def query(expected: str, passage: str = "") -> KnownItemQuery:
+    return KnownItemQuery("q", (expected,), None, passage, 1, (expected,) if passage else ())
+
+
+def test_mrr_counts_the_first_right_hit_within_ten():
+    pairs = [
+        (query("a.md"), answer(("a.md", "x"))),
+        (query("a.md"), answer(("b.md", "y"), ("a.md", "x"))),
+        (query("a.md"), answer(*((f"{i}.md", str(i)) for i in range(10)), ("a.md", "x"))),
+    ]
+    summary = summarise(pairs)
+    assert summary.mrr == pytest.approx((1 + 1 / 2 + 0) / 3)
+    assert (summary.hit_at_1, summary.hit_at_5) == pytest.approx((1 / 3, 2 / 3))
+
+
+def test_passages_duplicates_and_long_lines_are_measured():
+    long_line = "z" * 1500
+    pairs = [
+        (query("a.md", "The Answer"), answer(("a.md", "here is\nthe   answer"), ("a.md", "no"))),
+        (query("b.md"), answer(("b.md", "same"), ("c.md", "same"), ("d.md", long_line))),
+    ]
+    summary = summarise(pairs)
+    assert (summary.passage_share, summary.passage_checked) == (0.5, 2)
+    assert summary.duplicate_hits == 1
+    total = len("here is\nthe   answer") + len("no") + 4 + 4 + 1500
+    assert summary.long_line_share == pytest.approx(1500 / total)
