@@ -45,18 +45,15 @@ class Scorer:
 
     weights: Mapping[str, float]  # term key -> idf
     average_length: float
+    best_possible: float  # the most a file can score: every term, every field, saturated
 
     @classmethod
     def for_scope(
         cls, keys: tuple[str, ...], documents: int, frequency: Mapping[str, int], average: float
     ) -> Scorer:
         weights = {key: idf(documents, frequency.get(key, 0)) ** IDF_POWER for key in keys}
-        return cls(weights, max(average, 1.0))
-
-    @property
-    def best_possible(self) -> float:
         fields = K1 + 1 + PATH_WEIGHT + STRUCTURE_WEIGHT + PROXIMITY_WEIGHT
-        return sum(self.weights.values()) * fields or 1.0
+        return cls(weights, max(average, 1.0), sum(weights.values()) * fields or 1.0)
 
     def contributions(
         self,
@@ -90,8 +87,18 @@ class Scorer:
         return min(1.0, sum(self.contributions(tf, length, in_path).values()))
 
     def bound(self, tf: Mapping[str, float], in_path: frozenset[str] = frozenset()) -> float:
-        """The highest score these frequencies can reach at any length (length -> 0)."""
-        return self.score(tf, 0.0, in_path)
+        """The highest score these frequencies can reach at any length (length -> 0).
+        Written out: the ranking asks it of every candidate file."""
+        weights = self.weights
+        k1_plus_1, floor = K1 + 1, K1 * (1 - B)
+        total = 0.0
+        for key, count in tf.items():
+            weight = weights.get(key)
+            if weight is not None and count > 0:
+                total += weight * count * k1_plus_1 / (count + floor)
+        if in_path and PATH_WEIGHT:
+            total += PATH_WEIGHT * sum(weights.get(key, 0.0) for key in in_path)
+        return min(1.0, total / self.best_possible)
 
 
 def closest_terms(

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import heapq
 import os
-from collections.abc import Callable, Iterator, Mapping
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import islice
+from itertools import accumulate, islice
 
 from ..files import TextFile
 from . import bm25
@@ -18,7 +19,7 @@ from .matching import TermMatcher
 from .structure import structure_terms
 
 # How many of the best files are read and scored again with their headings or definitions.
-RERANK_DEPTH = 30
+RERANK_DEPTH = 20
 
 
 @dataclass
@@ -77,8 +78,10 @@ def rank(
     only while its best possible score (at length 0) could still beat the best file not
     yet yielded — the caller usually takes ten files of thousands."""
     entries: list[tuple[float, str, Mapping[str, float], frozenset[str]]] = []
+    in_paths = paths_terms(candidates.frequencies, matcher) if matcher is not None else {}
+    nothing: frozenset[str] = frozenset()
     for path, tf in candidates.frequencies.items():
-        in_path = path_terms(path, matcher) if matcher is not None else frozenset()
+        in_path = in_paths.get(path, nothing)
         entries.append((scorer.bound(tf, in_path), path, tf, in_path))
     entries.sort(key=lambda entry: (-entry[0], entry[1]))
     scored: list[tuple[float, str, dict[str, float]]] = []
@@ -103,9 +106,26 @@ def rank(
         yield RankedFile(path, -negative, contributions)
 
 
+def paths_terms(paths: Iterable[str], matcher: TermMatcher) -> dict[str, frozenset[str]]:
+    """The query terms each path holds, for the paths that hold any: one search over all
+    of them joined, then a count of only those that matched (most paths hold none)."""
+    if not bm25.PATH_WEIGHT:
+        return {}
+    listed = list(paths)
+    joined = "\n".join(listed)
+    starts = list(accumulate((len(path) + 1 for path in listed), initial=0))
+    hit: set[int] = {bisect_right(starts, offset) - 1 for offset, _ in matcher.matches(joined)}
+    found = {}
+    for index in hit:
+        terms = frozenset(matcher.count(listed[index]))
+        if terms:
+            found[listed[index]] = terms
+    return found
+
+
 def path_terms(path: str, matcher: TermMatcher) -> frozenset[str]:
     """The query terms a file's path holds (its folders and name)."""
-    if not bm25.PATH_WEIGHT:
+    if not bm25.PATH_WEIGHT or not matcher.holds_any(path):
         return frozenset()
     return frozenset(matcher.count(path.replace("/", " ")))
 

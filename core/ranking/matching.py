@@ -13,7 +13,6 @@ boundaries would cost ripgrep its literal search: several times slower.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -21,7 +20,6 @@ from dataclasses import dataclass, field
 from .analysis import Term, analyse_word
 
 _WORD_CHAR = r"[^\W_]"
-_NEWLINE = re.compile("\n")
 # What Rust's regex::escape (ripgrep, ck) escapes.
 _RUST_REGEX_META = frozenset("\\.+*?()|[]{}^$#&-~")
 
@@ -132,14 +130,20 @@ class TermMatcher:
 
     def lines(self, text: str) -> dict[int, dict[str, int]]:
         """Per 1-based line number, the terms on that line and how often."""
-        newlines = [m.start() for m in _NEWLINE.finditer(text)]
         found: dict[int, dict[str, int]] = {}
+        line, counted_to = 1, 0
         for start, found_text in self.matches(text):
             keys = self.keys_of(found_text)
             if not keys:
                 continue
-            line = bisect_right(newlines, start) + 1
+            # Newlines counted between matches (in C), not located across the whole text.
+            line += text.count("\n", counted_to, start)
+            counted_to = start
             on_line = found.setdefault(line, {})
             for key in keys:
                 on_line[key] = on_line.get(key, 0) + 1
         return found
+
+    def holds_any(self, text: str) -> bool:
+        """A quick test: could `text` hold a term at all (a prefix occurs somewhere)?"""
+        return self._scan_any_case.search(text) is not None

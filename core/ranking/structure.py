@@ -61,6 +61,8 @@ def _front_matter_end(lines: list[str]) -> int:
 def _fenced_lines(lines: list[str]) -> set[int]:
     """Indexes of the lines inside fenced code blocks (and the fences themselves)."""
     fenced: set[int] = set()
+    if not any("```" in line or "~~~" in line for line in lines):
+        return fenced
     fence: str | None = None
     opened = 0
     for index, line in enumerate(lines):

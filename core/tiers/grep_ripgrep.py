@@ -59,37 +59,45 @@ def _glob_escape(text: str) -> str:
 
 def parse_output(stdout: bytes, matcher: TermMatcher) -> tuple[Candidates, int]:
     """The term counts per file and the scope's size; also how many files were left out
-    because their names are not UTF-8 (a source must print as text)."""
+    because their names are not UTF-8 (a source must print as text).
+
+    One file is its path, NUL, one matched word per line, then an empty line. A path holds
+    no NUL and a word no newline, so splitting at NULs gives each file's words followed by
+    the next file's path; a word is never empty, so the first empty line ends the words.
+    A cut-off last file (output capped) has no empty line and is left out. This loop runs
+    once per matching file (thousands on a large project): the same run of words is
+    counted once."""
     candidates = Candidates()
-    words: dict[bytes, list[str]] = {}
+    frequencies = candidates.frequencies
+    keys_of_word: dict[bytes, list[str]] = {}
+    counted: dict[bytes, dict[str, int]] = {}
     skipped_names = 0
-    last = 0
-    # One file: its path, NUL, one matched word per line, then an empty line. A word is
-    # never empty, so the first empty line after the NUL ends the file; a cut-off last
-    # file (output capped) has none and is left out.
-    while True:
-        nul = stdout.find(b"\0", last)
-        end = stdout.find(b"\n\n", nul + 1) if nul >= 0 else -1
+    pieces = stdout.split(b"\0")
+    raw_path = pieces[0]
+    tail = b""
+    for piece in pieces[1:]:
+        end = piece.find(b"\n\n")
         if end < 0:
+            tail = b""
             break
-        raw_path, lines = stdout[last:nul], stdout[nul + 1 : end]
-        last = end + 2
-        try:
-            path = raw_path.decode("utf-8")
-        except UnicodeDecodeError:
-            skipped_names += 1
-            continue
-        path = path.removeprefix("./")
-        counts: dict[str, int] = {}
-        for word, occurrences in Counter(lines.split(b"\n")).items():
-            keys = words.get(word)
-            if keys is None:
-                keys = words[word] = matcher.keys_of(word.decode("utf-8", "replace"))
-            for key in keys:
-                counts[key] = counts.get(key, 0) + occurrences
+        block, next_path = piece[:end], piece[end + 2 :]
+        counts = counted.get(block)
+        if counts is None:
+            counts = {}
+            for word, occurrences in Counter(block.split(b"\n")).items():
+                keys = keys_of_word.get(word)
+                if keys is None:
+                    keys = keys_of_word[word] = matcher.keys_of(word.decode("utf-8", "replace"))
+                for key in keys:
+                    counts[key] = counts.get(key, 0) + occurrences
+            counted[block] = counts
         if counts:
-            candidates.frequencies[path] = counts
-    stats = _STATS.search(stdout, last)
+            try:
+                frequencies[raw_path.decode("utf-8").removeprefix("./")] = counts
+            except UnicodeDecodeError:
+                skipped_names += 1
+        raw_path = tail = next_path
+    stats = _STATS.search(tail)
     if stats:
         candidates.documents = int(stats.group(1))
         candidates.total_bytes = int(stats.group(2))

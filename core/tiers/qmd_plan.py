@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import os
 import shlex
-import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..executables import find_executable
 from .base import TierRequest, not_installed
 from .qmd_index import (
     Collection,
@@ -44,7 +44,7 @@ class QmdPlan:
 def plan_for(request: TierRequest) -> QmdPlan:
     """Resolve the scope's collections from qmd's own config, without starting qmd."""
     locations = locate(request.root)
-    binary = shutil.which("qmd")
+    binary = find_executable("qmd")
     if binary is None:
         return QmdPlan(None, locations, Registry(), unavailable=NOT_INSTALLED)
     registry = read_registry(locations.config_file)

@@ -9,7 +9,6 @@ the ladder is never worse for having qmd first.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections import Counter
 from dataclasses import dataclass, field
@@ -133,4 +132,6 @@ def _left_out(path: Path, root: Path, request: TierRequest) -> str | None:
 
 
 def _sha256(text: str) -> str:
+    import hashlib  # only when qmd serves: OpenSSL's import costs every query a few ms
+
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -7,9 +7,9 @@ its module: every headless query pays for what it can use, not for what is absen
 from __future__ import annotations
 
 import importlib
-import shutil
 import time
 
+from ..executables import find_executable
 from ..models import TierOutcome, TierStatus
 from .base import Deadline, Probe, Tier, TierRequest, not_installed
 
@@ -45,7 +45,7 @@ class MissingTool:
 
 def load_tier(name: str) -> Tier:
     tool = _REQUIRED_TOOL.get(name)
-    if tool is not None and shutil.which(tool) is None:
+    if tool is not None and find_executable(tool) is None:
         return MissingTool(name, tool)
     module_name, class_name = _TIER_CLASSES[name]
     return getattr(importlib.import_module(module_name), class_name)()
