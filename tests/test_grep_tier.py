@@ -14,6 +14,7 @@ import pytest
 
 from tierscope.config.model import Config, FilteringSettings, SnippetSettings
 from tierscope.models import ResolvedScope, TierStatus
+from tierscope.tiers import grep_ripgrep
 from tierscope.tiers.base import Deadline, TierRequest
 from tierscope.tiers.grep import GrepTier, find_ripgrep
 
@@ -355,6 +356,26 @@ def test_dense_matches_beyond_the_output_cap_still_answer(make_project, engine):
     root = make_project({**files, "docs/z.md": "needle and haystack\n"})
     outcome = search(root, "needle haystack", timeout=30.0)
     assert outcome.status is TierStatus.SERVED
+
+
+def test_files_cut_off_by_the_output_cap_are_still_counted(make_project, monkeypatch, engine):
+    # A cap smaller than any file's output cuts every file, whatever order ripgrep's
+    # threads print in: each answer must come from the files ripgrep listed past the cap.
+    monkeypatch.setattr(grep_ripgrep, "OUTPUT_CAP", 16)
+    root = make_project(
+        {
+            "docs/dense.md": "needle\n" * 2_000,
+            "docs/z.md": "needle and haystack\n",
+            "docs/other.md": "nothing to see\n",
+        }
+    )
+    outcome = search(root, "needle haystack", timeout=30.0)
+    assert outcome.status is TierStatus.SERVED
+    assert sources(outcome)[0] == "docs/z.md"
+    assert {hit.source for hit in outcome.hits} == {"docs/z.md", "docs/dense.md"}
+    if engine == "ripgrep":
+        assert any("output capped" in note for note in outcome.notes)
+    assert "3 files searched" in outcome.notes
 
 
 UNREADABLE_PROBE = """

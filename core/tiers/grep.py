@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from ..executables import find_executable
+from ..files import Unreadable, read_text_file
 from ..filtering import ContextFilter
 from ..models import TierOutcome, TierStatus, count_hits
 from ..ranking.analysis import query_terms
@@ -17,8 +18,15 @@ from ..ranking.candidates import Candidates, file_size, rank, rerank_by_structur
 from ..ranking.matching import TermMatcher
 from .base import Deadline, Probe, TierRequest
 from .file_hits import FileHits, FileReader
-from .grep_ripgrep import describe_failure, parse_output, ripgrep_argv, run_ripgrep
-from .grep_scan import ScanStopped, scan_candidates
+from .grep_ripgrep import (
+    describe_failure,
+    parse_listing,
+    parse_output,
+    ripgrep_argv,
+    run_listing,
+    run_ripgrep,
+)
+from .grep_scan import CHECK_EVERY, ScanStopped, scan_candidates
 
 
 def find_ripgrep() -> str | None:
@@ -138,12 +146,38 @@ class _GrepSearch:
             )
         if result.truncated:
             self.notes.append(
-                f"ripgrep output capped at {len(result.stdout)} bytes: ranked the files before it"
+                f"ripgrep output capped at {len(result.stdout)} bytes: "
+                "the files past it counted one by one"
             )
+            if not self.count_past_the_cap(found, matcher):
+                return self.stopped()
         if odd_names:
             self.notes.append(f"{odd_names} files with names that are not UTF-8 left out")
         self.notes.append(f"{found.documents} files searched")
         return found
+
+    def count_past_the_cap(self, found: Candidates, matcher: TermMatcher) -> bool:
+        """Adds the matching files the capped output left out, counted here; False when
+        the deadline or a cancel stopped it."""
+        root = self.request.root
+        listing = run_listing(self.argv, root, self.deadline)
+        if listing.cancelled or listing.timed_out:
+            return False
+        limit = self.request.config.grep.max_filesize
+        for index, source in enumerate(parse_listing(listing.stdout, found)):
+            if source in found.frequencies:
+                continue
+            if index % CHECK_EVERY == 0 and (self.deadline.expired() or self.deadline.cancelled):
+                return False
+            try:
+                document = read_text_file(root / source, root, limit)
+            except Unreadable:
+                continue
+            counts = matcher.count(document.text)
+            if counts:
+                found.frequencies[source] = counts
+                found.lengths[source] = document.size
+        return True
 
     def stopped(self) -> TierOutcome:
         if self.deadline.cancelled:

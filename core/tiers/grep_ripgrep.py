@@ -15,12 +15,13 @@ from pathlib import Path
 from ..config.model import Config
 from ..ignore_rules import ripgrep_excludes
 from ..models import ResolvedScope
-from ..process import ProcessResult, run_bounded
+from ..process import DEFAULT_STDOUT_CAP, ProcessResult, run_bounded
 from ..project import is_inside, relative_source
 from ..ranking.candidates import Candidates
 from ..ranking.matching import TermMatcher
 from .base import Deadline
 
+OUTPUT_CAP = DEFAULT_STDOUT_CAP
 _STATS = re.compile(rb"(\d+) files searched\n(?:\d+ bytes printed\n)?(\d+) bytes searched")
 
 
@@ -51,6 +52,33 @@ def ripgrep_argv(
     argv += ["-e", matcher.pattern, "--"]
     argv += [relative_source(p, root) or "." for p in scope.grep_paths]
     return tuple(argv)
+
+
+def listing_argv(counting_argv: tuple[str, ...]) -> tuple[str, ...]:
+    """The same search listing only the matching files' paths (NUL-ended): the output of
+    a scope whose matches overflow the counting run's cap."""
+    per_match = {"--only-matching", "--no-line-number", "--heading"}
+    return (
+        counting_argv[0],
+        "--files-with-matches",
+        *(a for a in counting_argv[1:] if a not in per_match),
+    )
+
+
+def parse_listing(stdout: bytes, candidates: Candidates) -> list[str]:
+    """The listed paths (UTF-8 names only); the scope's size goes into `candidates`."""
+    pieces = stdout.split(b"\0")
+    stats = _STATS.search(pieces[-1])
+    if stats:
+        candidates.documents = int(stats.group(1))
+        candidates.total_bytes = int(stats.group(2))
+    listed = []
+    for raw in pieces[:-1]:
+        try:
+            listed.append(raw.decode("utf-8").removeprefix("./"))
+        except UnicodeDecodeError:
+            continue
+    return listed
 
 
 def _glob_escape(text: str) -> str:
@@ -115,4 +143,9 @@ def describe_failure(result: ProcessResult) -> str | None:
 
 
 def run_ripgrep(argv: tuple[str, ...], root: Path, deadline: Deadline) -> ProcessResult:
-    return run_bounded(argv, deadline, cwd=root)
+    return run_bounded(argv, deadline, cwd=root, stdout_cap=OUTPUT_CAP)
+
+
+def run_listing(argv: tuple[str, ...], root: Path, deadline: Deadline) -> ProcessResult:
+    """A listing is a path per file: its cap is the default, not the counting run's."""
+    return run_bounded(listing_argv(argv), deadline, cwd=root)
