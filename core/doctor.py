@@ -11,10 +11,11 @@ from pathlib import Path
 
 from .api import Project
 from .config.model import ConfigProblem, ScopeConfig
+from .deadline import Deadline
 from .models import ResolvedScope
-from .project import contain
-from .scopes import inside_index_dir, resolve_scope
-from .tiers.base import Deadline, Probe, TierRequest
+from .project import contain, inside_index_dir
+from .scopes import resolve_scope
+from .tiers.base import Probe, TierRequest
 from .tiers.registry import load_tier
 from .tool_version import tool_version
 

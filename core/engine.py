@@ -12,6 +12,7 @@ from pathlib import Path
 from . import shutdown
 from .budget import apply_budget
 from .config.model import Config
+from .deadline import Deadline
 from .dedup import deduplicate
 from .events import (
     BudgetApplied,
@@ -32,7 +33,7 @@ from .models import (
     TierStatus,
     count_hits,
 )
-from .tiers.base import Deadline, Tier, TierRequest
+from .tiers.base import Tier, TierRequest
 from .tiers.registry import load_tier
 
 STANDARD_TIERS = ("qmd", "ck", "grep")

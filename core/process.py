@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import shutdown
-from .tiers.base import Deadline
+from .deadline import Deadline
 
 DEFAULT_STDOUT_CAP = 8 * 1024 * 1024
 STDERR_CAP = 64 * 1024

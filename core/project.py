@@ -91,3 +91,9 @@ def project_key(root: Path) -> str:
     (two projects called `app` stay apart; a person can still tell which is which)."""
     checksum = zlib.crc32(str(root).encode("utf-8", "surrogateescape"))
     return f"{root.name or 'root'}-{checksum:08x}"
+
+
+def inside_index_dir(path: Path, root: Path) -> bool:
+    """True for a path inside a `.ck/` index directory below the root (a project that
+    itself lives under some `.ck` folder is not affected)."""
+    return ".ck" in path.relative_to(root).parts

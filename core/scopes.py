@@ -9,7 +9,7 @@ from pathlib import Path
 from .config.model import Config, ScopeConfig
 from .filtering import glob_to_regex
 from .models import RefusedPath, ResolvedScope
-from .project import contain, is_inside, relative_source
+from .project import contain, inside_index_dir, is_inside, relative_source
 
 
 class UnknownScope(LookupError):
@@ -73,12 +73,6 @@ def _without_nested(paths: tuple[Path, ...]) -> tuple[Path, ...]:
     """Drop paths inside another listed path (scope `all` lists grimoires/loa/ and its
     reality/ subfolder): searching both would report every file twice."""
     return tuple(p for p in paths if not any(o != p and is_inside(p, o) for o in paths))
-
-
-def inside_index_dir(path: Path, root: Path) -> bool:
-    """True for a path inside a `.ck/` index directory below the root (a project that
-    itself lives under some `.ck` folder is not affected)."""
-    return ".ck" in path.relative_to(root).parts
 
 
 def _ck_paths(

@@ -11,9 +11,9 @@ import json
 import os
 from pathlib import Path
 
+from .deadline import Deadline
 from .process import run_bounded
 from .project import user_dir
-from .tiers.base import Deadline
 
 CACHE_NAME = "tool-versions.json"
 

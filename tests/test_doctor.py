@@ -344,8 +344,24 @@ def test_human_output_fits_100_columns(indexed, path_without_tools):
 
     text = render(diagnose(Project(indexed)))
 
-    assert max(len(line) for line in text.splitlines()) <= WIDTH
+    # Paths are never split: one longer than a line (a deep temporary folder) overruns,
+    # alone on its line.
+    overlong = [line for line in text.splitlines() if len(line) > WIDTH]
+    assert all(len(line.split()) == 1 for line in overlong), overlong
     assert "qmd" in text and "grimoires" in text
+
+
+def test_a_root_too_deep_for_a_line_overruns_only_with_its_own_path(
+    make_project, path_without_tools
+):
+    deep = "/".join(["a-folder-with-a-long-name"] * 5)
+    root = make_project({**FILES}, name=deep)
+
+    text = render(diagnose(Project(root)))
+
+    overlong = [line for line in text.splitlines() if len(line) > WIDTH]
+    assert overlong
+    assert all(len(line.split()) == 1 for line in overlong), overlong
 
 
 def test_json_output_has_every_tier_for_every_scope(indexed, capsys):

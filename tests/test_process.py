@@ -8,8 +8,8 @@ import threading
 import time
 from pathlib import Path
 
+from tierscope.deadline import Deadline
 from tierscope.process import run_bounded
-from tierscope.tiers.base import Deadline
 
 from process_watch import gone_soon, process_exists
 

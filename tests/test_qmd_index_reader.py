@@ -5,8 +5,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from tierscope.deadline import Deadline
 from tierscope.ranking.analysis import query_terms
-from tierscope.tiers.base import Deadline
 from tierscope.tiers.qmd_fts import fast_path_supported, fts_expression, open_index
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tierscope import tool_version as module
-from tierscope.tiers.base import Deadline
+from tierscope.deadline import Deadline
 from tierscope.tool_version import tool_version
 
 

@@ -62,10 +62,24 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 WORKBENCH_ENTRY_POINTS = "tierscope.workbench"
 
 
+NEEDS_A_TERMINAL = (
+    "tierscope: the workbench needs a terminal (stdin and stdout); from a script, use "
+    "`tierscope query ...` or another command below"
+)
+USAGE_ERROR = 2
+
+
 def open_workbench(args: argparse.Namespace) -> int:
     """Open the front end registered under the `tierscope.workbench` entry point (the
-    Textual workbench). Looked up rather than imported: core never depends on it."""
+    Textual workbench). Looked up rather than imported: core never depends on it.
+    Without a terminal (a pipe, a file, no stdin) it would only write escape codes into
+    the void and wait: the help is printed instead, as for any other usage error."""
     from importlib.metadata import entry_points
+
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print(NEEDS_A_TERMINAL, file=sys.stderr)
+        build_parser().print_help(sys.stderr)
+        return USAGE_ERROR
 
     found = sorted(entry_points(group=WORKBENCH_ENTRY_POINTS), key=lambda ep: ep.name)
     if not found:

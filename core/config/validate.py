@@ -10,8 +10,7 @@ from pathlib import Path
 
 import yaml
 
-from ..project import contain
-from ..scopes import inside_index_dir
+from ..project import contain, inside_index_dir
 from .document import ConfigDocument
 from .loader import SECTION, parse_config
 from .model import ConfigProblem, ConfigSource, normalise_skill

@@ -14,8 +14,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..deadline import Deadline
 from ..process import run_bounded
-from ..tiers.base import Deadline
 from ..tiers.qmd import error_line
 from ..tiers.qmd_index import read_registry
 
