@@ -65,6 +65,9 @@ def kill_live_groups() -> None:
         kill_group(pgid)
 
 
+shutdown.on_request(kill_live_groups)
+
+
 def run_bounded(
     argv: Sequence[str],
     deadline: Deadline,

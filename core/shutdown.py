@@ -9,8 +9,10 @@ is left behind however the process then ends.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 _requested = threading.Event()
+_on_request: list[Callable[[], None]] = []
 
 
 def requested() -> bool:
@@ -18,10 +20,16 @@ def requested() -> bool:
     return _requested.is_set()
 
 
+def on_request(action: Callable[[], None]) -> None:
+    """Run `action` when shutdown is requested (the process runner kills its groups). An
+    action is registered by the module that owns what it cleans up: nothing here imports
+    upwards."""
+    _on_request.append(action)
+
+
 def request() -> None:
     """Shut down: cancel running queries and kill every live tier process group. Safe to
     call from a signal handler, more than once."""
-    from .process import kill_live_groups
-
     _requested.set()
-    kill_live_groups()
+    for action in tuple(_on_request):
+        action()
