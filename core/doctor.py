@@ -10,10 +10,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .api import Project
-from .config.model import ConfigProblem, ScopeConfig
+from .config.model import Config, ConfigProblem, ScopeConfig
 from .models import ResolvedScope
 from .project import contain
-from .scopes import inside_index_dir, resolve_scope
+from .scopes import (
+    DEFAULT_SCOPE,
+    INIT_HINT,
+    has_loa_layout,
+    inside_index_dir,
+    is_builtin,
+    resolve_scope,
+)
 from .tiers.base import Deadline, Probe, TierRequest
 from .tiers.registry import load_tier
 from .tool_version import tool_version
@@ -82,11 +89,24 @@ class DoctorReport:
     scopes: dict[str, ResolvedScope]
     paths: dict[str, tuple[PathCheck, ...]] = field(default_factory=dict)
     config_problems: tuple[ConfigProblem, ...] = ()
+    # Why the default scope searches the project's own files ("" = it is as configured).
+    adapted: str = ""
+    # What to do about the scope problems, when one command does it ("" = nothing to say).
+    hint: str = ""
+
+    @property
+    def scope_problems(self) -> tuple[tuple[str, str], ...]:
+        """(scope, why) for each scope that can search nothing: none of its paths exist."""
+        return tuple((name, scope.missing) for name, scope in self.scopes.items() if scope.missing)
 
     def to_dict(self) -> dict:
         root = Path(self.root)
         return {
             "root": self.root,
+            "adapted": self.adapted,
+            "scope_problems": [
+                {"scope": name, "problem": problem} for name, problem in self.scope_problems
+            ],
             "config": {
                 "path": self.config_path,
                 "reason": self.config_reason,
@@ -174,7 +194,18 @@ def diagnose(project: Project, tier_names: tuple[str, ...] = TIER_NAMES) -> Doct
             for name, scope in scopes.items()
         },
         config_problems=tuple(config.problems),
+        adapted=scopes[DEFAULT_SCOPE].adapted if DEFAULT_SCOPE in scopes else "",
+        hint=_hint(scopes, config, project.root),
     )
+
+
+def _hint(scopes: dict[str, ResolvedScope], config: Config, root: Path) -> str:
+    """`tierscope init`, when built-in scopes miss their paths in a project not laid out
+    like Loa (in a Loa project, the missing folder is the thing to fix)."""
+    builtin_missing = any(
+        scope.missing and is_builtin(name, config) for name, scope in scopes.items()
+    )
+    return INIT_HINT if builtin_missing and not has_loa_layout(root) else ""
 
 
 def _tier_report(name: str, enabled: bool, by_scope: dict[str, Probe]) -> TierReport:

@@ -44,7 +44,7 @@ def resolve_scope(name: str, config: Config, root: Path) -> ResolvedScope:
         return resolved
     if not root.is_dir():
         return resolved  # no project to look at: nothing to adapt, nothing to report
-    if name == DEFAULT_SCOPE and scope == BUILTIN_SCOPES[DEFAULT_SCOPE]:
+    if name == DEFAULT_SCOPE and is_builtin(name, config):
         loa = ", ".join(LOA_FOLDERS)
         adapted = f"no Loa layout here ({loa}): scope {name} searches the project's own files"
         return replace(_resolve(name, PROJECT_FILES, config, root), adapted=adapted)
@@ -61,9 +61,14 @@ def missing_warning(scope: ResolvedScope, config: Config, root: Path) -> str:
     if not scope.missing:
         return ""
     line = f"scope {scope.name}: {scope.missing}"
-    if config.scopes.get(scope.name) == BUILTIN_SCOPES.get(scope.name) and not has_loa_layout(root):
+    if is_builtin(scope.name, config) and not has_loa_layout(root):
         line += f"; {INIT_HINT}"
     return line
+
+
+def is_builtin(name: str, config: Config) -> bool:
+    """Whether the scope is built in and left as built in by the config."""
+    return name in config.scopes and config.scopes[name] == BUILTIN_SCOPES.get(name)
 
 
 def has_loa_layout(root: Path) -> bool:
