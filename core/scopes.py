@@ -66,6 +66,12 @@ def missing_warning(scope: ResolvedScope, config: Config, root: Path) -> str:
     return line
 
 
+def offered_scopes(config: Config, root: Path) -> tuple[str, ...]:
+    """The scopes worth offering a person choosing one: every scope but those none of
+    whose paths exist here (the built-in Loa scopes, in a project not laid out like Loa)."""
+    return tuple(name for name in config.scopes if not resolve_scope(name, config, root).missing)
+
+
 def is_builtin(name: str, config: Config) -> bool:
     """Whether the scope is built in and left as built in by the config."""
     return name in config.scopes and config.scopes[name] == BUILTIN_SCOPES.get(name)
