@@ -1,39 +1,42 @@
-"""qmd collections for a demo copy, in a project-local index.
+"""qmd collections in a project-local index, for the demo copy and `tierscope init --qmd`.
 
-The demo's scopes name three collections (loa-grimoire, loa-skills, loa-reality). When a
-`qmd` is on PATH they are created inside the copy: qmd adopts a `.qmd/index.yml` found in
-its working directory or above as its config and keeps the index beside it
-(`.qmd/index.sqlite`), so the user's own qmd config and index are never touched, and the
-qmd tier, which runs qmd in the project root, finds the same collections.
+When a `qmd` is on PATH the collections are created inside the project: qmd adopts a
+`.qmd/index.yml` found in its working directory or above as its config and keeps the index
+beside it (`.qmd/index.sqlite`), so the user's own qmd config and index are never touched,
+and the qmd tier, which runs qmd in the project root, finds the same collections.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..process import run_bounded
-from ..tiers.base import Deadline
-from ..tiers.qmd import error_line
-from ..tiers.qmd_index import read_registry
+from .process import run_bounded
+from .tiers.base import Deadline
+from .tiers.qmd import error_line
+from .tiers.qmd_index import read_registry
 
-# Collection name -> folder, as the demo's `.loa.config.yaml` scopes name them.
-DEMO_COLLECTIONS = {
-    "loa-grimoire": "grimoires/loa",
-    "loa-skills": ".claude/skills",
-    "loa-reality": "grimoires/loa/reality",
-}
 LOCAL_DIR = ".qmd"
-# Indexing the demo takes well under a second per collection; this only bounds a broken qmd.
+# Indexing a few hundred documents takes seconds; this only bounds a broken qmd.
 ADD_TIMEOUT_SECONDS = 60.0
 INSTALL_HINT = "scripts/setup-qmd, or npm install -g @tobilu/qmd with Node >= 22"
 
 
 @dataclass(frozen=True, slots=True)
+class WantedCollection:
+    """A collection to create: its folder (root-relative) and which of its files qmd
+    indexes (`--mask`; "" = qmd's default, every markdown file below the folder)."""
+
+    folder: str
+    mask: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class QmdSetup:
-    """What making the demo's collections did. `skipped` says why nothing was tried."""
+    """What making the collections did. `skipped` says why nothing was tried."""
 
     index_dir: Path
     created: tuple[str, ...] = ()
@@ -55,32 +58,39 @@ class QmdSetup:
         return f"qmd: {'; '.join(parts)}" if parts else None
 
 
-def ensure_collections(root: Path, binary: str | None = None) -> QmdSetup:
-    """Create each demo collection missing from `root`'s project-local qmd index.
+def ensure_collections(
+    root: Path,
+    wanted: Mapping[str, WantedCollection],
+    *,
+    again: str,
+    binary: str | None = None,
+) -> QmdSetup:
+    """Create each collection of `wanted` (name -> collection) missing from `root`'s
+    project-local qmd index.
 
     Uses the `qmd` on PATH (or `binary`); without one, nothing is done and `skipped` says
-    so. Collections already there are left as they are; a collection qmd fails to create
-    is reported, never raised."""
+    so (and that running `again` afterwards makes them). Collections already there are
+    left as they are; a collection qmd fails to create is reported, never raised."""
     index_dir = root / LOCAL_DIR
     binary = binary or shutil.which("qmd")
     if binary is None:
         return QmdSetup(
             index_dir,
             skipped=f"not installed, so queries fall through to ck and grep (install: "
-            f"{INSTALL_HINT}; then run tierscope demo again)",
+            f"{INSTALL_HINT}; then run {again} again)",
         )
     config_file = index_dir / "index.yml"
     if not config_file.is_file():
         index_dir.mkdir(parents=True, exist_ok=True)
         config_file.write_text("collections: {}\n", encoding="utf-8")
     existing = read_registry(config_file).collections
-    present = tuple(name for name in DEMO_COLLECTIONS if name in existing)
+    present = tuple(name for name in wanted if name in existing)
     created: list[str] = []
     failed: list[tuple[str, str]] = []
-    for name, folder in DEMO_COLLECTIONS.items():
+    for name, collection in wanted.items():
         if name in existing:
             continue
-        why = _add(binary, root, name, root / folder)
+        why = _add(binary, root, name, root / collection.folder, collection.mask)
         if why:
             failed.append((name, why))
         else:
@@ -88,7 +98,7 @@ def ensure_collections(root: Path, binary: str | None = None) -> QmdSetup:
     return QmdSetup(index_dir, tuple(created), present, tuple(failed))
 
 
-def _add(binary: str, root: Path, name: str, folder: Path) -> str:
+def _add(binary: str, root: Path, name: str, folder: Path, mask: str) -> str:
     """Run `qmd collection add`; "" on success, else a one-line reason."""
     if not folder.is_dir():
         return f"{folder} is not a folder"
@@ -101,6 +111,8 @@ def _add(binary: str, root: Path, name: str, folder: Path) -> str:
         "INDEX_PATH": str(root / LOCAL_DIR / "index.sqlite"),
     }
     argv = (binary, "collection", "add", str(folder), "--name", name)
+    if mask:
+        argv += ("--mask", mask)
     result = run_bounded(argv, Deadline.after(ADD_TIMEOUT_SECONDS), cwd=root, env=env)
     if result.launch_error:
         return f"qmd could not start: {result.launch_error}"
