@@ -17,6 +17,8 @@ from .scopes import (
     DEFAULT_SCOPE,
     INIT_HINT,
     has_loa_layout,
+    has_own_scopes,
+    init_would_help,
     inside_index_dir,
     is_builtin,
     resolve_scope,
@@ -93,11 +95,25 @@ class DoctorReport:
     adapted: str = ""
     # What to do about the scope problems, when one command does it ("" = nothing to say).
     hint: str = ""
+    # Built-in Loa scopes that find nothing in a project whose config has scopes of its
+    # own: not a problem, since nothing there uses them.
+    unused: tuple[str, ...] = ()
 
     @property
     def scope_problems(self) -> tuple[tuple[str, str], ...]:
-        """(scope, why) for each scope that can search nothing: none of its paths exist."""
-        return tuple((name, scope.missing) for name, scope in self.scopes.items() if scope.missing)
+        """(scope, why) for each scope that can search nothing (none of its paths exist),
+        the unused built-in ones left out."""
+        return tuple(
+            (name, scope.missing)
+            for name, scope in self.scopes.items()
+            if scope.missing and name not in self.unused
+        )
+
+    def unused_note(self) -> str:
+        """One line on the unused built-in scopes ("" when there are none)."""
+        if not self.unused:
+            return ""
+        return f"built-in scopes {', '.join(self.unused)}: no Loa layout here, not used"
 
     def to_dict(self) -> dict:
         root = Path(self.root)
@@ -107,6 +123,7 @@ class DoctorReport:
             "scope_problems": [
                 {"scope": name, "problem": problem} for name, problem in self.scope_problems
             ],
+            "unused_scopes": list(self.unused),
             "config": {
                 "path": self.config_path,
                 "reason": self.config_reason,
@@ -196,16 +213,28 @@ def diagnose(project: Project, tier_names: tuple[str, ...] = TIER_NAMES) -> Doct
         config_problems=tuple(config.problems),
         adapted=scopes[DEFAULT_SCOPE].adapted if DEFAULT_SCOPE in scopes else "",
         hint=_hint(scopes, config, project.root),
+        unused=_unused(scopes, config, project.root),
     )
 
 
 def _hint(scopes: dict[str, ResolvedScope], config: Config, root: Path) -> str:
     """`tierscope init`, when built-in scopes miss their paths in a project not laid out
-    like Loa (in a Loa project, the missing folder is the thing to fix)."""
+    like Loa and its config has no scopes of its own (in a Loa project, the missing folder
+    is the thing to fix)."""
     builtin_missing = any(
         scope.missing and is_builtin(name, config) for name, scope in scopes.items()
     )
-    return INIT_HINT if builtin_missing and not has_loa_layout(root) else ""
+    return INIT_HINT if builtin_missing and init_would_help(config, root) else ""
+
+
+def _unused(scopes: dict[str, ResolvedScope], config: Config, root: Path) -> tuple[str, ...]:
+    """The built-in scopes finding nothing in a project not laid out like Loa whose config
+    has scopes of its own: nothing there uses them, so they are no problem."""
+    if has_loa_layout(root) or not has_own_scopes(config):
+        return ()
+    return tuple(
+        name for name, scope in scopes.items() if scope.missing and is_builtin(name, config)
+    )
 
 
 def _tier_report(name: str, enabled: bool, by_scope: dict[str, Probe]) -> TierReport:

@@ -61,9 +61,20 @@ def missing_warning(scope: ResolvedScope, config: Config, root: Path) -> str:
     if not scope.missing:
         return ""
     line = f"scope {scope.name}: {scope.missing}"
-    if is_builtin(scope.name, config) and not has_loa_layout(root):
+    if is_builtin(scope.name, config) and init_would_help(config, root):
         line += f"; {INIT_HINT}"
     return line
+
+
+def init_would_help(config: Config, root: Path) -> bool:
+    """A project not laid out like Loa whose config defines no scopes of its own: the
+    built-in scopes are all it has, and `tierscope init` would write some that fit."""
+    return not has_own_scopes(config) and not has_loa_layout(root)
+
+
+def has_own_scopes(config: Config) -> bool:
+    """Whether the config defines a scope (or changes a built-in one)."""
+    return any(not is_builtin(name, config) for name in config.scopes)
 
 
 def offered_scopes(config: Config, root: Path) -> tuple[str, ...]:

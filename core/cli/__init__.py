@@ -22,6 +22,7 @@ COMMANDS = {
     "mcp": "mcp",
     "demo": "demo",
     "eval": "eval",
+    "init": "init",
 }
 _GLOBAL_OPTIONS_WITH_VALUE = ("--root", "--config", "--theme")
 

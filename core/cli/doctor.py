@@ -71,6 +71,8 @@ def render(report: DoctorReport, width: int = WIDTH) -> str:
         lines += _field("", f"! scope {name}: {problem}", width)
     if report.hint:
         lines += _field("", report.hint, width)
+    if report.unused:
+        lines += _field("", report.unused_note(), width)
     if report.adapted:
         lines += _field("adapted", report.adapted, width)
     lines += ["", "tiers"]

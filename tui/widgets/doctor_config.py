@@ -45,6 +45,8 @@ def config_summary(report: DoctorReport) -> list[tuple[str, Content]]:
         rows.append(("", text))
     if report.hint:
         rows.append(("", Content.styled(report.hint, "$foreground-muted")))
+    if report.unused:
+        rows.append(("", Content.styled(report.unused_note(), "$foreground-muted")))
     if report.adapted:
         rows.append(("adapted", Content(report.adapted)))
     return rows
