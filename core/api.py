@@ -18,13 +18,12 @@ from .config.model import KNOWN_TIERS, Config
 from .events import EventSink, QueryEvent, ignore_event
 from .models import BudgetReport, QueryRequest, QueryResult
 from .project import find_root
-from .scopes import resolve_scope
+from .scopes import DEFAULT_SCOPE, missing_warning, resolve_scope
 
 if TYPE_CHECKING:
     from .tiers.base import Tier
 
 SKILL_NAME = re.compile(r"^[a-z0-9_-]+$")
-DEFAULT_SCOPE = "all"
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +196,8 @@ class Project:
             warnings.append(f"trajectory not written: {recorder.warning}")
         for refused in scope.refused:
             warnings.append(f"scope {scope.name}: refused {refused.reason}")
+        if scope.missing:
+            warnings.append(missing_warning(scope, self.config, self.root))
         if warnings:
             result = replace(result, warnings=tuple(warnings))
         return result

@@ -10,11 +10,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .api import Project
-from .config.model import ConfigProblem, ScopeConfig
+from .config.model import Config, ConfigProblem, ScopeConfig
 from .deadline import Deadline
 from .models import ResolvedScope
 from .project import contain, inside_index_dir
-from .scopes import resolve_scope
+from .scopes import (
+    DEFAULT_SCOPE,
+    INIT_HINT,
+    has_loa_layout,
+    has_own_scopes,
+    init_would_help,
+    is_builtin,
+    resolve_scope,
+)
 from .tiers.base import Probe, TierRequest
 from .tiers.registry import load_tier
 from .tool_version import tool_version
@@ -83,11 +91,39 @@ class DoctorReport:
     scopes: dict[str, ResolvedScope]
     paths: dict[str, tuple[PathCheck, ...]] = field(default_factory=dict)
     config_problems: tuple[ConfigProblem, ...] = ()
+    # Why the default scope searches the project's own files ("" = it is as configured).
+    adapted: str = ""
+    # What to do about the scope problems, when one command does it ("" = nothing to say).
+    hint: str = ""
+    # Built-in Loa scopes that find nothing in a project whose config has scopes of its
+    # own: not a problem, since nothing there uses them.
+    unused: tuple[str, ...] = ()
+
+    @property
+    def scope_problems(self) -> tuple[tuple[str, str], ...]:
+        """(scope, why) for each scope that can search nothing (none of its paths exist),
+        the unused built-in ones left out."""
+        return tuple(
+            (name, scope.missing)
+            for name, scope in self.scopes.items()
+            if scope.missing and name not in self.unused
+        )
+
+    def unused_note(self) -> str:
+        """One line on the unused built-in scopes ("" when there are none)."""
+        if not self.unused:
+            return ""
+        return f"built-in scopes {', '.join(self.unused)}: no Loa layout here, not used"
 
     def to_dict(self) -> dict:
         root = Path(self.root)
         return {
             "root": self.root,
+            "adapted": self.adapted,
+            "scope_problems": [
+                {"scope": name, "problem": problem} for name, problem in self.scope_problems
+            ],
+            "unused_scopes": list(self.unused),
             "config": {
                 "path": self.config_path,
                 "reason": self.config_reason,
@@ -175,6 +211,29 @@ def diagnose(project: Project, tier_names: tuple[str, ...] = TIER_NAMES) -> Doct
             for name, scope in scopes.items()
         },
         config_problems=tuple(config.problems),
+        adapted=scopes[DEFAULT_SCOPE].adapted if DEFAULT_SCOPE in scopes else "",
+        hint=_hint(scopes, config, project.root),
+        unused=_unused(scopes, config, project.root),
+    )
+
+
+def _hint(scopes: dict[str, ResolvedScope], config: Config, root: Path) -> str:
+    """`tierscope init`, when built-in scopes miss their paths in a project not laid out
+    like Loa and its config has no scopes of its own (in a Loa project, the missing folder
+    is the thing to fix)."""
+    builtin_missing = any(
+        scope.missing and is_builtin(name, config) for name, scope in scopes.items()
+    )
+    return INIT_HINT if builtin_missing and init_would_help(config, root) else ""
+
+
+def _unused(scopes: dict[str, ResolvedScope], config: Config, root: Path) -> tuple[str, ...]:
+    """The built-in scopes finding nothing in a project not laid out like Loa whose config
+    has scopes of its own: nothing there uses them, so they are no problem."""
+    if has_loa_layout(root) or not has_own_scopes(config):
+        return ()
+    return tuple(
+        name for name, scope in scopes.items() if scope.missing and is_builtin(name, config)
     )
 
 

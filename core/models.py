@@ -95,6 +95,10 @@ class ResolvedScope:
     refused: tuple[RefusedPath, ...] = ()
     notes: tuple[str, ...] = ()
     include: tuple[str, ...] = ()  # file globs; empty: every file
+    # Why the built-in default was replaced by the project's own files ("" = as configured).
+    adapted: str = ""
+    # Why nothing can be searched: the scope names paths and none exists ("" = some does).
+    missing: str = ""
 
     def to_dict(self, root: Path) -> dict:
         def rel(p: Path) -> str:
@@ -111,6 +115,8 @@ class ResolvedScope:
             "refused": [{"path": r.path, "reason": r.reason} for r in self.refused],
             "notes": list(self.notes),
             "include": list(self.include),
+            "adapted": self.adapted,
+            "missing": self.missing,
         }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import zlib
 from pathlib import Path
@@ -15,6 +16,23 @@ def find_root(explicit: str | None = None, cwd: Path | None = None) -> Path:
     here = (cwd or Path.cwd()).resolve()
     top = git_toplevel(here)
     return top if top is not None else here
+
+
+def root_problem(explicit: str | None) -> str | None:
+    """Why an explicit `--root` cannot be a project root (None when it can): it must name
+    an existing folder. A missing root would otherwise answer every query with a silent
+    `[]`, and `doctor` would find nothing wrong with it."""
+    if not explicit:
+        return None
+    try:
+        info = os.stat(Path(explicit).expanduser())
+    except (FileNotFoundError, NotADirectoryError):
+        return f"--root {explicit}: no such folder"
+    except OSError as exc:
+        return f"--root {explicit}: {exc.strerror or exc}"
+    if not stat.S_ISDIR(info.st_mode):
+        return f"--root {explicit}: not a folder"
+    return None
 
 
 def git_toplevel(here: Path) -> Path | None:

@@ -4,12 +4,25 @@ the project root."""
 from __future__ import annotations
 
 import fnmatch
+from dataclasses import replace
 from pathlib import Path
 
-from .config.model import Config, ScopeConfig
+from .config.model import BUILTIN_SCOPES, Config, ScopeConfig
 from .filtering import glob_to_regex
 from .models import RefusedPath, ResolvedScope
 from .project import contain, inside_index_dir, is_inside, relative_source
+
+# The scope a query gets when it names none; in a project without Loa's layout it is the
+# one built-in scope that adapts (DESIGN §9).
+DEFAULT_SCOPE = "all"
+# What the default scope searches there: the project's own files. The ignore rules, the
+# built-in excludes and the machine-data rules apply as to any grep path; qmd has no
+# collection to offer (`tierscope init --qmd` makes some), ck searches the same files.
+PROJECT_FILES = ScopeConfig(grep_paths=("./",))
+INIT_HINT = "`tierscope init` writes scopes for this project"
+# Loa's layout: the folders of the built-in default scope (its third, reality/, is inside
+# the first).
+LOA_FOLDERS = ("grimoires/loa/", ".claude/skills/")
 
 
 class UnknownScope(LookupError):
@@ -17,13 +30,76 @@ class UnknownScope(LookupError):
 
 
 def resolve_scope(name: str, config: Config, root: Path) -> ResolvedScope:
-    """Resolve `name` against `config.scopes`. Raises UnknownScope for an unknown name."""
+    """Resolve `name` against `config.scopes`. Raises UnknownScope for an unknown name.
+
+    In a project root without Loa's layout, the built-in default scope (left as built in
+    by the config) resolves to the project's own files, and says so in `adapted`. A scope
+    whose paths all do not exist says so in `missing`. Deciding either costs the stat
+    calls resolving the paths makes anyway (plus one for the root): never a walk."""
     if name not in config.scopes:
         raise UnknownScope(name)
     scope = config.scopes[name]
+    resolved = _resolve(name, scope, config, root)
+    if resolved.grep_paths or resolved.ck_paths or not _names_paths(scope):
+        return resolved
+    if not root.is_dir():
+        return resolved  # no project to look at: nothing to adapt, nothing to report
+    if name == DEFAULT_SCOPE and is_builtin(name, config):
+        loa = ", ".join(LOA_FOLDERS)
+        adapted = f"no Loa layout here ({loa}): scope {name} searches the project's own files"
+        return replace(_resolve(name, PROJECT_FILES, config, root), adapted=adapted)
+    refused = {refusal.path for refusal in resolved.refused}
+    absent = [path for path in scope.grep_paths or (scope.ck_path.strip(),) if path not in refused]
+    if not absent:
+        return resolved  # every path was refused, and each refusal is reported
+    return replace(resolved, missing=f"none of its paths exist here ({', '.join(absent)})")
+
+
+def missing_warning(scope: ResolvedScope, config: Config, root: Path) -> str:
+    """One line for a scope none of whose paths exist ("" when some does); for a built-in
+    scope in a project without Loa's layout, what to do instead."""
+    if not scope.missing:
+        return ""
+    line = f"scope {scope.name}: {scope.missing}"
+    if is_builtin(scope.name, config) and init_would_help(config, root):
+        line += f"; {INIT_HINT}"
+    return line
+
+
+def init_would_help(config: Config, root: Path) -> bool:
+    """A project not laid out like Loa whose config defines no scopes of its own: the
+    built-in scopes are all it has, and `tierscope init` would write some that fit."""
+    return not has_own_scopes(config) and not has_loa_layout(root)
+
+
+def has_own_scopes(config: Config) -> bool:
+    """Whether the config defines a scope (or changes a built-in one)."""
+    return any(not is_builtin(name, config) for name in config.scopes)
+
+
+def offered_scopes(config: Config, root: Path) -> tuple[str, ...]:
+    """The scopes worth offering a person choosing one: every scope but those none of
+    whose paths exist here (the built-in Loa scopes, in a project not laid out like Loa)."""
+    return tuple(name for name in config.scopes if not resolve_scope(name, config, root).missing)
+
+
+def is_builtin(name: str, config: Config) -> bool:
+    """Whether the scope is built in and left as built in by the config."""
+    return name in config.scopes and config.scopes[name] == BUILTIN_SCOPES.get(name)
+
+
+def has_loa_layout(root: Path) -> bool:
+    """Whether the project has a folder of Loa's layout (two stat calls)."""
+    return any((root / path).is_dir() for path in LOA_FOLDERS)
+
+
+def _names_paths(scope: ScopeConfig) -> bool:
+    return bool(scope.grep_paths or scope.ck_path.strip())
+
+
+def _resolve(name: str, scope: ScopeConfig, config: Config, root: Path) -> ResolvedScope:
     refused: list[RefusedPath] = []
     notes: list[str] = []
-
     grep_paths = _existing_contained(scope.grep_paths, root, refused, notes)
     grep_paths = _without_nested(grep_paths)
     ck_paths = _ck_paths(scope, grep_paths, root, refused, notes)

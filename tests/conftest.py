@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -59,3 +60,41 @@ def path_without_tools(tmp_path, monkeypatch) -> Path:
     bin_dir.mkdir(exist_ok=True)
     monkeypatch.setenv("PATH", os.pathsep.join([str(bin_dir), "/usr/bin", "/bin"]))
     return bin_dir
+
+
+# qmd 2.8 adopts the nearest `.qmd/index.yml` at or above its working directory as its
+# config, with the index beside it. The fake reads its files from QMD_CONFIG_DIR and
+# INDEX_PATH, so this launcher finds the project-local config the same way and points
+# the fake at it.
+PROJECT_LOCAL_LAUNCHER = """\
+#!/bin/sh
+dir=$(pwd -P)
+while :; do
+  if [ -f "$dir/.qmd/index.yml" ]; then
+    QMD_CONFIG_DIR="$dir/.qmd"
+    INDEX_PATH="$dir/.qmd/index.sqlite"
+    export QMD_CONFIG_DIR INDEX_PATH
+    break
+  fi
+  [ "$dir" = / ] && break
+  dir=$(dirname "$dir")
+done
+exec "{python}" "{fake}" "$@"
+"""
+
+
+@pytest.fixture
+def qmd_on_path(path_without_tools, monkeypatch) -> Path:
+    launcher = path_without_tools / "qmd"
+    launcher.write_text(PROJECT_LOCAL_LAUNCHER.format(python=sys.executable, fake=FAKES / "qmd"))
+    launcher.chmod(0o755)
+    for name in ("FAKE_QMD_BEHAVIOUR", "QMD_CONFIG_DIR", "INDEX_PATH"):
+        monkeypatch.delenv(name, raising=False)
+    return launcher
+
+
+@pytest.fixture
+def argv_log(tmp_path, monkeypatch) -> Path:
+    log = tmp_path / "qmd-argv.jsonl"
+    monkeypatch.setenv("FAKE_QMD_ARGV_LOG", str(log))
+    return log

@@ -7,10 +7,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
-
-import pytest
 
 from tierscope.api import Project
 from tierscope.cli import main
@@ -21,44 +18,6 @@ from tierscope.doctor import diagnose
 from tierscope.scopes import resolve_scope
 from tierscope.tiers.qmd import UP_TO_DATE
 from tierscope.tiers.qmd_index import read_registry
-
-FAKE_QMD = Path(__file__).parent / "fakes" / "qmd"
-# qmd 2.8 adopts the nearest `.qmd/index.yml` at or above its working directory as its
-# config, with the index beside it. The fake reads its files from QMD_CONFIG_DIR and
-# INDEX_PATH, so this launcher finds the project-local config the same way and points
-# the fake at it.
-PROJECT_LOCAL_LAUNCHER = """\
-#!/bin/sh
-dir=$(pwd -P)
-while :; do
-  if [ -f "$dir/.qmd/index.yml" ]; then
-    QMD_CONFIG_DIR="$dir/.qmd"
-    INDEX_PATH="$dir/.qmd/index.sqlite"
-    export QMD_CONFIG_DIR INDEX_PATH
-    break
-  fi
-  [ "$dir" = / ] && break
-  dir=$(dirname "$dir")
-done
-exec "{python}" "{fake}" "$@"
-"""
-
-
-@pytest.fixture
-def qmd_on_path(path_without_tools, monkeypatch) -> Path:
-    launcher = path_without_tools / "qmd"
-    launcher.write_text(PROJECT_LOCAL_LAUNCHER.format(python=sys.executable, fake=FAKE_QMD))
-    launcher.chmod(0o755)
-    for name in ("FAKE_QMD_BEHAVIOUR", "QMD_CONFIG_DIR", "INDEX_PATH"):
-        monkeypatch.delenv(name, raising=False)
-    return launcher
-
-
-@pytest.fixture
-def argv_log(tmp_path, monkeypatch) -> Path:
-    log = tmp_path / "qmd-argv.jsonl"
-    monkeypatch.setenv("FAKE_QMD_ARGV_LOG", str(log))
-    return log
 
 
 def collection_adds(log: Path) -> list[str]:

@@ -5,6 +5,7 @@ a file changed on disk since it was loaded is never overwritten."""
 from __future__ import annotations
 
 import difflib
+import errno
 import os
 import stat
 from pathlib import Path
@@ -734,3 +735,55 @@ def test_a_value_written_back_takes_the_quotes_it_had_when_loaded():
     quoted = ConfigDocument.from_text(text.replace("notes", "'notes'"))
     quoted.set("skill_overrides.implement.scope", "grimoires")
     assert "scope: 'grimoires'  # keep" in quoted.text
+
+
+# -- creating a new file ----------------------------------------------------------------------
+
+NEW = "qmd_context:\n  default_budget: 900\n"
+
+
+def test_create_writes_a_new_file_and_leaves_no_temporary_behind(tmp_path):
+    target = tmp_path / ".tierscope.yaml"
+    ConfigDocument.from_text(NEW, target).create()
+    assert target.read_text() == NEW
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".tierscope.yaml"]
+
+
+def test_create_never_replaces_an_existing_file(tmp_path):
+    target = tmp_path / ".tierscope.yaml"
+    target.write_text("# mine\n")
+    with pytest.raises(FileExistsError):
+        ConfigDocument.from_text(NEW, target).create()
+    assert target.read_text() == "# mine\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".tierscope.yaml"]
+
+
+@pytest.mark.parametrize("dangling", [True, False])
+def test_create_never_writes_through_a_symbolic_link(tmp_path, dangling):
+    outside = tmp_path / "outside.yaml"
+    if not dangling:
+        outside.write_text("# someone else's\n")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / ".tierscope.yaml").symlink_to(outside)
+    with pytest.raises(FileExistsError):
+        ConfigDocument.from_text(NEW, project / ".tierscope.yaml").create()
+    assert outside.exists() is not dangling
+    if not dangling:
+        assert outside.read_text() == "# someone else's\n"
+    assert (project / ".tierscope.yaml").is_symlink()
+
+
+def test_create_without_hard_links_still_refuses_what_is_there(tmp_path, monkeypatch):
+    def no_links(*args, **kwargs):
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)
+    target = tmp_path / ".tierscope.yaml"
+    ConfigDocument.from_text(NEW, target).create()
+    assert target.read_text() == NEW
+    (tmp_path / "other.yaml").symlink_to(tmp_path / "elsewhere.yaml")
+    with pytest.raises(FileExistsError):
+        ConfigDocument.from_text(NEW, tmp_path / "other.yaml").create()
+    assert not (tmp_path / "elsewhere.yaml").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".tierscope.yaml", "other.yaml"]

@@ -394,3 +394,81 @@ def test_doctor_never_imports_textual(indexed):
         "assert 'textual' not in sys.modules, 'textual imported'\n"
     )
     subprocess.run([sys.executable, "-c", script], capture_output=True, check=True)
+
+
+# -- a project without Loa's layout ------------------------------------------------------------
+
+PLAIN = {
+    "README.md": "# Gauge\n\nA budget meter.\n",
+    "docs/meter.md": "# The meter\n",
+    "src/meter.py": "def draw():\n    pass\n",
+}
+
+
+def test_scopes_without_any_existing_path_are_problems(make_project, path_without_tools, capsys):
+    root = make_project(PLAIN)
+
+    code, human = doctor_cli(capsys, root)
+    _, out = doctor_cli(capsys, root, "--json")
+    report = json.loads(out)
+
+    assert code == 0  # only an invalid config fails the doctor
+    problems = {p["scope"]: p["problem"] for p in report["scope_problems"]}
+    assert set(problems) == {"grimoires", "skills", "notes", "reality"}
+    assert problems["grimoires"] == "none of its paths exist here (grimoires/loa/)"
+    flat = " ".join(human.split())
+    assert "! scope grimoires: none of its paths exist here (grimoires/loa/)" in flat
+    assert "! scope skills: none of its paths exist here (.claude/skills/)" in flat
+    assert flat.count("tierscope init") == 1
+    assert "no problems" not in flat
+
+
+def test_the_adapted_default_scope_is_named_not_counted_as_a_problem(
+    make_project, path_without_tools, capsys
+):
+    root = make_project(PLAIN)
+
+    _, out = doctor_cli(capsys, root, "--json")
+    _, human = doctor_cli(capsys, root)
+    report = json.loads(out)
+
+    assert "all" not in {p["scope"] for p in report["scope_problems"]}
+    assert report["adapted"].startswith("no Loa layout here (grimoires/loa/, .claude/skills/)")
+    assert report["scopes"]["all"]["grep_paths"] == ["."]
+    assert "adapted  no Loa layout here" in human
+
+
+def test_a_configured_scope_whose_paths_are_gone_is_a_problem_without_the_init_hint(
+    make_project, path_without_tools, capsys
+):
+    root = make_project(
+        {
+            **PLAIN,
+            "grimoires/loa/NOTES.md": "# Notes\n",
+            "grimoires/loa/reality/x.md": "# X\n",
+            ".claude/skills/x/SKILL.md": "# X\n",
+            ".tierscope.yaml": "qmd_context:\n  scopes:\n    manual:\n      grep_paths: [man/]\n",
+        }
+    )
+
+    _, out = doctor_cli(capsys, root, "--json")
+    _, human = doctor_cli(capsys, root)
+
+    assert json.loads(out)["scope_problems"] == [
+        {"scope": "manual", "problem": "none of its paths exist here (man/)"}
+    ]
+    assert json.loads(out)["adapted"] == ""
+    assert "tierscope init" not in human
+    assert "adapted" not in human
+
+
+def test_a_project_whose_scopes_all_exist_has_no_problems(make_project, path_without_tools, capsys):
+    root = make_project(
+        {
+            "grimoires/loa/NOTES.md": "# Notes\n",
+            "grimoires/loa/reality/x.md": "# X\n",
+            ".claude/skills/x/SKILL.md": "# X\n",
+        }
+    )
+    _, human = doctor_cli(capsys, root)
+    assert "no problems" in human

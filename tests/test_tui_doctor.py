@@ -3,6 +3,8 @@ the view is shown and again on `r`."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from textual.widgets import Static
 from tui_checks import NARROW, settled_text
@@ -17,6 +19,7 @@ from tierscope.store.store import ContextStore
 from tierscope.tiers.base import Probe
 from tierscope.tui.app import TierscopeApp
 from tierscope.tui.screens import doctor as doctor_screen
+from tierscope.tui.widgets.doctor_config import ConfigSummary
 from tierscope.tui.widgets.doctor_scopes import ScopeCard
 
 pytestmark = pytest.mark.anyio
@@ -256,3 +259,92 @@ def test_doctor_view_snapshot_at_80x24(snap_compare, monkeypatch):
         await show_doctor(pilot)
 
     assert snap_compare(app, run_before=run_before, terminal_size=NARROW)
+
+
+# -- a project without Loa's layout ------------------------------------------------------------
+
+GAUGE = Path("/srv/gauge")
+
+
+async def test_doctor_view_names_scopes_without_paths_and_the_adapted_default(
+    make_project, path_without_tools
+):
+    root = make_project({"README.md": "# Gauge\n", "src/meter.py": "x = 1\n"})
+    project = Project(root)
+    report = diagnose(project)
+    app = TierscopeApp(project)
+    async with app.run_test(size=(140, 60)) as pilot:
+        await show_doctor(pilot)
+        summary = app.screen.query_one(ConfigSummary).text()
+
+    for name, problem in report.scope_problems:
+        assert f"! scope {name}: {problem}" in summary
+    assert "`tierscope init` writes scopes for this project" in summary
+    assert f"adapted  {report.adapted}" in summary
+    assert "no problems" not in summary
+
+
+def plain_report(_project) -> DoctorReport:
+    """The report in a project not laid out like Loa, without a config: the built-in Loa
+    scopes find nothing, the default scope searches the project's files."""
+    root = str(GAUGE)
+    loa_scopes = {
+        "grimoires": "grimoires/loa/",
+        "skills": ".claude/skills/",
+        "notes": "grimoires/loa/NOTES.md",
+        "reality": "grimoires/loa/reality/",
+    }
+    scopes = {
+        name: ResolvedScope(
+            name,
+            (),
+            (),
+            (),
+            notes=(f"grep path {path} does not exist",),
+            missing=f"none of its paths exist here ({path})",
+        )
+        for name, path in loa_scopes.items()
+    }
+    scopes["all"] = ResolvedScope(
+        "all",
+        (),
+        (GAUGE,),
+        (GAUGE,),
+        adapted="no Loa layout here (grimoires/loa/, .claude/skills/): scope all searches "
+        "the project's own files",
+    )
+    no_qmd = Probe(False, "qmd not installed (not on PATH)")
+    no_ck = Probe(False, "ck not installed (not on PATH)")
+    no_grep = Probe(False, "grep: no existing paths in this scope", "/usr/bin/rg")
+    grep_probes = dict.fromkeys(loa_scopes, no_grep)
+    grep_probes["all"] = Probe(True, "grep: ripgrep", "/usr/bin/rg")
+    return DoctorReport(
+        root=root,
+        config_path=None,
+        config_reason="no config file found; built-in defaults",
+        problems=(),
+        has_errors=False,
+        tiers=(
+            TierReport(
+                "qmd", True, False, no_qmd.reason, None, None, dict.fromkeys(scopes, no_qmd)
+            ),
+            TierReport("ck", True, False, no_ck.reason, None, None, dict.fromkeys(scopes, no_ck)),
+            TierReport(
+                "grep", True, True, "usable in 1 of 5 scopes", "/usr/bin/rg", None, grep_probes
+            ),
+        ),
+        scopes=scopes,
+        adapted=scopes["all"].adapted,
+        hint="`tierscope init` writes scopes for this project",
+    )
+
+
+@pytest.mark.parametrize("size", [(120, 40), NARROW])
+def test_doctor_view_snapshot_without_the_loa_layout(snap_compare, monkeypatch, size):
+    monkeypatch.setattr(doctor_screen, "diagnose", plain_report)
+    app = TierscopeApp(ScriptedProject(root=GAUGE))
+
+    async def run_before(pilot) -> None:
+        await show_doctor(pilot)
+
+    assert snap_compare(app, run_before=run_before, terminal_size=size)

@@ -375,3 +375,65 @@ def test_tmux_passes_copies_on_only_with_set_clipboard_on():
     assert osc52_refusal({"TMUX": "/tmp/t"}, lambda: "on") is None
     assert osc52_refusal({"TERM": "xterm-256color"}, lambda: None) is None
     assert osc52_refusal({"VTE_VERSION": "7600"}, lambda: None)
+
+
+# -- a project not laid out like Loa ----------------------------------------------------------
+
+GAUGE = {
+    "README.md": "# Gauge\n\nA budget meter for the terminal.\n",
+    "docs/meter.md": "# The budget meter\n\nThe meter shows the budget used so far.\n",
+    "src/meter.py": "def draw_budget_meter(used, limit):\n    return used / limit\n",
+    ".tierscope.yaml": "qmd_context:\n  scopes:\n    docs:\n      grep_paths: [docs/, README.md]\n",
+}
+
+
+def scope_choices(app: TierscopeApp) -> list[str]:
+    select = app.screen.query_one("#scope", Select)
+    return [value for _, value in select._options if isinstance(value, str)]
+
+
+async def test_without_the_loa_layout_the_scope_selector_offers_the_scopes_that_exist(
+    make_project, path_without_tools
+):
+    app = TierscopeApp(Project(make_project(GAUGE)))
+    async with app.run_test(size=SIZE):
+        assert scope_choices(app) == ["all", "docs"]
+        palette = [command.title for command in app.get_system_commands(app.screen)]
+        assert [title for title in palette if title.startswith("Scope:")] == [
+            "Scope: all",
+            "Scope: docs",
+        ]
+
+
+async def test_the_status_line_says_the_defaults_were_adapted(make_project, path_without_tools):
+    app = TierscopeApp(Project(make_project(GAUGE)))
+    async with app.run_test(size=SIZE) as pilot:
+        status = app.screen.query_one("#run-status")
+        assert str(status.render()) == "defaults adapted (no Loa layout)"
+        assert "`tierscope init` writes scopes" in status.tooltip
+        assert "No Loa layout here" in str(app.screen.query_one("#command-line").render())
+        await type_query(pilot, "budget meter")
+        await settle(pilot)
+        assert str(status.render()).startswith("grep served · all (project files) · 3 kept")
+        shown = {entry.hit.source for entry in query_screen(app).result.budget.included}
+        assert shown == {"README.md", "docs/meter.md", "src/meter.py"}
+
+
+async def test_a_loa_project_says_nothing_about_adapting(make_project, path_without_tools):
+    app = TierscopeApp(Project(make_project({"grimoires/loa/NOTES.md": "# Notes\n"})))
+    async with app.run_test(size=SIZE):
+        assert str(app.screen.query_one("#run-status").render()) == ""
+        assert "grimoires" in scope_choices(app)
+
+
+async def test_a_replayed_query_of_a_scope_without_paths_selects_it_and_says_why_it_is_empty(
+    make_project, path_without_tools
+):
+    app = TierscopeApp(Project(make_project(GAUGE)))
+    async with app.run_test(size=SIZE) as pilot:
+        query_screen(app).load_options(QueryOptions(text="budget meter", scope="grimoires"))
+        await settle(pilot)
+        assert app.screen.query_one("#scope", Select).value == "grimoires"
+        assert "grimoires" in scope_choices(app)
+        status = str(app.screen.query_one("#run-status").render())
+        assert status == "scope grimoires: none of its paths exist here (grimoires/loa/)"

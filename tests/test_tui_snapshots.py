@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import Input
-from tui_checks import NARROW
+from tui_checks import NARROW, settled_text
 from tui_fakes import ScriptedProject, compare_outcomes
 
 from tierscope.api import QueryOptions
+from tierscope.models import Hit, TierOutcome, TierStatus
 from tierscope.themes.builtin import BUILTIN_THEMES
 from tierscope.tui.app import VIEWS, TierscopeApp
 from tierscope.tui.widgets.budget_meter import BudgetMeter
@@ -94,3 +95,55 @@ def test_help_lists_the_query_views_keys_first(snap_compare, size):
         await pilot.pause()
 
     assert snap_compare(workbench(), run_before=run_before, terminal_size=size)
+
+
+def gauge_outcomes() -> tuple[TierOutcome, ...]:
+    """The tiers in a plain project: no qmd, no ck, grep serving from the project's files."""
+    hits = (
+        Hit("src/meter.py", 0.62, "def draw_budget_meter(used, limit):\n    ...", "grep", 1, 2),
+        Hit("docs/meter.md", 0.6, "# The budget meter\n\nShows the budget used.", "grep", 1, 3),
+        Hit("README.md", 0.4, "# Gauge\n\nA budget meter for the terminal.", "grep", 1, 3),
+    )
+    return (
+        TierOutcome("qmd", TierStatus.UNAVAILABLE, "scope all has no qmd collection", 0.2),
+        TierOutcome("ck", TierStatus.UNAVAILABLE, "ck not installed (not on PATH)", 0.1),
+        TierOutcome("grep", TierStatus.SERVED, "3 hits (ripgrep)", 12.5, hits),
+    )
+
+
+@pytest.mark.parametrize("size", [NARROW, SIZE])
+def test_without_the_loa_layout_the_query_view_says_the_defaults_adapted(
+    snap_compare, tmp_path, monkeypatch, size
+):
+    """Opened in a project not laid out like Loa: the status line and the hint below say
+    what the default scope searches, and the scope selector offers only `all`."""
+    root = tmp_path / "gauge"
+    (root / "docs").mkdir(parents=True)
+    (root / "docs/meter.md").write_text("# The budget meter\n")
+    monkeypatch.chdir(root)
+    app = TierscopeApp(ScriptedProject(gauge_outcomes(), root=root), views=QUERY_VIEW)
+
+    async def run_before(pilot):
+        pilot.app.sub_title = "~/gauge"  # the folder is a temporary one: pin what is shown
+        for field in pilot.app.screen.query(Input):
+            field.cursor_blink = False
+        await pilot.click("#scope")
+        await pilot.pause()
+
+    assert snap_compare(app, run_before=run_before, terminal_size=size)
+
+
+def test_without_the_loa_layout_a_result_names_the_adapted_scope(
+    snap_compare, tmp_path, monkeypatch
+):
+    root = tmp_path / "gauge"
+    root.mkdir()
+    monkeypatch.chdir(root)
+    app = TierscopeApp(ScriptedProject(gauge_outcomes(), root=root), views=QUERY_VIEW)
+
+    async def run_before(pilot):
+        pilot.app.sub_title = "~/gauge"
+        await run_query(pilot, QueryOptions(text="budget meter"))
+        await settled_text(pilot)  # the results table sized for its rows
+
+    assert snap_compare(app, run_before=run_before, terminal_size=SIZE)

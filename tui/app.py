@@ -26,6 +26,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.worker import WorkerState
 
+from tierscope.scopes import offered_scopes
 from tierscope.themes.builtin import BUILTIN_THEMES, DEFAULT_THEME, VARIABLE_DEFAULTS
 from tierscope.themes.user import load_user_themes
 
@@ -207,7 +208,7 @@ class TierscopeApp(App[None]):
             yield SystemCommand(
                 f"View: {view.title}", view.description, partial(self.action_view, view.mode)
             )
-        for scope in self.engine.config.scopes:
+        for scope in offered_scopes(self.engine.config, self.engine.root):
             yield SystemCommand(
                 f"Scope: {scope}",
                 "Use this scope in the Query view (re-runs the current query)",

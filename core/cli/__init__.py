@@ -22,6 +22,7 @@ COMMANDS = {
     "mcp": "mcp",
     "demo": "demo",
     "eval": "eval",
+    "init": "init",
 }
 _GLOBAL_OPTIONS_WITH_VALUE = ("--root", "--config", "--theme")
 
@@ -125,6 +126,17 @@ def termination_signals_handled() -> Iterator[None]:
             signal.signal(signum, handler)
 
 
+def _refuse_missing_root(parser: argparse.ArgumentParser, root: str | None) -> None:
+    """Exit 2 (a usage error) when --root names no folder, before any command runs."""
+    from tierscope.project import root_problem
+
+    problem = root_problem(root)
+    if problem:
+        from tierscope.terminal import printable
+
+        parser.error(printable(problem))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = named_command(argv)
@@ -134,6 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv = join_option_values(argv)
     parser = build_parser(command if command in COMMANDS else None)
     args = parser.parse_args(argv)
+    _refuse_missing_root(parser, getattr(args, "root", None))
     handler = getattr(args, "handler", None)
     if handler is None:
         return open_workbench(args)

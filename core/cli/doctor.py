@@ -61,12 +61,20 @@ def render(report: DoctorReport, width: int = WIDTH) -> str:
     lines = _field("project", report.root, width)
     config = short_path(report.config_path, root) if report.config_path else "built-in defaults"
     lines += _field("config", f"{config} ({report.config_reason})", width)
-    if not report.problems:
+    if not report.problems and not report.scope_problems:
         lines += _field("", "no problems", width)
     for problem in report.problems:
         lines += _field("", f"! {problem}", width)
     if report.has_errors:
         lines += _field("", "invalid: values with errors are ignored, defaults apply", width)
+    for name, problem in report.scope_problems:
+        lines += _field("", f"! scope {name}: {problem}", width)
+    if report.hint:
+        lines += _field("", report.hint, width)
+    if report.unused:
+        lines += _field("", report.unused_note(), width)
+    if report.adapted:
+        lines += _field("adapted", report.adapted, width)
     lines += ["", "tiers"]
     for tier in report.tiers:
         lines += _tier_lines(tier, root, width)

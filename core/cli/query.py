@@ -32,8 +32,10 @@ SCOPES:
     skills      skill definitions: .claude/skills/
     notes       grimoires/loa/NOTES.md alone
     reality     grimoires/loa/reality/
-    all         every scope above (the default)
+    all         every scope above (the default); in a project without that layout,
+                the project's own files
     ...and any scope the config file defines under qmd_context.scopes
+                (`tierscope init` writes docs, code and all for a project)
 """
 
 HELP_BOTTOM = """\

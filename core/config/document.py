@@ -14,6 +14,7 @@ Values are read and written with the YAML 1.1 rules the loader uses (PyYAML), so
 from __future__ import annotations
 
 import difflib
+import errno
 import json
 import os
 import re
@@ -237,25 +238,37 @@ class ConfigDocument:
                 mode: int | None = stat.S_IMODE(target.stat().st_mode)
             except FileNotFoundError:
                 mode = None
-            temporary = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
-            # A new file gets 0o666 minus the umask, as any editor would create it; an
-            # existing one gets its exact mode back after the write.
-            descriptor = os.open(
-                temporary,
-                os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
-                0o666 if mode is None else 0o600,
-            )
+            temporary = _write_temporary(target, data, mode)
             try:
-                with os.fdopen(descriptor, "wb") as out:
-                    out.write(data)
-                    out.flush()
-                    if mode is not None:
-                        os.fchmod(out.fileno(), mode)
-                    os.fsync(out.fileno())
                 os.replace(temporary, target)
             except BaseException:
                 temporary.unlink(missing_ok=True)
                 raise
+            fsync_directory(target.parent)
+        self._saved_text = self._text
+        self._disk_digest = sha256(data)
+
+    def create(self) -> None:
+        """Write the text as a new file at `path`, atomically (temp file, fsync, hard
+        link), never replacing what is there: a file, a directory or a symbolic link at
+        the path (dangling or not) raises FileExistsError, and nothing is written through
+        a link. Raises OSError when the file cannot be written."""
+        if self.path is None:
+            raise ConfigEditError("this document has no file to save to")
+        target = Path(os.path.abspath(self.path))
+        data = (UTF8_BOM if self._bom else b"") + self._text.encode("utf-8", "surrogateescape")
+        with edit_lock(target):
+            temporary = _write_temporary(target, data, None)
+            try:
+                # link() never follows a link at the target and fails when anything is
+                # there; rename() would replace it.
+                os.link(temporary, target, follow_symlinks=False)
+            except OSError as exc:
+                if exc.errno not in _NO_HARD_LINKS:
+                    raise
+                _create_exclusively(target, data)
+            finally:
+                temporary.unlink(missing_ok=True)
             fsync_directory(target.parent)
         self._saved_text = self._text
         self._disk_digest = sha256(data)
@@ -266,6 +279,52 @@ class ConfigDocument:
                 f"{self.path} changed on disk since it was loaded; reload it, or compare "
                 "the two versions before saving"
             )
+
+
+# A file system without hard links answers link() with one of these.
+_NO_HARD_LINKS = frozenset(
+    code
+    for code in (errno.EPERM, getattr(errno, "ENOTSUP", None), getattr(errno, "EOPNOTSUPP", None))
+    if code is not None
+)
+
+
+def _write_temporary(target: Path, data: bytes, mode: int | None) -> Path:
+    """`data` in a new temporary file beside `target`, flushed to disk; `mode` is the
+    existing file's exact mode to keep (None: a new file, 0o666 minus the umask, as any
+    editor would create it)."""
+    temporary = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
+    descriptor = os.open(
+        temporary,
+        os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
+        0o666 if mode is None else 0o600,
+    )
+    try:
+        with os.fdopen(descriptor, "wb") as out:
+            out.write(data)
+            out.flush()
+            if mode is not None:
+                os.fchmod(out.fileno(), mode)
+            os.fsync(out.fileno())
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    return temporary
+
+
+def _create_exclusively(target: Path, data: bytes) -> None:
+    """Create `target` and write `data` into it, for a file system without hard links:
+    O_EXCL refuses anything already there, a symbolic link included. Not atomic (a
+    reader may see the file half written), but it never replaces or follows anything."""
+    descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
+    try:
+        with os.fdopen(descriptor, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+    except BaseException:
+        target.unlink(missing_ok=True)
+        raise
 
 
 # -- the text editor -------------------------------------------------------------------
@@ -663,6 +722,13 @@ def _is_block(value: object) -> bool:
         and bool(value)
         and not any(isinstance(item, dict | list) for item in value)
     )
+
+
+def yaml_inline(value: object) -> str:
+    """`value` (plain data) on one line, as `set` writes it: flow style, and quoted only
+    where the loader would read it back as something else (or it holds a control
+    character, which YAML escapes)."""
+    return _inline(_plain(value, ""), None)
 
 
 def _inline(value: object, quote: str | None) -> str:

@@ -1,23 +1,13 @@
-"""qmd collections for a demo copy, in a project-local index.
-
-The demo's scopes name three collections (loa-grimoire, loa-skills, loa-reality). When a
-`qmd` is on PATH they are created inside the copy: qmd adopts a `.qmd/index.yml` found in
-its working directory or above as its config and keeps the index beside it
-(`.qmd/index.sqlite`), so the user's own qmd config and index are never touched, and the
-qmd tier, which runs qmd in the project root, finds the same collections.
-"""
+"""qmd collections for a demo copy, in its project-local index (see `tierscope.qmd_setup`)."""
 
 from __future__ import annotations
 
-import os
-import shutil
-from dataclasses import dataclass
 from pathlib import Path
 
-from ..deadline import Deadline
-from ..process import run_bounded
-from ..tiers.qmd import error_line
-from ..tiers.qmd_index import read_registry
+from ..qmd_setup import LOCAL_DIR, QmdSetup, WantedCollection
+from ..qmd_setup import ensure_collections as ensure_wanted
+
+__all__ = ["DEMO_COLLECTIONS", "LOCAL_DIR", "ensure_collections"]
 
 # Collection name -> folder, as the demo's `.loa.config.yaml` scopes name them.
 DEMO_COLLECTIONS = {
@@ -25,87 +15,9 @@ DEMO_COLLECTIONS = {
     "loa-skills": ".claude/skills",
     "loa-reality": "grimoires/loa/reality",
 }
-LOCAL_DIR = ".qmd"
-# Indexing the demo takes well under a second per collection; this only bounds a broken qmd.
-ADD_TIMEOUT_SECONDS = 60.0
-INSTALL_HINT = "scripts/setup-qmd, or npm install -g @tobilu/qmd with Node >= 22"
-
-
-@dataclass(frozen=True, slots=True)
-class QmdSetup:
-    """What making the demo's collections did. `skipped` says why nothing was tried."""
-
-    index_dir: Path
-    created: tuple[str, ...] = ()
-    present: tuple[str, ...] = ()
-    failed: tuple[tuple[str, str], ...] = ()  # (collection, why)
-    skipped: str = ""
-
-    def note(self) -> str | None:
-        """One line for stderr, or None when there is nothing new to say."""
-        if self.skipped:
-            return f"qmd: {self.skipped}"
-        parts = []
-        if self.created:
-            parts.append(
-                f"created collections {', '.join(self.created)} in the project-local index "
-                f"{self.index_dir}"
-            )
-        parts += [f"could not create {name}: {why}" for name, why in self.failed]
-        return f"qmd: {'; '.join(parts)}" if parts else None
 
 
 def ensure_collections(root: Path, binary: str | None = None) -> QmdSetup:
-    """Create each demo collection missing from `root`'s project-local qmd index.
-
-    Uses the `qmd` on PATH (or `binary`); without one, nothing is done and `skipped` says
-    so. Collections already there are left as they are; a collection qmd fails to create
-    is reported, never raised."""
-    index_dir = root / LOCAL_DIR
-    binary = binary or shutil.which("qmd")
-    if binary is None:
-        return QmdSetup(
-            index_dir,
-            skipped=f"not installed, so queries fall through to ck and grep (install: "
-            f"{INSTALL_HINT}; then run tierscope demo again)",
-        )
-    config_file = index_dir / "index.yml"
-    if not config_file.is_file():
-        index_dir.mkdir(parents=True, exist_ok=True)
-        config_file.write_text("collections: {}\n", encoding="utf-8")
-    existing = read_registry(config_file).collections
-    present = tuple(name for name in DEMO_COLLECTIONS if name in existing)
-    created: list[str] = []
-    failed: list[tuple[str, str]] = []
-    for name, folder in DEMO_COLLECTIONS.items():
-        if name in existing:
-            continue
-        why = _add(binary, root, name, root / folder)
-        if why:
-            failed.append((name, why))
-        else:
-            created.append(name)
-    return QmdSetup(index_dir, tuple(created), present, tuple(failed))
-
-
-def _add(binary: str, root: Path, name: str, folder: Path) -> str:
-    """Run `qmd collection add`; "" on success, else a one-line reason."""
-    if not folder.is_dir():
-        return f"{folder} is not a folder"
-    # qmd 2.8 already prefers the `.qmd/` config over these; pointing its config dir and
-    # index path there too keeps a qmd that does not (an older one) off the user's index.
-    env = {
-        **os.environ,
-        "PWD": str(root),
-        "QMD_CONFIG_DIR": str(root / LOCAL_DIR),
-        "INDEX_PATH": str(root / LOCAL_DIR / "index.sqlite"),
-    }
-    argv = (binary, "collection", "add", str(folder), "--name", name)
-    result = run_bounded(argv, Deadline.after(ADD_TIMEOUT_SECONDS), cwd=root, env=env)
-    if result.launch_error:
-        return f"qmd could not start: {result.launch_error}"
-    if result.timed_out:
-        return f"qmd collection add took longer than {ADD_TIMEOUT_SECONDS:.0f} s"
-    if result.returncode != 0:
-        return error_line(result) or f"qmd exited with code {result.returncode}"
-    return ""
+    """Create each demo collection missing from the copy's project-local qmd index."""
+    wanted = {name: WantedCollection(folder) for name, folder in DEMO_COLLECTIONS.items()}
+    return ensure_wanted(root, wanted, again="tierscope demo", binary=binary)

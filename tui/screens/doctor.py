@@ -116,7 +116,7 @@ class DoctorScreen(Screen):
         self._checking = False
         report = message.report
         self.report = report
-        self.query_one(ConfigSummary).show(report)
+        await self.query_one(ConfigSummary).show(report)
         root = Path(report.root)
         await self.query_one(TierTable).show(report.tiers, root)
         await self.query_one(ScopeDetails).show(report.scopes, root, report.tiers)

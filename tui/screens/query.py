@@ -21,6 +21,7 @@ from tierscope.api import QueryOptions
 from tierscope.budget import apply_budget
 from tierscope.models import Hit, QueryResult
 from tierscope.render import render_json
+from tierscope.scopes import DEFAULT_SCOPE, INIT_HINT, offered_scopes, resolve_scope
 
 from ..clipboard import CopyReport, copy_report, osc52_refusal
 from ..command_line import command_line
@@ -81,7 +82,7 @@ class QueryScreen(Screen):
     def compose(self) -> ComposeResult:
         config = self.engine.config
         yield Header()
-        yield QueryForm(config, id="form")
+        yield QueryForm(config, offered_scopes(config, self.engine.root), id="form")
         yield TierPipeline(config.tiers, config.timeout_seconds, id="pipeline")
         yield ReplayComparison(id="replay-comparison")
         with TabbedContent(id="tabs", initial="results-tab"):
@@ -101,9 +102,17 @@ class QueryScreen(Screen):
         self.query_one("#budget-box").border_subtitle = "drag the bar · ←/→ when focused"
         self.query_one("#preview").border_title = "Preview"
         self.query_one(HitPreview).show(None, "")
-        self.query_one("#command-line", Static).update(
-            "Enter runs the query · ctrl+r runs every tier to compare · F1 for help"
-        )
+        hint = "Enter runs the query · ctrl+r runs every tier to compare · F1 for help"
+        adapted = resolve_scope(DEFAULT_SCOPE, self.engine.config, self.engine.root).adapted
+        if adapted:
+            # A project not laid out like Loa: say once, where it is read first, what the
+            # default scope searches instead and how to get scopes of its own.
+            instead = f"No Loa layout here: scope {DEFAULT_SCOPE} searches the project's own files"
+            hint = f"{instead} · {INIT_HINT} · {hint}"
+            self.query_one(QueryForm).set_status(
+                "defaults adapted (no Loa layout)", tooltip=f"{adapted}; {INIT_HINT}"
+            )
+        self.query_one("#command-line", Static).update(hint)
 
     # Running ---------------------------------------------------------------------------
 
@@ -235,10 +244,16 @@ class QueryScreen(Screen):
         if result.refused:
             form.set_status(result.refused, "$warning")
             return
+        if result.scope is not None and result.scope.missing and not result.served_by:
+            form.set_status(f"scope {result.scope.name}: {result.scope.missing}", "$warning")
+            return
         served = f"{result.served_by} served" if result.served_by else "no tier had hits"
+        scope = result.request.scope
+        if result.scope is not None and result.scope.adapted:
+            scope += " (project files)"
         report = result.budget
         form.set_status(
-            f"{served} · {result.request.scope} · {len(report.included)} kept"
+            f"{served} · {scope} · {len(report.included)} kept"
             f" · {len(report.dropped)} dropped · {format_ms(result.total_ms)}",
             "$success" if result.served_by else "$warning",
         )

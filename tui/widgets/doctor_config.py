@@ -1,11 +1,13 @@
-"""The Doctor view's header: the project, the config file in use (and why that one), and
-every problem found in it."""
+"""The Doctor view's header: the project, the config file in use (and why that one), every
+problem found in it and every scope that can search nothing, and whether the default scope
+was adapted to a project not laid out like Loa."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from textual.content import Content
+from textual.widget import Widget
 from textual.widgets import Static
 
 from tierscope.doctor import DoctorReport
@@ -15,36 +17,39 @@ from .short_path import short_path
 LABEL_WIDTH = 9
 
 
-def _label(text: str) -> tuple[str, str]:
-    return (text.ljust(LABEL_WIDTH), "$foreground-muted")
-
-
-def config_summary(report: DoctorReport) -> Content:
-    """Project, config file and reason, then one line per config problem (or none)."""
+def config_summary(report: DoctorReport) -> list[tuple[str, Content]]:
+    """(label, text) rows: project, config file and reason, one row per problem (or none),
+    what to do about missing scopes, and the adapted default scope."""
     root = Path(report.root)
     config = short_path(report.config_path, root) if report.config_path else "built-in defaults"
-    lines = [
-        Content.assemble(_label("project"), (short_path(report.root), "bold")),
-        Content.assemble(
-            _label("config"),
-            (config, "bold"),
-            (f"  {report.config_reason}", "$foreground-muted"),
+    rows = [
+        ("project", Content.styled(short_path(report.root), "bold")),
+        (
+            "config",
+            Content.assemble((config, "bold"), (f"  {report.config_reason}", "$foreground-muted")),
         ),
     ]
-    if not report.problems:
-        lines.append(Content.assemble(_label(""), ("✓ no problems", "$success")))
+    if not report.problems and not report.scope_problems:
+        rows.append(("", Content.styled("✓ no problems", "$success")))
     style = "$error" if report.has_errors else "$warning"
     for problem in report.problems:
         shown = _shorten_file(problem, report.config_path, config)
-        lines.append(Content.assemble(_label(""), ("! ", f"{style} bold"), (shown, style)))
+        rows.append(("", Content.assemble(("! ", f"{style} bold"), (shown, style))))
     if report.has_errors:
-        lines.append(
-            Content.assemble(
-                _label(""),
-                ("values with errors are ignored; their defaults apply", "$foreground-muted"),
-            )
+        muted = Content.styled(
+            "values with errors are ignored; their defaults apply", "$foreground-muted"
         )
-    return Content("\n").join(lines)
+        rows.append(("", muted))
+    for name, problem in report.scope_problems:
+        text = Content.assemble(("! ", "$warning bold"), (f"scope {name}: {problem}", "$warning"))
+        rows.append(("", text))
+    if report.hint:
+        rows.append(("", Content.styled(report.hint, "$foreground-muted")))
+    if report.unused:
+        rows.append(("", Content.styled(report.unused_note(), "$foreground-muted")))
+    if report.adapted:
+        rows.append(("adapted", Content(report.adapted)))
+    return rows
 
 
 def _shorten_file(problem: str, path: str | None, short: str) -> str:
@@ -54,14 +59,38 @@ def _shorten_file(problem: str, path: str | None, short: str) -> str:
     return problem
 
 
-class ConfigSummary(Static):
-    """Where the settings come from, and what is wrong with them."""
+class ConfigSummary(Widget):
+    """Where the settings come from, and what is wrong with them: a label column and a
+    text column, so a long line wraps under its own text."""
 
     DEFAULT_CSS = """
     ConfigSummary {
         height: auto;
+        layout: grid;
+        grid-size: 2;
+        grid-columns: 9 1fr;
+        grid-rows: auto;
+    }
+    ConfigSummary Static {
+        height: auto;
+    }
+    ConfigSummary .summary-label {
+        color: $foreground-muted;
     }
     """
 
-    def show(self, report: DoctorReport) -> None:
-        self.update(config_summary(report))
+    async def show(self, report: DoctorReport) -> None:
+        await self.remove_children()
+        cells: list[Static] = []
+        for label, text in config_summary(report):
+            cells.append(Static(label, classes="summary-label"))
+            cells.append(Static(text, classes="summary-text"))
+        await self.mount_all(cells)
+
+    def text(self) -> str:
+        """The summary as plain text, one row per line."""
+        cells = list(self.query(Static))
+        return "\n".join(
+            f"{label.content!s:<{LABEL_WIDTH}}{text.content}"
+            for label, text in zip(cells[::2], cells[1::2], strict=True)
+        )

@@ -119,9 +119,12 @@ class QueryForm(Vertical):
         queue several of these: the handler reads the field (`typed_budget`) instead of
         trusting a value that may already be stale."""
 
-    def __init__(self, config: Config, **kwargs) -> None:
+    def __init__(self, config: Config, scopes: tuple[str, ...] | None = None, **kwargs) -> None:
+        """`scopes`: the scopes to offer (default: every scope of the config). A scope of
+        the config left out is still shown when a replayed query names it."""
         super().__init__(**kwargs)
         self.config = config
+        self.scopes = tuple(config.scopes) if scopes is None else scopes
 
     def compose(self) -> ComposeResult:
         config = self.config
@@ -134,7 +137,7 @@ class QueryForm(Vertical):
             with Horizontal(id="form-settings"):
                 yield Label("Scope", classes="spaced first-setting")
                 yield Select(
-                    [(name, name) for name in config.scopes],
+                    [(name, name) for name in self.scopes],
                     prompt="default",
                     id="scope",
                     compact=True,
@@ -214,11 +217,10 @@ class QueryForm(Vertical):
     def load(self, options: QueryOptions) -> None:
         """Fill the form from `options` (e.g. a query replayed from a trajectory)."""
         self.query_one("#query", Input).value = options.text
-        scope = self.query_one("#scope", Select)
         if options.scope in self.config.scopes:
-            scope.value = options.scope
+            self.set_scope(options.scope)
         else:
-            scope.clear()
+            self.query_one("#scope", Select).clear()
         self.query_one("#budget", Input).value = (
             "" if options.budget is None else str(options.budget)
         )
@@ -231,8 +233,15 @@ class QueryForm(Vertical):
             self.query_one(f"#use-{tier}", Checkbox).value = tier in wanted
 
     def set_scope(self, scope: str) -> None:
-        if scope in self.config.scopes:
-            self.query_one("#scope", Select).value = scope
+        """Select `scope`, a scope of the config; one not offered is added to the choices
+        (a replayed query may name a scope whose paths do not exist here)."""
+        if scope not in self.config.scopes:
+            return
+        select = self.query_one("#scope", Select)
+        if scope not in self.scopes:
+            self.scopes = (*self.scopes, scope)
+            select.set_options([(name, name) for name in self.scopes])
+        select.value = scope
 
     def has_query(self) -> bool:
         return bool(self.query_one("#query", Input).value.strip())
@@ -251,8 +260,13 @@ class QueryForm(Vertical):
         with field.prevent(Input.Changed):
             field.value = str(limit)
 
-    def set_status(self, text: str, style: str = "$foreground-muted") -> None:
-        self.query_one("#run-status", Static).update(Content.styled(text, style))
+    def set_status(
+        self, text: str, style: str = "$foreground-muted", tooltip: str | None = None
+    ) -> None:
+        """One line of status; `tooltip` for more than the line can hold."""
+        status = self.query_one("#run-status", Static)
+        status.update(Content.styled(text, style))
+        status.tooltip = tooltip
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

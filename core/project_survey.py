@@ -1,0 +1,199 @@
+"""What a project holds, for `tierscope init`: its documentation and source files by
+top-level folder (walked as the grep tier walks them: ignore rules, hidden entries and
+vendored trees left out, symbolic links never followed), the qmd collections and ck
+indexes already made for it, and its Loa layout and config, if any.
+
+The walk is bounded in files and time: a huge tree is surveyed in part, and says so.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .ignore_rules import BUILTIN_EXCLUDED_DIRS
+from .project import is_inside
+from .project_walk import walk_files
+from .scopes import LOA_FOLDERS, has_loa_layout
+from .tiers.qmd_index import Registry, locate, read_registry
+
+# Documentation by file extension; the glob a scope's `include` names them by.
+DOC_EXTENSIONS = {
+    ".md": "*.md",
+    ".markdown": "*.markdown",
+    ".mdx": "*.mdx",
+    ".rst": "*.rst",
+    ".adoc": "*.adoc",
+}
+# Source code by file extension.
+LANGUAGES = {
+    ".py": "Python", ".pyi": "Python",
+    ".js": "JavaScript", ".mjs": "JavaScript", ".cjs": "JavaScript", ".jsx": "JavaScript",
+    ".ts": "TypeScript", ".tsx": "TypeScript", ".mts": "TypeScript", ".cts": "TypeScript",
+    ".go": "Go", ".rs": "Rust", ".java": "Java", ".kt": "Kotlin", ".kts": "Kotlin",
+    ".scala": "Scala", ".c": "C", ".h": "C", ".cc": "C++", ".cpp": "C++", ".cxx": "C++",
+    ".hpp": "C++", ".hh": "C++", ".cs": "C#", ".fs": "F#", ".swift": "Swift",
+    ".m": "Objective-C", ".mm": "Objective-C", ".rb": "Ruby", ".php": "PHP", ".pl": "Perl",
+    ".pm": "Perl", ".lua": "Lua", ".r": "R", ".jl": "Julia", ".ex": "Elixir",
+    ".exs": "Elixir", ".erl": "Erlang", ".hs": "Haskell", ".ml": "OCaml", ".mli": "OCaml",
+    ".clj": "Clojure", ".cljs": "Clojure", ".dart": "Dart", ".zig": "Zig", ".nim": "Nim",
+    ".sh": "Shell", ".bash": "Shell", ".zsh": "Shell", ".ps1": "PowerShell", ".sql": "SQL",
+    ".vue": "Vue", ".svelte": "Svelte", ".sol": "Solidity", ".tf": "Terraform",
+}  # fmt: skip
+# Folder names that hold documentation whatever else they hold (examples, assets).
+DOC_FOLDER_NAMES = frozenset(
+    {"docs", "doc", "documentation", "guide", "guides", "manual", "handbook", "wiki", "book",
+     "adr", "adrs", "rfcs"}
+)  # fmt: skip
+# A survey reads names, never contents; these only bound a very large tree.
+MAX_FILES = 50_000
+MAX_SECONDS = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class FolderSurvey:
+    """One top-level folder: its documentation files by extension, its source files by
+    language, and how many files it holds in all (machine data included)."""
+
+    name: str
+    docs: Counter[str] = field(default_factory=Counter)
+    sources: Counter[str] = field(default_factory=Counter)
+    files: int = 0
+
+    @property
+    def path(self) -> str:
+        return f"{self.name}/"
+
+
+@dataclass(frozen=True, slots=True)
+class FoundCollection:
+    """A qmd collection of this project: its name, its folder (root-relative, "." for the
+    root) and its mask."""
+
+    name: str
+    folder: str
+    mask: str
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectSurvey:
+    root: Path
+    folders: tuple[FolderSurvey, ...]
+    top_docs: tuple[str, ...]  # documentation files in the root
+    top_sources: Counter[str]  # language -> source files in the root
+    top_source_files: tuple[str, ...]
+    collections: tuple[FoundCollection, ...]  # qmd collections inside the project
+    qmd_config: Path  # the index.yml qmd uses here
+    qmd_project_local: bool
+    qmd_problem: str  # why qmd's config could not be read ("" = it could)
+    ck_indexes: tuple[str, ...]  # folders holding a ck index (`.ck/`), root-relative
+    loa_layout: bool
+    stopped: str = ""  # why the walk ended early ("" = every file was seen)
+
+
+def survey_project(root: Path) -> ProjectSurvey:
+    """Look at the project under `root` (a resolved folder). Never raises for what the
+    tree holds: unreadable folders are passed over, as the grep tier passes them."""
+    loa = has_loa_layout(root)
+    counted = _Counter(root, skip_loa=loa)
+    counted.walk()
+    locations = locate(root)
+    registry = read_registry(locations.config_file)
+    return ProjectSurvey(
+        root=root,
+        folders=counted.folder_surveys(),
+        top_docs=tuple(counted.top_docs),
+        top_sources=counted.top_sources,
+        top_source_files=tuple(counted.top_source_files),
+        collections=_project_collections(registry, root),
+        qmd_config=locations.config_file,
+        qmd_project_local=locations.project_local,
+        qmd_problem=registry.problem,
+        ck_indexes=_ck_indexes(root, tuple(counted.files)),
+        loa_layout=loa,
+        stopped=counted.stopped,
+    )
+
+
+class _Counter:
+    def __init__(self, root: Path, *, skip_loa: bool) -> None:
+        self.root = root
+        # Loa's own folders are the built-in scopes' business, not documentation to add.
+        self.skipped = {path.split("/")[0] for path in LOA_FOLDERS} if skip_loa else set()
+        self.docs: dict[str, Counter[str]] = {}
+        self.sources: dict[str, Counter[str]] = {}
+        self.files: Counter[str] = Counter()
+        self.top_docs: list[str] = []
+        self.top_sources: Counter[str] = Counter()
+        self.top_source_files: list[str] = []
+        self.seen = 0
+        self.deadline = time.monotonic() + MAX_SECONDS
+        self.stopped = ""
+
+    def should_stop(self) -> bool:
+        if self.seen >= MAX_FILES:
+            self.stopped = f"stopped after {MAX_FILES:,} files"
+        elif time.monotonic() > self.deadline:
+            self.stopped = f"stopped after {MAX_SECONDS:g} s ({self.seen:,} files)"
+        return bool(self.stopped)
+
+    def walk(self) -> None:
+        prefix = len(str(self.root)) + 1
+        for walked in walk_files(
+            self.root, self.root, machine_data=True, should_stop=self.should_stop
+        ):
+            self.seen += 1
+            relative = str(walked.path)[prefix:]
+            top, _, rest = relative.partition(os.sep)
+            if top in self.skipped:
+                continue
+            suffix = os.path.splitext(walked.path.name)[1].lower()
+            if not rest:
+                if suffix in DOC_EXTENSIONS:
+                    self.top_docs.append(top)
+                elif suffix in LANGUAGES:
+                    self.top_sources[LANGUAGES[suffix]] += 1
+                    self.top_source_files.append(top)
+                continue
+            self.files[top] += 1
+            if suffix in DOC_EXTENSIONS:
+                self.docs.setdefault(top, Counter())[suffix] += 1
+            elif suffix in LANGUAGES:
+                self.sources.setdefault(top, Counter())[LANGUAGES[suffix]] += 1
+
+    def folder_surveys(self) -> tuple[FolderSurvey, ...]:
+        return tuple(
+            FolderSurvey(
+                name, self.docs.get(name, Counter()), self.sources.get(name, Counter()), files
+            )
+            for name, files in self.files.items()
+        )
+
+
+def _project_collections(registry: Registry, root: Path) -> tuple[FoundCollection, ...]:
+    """The collections whose folder lies inside the project (the user's other projects'
+    collections are none of its business)."""
+    found = []
+    for collection in registry.collections.values():
+        folder = collection.root if collection.root.is_absolute() else root / collection.root
+        try:
+            folder = folder.resolve()
+        except OSError:
+            continue
+        if is_inside(folder, root):
+            relative = folder.relative_to(root).as_posix() or "."
+            found.append(FoundCollection(collection.name, relative, collection.mask))
+    return tuple(found)
+
+
+def _ck_indexes(root: Path, folders: tuple[str, ...]) -> tuple[str, ...]:
+    """The root and top-level folders holding a `.ck/` index (a stat each)."""
+    places = [".", *(name for name in folders if name not in BUILTIN_EXCLUDED_DIRS)]
+    return tuple(
+        place
+        for place in places
+        if os.path.isdir(root / place / ".ck") and not os.path.islink(root / place / ".ck")
+    )

@@ -1,0 +1,362 @@
+"""`tierscope init`: a starter `.tierscope.yaml` whose scopes fit the project, written
+atomically and never over an existing config or through a symbolic link."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tierscope.cli import main
+from tierscope.config.loader import load_config, parse_config
+from tierscope.config.model import ConfigSource
+from tierscope.qmd_setup import LOCAL_DIR
+from tierscope.tiers.qmd_index import read_registry
+
+REAL_QMD = Path(__file__).resolve().parents[1] / ".cache" / "tools" / "bin" / "qmd"
+
+# A small project in the shape of many: guides and an FAQ, a library, its tests, examples
+# in the docs, ignored build output, a vendored tree and machine data.
+PROJECT = {
+    ".gitignore": "generated/\n",
+    "README.md": "# Gauge\n\nA budget meter for the terminal.\n",
+    "CHANGELOG.md": "# Changes\n\n## 1.0\n\nFirst release.\n",
+    "docs/guide/meter.md": "# The budget meter\n\nThe meter shows the budget used so far.\n",
+    "docs/guide/themes.md": "# Themes\n\nColours of the meter.\n",
+    "docs/examples/meter_app.py": "from gauge import Meter\n\nMeter().run()\n",
+    "faq/why-is-the-meter-red.md": "# Why is the meter red?\n\nThe budget is spent.\n",
+    "faq/how-to-reset.md": "# How to reset\n\nPress r to reset the meter.\n",
+    "faq/colours.md": "# Colours\n\nThe meter uses the theme's colours.\n",
+    "src/gauge/__init__.py": "from .meter import Meter\n",
+    "src/gauge/meter.py": "class Meter:\n    def draw_budget(self, used, limit):\n        pass\n",
+    "src/gauge/theme.py": "COLOURS = {'meter': 'green'}\n",
+    "tests/test_meter.py": "def test_meter_draws_the_budget():\n    assert True\n",
+    "tests/test_theme.py": "def test_theme():\n    assert True\n",
+    "tests/conftest.py": "import pytest\n",
+    "generated/meter.md": "# Generated\n\nbudget meter budget meter\n",
+    "node_modules/lib/readme.md": "# Vendored\n\nbudget meter\n",
+    "data/meters.json": '{"meter": "budget"}\n',
+    "data/more.json": '{"meter": "budget"}\n',
+    "data/even-more.json": '{"meter": "budget"}\n',
+}
+
+
+@pytest.fixture
+def project(make_project, path_without_tools) -> Path:
+    return make_project(PROJECT)
+
+
+def init(capsys, root: Path, *args: str) -> tuple[int, str, str]:
+    code = main(["init", "--root", str(root), *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def query(capsys, root: Path, *args: str) -> tuple[list[dict], str]:
+    code = main(["query", *args, "--root", str(root), "--no-trajectory", "--json"])
+    captured = capsys.readouterr()
+    assert code == 0
+    return json.loads(captured.out), captured.err
+
+
+def scopes_of(text: str) -> dict:
+    config = parse_config(text, ConfigSource(None, "test"))
+    assert config.problems == ()
+    return config.scopes
+
+
+def test_dry_run_prints_the_starter_and_writes_nothing(capsys, project):
+    code, out, err = init(capsys, project, "--dry-run")
+
+    assert code == 0
+    assert not (project / ".tierscope.yaml").exists()
+    assert "--dry-run: .tierscope.yaml not written" in err
+    scopes = scopes_of(out)
+    docs, code_scope, everything = scopes["docs"], scopes["code"], scopes["all"]
+    assert docs.grep_paths == ("docs/", "faq/", "CHANGELOG.md", "README.md")
+    assert docs.include == ("*.md",)
+    assert code_scope.grep_paths == ("src/", "tests/")
+    assert code_scope.include == ()
+    assert everything.grep_paths == ("./",)
+    assert (everything.qmd_collection, everything.ck_path) == ("", "")
+
+
+def test_the_starter_is_commented_with_what_was_found(capsys, project):
+    _, out, _ = init(capsys, project, "--dry-run")
+
+    assert out.startswith("# tierscope settings for this project")
+    assert "# Documentation: 7 files (*.md) in docs/, faq/, CHANGELOG.md and README.md." in out
+    assert "# Source code: Python (6 files) in src/ and tests/." in out
+    assert "documentation files only (docs/ also holds code)" in out
+
+
+def test_ignored_vendored_and_machine_data_folders_get_no_scope(capsys, project):
+    _, out, _ = init(capsys, project, "--dry-run")
+    paths = {path for scope in scopes_of(out).values() for path in scope.grep_paths}
+
+    for folder in ("generated/", "node_modules/", "data/"):
+        assert folder not in paths
+
+
+def test_init_writes_the_file_and_scoped_queries_answer_from_the_right_kind_of_file(
+    capsys, project
+):
+    code, out, _ = init(capsys, project)
+
+    assert code == 0
+    assert f"wrote {project / '.tierscope.yaml'} with the scopes docs, code, all" in out
+    assert set(load_config(project).scopes) >= {"docs", "code", "all"}
+    docs, _ = query(capsys, project, "why is the meter red", "--scope", "docs")
+    code_hits, _ = query(capsys, project, "class Meter draw budget used limit", "--scope", "code")
+    everything, err = query(capsys, project, "budget meter")
+
+    assert docs and all(hit["source"].endswith(".md") for hit in docs)
+    assert docs[0]["source"] == "faq/why-is-the-meter-red.md"
+    assert "docs/examples/meter_app.py" not in {hit["source"] for hit in docs}
+    assert code_hits and all(hit["source"].endswith(".py") for hit in code_hits)
+    assert code_hits[0]["source"] == "src/gauge/meter.py"
+    assert everything and err == ""
+
+
+def test_the_doctor_finds_no_problem_in_the_written_config(capsys, project):
+    init(capsys, project)
+    code = main(["doctor", "--root", str(project), "--json"])
+    report = json.loads(capsys.readouterr().out)
+
+    assert code == 0
+    assert report["scope_problems"] == []
+    assert report["unused_scopes"] == ["grimoires", "skills", "notes", "reality"]
+    assert report["config"]["problems"] == []
+
+
+def test_after_init_a_builtin_loa_scope_is_empty_without_the_init_hint(capsys, project):
+    init(capsys, project)
+    hits, err = query(capsys, project, "budget meter", "--scope", "grimoires")
+
+    assert hits == []
+    assert err == "tierscope: scope grimoires: none of its paths exist here (grimoires/loa/)\n"
+
+
+def test_an_existing_config_is_never_overwritten_the_missing_scopes_are_a_diff(capsys, project):
+    mine = (
+        "# my settings\nqmd_context:\n  default_budget: 900\n"
+        "  scopes:\n    docs:\n      grep_paths: [docs/]\n"
+    )
+    (project / ".tierscope.yaml").write_text(mine)
+
+    code, out, err = init(capsys, project)
+    dry_code, dry_out, _ = init(capsys, project, "--dry-run")
+
+    assert (code, dry_code) == (1, 0)
+    assert (project / ".tierscope.yaml").read_text() == mine
+    assert "exists and is not overwritten" in err
+    added = [line for line in out.splitlines() if line.startswith("+") and "+++" not in line]
+    assert "+    code:" in added and "+    all:" in added
+    assert not any("docs:" in line for line in added)
+    assert not any(line.startswith("-") and "---" not in line for line in out.splitlines())
+    assert dry_out == out
+
+
+def test_a_config_with_every_scope_already_has_nothing_to_add(capsys, project):
+    init(capsys, project)
+    code, out, err = init(capsys, project)
+
+    assert code == 0
+    assert out == ""
+    assert "already defines the scopes init would write (docs, code, all)" in err
+
+
+def test_a_loa_config_with_tierscope_settings_is_left_alone(capsys, project):
+    loa = "# Loa\nqmd_context:\n  default_budget: 900\nother_tool:\n  key: value\n"
+    (project / ".loa.config.yaml").write_text(loa)
+
+    code, out, err = init(capsys, project)
+
+    assert code == 1
+    assert not (project / ".tierscope.yaml").exists()
+    assert (project / ".loa.config.yaml").read_text() == loa
+    assert "a new .tierscope.yaml would hide them" in err
+    assert "+    docs:" in out
+
+
+def test_a_loa_config_without_tierscope_settings_does_not_stop_init(capsys, project):
+    (project / ".loa.config.yaml").write_text("other_tool:\n  key: value\n")
+
+    code, _, _ = init(capsys, project)
+
+    assert code == 0
+    assert (project / ".tierscope.yaml").is_file()
+
+
+@pytest.mark.parametrize("dangling", [True, False])
+def test_a_symlinked_config_is_neither_followed_nor_replaced(capsys, project, tmp_path, dangling):
+    outside = tmp_path / "outside.yaml"
+    if not dangling:
+        outside.write_text("qmd_context:\n  default_budget: 1\n")
+    (project / ".tierscope.yaml").symlink_to(outside)
+
+    code, out, err = init(capsys, project)
+
+    assert code == 1
+    assert out == ""
+    assert "is a symbolic link: init neither follows nor replaces it" in err
+    assert (project / ".tierscope.yaml").is_symlink()
+    assert outside.exists() is not dangling
+    if not dangling:
+        assert outside.read_text() == "qmd_context:\n  default_budget: 1\n"
+
+
+def test_a_folder_linked_from_outside_the_root_is_not_surveyed(capsys, project, tmp_path):
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    for index in range(5):
+        (outside / f"page{index}.md").write_text("# A page\n")
+    (project / "manual").symlink_to(outside)
+
+    _, out, _ = init(capsys, project, "--dry-run")
+
+    assert "manual" not in out
+
+
+def test_names_with_control_characters_are_escaped_and_cannot_add_lines(
+    capsys, make_project, path_without_tools
+):
+    evil = "notes\n      qmd_collection: stolen\x1b[2J"
+    root = make_project({**PROJECT, f"{evil}/a.md": "# A\n", f"{evil}/b.md": "# B\n"})
+
+    code, out, _ = init(capsys, root, "--dry-run")
+    init(capsys, root)
+    written = (root / ".tierscope.yaml").read_text()
+
+    assert code == 0
+    assert "\x1b" not in out
+    assert "\\x1b" in out or "\\e" in out
+    docs = scopes_of(written)["docs"]
+    assert f"{evil}/" in docs.grep_paths
+    assert docs.qmd_collection == ""
+
+
+def test_a_loa_project_keeps_its_builtin_default_scope(capsys, make_project, path_without_tools):
+    root = make_project(
+        {**PROJECT, "grimoires/loa/NOTES.md": "# Notes\n", ".claude/skills/x/SKILL.md": "# X\n"}
+    )
+
+    _, out, _ = init(capsys, root, "--dry-run")
+    scopes = scopes_of(out)
+
+    assert scopes["all"].grep_paths[0] == "grimoires/loa/"  # the built-in one
+    assert "grimoires/" not in scopes["docs"].grep_paths
+    assert "Loa's layout is here" in out
+
+
+def test_a_project_of_code_alone_gets_code_and_all(capsys, make_project, path_without_tools):
+    root = make_project({"main.go": "package main\n", "cmd/serve/main.go": "package main\n"})
+
+    _, out, _ = init(capsys, root, "--dry-run")
+    scopes = scopes_of(out)
+
+    assert "docs" not in out.split("qmd_context:")[1]
+    assert scopes["code"].grep_paths == ("cmd/", "main.go")
+
+
+def test_a_root_that_is_not_a_folder_is_a_usage_error(capsys, tmp_path):
+    with pytest.raises(SystemExit) as raised:
+        main(["init", "--root", str(tmp_path / "nowhere")])
+    assert raised.value.code == 2
+
+
+# -- --qmd ----------------------------------------------------------------------------------
+
+
+def test_qmd_makes_project_local_collections_for_the_docs_scope(capsys, project, qmd_on_path):
+    code, _, err = init(capsys, project, "--qmd")
+    registry = read_registry(project / LOCAL_DIR / "index.yml")
+    scopes = load_config(project).scopes
+
+    assert code == 0
+    assert {name: c.root for name, c in registry.collections.items()} == {
+        "docs": project / "docs",
+        "faq": project / "faq",
+        "top-level": project,
+    }
+    assert registry.collections["top-level"].mask == "CHANGELOG.md,README.md"
+    assert scopes["docs"].qmd_collection == "docs,faq,top-level"
+    assert scopes["all"].qmd_collection == ""  # else qmd would answer from the docs alone
+    assert "qmd: created collections docs, faq, top-level" in err
+    hits, _ = query(capsys, project, "why is the meter red", "--scope", "docs")
+    assert hits[0]["tier"] == "qmd"
+    assert hits[0]["source"] == "faq/why-is-the-meter-red.md"
+
+
+def test_qmd_with_a_dry_run_creates_nothing(capsys, project, qmd_on_path):
+    code, out, err = init(capsys, project, "--qmd", "--dry-run")
+
+    assert code == 0
+    assert not (project / LOCAL_DIR).exists()
+    assert "would create the qmd collections docs (docs), faq (faq), top-level (.)" in err
+    assert scopes_of(out)["docs"].qmd_collection == "docs,faq,top-level"
+
+
+def test_qmd_not_installed_says_so_and_the_config_names_no_collection(capsys, project):
+    code, _, err = init(capsys, project, "--qmd")
+
+    assert code == 0
+    assert "qmd: not installed" in err and "tierscope init --qmd again" in err
+    assert load_config(project).scopes["docs"].qmd_collection == ""
+    assert not (project / LOCAL_DIR).exists()
+
+
+def test_collections_already_in_the_users_qmd_index_are_named_not_made_again(
+    capsys, project, qmd_on_path
+):
+    subprocess.run(
+        ["qmd", "collection", "add", str(project / "docs"), "--name", "gauge-docs"],
+        cwd=project.parent,
+        capture_output=True,
+        check=True,
+    )
+
+    code, _, err = init(capsys, project, "--qmd")
+
+    assert code == 0
+    assert not (project / LOCAL_DIR).exists()
+    assert "qmd's own index" in err and "gauge-docs" in err
+    assert load_config(project).scopes["docs"].qmd_collection == "gauge-docs"
+
+
+@pytest.mark.skipif(not REAL_QMD.is_file(), reason="real qmd not installed: run scripts/setup-qmd")
+def test_with_the_real_qmd_the_docs_scope_is_served_by_qmd(capsys, project, monkeypatch):
+    monkeypatch.setenv("PATH", f"{REAL_QMD.parent}{os.pathsep}{os.environ['PATH']}")
+
+    code, _, err = init(capsys, project, "--qmd")
+    hits, _ = query(capsys, project, "why is the meter red", "--scope", "docs")
+
+    assert code == 0, err
+    assert (project / LOCAL_DIR / "index.sqlite").is_file()
+    assert hits and hits[0]["tier"] == "qmd"
+    assert hits[0]["source"] == "faq/why-is-the-meter-red.md"
+
+
+def test_init_never_imports_textual(project):
+    script = (
+        "import sys\n"
+        "from tierscope.cli import main\n"
+        f"main(['init', '--root', {str(project)!r}, '--dry-run'])\n"
+        "assert 'textual' not in sys.modules, 'textual imported'\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_qmd_makes_nothing_when_the_config_is_not_written(capsys, project, qmd_on_path):
+    (project / ".tierscope.yaml").write_text("qmd_context:\n  default_budget: 900\n")
+
+    code, _, err = init(capsys, project, "--qmd")
+
+    assert code == 1
+    assert "--qmd: no collection made, since no config is written" in err
+    assert not (project / LOCAL_DIR).exists()
