@@ -36,7 +36,7 @@ def _cache_file() -> str:
     return os.path.join(base, "tierscope", f"dataclass-code-{magic}.marshal")
 
 
-def _load(path: str) -> dict[str, object]:
+def _load(path: str) -> dict[str, bytes]:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
     except OSError:

@@ -100,6 +100,7 @@ def run_bounded(
         except OSError as exc:
             return ProcessResult(argv, None, b"", b"", 0.0, launch_error=str(exc))
         _live_groups.add(proc.pid)
+        returncode: int | None
         timed_out = cancelled = truncated = False
         try:
             if shutdown.requested():

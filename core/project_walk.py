@@ -52,7 +52,7 @@ class _Rules:
 def _builtin_excluded(name: str, is_dir: bool, machine_data: bool) -> bool:
     if is_dir:
         return name in BUILTIN_EXCLUDED_DIRS
-    patterns = BUILTIN_EXCLUDED_FILES
+    patterns: tuple[str, ...] = BUILTIN_EXCLUDED_FILES
     if not machine_data:
         patterns += MACHINE_DATA_FILES
     return any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns)

@@ -59,6 +59,8 @@ def test_a_user_theme_written_as_the_readme_says_loads():
         ('name: x\nprimay: "#fff"\n', "unknown key 'primay'"),
         ('primary: "#fff"\n', "`name` must be a non-empty string"),
         ("name: x\n", "`primary` is required"),
+        ("name: x\nprimary:\n", "`primary` is required"),
+        ("name: x\nprimary: null\n", "`primary` is required"),
         ("name: x\nprimary: blurple\n", "'blurple' is not a colour"),
         ('name: x\nprimary: "#fff"\ndark: maybe\n', "`dark` must be true or false"),
         ('name: x\nprimary: "#fff"\nvariables:\n  budget-over: 12\n', "variables.budget-over"),

@@ -27,6 +27,7 @@ from textual.theme import Theme
 
 from .builtin import OUR_VARIABLES
 
+# Theme's colour fields, each passed to it by name at the end of parse_theme.
 COLOUR_KEYS = (
     "primary",
     "secondary",
@@ -99,7 +100,7 @@ def parse_theme(text: str) -> Theme:
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
         raise ThemeFileError("`name` must be a non-empty string")
-    if "primary" not in data:
+    if data.get("primary") is None:  # absent, or present with no value
         raise ThemeFileError("`primary` is required")
     colours = {key: _colour(key, data[key]) for key in COLOUR_KEYS if data.get(key) is not None}
     dark = data.get("dark", True)
@@ -110,7 +111,22 @@ def parse_theme(text: str) -> Theme:
         raise ThemeFileError("`variables` must be a mapping")
     checked = {str(key): _variable(str(key), value) for key, value in variables.items()}
     checked |= {key: _colour(key, data[key]) for key in OUR_VARIABLES if key in data}
-    return Theme(name=name.strip(), dark=dark, variables=checked, **colours)
+    return Theme(
+        name=name.strip(),
+        primary=colours["primary"],
+        secondary=colours.get("secondary"),
+        warning=colours.get("warning"),
+        error=colours.get("error"),
+        success=colours.get("success"),
+        accent=colours.get("accent"),
+        foreground=colours.get("foreground"),
+        background=colours.get("background"),
+        surface=colours.get("surface"),
+        panel=colours.get("panel"),
+        boost=colours.get("boost"),
+        dark=dark,
+        variables=checked,
+    )
 
 
 def _colour(key: str, value: object) -> str:

@@ -17,7 +17,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import partial
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual import work
 from textual.actions import parse
@@ -34,6 +34,9 @@ from .messages import ConfigSaved, ReplayQuery, ShowView
 from .preferences import Preferences, load_preferences, save_preferences, user_themes_dir
 from .query_runner import QueryEngine
 from .unsaved_work import HoldsUnsavedWork
+
+if TYPE_CHECKING:
+    from .screens.query import QueryScreen
 
 EXIT_AFTER_FIRST_PAINT = "TIERSCOPE_EXIT_AFTER_FIRST_PAINT"
 
@@ -82,9 +85,10 @@ class TierscopeApp(App[None]):
     TITLE = "tierscope"
     DEFAULT_MODE = "query"
     # Every view lays itself out for narrow (80 columns, the default terminal) and short
-    # (24 rows) terminals by these classes: stacked panes, fewer columns.
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-wide")]
-    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (32, "-tall")]
+    # (24 rows) terminals by these classes: stacked panes, fewer columns. (Textual declares
+    # both as `ClassVar[...] | None`, which type checkers read as instance variables.)
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-wide")]  # type: ignore[misc]
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (32, "-tall")]  # type: ignore[misc]
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "help", "Help"),
@@ -125,6 +129,10 @@ class TierscopeApp(App[None]):
         self.view_screens[view.mode] = screen
         return screen
 
+    def _query_view(self) -> QueryScreen:
+        """The Query view, once built (the "query" mode is always the QueryScreen)."""
+        return cast("QueryScreen", self.view_screens["query"])
+
     def action_view(self, mode: str) -> None:
         if mode in {view.mode for view in self.views}:
             self.switch_mode(mode)
@@ -140,7 +148,7 @@ class TierscopeApp(App[None]):
     async def on_replay_query(self, message: ReplayQuery) -> None:
         """A logged query goes to the Query view, which loads and runs it."""
         await self.switch_mode("query")
-        self.view_screens["query"].load_options(message.options, logged=message.logged)
+        self._query_view().load_options(message.options, logged=message.logged)
 
     async def on_config_saved(self, message: ConfigSaved) -> None:
         """New settings apply from the next query on; the other views drew the old ones
@@ -217,7 +225,7 @@ class TierscopeApp(App[None]):
 
     async def _choose_scope(self, scope: str) -> None:
         await self.switch_mode("query")
-        self.view_screens["query"].choose_scope(scope)
+        self._query_view().choose_scope(scope)
 
     # Themes ----------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ import subprocess
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from tierscope.project import user_dir
 
@@ -65,7 +66,7 @@ class CopyReport:
     """What to tell the user about a copy."""
 
     message: str
-    severity: str  # information | warning
+    severity: Literal["information", "warning"]
 
 
 def copy_report(

@@ -93,6 +93,8 @@ class Terminated(SystemExit):
     """SIGTERM or SIGHUP arrived; the exit code is 128 + the signal number, as a shell
     reports a process a signal ended."""
 
+    code: int
+
 
 def _on_termination(signum: int, _frame: object) -> None:
     from tierscope import shutdown

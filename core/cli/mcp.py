@@ -12,7 +12,12 @@ import argparse
 import json
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypedDict
+
+if TYPE_CHECKING:
+    from tierscope.store.store import ContextStore
 
 SERVER_NAME = "tierscope"
 INSTRUCTIONS = (
@@ -22,7 +27,16 @@ INSTRUCTIONS = (
     "under a token budget with query_context."
 )
 
-WRITE_CONTEXT = {
+
+class ToolSpec(TypedDict):
+    """A tool as the server lists it: MCP's Tool fields, in MCP's spelling."""
+
+    name: str
+    description: str
+    inputSchema: dict[str, Any]
+
+
+WRITE_CONTEXT: ToolSpec = {
     "name": "write_context",
     "description": "Write context to the shared context store.",
     "inputSchema": {
@@ -54,7 +68,7 @@ WRITE_CONTEXT = {
     },
 }
 
-READ_CONTEXT = {
+READ_CONTEXT: ToolSpec = {
     "name": "read_context",
     "description": "Read context from the shared context store. Supports filtering and "
     "full-text search.",
@@ -82,7 +96,7 @@ READ_CONTEXT = {
     },
 }
 
-QUERY_CONTEXT = {
+QUERY_CONTEXT: ToolSpec = {
     "name": "query_context",
     "description": "Search the project's documents and code through the retrieval tiers "
     "(qmd, then ck, then grep, falling through), cut to a token budget. Returns a JSON "
@@ -141,7 +155,7 @@ class ContextTools:
         self.config_path = config_path
         self.run_id = run_id
         self.store_path = store_path(root, load_config(root, config_path))
-        self._store = None
+        self._store: ContextStore | None = None
         self._opening = threading.Lock()
 
     def call(self, name: str, arguments: dict | None) -> list[str]:
@@ -154,13 +168,13 @@ class ContextTools:
             raise ToolFailure(f"unknown tool {name!r}")
         arguments = arguments or {}
         check_arguments(tool["inputSchema"], arguments)
-        handler = {
+        handlers: dict[str, Callable[..., list[str]]] = {
             "write_context": self.write_context,
             "read_context": self.read_context,
             "query_context": self.query_context,
-        }[name]
+        }
         try:
-            return handler(**arguments)
+            return handlers[name](**arguments)
         except (EntryError, StoreError) as exc:
             raise ToolFailure(str(exc)) from None
 
@@ -252,11 +266,11 @@ def _check_value(key: str, spec: dict, value: object) -> None:
     wanted = spec["type"]
     if isinstance(value, bool) or not isinstance(value, _JSON_TYPES[wanted]):
         raise ToolFailure(f"{key} must be a JSON {wanted}, got {json.dumps(value)[:60]}")
-    if wanted == "integer" and not _INTEGER_RANGE[0] <= value <= _INTEGER_RANGE[1]:
+    if isinstance(value, int) and not _INTEGER_RANGE[0] <= value <= _INTEGER_RANGE[1]:
         raise ToolFailure(f"{key} is out of range (a 64-bit integer at most), got {value:.3g}")
     if "enum" in spec and value not in spec["enum"]:
         raise ToolFailure(f"{key} must be one of: {', '.join(spec['enum'])} (got {value!r})")
-    if wanted == "array":
+    if isinstance(value, list):
         for item in value:
             _check_value(f"{key}[]", spec["items"], item)
 
@@ -330,7 +344,9 @@ async def _serve(tools: ContextTools, stdin: int, stopped_by: list[int]) -> None
     requests = CheckedStdin(stdin)
     async with anyio.create_task_group() as group:
         group.start_soon(_stop_on_signal, group.cancel_scope, stopped_by)
-        async with stdio_server(stdin=requests) as (read_stream, write_stream):
+        # mcp's stdio_server annotates `stdin` as an anyio AsyncFile; it only iterates lines.
+        transport = stdio_server(stdin=requests)  # type: ignore[arg-type]
+        async with transport as (read_stream, write_stream):
 
             async def reply(rejection: Rejection) -> None:
                 error = types.ErrorData(code=rejection.code, message=rejection.message)

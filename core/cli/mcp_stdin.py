@@ -112,6 +112,7 @@ class CheckedStdin:
                 return verdict
             if isinstance(verdict, Rejection):
                 await self._ready().wait()
+                assert self._reply is not None  # attach() sets it before the event
                 await self._reply(verdict)
 
     def _read(self, loop: asyncio.AbstractEventLoop, lines: asyncio.Queue) -> None:

@@ -11,6 +11,7 @@ import shutil
 import sys
 import time
 from pathlib import Path
+from typing import TypedDict
 
 POLL_SECONDS = 0.25
 
@@ -99,6 +100,18 @@ def _log_directory(args: argparse.Namespace):
 # -- list ----------------------------------------------------------------------------------
 
 
+class _ListedFile(TypedDict):
+    """One file as `trajectory list --json` gives it."""
+
+    file: str
+    path: str
+    agent: str
+    date: str
+    size: int
+    lines: int | None  # None when the file cannot be read to the end
+    compressed: bool
+
+
 def _list(args: argparse.Namespace) -> int:
     import orjson
 
@@ -107,7 +120,7 @@ def _list(args: argparse.Namespace) -> int:
     from tierscope.trajectory.paths import list_logs
 
     directory, _config = _log_directory(args)
-    rows = []
+    rows: list[_ListedFile] = []
     for info in list_logs(directory):
         try:
             lines: int | None = count_lines(info.path)
@@ -133,16 +146,16 @@ def _list(args: argparse.Namespace) -> int:
     print(printable(str(directory)))
     print(f"{'AGENT':<24} {'DATE':<10} {'SIZE':>9} {'LINES':>8} {'GZ':<2}  FILE")
     for row in rows:
-        lines = "?" if row["lines"] is None else str(row["lines"])
+        counted = "?" if row["lines"] is None else str(row["lines"])
         gz = "gz" if row["compressed"] else ""
         print(
             f"{printable(row['agent']) or '-':<24} {row['date'] or '-':<10} "
-            f"{_size(row['size']):>9} {lines:>8} {gz:<2}  {printable(row['file'])}"
+            f"{_size(row['size']):>9} {counted:>8} {gz:<2}  {printable(row['file'])}"
         )
     return 0
 
 
-def _size(size: int) -> str:
+def _size(size: float) -> str:
     for unit in ("B", "KB", "MB", "GB"):
         if size < 1024 or unit == "GB":
             return f"{size} {unit}" if unit == "B" else f"{size:.1f} {unit}"

@@ -351,11 +351,10 @@ class _Editor:
         self.text = text
         # Where a replaced value takes its quote style from (default: this text).
         self.quotes = quotes
-        self.root = _compose(text)
-        if self.root is not None and not (
-            isinstance(self.root, yaml.MappingNode) and not self.root.flow_style
-        ):
+        root = _compose(text)
+        if root is not None and not (isinstance(root, yaml.MappingNode) and not root.flow_style):
             raise ConfigEditError("the file's top level is not a block mapping", 1)
+        self.root = root
         self.layout = self._detect_layout()
 
     # -- operations ------------------------------------------------------------------------
@@ -523,8 +522,9 @@ class _Editor:
             properties = match.group(0) if match else ""
             content = value_start
             if properties:
-                content = _SKIP_SPACE.match(text, value_start + len(properties)).end()
-                content = min(content, end)
+                skipped = _SKIP_SPACE.match(text, value_start + len(properties))
+                assert skipped is not None  # the pattern matches the empty string too
+                content = min(skipped.end(), end)
         empty = not alias and value_start == end
         same_line = "\n" not in text[colon:content]
         flow_before = (
@@ -584,7 +584,7 @@ class _Editor:
     def _entry_at(self, path: tuple[str, ...]) -> _Entry | None:
         """The entry at `path` through block mappings, None when there is none."""
         entry = None
-        mapping = self.root
+        mapping: yaml.Node | None = self.root
         for index, part in enumerate(path):
             if not isinstance(mapping, yaml.MappingNode) or mapping.flow_style:
                 return None
@@ -641,7 +641,7 @@ class _Editor:
         same_kind = (isinstance(value, dict) and isinstance(old, yaml.MappingNode)) or (
             isinstance(value, list) and isinstance(old, yaml.SequenceNode)
         )
-        if same_kind and not old.flow_style and old.value:
+        if same_kind and isinstance(old, yaml.CollectionNode) and not old.flow_style and old.value:
             return content - self._line_start(content)
         offset = self.layout.step if isinstance(value, dict) else self.layout.sequence_offset
         return key_column + offset
@@ -709,6 +709,7 @@ def _value_lines(value: object, column: int, layout: _Layout, quote: str | None)
             for key, item in value.items()
             for line in _entry_lines(str(key), item, column, layout, quote)
         ]
+    assert isinstance(value, list), "only mappings and lists are written as blocks"
     pad = " " * column
     return [f"{pad}- {_inline(item, quote)}" for item in value]
 
@@ -743,8 +744,17 @@ def _inline(value: object, quote: str | None) -> str:
     return text
 
 
-def _dump(value: object, **style: object) -> str:
-    text = yaml.safe_dump(value, width=float("inf"), allow_unicode=True, sort_keys=False, **style)
+def _dump(
+    value: object, *, default_style: str | None = None, default_flow_style: bool | None = False
+) -> str:
+    text = yaml.safe_dump(
+        value,
+        width=float("inf"),
+        allow_unicode=True,
+        sort_keys=False,
+        default_style=default_style,
+        default_flow_style=default_flow_style,
+    )
     return text.removesuffix("\n...\n").removesuffix("\n")
 
 

@@ -91,7 +91,7 @@ def unreadable_reason(exc: OSError) -> str:
     if isinstance(exc, FileNotFoundError):
         return "file not found"
     if isinstance(exc, ConfigRefused):
-        return exc.strerror
+        return exc.strerror or str(exc)
     return f"cannot read ({exc.strerror or exc})"
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import yaml
 
+_Loader: type[yaml.CSafeLoader | yaml.SafeLoader]
 try:
     _Loader = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - wheels ship the C loader

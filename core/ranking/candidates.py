@@ -80,9 +80,9 @@ def rank(
     entries: list[tuple[float, str, Mapping[str, float], frozenset[str]]] = []
     in_paths = paths_terms(candidates.frequencies, matcher) if matcher is not None else {}
     nothing: frozenset[str] = frozenset()
-    for path, tf in candidates.frequencies.items():
+    for path, counts in candidates.frequencies.items():
         in_path = in_paths.get(path, nothing)
-        entries.append((scorer.bound(tf, in_path), path, tf, in_path))
+        entries.append((scorer.bound(counts, in_path), path, counts, in_path))
     entries.sort(key=lambda entry: (-entry[0], entry[1]))
     scored: list[tuple[float, str, dict[str, float]]] = []
     position = 0

@@ -154,8 +154,9 @@ class ContextStore:
         order = "ASC" if filters.order == "asc" else "DESC"
         # Empty or blank search text is no search (seed 002); text with no searchable
         # word in it (only punctuation) matches nothing rather than everything.
-        wants_search = bool(filters.search and filters.search.strip())
-        search = fts_query(filters.search) if wants_search else None
+        text = filters.search or ""
+        wants_search = bool(text.strip())
+        search = fts_query(text) if wants_search else None
         if wants_search and search is None:
             return ReadResult((), 0)
         if search is not None:
@@ -261,7 +262,9 @@ class ContextStore:
                 request.line,
             ),
         )
-        return cursor.lastrowid
+        entry_id = cursor.lastrowid
+        assert entry_id is not None  # set by every INSERT into a rowid table
+        return entry_id
 
     @contextmanager
     def _failures_as_store_errors(self) -> Iterator[None]:

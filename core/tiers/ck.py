@@ -257,7 +257,9 @@ def _record(raw: bytes) -> tuple[str, int, int, str, float | None] | None:
     if not isinstance(path, str) or not path or not isinstance(span, dict):
         return None
     line_start, line_end = span.get("line_start"), span.get("line_end")
-    if not all(isinstance(n, int) and not isinstance(n, bool) for n in (line_start, line_end)):
+    if not isinstance(line_start, int) or not isinstance(line_end, int):
+        return None
+    if isinstance(line_start, bool) or isinstance(line_end, bool):
         return None
     snippet = record.get("snippet", "")
     score = record.get("score")

@@ -231,7 +231,7 @@ class _Search:
             self.request.config.qmd.limit, self.deadline,
         )  # fmt: skip
         self.notes += ranked.notes
-        scores = {}
+        scores: dict[Path, float] = {}
         for entry, document in zip(call.entries, found, strict=False):
             scores.setdefault(document.path, min(1.0, max(0.0, float(entry["score"]))))
         root = Path(os.path.realpath(self.request.root))

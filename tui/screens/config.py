@@ -321,9 +321,9 @@ class ConfigScreen(ConfigPreviewing, ConfigSaving, Screen):
         except ConfigEditError as exc:
             start = self.query_one(YamlEditor).line_number_start
             line = start + exc.line - 1 if exc.line is not None else None
-            message = in_file_lines(str(exc), start)
+            reason = in_file_lines(str(exc), start)
             self.editor_problem = ConfigProblem(
-                f"YAML editor: {message}; the form shows the last valid text",
+                f"YAML editor: {reason}; the form shows the last valid text",
                 str(self.path),
                 line,
             )

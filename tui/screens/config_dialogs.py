@@ -11,6 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
+from textual.widgets.button import ButtonVariant
 
 from ..widgets.config_diff import ConfigDiff
 
@@ -21,7 +22,7 @@ class DialogChoice:
 
     answer: str
     label: str
-    variant: str = "default"
+    variant: ButtonVariant = "default"
 
 
 class ConfigDialog(ModalScreen[str | None]):

@@ -4,16 +4,18 @@ settings and with the edited ones, the worker only posting messages."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 from textual import work
 from textual.content import Content
 from textual.message import Message
 
-from tierscope.api import QueryOptions
+from tierscope.api import Project, QueryOptions
 from tierscope.config.model import Config
 from tierscope.models import QueryResult
 
 from ..widgets.config_preview import PreviewPanel
+from .screen_part import ScreenPart
 
 
 class PreviewFinished(Message):
@@ -35,11 +37,14 @@ class PreviewFailed(Message):
         self.error = error
 
 
-class ConfigPreviewing:
+class ConfigPreviewing(ScreenPart):
     """The preview part of `ConfigScreen` (ctrl+r, the Preview tab)."""
 
+    engine: Project
+    edited: Config  # the settings as edited, saved or not
     _preview_id: int
     _preview_cancel: threading.Event | None
+    action_show_tab: Callable[[str], None]
 
     def action_preview(self) -> None:
         """Show the preview and run it; with no query typed yet, put the cursor there."""

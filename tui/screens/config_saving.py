@@ -3,20 +3,39 @@ on disk before offering anything, show the diff, write atomically when confirmed
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 from textual import work
 
-from tierscope.config.document import ConfigConflict, ConfigEditError
+from tierscope.api import Project
+from tierscope.config.document import ConfigConflict, ConfigDocument, ConfigEditError
 from tierscope.config.loader import load_config
+from tierscope.config.model import ConfigProblem
 
 from ..config_text import changed_lines, introduced_errors, shown_diff
 from ..messages import ConfigSaved
 from ..widgets.config_preview import PreviewPanel
 from ..widgets.short_path import short_path
 from .config_dialogs import conflict_dialog, disk_diff_dialog, save_dialog
+from .screen_part import ScreenPart
 
 
-class ConfigSaving:
+class ConfigSaving(ScreenPart):
     """The saving part of `ConfigScreen` (ctrl+s, and quitting with unsaved edits)."""
+
+    engine: Project
+    path: Path  # the config file
+    document: ConfigDocument
+    loaded_text: str
+    baseline: list[ConfigProblem]
+    problems: list[ConfigProblem]
+    editor_problem: ConfigProblem | None
+    broken: ConfigEditError | None
+    load: Callable[[], None]
+    redraw: Callable[[], None]
+    _validate: Callable[[], list[ConfigProblem]]
+    _disk_text: Callable[[], str | None]
 
     def action_save(self) -> None:
         """Show the diff of the edits and save them when confirmed."""

@@ -65,18 +65,16 @@ def read_page(path: Path, browse: StoreBrowse) -> StorePage:
         runs = store.runs()
         if browse.run_id is not None and browse.run_id not in {run.run_id for run in runs}:
             browse = replace(browse, run_id=None, offset=0)
-        scope = {"run_id": browse.run_id, "search": browse.search or None}
+        scope = ReadFilters(run_id=browse.run_id, search=browse.search or None)
         type_counts = {
-            entry_type: store.read(ReadFilters(**scope, types=(entry_type,), limit=0)).total
+            entry_type: store.read(replace(scope, types=(entry_type,), limit=0)).total
             for entry_type in CONTEXT_TYPES
         }
         types = (browse.entry_type,) if browse.entry_type else ()
-        page = store.read(ReadFilters(**scope, types=types, limit=PAGE_SIZE, offset=browse.offset))
+        page = store.read(replace(scope, types=types, limit=PAGE_SIZE, offset=browse.offset))
         if not page.entries and page.total and browse.offset:
             browse = replace(browse, offset=(page.total - 1) // PAGE_SIZE * PAGE_SIZE)
-            page = store.read(
-                ReadFilters(**scope, types=types, limit=PAGE_SIZE, offset=browse.offset)
-            )
+            page = store.read(replace(scope, types=types, limit=PAGE_SIZE, offset=browse.offset))
     return StorePage(browse, runs, type_counts, page)
 
 
@@ -278,25 +276,25 @@ class StoreScreen(Screen):
 
     # Filters ---------------------------------------------------------------------------
 
-    def _browse(self, **changes: object) -> None:
-        """Look at something else: back to the first page unless the page is what changed."""
-        changes.setdefault("offset", 0)
-        browse = replace(self.browse, **changes)
+    def _browse(self, browse: StoreBrowse) -> None:
+        """Look at `browse`, if that is something else."""
         if browse != self.browse:
             self.browse = browse
             self.reload()
 
+    # A filter changed: back to the first page.
+
     @on(FilterList.Chosen, "#store-runs")
     def _run_chosen(self, message: FilterList.Chosen) -> None:
-        self._browse(run_id=message.value)
+        self._browse(replace(self.browse, run_id=message.value, offset=0))
 
     @on(FilterList.Chosen, "#store-types")
     def _type_chosen(self, message: FilterList.Chosen) -> None:
-        self._browse(entry_type=message.value)
+        self._browse(replace(self.browse, entry_type=message.value, offset=0))
 
     @on(Input.Changed, "#store-search")
     def _search_changed(self, message: Input.Changed) -> None:
-        self._browse(search=message.value.strip())
+        self._browse(replace(self.browse, search=message.value.strip(), offset=0))
 
     @on(EntryTable.EntryHighlighted)
     def _entry_highlighted(self, message: EntryTable.EntryHighlighted) -> None:
@@ -310,7 +308,8 @@ class StoreScreen(Screen):
         if action in ("focus_search", "page") and self.page is None:
             return False
         if action == "page":
-            return True if self._page_offset(int(parameters[0])) is not None else None
+            step = parameters[0]
+            return True if isinstance(step, int) and self._page_offset(step) is not None else None
         return True
 
     def _page_offset(self, step: int) -> int | None:
@@ -326,7 +325,7 @@ class StoreScreen(Screen):
     def action_page(self, step: int) -> None:
         offset = self._page_offset(step)
         if offset is not None:
-            self._browse(offset=offset)
+            self._browse(replace(self.browse, offset=offset))
 
     def action_reload(self) -> None:
         self.reload()

@@ -171,19 +171,19 @@ class TrajectoriesScreen(
 
     def open_paths(self, paths: Iterable[Path | str]) -> None:
         """Show `paths` (several: merged by time); indexing of what was open stops."""
-        paths = tuple(Path(path) for path in paths)
+        opening = tuple(Path(path) for path in paths)
         self._load_id += 1
         self._release()
         self._loading = True
         self._refreshing = False
         self._stick_to_end = False
         self._progress = 0.0
-        self.query_one(TrajectoryFiles).show_opened(paths)
+        self.query_one(TrajectoryFiles).show_opened(opening)
         self.query_one(TrajectoryLines).show(None)
         self.query_one(SessionBudget).show(None)
-        self.query_one(TrajectorySummary).show_opening(paths)
+        self.query_one(TrajectorySummary).show_opening(opening)
         self._show_activity()
-        self._load(self._load_id, paths)
+        self._load(self._load_id, opening)
 
     def _release(self) -> None:
         """Let go of the open files: they are closed once no worker is using them."""

@@ -4,11 +4,14 @@ choice, by path (`o`), today's (`t`) or all of them (`a`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from datetime import UTC, date, datetime
 from pathlib import Path
 
 from textual import work
 from textual.widgets import Input
+
+from tierscope.api import Project
 
 from ..trajectory_messages import FilesListed
 from ..trajectory_reading import FileRow, OpenedTrajectory, list_files
@@ -16,6 +19,7 @@ from ..widgets.short_path import short_path
 from ..widgets.trajectory_files import TrajectoryFiles
 from ..widgets.trajectory_lines import TrajectoryLines
 from ..widgets.trajectory_summary import TrajectorySummary
+from .screen_part import ScreenPart
 
 
 def is_today(day: date | None) -> bool:
@@ -24,12 +28,17 @@ def is_today(day: date | None) -> bool:
     return day is not None and day in {date.today(), datetime.now(UTC).date()}
 
 
-class TrajectoryFilesPane:
+class TrajectoryFilesPane(ScreenPart):
     """The files part of `TrajectoriesScreen`."""
 
+    engine: Project
     directory: Path
     files: tuple[FileRow, ...]
     opened: OpenedTrajectory | None
+    _listing: bool  # a listing worker is running
+    _listed_once: bool
+    _loading: bool  # files are being opened or indexed
+    open_paths: Callable[[Iterable[Path | str]], None]
 
     def _list_files(self) -> None:
         if not self._listing:

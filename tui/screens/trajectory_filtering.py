@@ -4,10 +4,13 @@ step by step in a thread worker (which only posts messages), next/previous match
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual import work
 from textual.widgets import Checkbox, Input, Select
 from textual.worker import get_current_worker
 
+from tierscope.trajectory.budget_timeline import BudgetTimeline
 from tierscope.trajectory.filters import EntryFilter
 
 from ..trajectory_matches import MatchSearch
@@ -15,6 +18,7 @@ from ..trajectory_messages import MatchesFound
 from ..trajectory_reading import OpenedTrajectory
 from ..widgets.session_budget import SessionBudget
 from ..widgets.trajectory_lines import TrajectoryLines
+from .screen_part import ScreenPart
 
 # The phase filter's choice for malformed lines (no phase is called this).
 MALFORMED = "\x00malformed"
@@ -24,12 +28,17 @@ def choices(counts: dict[str, int]) -> list[tuple[str, str]]:
     return [(f"{name} ({count:,})", name) for name, count in counts.items()]
 
 
-class TrajectoryFiltering:
+class TrajectoryFiltering(ScreenPart):
     """The filtering part of `TrajectoriesScreen`."""
 
     matches: MatchSearch
     only_matches: bool
     opened: OpenedTrajectory | None
+    timeline: BudgetTimeline | None
+    _anchor: int | None  # the line the cursor goes back to once its matches are found
+    _stick_to_end: bool
+    _shown_choices: dict[str, list[tuple[str, str]]]  # selector -> the options it shows
+    _show_match_count: Callable[[], None]
 
     def _read_filter(self) -> EntryFilter:
         agent = self.query_one("#trajectory-agent", Select).selection or ""

@@ -4,20 +4,36 @@ follows them into view."""
 
 from __future__ import annotations
 
-from textual import work
+from collections.abc import Callable
 
+from textual import work
+from textual.timer import Timer
+
+from ..trajectory_matches import MatchSearch
 from ..trajectory_messages import TrajectoryGrew
 from ..trajectory_reading import OpenedTrajectory
 from ..widgets.trajectory_lines import TrajectoryLines
+from .screen_part import ScreenPart
 
 FOLLOW_SECONDS = 0.5
 
 
-class TrajectoryFollowing:
+class TrajectoryFollowing(ScreenPart):
     """The follow-mode part of `TrajectoriesScreen` (`f`)."""
 
     following: bool
     opened: OpenedTrajectory | None
+    matches: MatchSearch
+    _follow_timer: Timer
+    _load_id: int  # which opening the workers' messages belong to
+    _loading: bool
+    _refreshing: bool  # a refresh worker is running
+    _stick_to_end: bool
+    _show_summary: Callable[[], None]
+    _show_choices: Callable[[], None]
+    _list_files: Callable[[], None]
+    _search_again_from: Callable[[int], None]
+    _count_budget: Callable[[], None]
 
     def action_toggle_follow(self) -> None:
         self.following = not self.following

@@ -7,18 +7,30 @@ from __future__ import annotations
 from textual import work
 from textual.widgets import TabbedContent
 
+from tierscope.api import Project
+from tierscope.trajectory.budget_timeline import BudgetTimeline
+
+from ..trajectory_matches import MatchSearch
 from ..trajectory_messages import BudgetCounted
 from ..trajectory_reading import OpenedTrajectory
 from ..widgets.session_budget import SessionBudget
+from .screen_part import ScreenPart
 
 BUDGET_TAB = "trajectory-budget-tab"
 LINE_TAB = "trajectory-line-tab"
 
 
-class TrajectorySessionBudget:
+class TrajectorySessionBudget(ScreenPart):
     """The session budget part of `TrajectoriesScreen` (`b`)."""
 
+    engine: Project
     opened: OpenedTrajectory | None
+    matches: MatchSearch
+    timeline: BudgetTimeline | None  # None until counted for what is open
+    _load_id: int
+    _loading: bool
+    _counting: bool  # a counting worker is running
+    _count_again: bool  # what is open changed while it ran
 
     def _count_budget(self) -> None:
         """Count tokens again, if the budget is on show (else when it is next shown)."""

@@ -32,8 +32,8 @@ def place(tier: str, resolved: Mapping[str, object]) -> Content:
     if tier == "store":
         return Content.styled(STORE_PLACE, "$foreground-muted")
     key = PLACE_KEYS.get(tier)
-    places = resolved.get(key, []) if key else []
-    if not places:
+    places = resolved.get(key) if key else None
+    if not isinstance(places, list) or not places:
         return Content.styled(NOWHERE.get(tier, "-"), "$foreground-muted")
     return Content(", ".join(map(str, places)))
 

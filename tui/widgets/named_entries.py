@@ -131,7 +131,9 @@ class NamedEntries(Vertical):
     # -- drawing -----------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        table = DataTable(cursor_type="row", zebra_stripes=True, id=f"{self.group}-table")
+        table: DataTable[str | Content] = DataTable(
+            cursor_type="row", zebra_stripes=True, id=f"{self.group}-table"
+        )
         table.add_column("", key="mark")
         table.add_column(self.noun, key="name")
         for column in self.columns:
@@ -176,8 +178,8 @@ class NamedEntries(Vertical):
             table = self.table
             with self.prevent(DataTable.RowHighlighted):
                 table.clear()
-                for cells in rows:
-                    table.add_row(*cells, key=cells[1])
+                for name, cells in zip(self.entries, rows, strict=True):
+                    table.add_row(*cells, key=name)
         if self.draft:
             self._check_draft()
             return

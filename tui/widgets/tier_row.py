@@ -8,6 +8,7 @@ import time
 
 from textual.content import Content
 from textual.reactive import reactive
+from textual.timer import Timer
 from textual.widget import Widget
 
 from tierscope.models import TierOutcome
@@ -78,7 +79,7 @@ class TierRow(Widget):
         self.timeout = timeout
         self.outcome: TierOutcome | None = None
         self.started_at: float | None = None
-        self._ticker = None
+        self._ticker: Timer | None = None
 
     def wait(self, timeout: float) -> None:
         """Back to waiting for a new query."""
@@ -127,7 +128,7 @@ class TierRow(Widget):
         spark_width = SPARK_WIDTH if reason_width > SPARK_WIDTH + 10 else 0
         reason_width -= spark_width + (1 if spark_width else 0)
         filled, track = bar(self._fraction(), bar_width)
-        parts = [
+        parts: list[str | Content] = [
             _cell(self.tier, NAME_WIDTH, tier_style(self.tier)),
             " ",
             _cell(self.state, STATUS_WIDTH, status_style(self.state)),

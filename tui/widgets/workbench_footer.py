@@ -63,10 +63,11 @@ def plan_footer(
         return total + (palette_width if plan.palette else 0)
 
     plan = FooterPlan(tuple(own), tuple(help_keys), tuple(views), True, palette_width > 0)
-    for smaller in ({"views_named": False}, {"palette": False}):
-        if needed(plan) <= width:
-            return plan
-        plan = replace(plan, **smaller)
+    # Smaller and smaller: views by key only, then no palette key, then fewer own keys.
+    if needed(plan) > width:
+        plan = replace(plan, views_named=False)
+    if needed(plan) > width:
+        plan = replace(plan, palette=False)
     while plan.own and needed(plan) > width:
         plan = replace(plan, own=plan.own[:-1])
     return plan
