@@ -110,7 +110,7 @@ def _add(binary: str, root: Path, name: str, folder: Path, mask: str) -> str:
         "QMD_CONFIG_DIR": str(root / LOCAL_DIR),
         "INDEX_PATH": str(root / LOCAL_DIR / "index.sqlite"),
     }
-    argv = (binary, "collection", "add", str(folder), "--name", name)
+    argv: tuple[str, ...] = (binary, "collection", "add", str(folder), "--name", name)
     if mask:
         argv += ("--mask", mask)
     result = run_bounded(argv, Deadline.after(ADD_TIMEOUT_SECONDS), cwd=root, env=env)
