@@ -81,6 +81,7 @@ async def capture_views(project_root: Path, out: Path, theme: str | None) -> lis
             save(app, view.mode)
         if "trajectories" in {view.mode for view in app.views}:
             await app.switch_mode("trajectories")
+            await settle(pilot)
             app.screen.query_one("#trajectory-agent", Select).value = "implement"
             await pilot.press("b")
             await settle(pilot)
@@ -121,6 +122,19 @@ async def capture_narrow(project_root: Path, out: Path) -> list[Path]:
     return [out / "query-80x24.svg"]
 
 
+def log_queries_on(day: date) -> None:
+    """The queries run for the pictures are logged on the demo's "today", whatever the
+    calendar says: the Trajectories view opens the newest day, which must be the demo's."""
+    import tierscope.api
+
+    class ScreenshotDate(date):
+        @classmethod
+        def today(cls) -> date:
+            return day
+
+    tierscope.api.date = ScreenshotDate  # type: ignore[misc]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(Path(__file__).resolve().parent))
@@ -139,6 +153,7 @@ def main() -> int:
         from tierscope.demo import materialise
 
         root = materialise(scratch / "harbor", today=SCREENSHOT_DAY)
+        log_queries_on(SCREENSHOT_DAY)
         # From inside the project, the command line shown needs no --root.
         os.chdir(root)
         written = asyncio.run(capture_views(root, out, None))
