@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.text import Text
+from textual import events
 from textual.message import Message
 from textual.widgets import DataTable
 
@@ -67,17 +68,21 @@ class ResultsTable(DataTable):
         self._fill()
         self.post_message(self.HitSelected(self.selected()))
 
-    def on_resize(self) -> None:
-        if self._layout != self._layout_for_width():
-            self._fill()
+    def on_resize(self, event: events.Resize) -> None:
+        # The event's size is the new one; the region the table is placed in may still be
+        # the old one while the screen lays out (on a busy machine, for a while).
+        if self._layout != self._layout_for_width(event.size.width):
+            self._fill(event.size.width)
 
     @property
     def compact(self) -> bool:
         return self.size.width < COMPACT_WIDTH
 
-    def _layout_for_width(self) -> tuple[bool, int]:
-        """(compact, cells left for the source) at the table's present width."""
-        compact = self.compact
+    def _layout_for_width(self, width: int | None = None) -> tuple[bool, int]:
+        """(compact, cells left for the source) at the table's width (`width`: its content
+        width, when known better than from its present region)."""
+        width = self.size.width if width is None else width
+        compact = width < COMPACT_WIDTH
         padding = 2 * self.cell_padding
         tokens = max([0, *(len(str(r.entry.tokens)) for r in self.ranked)])
         fixed = [len(str(len(self.ranked) or 1)), len("score")]
@@ -88,11 +93,11 @@ class ResultsTable(DataTable):
             fixed += [max([len("tier"), *(len(r.entry.hit.tier) for r in self.ranked)])]
             fixed += [len("dropped")]
         used = sum(width + padding for width in fixed) + padding + SCROLLBAR
-        return compact, max(8, self.scrollable_content_region.width - used)
+        return compact, max(8, width - used)
 
-    def _fill(self) -> None:
+    def _fill(self, width: int | None = None) -> None:
         row = self.cursor_row
-        self._layout = self._layout_for_width()
+        self._layout = self._layout_for_width(width)
         compact, source_width = self._layout
         self.clear(columns=True)
         self.add_column("#", key="rank")
