@@ -6,7 +6,6 @@ contract. Prints the folder to put on the search path."""
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
