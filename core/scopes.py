@@ -7,7 +7,7 @@ import fnmatch
 from pathlib import Path
 
 from .config.model import Config, ScopeConfig
-from .filtering import glob_to_regex
+from .globs import glob_to_regex
 from .models import RefusedPath, ResolvedScope
 from .project import contain, is_inside, relative_source
 
