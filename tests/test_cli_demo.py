@@ -19,8 +19,8 @@ from tierscope.demo import demo_source
 from tierscope.demo.qmd_setup import DEMO_COLLECTIONS, LOCAL_DIR, ensure_collections
 from tierscope.doctor import diagnose
 from tierscope.scopes import resolve_scope
-from tierscope.tiers.qmd import UP_TO_DATE
-from tierscope.tiers.qmd_index import read_registry
+from tierscope.tiers.qmd_collections import read_registry
+from tierscope.tiers.qmd_probe import UP_TO_DATE
 
 FAKE_QMD = Path(__file__).parent / "fakes" / "qmd"
 # qmd 2.8 adopts the nearest `.qmd/index.yml` at or above its working directory as its

@@ -20,7 +20,9 @@ from tierscope.models import ResolvedScope, TierStatus
 from tierscope.process import run_bounded
 from tierscope.tiers.base import Deadline, TierRequest
 from tierscope.tiers.qmd import QmdTier
-from tierscope.tiers.qmd_index import check_freshness, locate, read_registry
+from tierscope.tiers.qmd_collections import read_registry
+from tierscope.tiers.qmd_freshness import check_freshness
+from tierscope.tiers.qmd_locations import locate
 
 from process_watch import process_exists
 from tier_projects import QMD_PROJECT_FILES, write_files

@@ -17,14 +17,12 @@ import pytest
 from tierscope.config.model import Config, QmdSettings
 from tierscope.models import ResolvedScope, TierStatus
 from tierscope.tiers.base import Deadline, TierRequest
-from tierscope.tiers.qmd import CANDIDATES, NOT_INSTALLED, QmdTier, parse_results, split_uri
-from tierscope.tiers.qmd_index import (
-    Collection,
-    check_freshness,
-    collection_files,
-    locate,
-    read_registry,
-)
+from tierscope.tiers.qmd import CANDIDATES, QmdTier
+from tierscope.tiers.qmd_cli import parse_results, split_uri
+from tierscope.tiers.qmd_collections import Collection, collection_files, read_registry
+from tierscope.tiers.qmd_freshness import check_freshness
+from tierscope.tiers.qmd_locations import locate
+from tierscope.tiers.qmd_plan import NOT_INSTALLED
 
 from process_watch import gone_soon
 from tier_projects import QMD_PROJECT_FILES, write_files

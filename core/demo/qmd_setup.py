@@ -16,8 +16,8 @@ from pathlib import Path
 
 from ..process import run_bounded
 from ..tiers.base import Deadline
-from ..tiers.qmd import error_line
-from ..tiers.qmd_index import read_registry
+from ..tiers.qmd_cli import error_line
+from ..tiers.qmd_collections import read_registry
 
 # Collection name -> folder, as the demo's `.loa.config.yaml` scopes name them.
 DEMO_COLLECTIONS = {

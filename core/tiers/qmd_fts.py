@@ -37,12 +37,50 @@ _PROGRESS_STEPS = 1000
 
 
 @dataclass(frozen=True, slots=True)
+class IndexSearch:
+    """What one read of the index found: `documents` is None when the CLI must answer
+    instead; `expression` is the MATCH run (None when none ran); `note` is for the trace."""
+
+    documents: list[IndexedDocument] | None
+    expression: str | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class IndexedDocument:
     """A document of the index that holds at least one query term."""
 
     collection: str
     path: str  # relative to the collection's root
     hash: str  # sha256 of the text qmd indexed
+
+
+def search_index(
+    binary: str,
+    index_file: Path,
+    collections: list[str],
+    terms: tuple[Term, ...],
+    limit: int,
+    deadline: Deadline,
+) -> IndexSearch:
+    """The documents of the collections holding any term, best first, at most `limit`,
+    read from qmd's index file when its schema and qmd's version are known."""
+    conn = open_index(index_file)
+    if conn is None:
+        return IndexSearch(None)
+    try:
+        if not fast_path_supported(binary, deadline):
+            return IndexSearch(None)
+        expression = fts_expression(terms)
+        if expression is None:
+            return IndexSearch([])
+        rows = index_candidates(conn, collections, expression, limit, deadline)
+    finally:
+        conn.close()
+    if rows is None:
+        note = "qmd: reading the index failed or ran out of time; used the CLI"
+        return IndexSearch(None, expression, note)
+    return IndexSearch(rows, expression, f"qmd: read {index_file} directly (no Node start)")
 
 
 def fts_expression(terms: Iterable[Term]) -> str | None:
