@@ -23,7 +23,8 @@ from textual.screen import Screen
 from textual.widgets import Header, Static, TabbedContent, TabPane, Tabs, TextArea
 
 from tierscope.api import Project
-from tierscope.config.document import ConfigDocument, ConfigEditError
+from tierscope.config.document import ConfigDocument
+from tierscope.config.edit_errors import ConfigEditError
 from tierscope.config.loader import parse_config
 from tierscope.config.model import Config, ConfigProblem, ConfigSource
 from tierscope.config.validate import validate

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from textual import work
 
-from tierscope.config.document import ConfigConflict, ConfigEditError
+from tierscope.config.edit_errors import ConfigConflict, ConfigEditError
 from tierscope.config.loader import load_config
 
 from ..config_text import changed_lines, introduced_errors, shown_diff
