@@ -53,6 +53,12 @@ class IndexedDocument:
     collection: str
     path: str  # relative to the collection's root
     hash: str  # sha256 of the text qmd indexed
+    bm25: float  # FTS5's bm25 with qmd's weights: negative, lower is better
+
+    @property
+    def score(self) -> float:
+        """The score `qmd search` gives the same match: |bm25| / (1 + |bm25|)."""
+        return abs(self.bm25) / (1 + abs(self.bm25))
 
 
 def search_index(
@@ -142,10 +148,10 @@ def index_candidates(
         lambda: 1 if deadline.expired() or deadline.cancelled else 0, _PROGRESS_STEPS
     )
     sql = f"""
-        SELECT d.collection, d.path, d.hash
+        SELECT d.collection, d.path, d.hash, {_BM25} AS bm25_score
         FROM documents_fts f JOIN documents d ON d.id = f.rowid
         WHERE documents_fts MATCH ? AND d.active = 1 AND d.collection IN ({marks})
-        ORDER BY {_BM25} ASC LIMIT ?
+        ORDER BY bm25_score ASC LIMIT ?
     """
     try:
         rows = conn.execute(sql, (expression, *names, limit)).fetchall()
@@ -153,7 +159,7 @@ def index_candidates(
         return None
     finally:
         conn.set_progress_handler(None, 0)
-    return [IndexedDocument(str(c), str(p), str(h)) for c, p, h in rows]
+    return [IndexedDocument(str(c), str(p), str(h), float(b)) for c, p, h, b in rows]
 
 
 def qmd_major_version(binary: str, deadline: Deadline) -> int | None:
