@@ -21,6 +21,8 @@ import marshal
 import os
 import sys
 
+from .debugging import report_exception
+
 _FILE_LIMIT = 4 * 1024 * 1024  # a cache larger than this is ignored, and rewritten
 # source text -> its marshalled code object, turned into code only when asked for: a start
 # uses some of the entries, and making a code object costs more than reading its bytes.
@@ -39,7 +41,10 @@ def _cache_file() -> str:
 def _load(path: str) -> dict[str, object]:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        return {}
     except OSError:
+        report_exception(f"cannot open the dataclass code cache {path}")
         return {}
     try:
         if os.fstat(fd).st_size > _FILE_LIMIT:
@@ -47,6 +52,7 @@ def _load(path: str) -> dict[str, object]:
         with os.fdopen(fd, "rb", closefd=False) as handle:
             loaded = marshal.load(handle)
     except (OSError, EOFError, ValueError, TypeError):
+        report_exception(f"cannot read the dataclass code cache {path}; compiling as usual")
         return {}
     finally:
         os.close(fd)
@@ -69,6 +75,7 @@ def _save(path: str) -> None:
             marshal.dump(_code, handle)
         os.replace(temp, path)
     except (OSError, ValueError):
+        report_exception(f"cannot write the dataclass code cache {path}")
         with contextlib.suppress(OSError):
             os.unlink(temp)
 

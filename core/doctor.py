@@ -11,6 +11,7 @@ from pathlib import Path
 
 from .api import Project
 from .config.model import ConfigProblem, ScopeConfig
+from .debugging import report_exception
 from .models import ResolvedScope
 from .project import contain
 from .scopes import inside_index_dir, resolve_scope
@@ -144,6 +145,7 @@ def diagnose(project: Project, tier_names: tuple[str, ...] = TIER_NAMES) -> Doct
         try:
             tier = load_tier(name)
         except Exception as exc:  # a tier that cannot load is itself a finding
+            report_exception(f"doctor: tier {name} cannot load")
             failure = Probe(False, f"cannot load: {type(exc).__name__}: {exc}")
             reports.append(_tier_report(name, name in config.tiers, dict.fromkeys(scopes, failure)))
             continue
@@ -159,6 +161,7 @@ def diagnose(project: Project, tier_names: tuple[str, ...] = TIER_NAMES) -> Doct
             try:
                 by_scope[scope_name] = tier.probe(request)
             except Exception as exc:  # a broken probe is itself a finding
+                report_exception(f"doctor: the {name} probe of scope {scope_name} raised")
                 by_scope[scope_name] = Probe(False, f"probe failed: {type(exc).__name__}: {exc}")
         reports.append(_tier_report(name, name in config.tiers, by_scope))
     return DoctorReport(

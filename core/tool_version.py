@@ -11,6 +11,7 @@ import json
 import os
 from pathlib import Path
 
+from .debugging import report_exception
 from .process import run_bounded
 from .project import user_dir
 from .tiers.base import Deadline
@@ -47,7 +48,10 @@ def tool_version(binary: str | None, deadline: Deadline) -> str | None:
 def _read(cache: Path) -> dict[str, str | None]:
     try:
         data = json.loads(cache.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
     except (OSError, ValueError):
+        report_exception(f"cannot read the tool version cache {cache}; asking again")
         return {}
     return data if isinstance(data, dict) else {}
 
@@ -60,4 +64,4 @@ def _write(cache: Path, known: dict[str, str | None]) -> None:
         partial.write_text(json.dumps(known), encoding="utf-8")
         os.replace(partial, cache)
     except OSError:
-        pass
+        report_exception(f"cannot write the tool version cache {cache}")

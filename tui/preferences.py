@@ -11,6 +11,8 @@ import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from tierscope.debugging import report_exception
+
 CONFIG_HOME_VARIABLE = "TIERSCOPE_CONFIG_HOME"
 
 
@@ -41,7 +43,10 @@ def load_preferences() -> Preferences:
     """The saved preferences; a missing or unreadable file means none were saved."""
     try:
         data = json.loads(preferences_path().read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return Preferences()
     except (OSError, ValueError):
+        report_exception(f"cannot read {preferences_path()}; no preferences used")
         return Preferences()
     theme = data.get("theme") if isinstance(data, dict) else None
     return Preferences(theme=theme if isinstance(theme, str) else None)

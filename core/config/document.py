@@ -23,6 +23,7 @@ from pathlib import Path
 
 import yaml
 
+from ..debugging import report_exception
 from .config_file import (
     UTF8_BOM,
     digest_on_disk,
@@ -187,7 +188,10 @@ class ConfigDocument:
         if self.path is not None:
             try:
                 on_disk = read_config_bytes(self.path).decode("utf-8", "surrogateescape")
+            except FileNotFoundError:
+                on_disk = ""
             except OSError:
+                report_exception(f"cannot read {self.path}; diffing against an empty file")
                 on_disk = ""
         on_disk = on_disk.removeprefix("\ufeff")
         lines = difflib.unified_diff(

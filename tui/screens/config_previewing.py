@@ -11,6 +11,7 @@ from textual.message import Message
 
 from tierscope.api import QueryOptions
 from tierscope.config.model import Config
+from tierscope.debugging import report_exception
 from tierscope.models import QueryResult
 
 from ..widgets.config_preview import PreviewPanel
@@ -63,6 +64,7 @@ class ConfigPreviewing:
         except Exception as exc:
             # The engine turns what a user can cause into outcomes, so this is a bug: say
             # it in one line instead of tearing the workbench down.
+            report_exception("workbench: a config preview run raised", also=self.log.error)
             self.post_message(PreviewFailed(preview_id, f"{type(exc).__name__}: {exc}"))
             return
         if not cancel.is_set():
