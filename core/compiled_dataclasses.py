@@ -14,7 +14,6 @@ touches nothing but the compilation of generated dataclass methods.
 from __future__ import annotations
 
 import atexit
-import contextlib
 import dataclasses
 import importlib.util
 import marshal
@@ -66,18 +65,15 @@ def _save(path: str) -> None:
     the next start compiles again."""
     if not _added:
         return
-    directory = os.path.dirname(path)
-    temp = f"{path}.{os.getpid()}.tmp"
+    # Imported here, at exit: this module runs first at every start, and a start needs
+    # nothing of it.
+    from .file_replace import replace_file
+
     try:
-        os.makedirs(directory, exist_ok=True)
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-        with os.fdopen(fd, "wb") as handle:
-            marshal.dump(_code, handle)
-        os.replace(temp, path)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        replace_file(path, marshal.dumps(_code), new_file_mode=0o600)
     except (OSError, ValueError):
         report_exception(f"cannot write the dataclass code cache {path}")
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
 
 
 def _exec(source, globals=None, locals=None):

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from tierscope.debugging import report_exception
+from tierscope.file_replace import replace_file
 
 CONFIG_HOME_VARIABLE = "TIERSCOPE_CONFIG_HOME"
 
@@ -57,9 +58,7 @@ def save_preferences(preferences: Preferences) -> str | None:
     path = preferences_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(".json.tmp")
-        temporary.write_text(json.dumps(asdict(preferences), indent=2) + "\n", encoding="utf-8")
-        temporary.replace(path)
+        replace_file(path, (json.dumps(asdict(preferences), indent=2) + "\n").encode("utf-8"))
     except OSError as exc:
         return f"could not save preferences to {path}: {exc.strerror or exc}"
     return None

@@ -15,23 +15,14 @@ Values are read and written with the YAML 1.1 rules the loader uses (PyYAML), so
 from __future__ import annotations
 
 import difflib
-import os
-import secrets
-import stat
 from collections.abc import Mapping
 from pathlib import Path
 
 import yaml
 
 from ..debugging import report_exception
-from .config_file import (
-    UTF8_BOM,
-    digest_on_disk,
-    edit_lock,
-    fsync_directory,
-    refuse_read_only,
-    sha256,
-)
+from ..file_replace import replace_file
+from .config_file import UTF8_BOM, digest_on_disk, edit_lock, sha256
 from .edit_errors import ConfigConflict, ConfigEditError
 from .loader import SECTION, read_config_bytes
 from .yaml_nodes import YamlSyntaxError, load_located
@@ -217,31 +208,8 @@ class ConfigDocument:
         data = (UTF8_BOM if self._bom else b"") + self._text.encode("utf-8", "surrogateescape")
         with edit_lock(target):
             self._refuse_conflict(target)
-            refuse_read_only(target)
-            try:
-                mode: int | None = stat.S_IMODE(target.stat().st_mode)
-            except FileNotFoundError:
-                mode = None
-            temporary = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
-            # A new file gets 0o666 minus the umask, as any editor would create it; an
-            # existing one gets its exact mode back after the write.
-            descriptor = os.open(
-                temporary,
-                os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
-                0o666 if mode is None else 0o600,
-            )
-            try:
-                with os.fdopen(descriptor, "wb") as out:
-                    out.write(data)
-                    out.flush()
-                    if mode is not None:
-                        os.fchmod(out.fileno(), mode)
-                    os.fsync(out.fileno())
-                os.replace(temporary, target)
-            except BaseException:
-                temporary.unlink(missing_ok=True)
-                raise
-            fsync_directory(target.parent)
+            # A new file gets 0o666 minus the umask, as any editor would create it.
+            replace_file(target, data, refuse_read_only=True)
         self._saved_text = self._text
         self._disk_digest = sha256(data)
 
