@@ -14,12 +14,13 @@ touches nothing but the compilation of generated dataclass methods.
 from __future__ import annotations
 
 import atexit
-import contextlib
 import dataclasses
 import importlib.util
 import marshal
 import os
 import sys
+
+from .debugging import report_exception
 
 _FILE_LIMIT = 4 * 1024 * 1024  # a cache larger than this is ignored, and rewritten
 # source text -> its marshalled code object, turned into code only when asked for: a start
@@ -39,7 +40,10 @@ def _cache_file() -> str:
 def _load(path: str) -> dict[str, bytes]:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        return {}
     except OSError:
+        report_exception(f"cannot open the dataclass code cache {path}")
         return {}
     try:
         if os.fstat(fd).st_size > _FILE_LIMIT:
@@ -47,6 +51,7 @@ def _load(path: str) -> dict[str, bytes]:
         with os.fdopen(fd, "rb", closefd=False) as handle:
             loaded = marshal.load(handle)
     except (OSError, EOFError, ValueError, TypeError):
+        report_exception(f"cannot read the dataclass code cache {path}; compiling as usual")
         return {}
     finally:
         os.close(fd)
@@ -60,17 +65,15 @@ def _save(path: str) -> None:
     the next start compiles again."""
     if not _added:
         return
-    directory = os.path.dirname(path)
-    temp = f"{path}.{os.getpid()}.tmp"
+    # Imported here, at exit: this module runs first at every start, and a start needs
+    # nothing of it.
+    from .file_replace import replace_file
+
     try:
-        os.makedirs(directory, exist_ok=True)
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-        with os.fdopen(fd, "wb") as handle:
-            marshal.dump(_code, handle)
-        os.replace(temp, path)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        replace_file(path, marshal.dumps(_code), new_file_mode=0o600)
     except (OSError, ValueError):
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
+        report_exception(f"cannot write the dataclass code cache {path}")
 
 
 def _exec(source, globals=None, locals=None):

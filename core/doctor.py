@@ -12,6 +12,7 @@ from pathlib import Path
 from .api import Project
 from .config.model import Config, ConfigProblem, ScopeConfig
 from .deadline import Deadline
+from .debugging import report_exception
 from .models import ResolvedScope
 from .project import contain, inside_index_dir
 from .scopes import (
@@ -181,6 +182,7 @@ def diagnose(project: Project, tier_names: tuple[str, ...] = TIER_NAMES) -> Doct
         try:
             tier = load_tier(name)
         except Exception as exc:  # a tier that cannot load is itself a finding
+            report_exception(f"doctor: tier {name} cannot load")
             failure = Probe(False, f"cannot load: {type(exc).__name__}: {exc}")
             reports.append(_tier_report(name, name in config.tiers, dict.fromkeys(scopes, failure)))
             continue
@@ -196,6 +198,7 @@ def diagnose(project: Project, tier_names: tuple[str, ...] = TIER_NAMES) -> Doct
             try:
                 by_scope[scope_name] = tier.probe(request)
             except Exception as exc:  # a broken probe is itself a finding
+                report_exception(f"doctor: the {name} probe of scope {scope_name} raised")
                 by_scope[scope_name] = Probe(False, f"probe failed: {type(exc).__name__}: {exc}")
         reports.append(_tier_report(name, name in config.tiers, by_scope))
     return DoctorReport(

@@ -13,6 +13,7 @@ from . import shutdown
 from .budget import apply_budget
 from .config.model import Config
 from .deadline import Deadline
+from .debugging import report_exception
 from .dedup import deduplicate
 from .events import (
     BudgetApplied,
@@ -120,6 +121,7 @@ def _run_one(
         tier = tier_factory(name)
         outcome = tier.search(tier_request, Deadline.after(timeout, cancel))
     except Exception as exc:  # a broken tier must never break the query: fall through
+        report_exception(f"tier {name} raised; it ends as an error and the next tier runs")
         return TierOutcome(
             name,
             TierStatus.ERROR,

@@ -10,6 +10,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from .debugging import report_exception
 from .project import is_inside
 
 BINARY_SNIFF = 8192
@@ -72,6 +73,7 @@ def read_head(path: Path, size: int) -> bytes:
             size -= len(chunk)
         return b"".join(chunks)
     except OSError:
+        report_exception(f"reading {path} failed after it was opened; read as empty")
         return b""
     finally:
         os.close(fd)

@@ -10,33 +10,10 @@ from pathlib import Path
 
 from .config.model import SIGNAL_LEVELS, FilteringSettings
 from .files import read_head
+from .globs import glob_to_regex
 from .project import is_inside, relative_source
 
 _SIGNAL_LINE = re.compile(rb"^signal:\s*['\"]?(low|medium|high)['\"]?\s*$", re.MULTILINE)
-
-
-def glob_to_regex(pattern: str) -> re.Pattern[str]:
-    """Translate a path glob (`**` spans directories, `*` and `?` do not) to a regex
-    matched against the whole root-relative POSIX path."""
-    out: list[str] = []
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out) + r"\Z")
 
 
 @lru_cache(maxsize=4096)

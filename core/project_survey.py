@@ -18,7 +18,8 @@ from .ignore_rules import BUILTIN_EXCLUDED_DIRS
 from .project import is_inside
 from .project_walk import walk_files
 from .scopes import LOA_FOLDERS, has_loa_layout
-from .tiers.qmd_index import Registry, locate, read_registry
+from .tiers.qmd_collections import Registry, read_registry
+from .tiers.qmd_locations import locate
 
 # Documentation by file extension; the glob a scope's `include` names them by.
 DOC_EXTENSIONS = {

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from .deadline import Deadline
 from .process import run_bounded
-from .tiers.qmd import error_line
-from .tiers.qmd_index import read_registry
+from .tiers.qmd_cli import error_line
+from .tiers.qmd_collections import read_registry
 
 LOCAL_DIR = ".qmd"
 # Indexing a few hundred documents takes seconds; this only bounds a broken qmd.

@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from .config.model import BUILTIN_SCOPES, Config, ScopeConfig
-from .filtering import glob_to_regex
+from .globs import glob_to_regex
 from .models import RefusedPath, ResolvedScope
 from .project import contain, inside_index_dir, is_inside, relative_source
 

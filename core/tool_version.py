@@ -12,6 +12,8 @@ import os
 from pathlib import Path
 
 from .deadline import Deadline
+from .debugging import report_exception
+from .file_replace import replace_file
 from .process import run_bounded
 from .project import user_dir
 
@@ -47,7 +49,10 @@ def tool_version(binary: str | None, deadline: Deadline) -> str | None:
 def _read(cache: Path) -> dict[str, str | None]:
     try:
         data = json.loads(cache.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
     except (OSError, ValueError):
+        report_exception(f"cannot read the tool version cache {cache}; asking again")
         return {}
     return data if isinstance(data, dict) else {}
 
@@ -56,8 +61,6 @@ def _write(cache: Path, known: dict[str, str | None]) -> None:
     """Atomic replace, so a parallel reader sees the old file or the new, never half."""
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
-        partial = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
-        partial.write_text(json.dumps(known), encoding="utf-8")
-        os.replace(partial, cache)
+        replace_file(cache, json.dumps(known).encode("utf-8"))
     except OSError:
-        pass
+        report_exception(f"cannot write the tool version cache {cache}")

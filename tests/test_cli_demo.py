@@ -16,8 +16,8 @@ from tierscope.demo import demo_source
 from tierscope.demo.qmd_setup import DEMO_COLLECTIONS, LOCAL_DIR, ensure_collections
 from tierscope.doctor import diagnose
 from tierscope.scopes import resolve_scope
-from tierscope.tiers.qmd import UP_TO_DATE
-from tierscope.tiers.qmd_index import read_registry
+from tierscope.tiers.qmd_collections import read_registry
+from tierscope.tiers.qmd_probe import UP_TO_DATE
 
 
 def collection_adds(log: Path) -> list[str]:

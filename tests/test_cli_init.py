@@ -15,7 +15,7 @@ from tierscope.cli import main
 from tierscope.config.loader import load_config, parse_config
 from tierscope.config.model import ConfigSource
 from tierscope.qmd_setup import LOCAL_DIR
-from tierscope.tiers.qmd_index import read_registry
+from tierscope.tiers.qmd_collections import read_registry
 
 REAL_QMD = Path(__file__).resolve().parents[1] / ".cache" / "tools" / "bin" / "qmd"
 

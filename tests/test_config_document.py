@@ -15,12 +15,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tierscope.config.document import (
-    ConfigConflict,
-    ConfigDocument,
-    ConfigEditError,
-    parse_value,
-)
+from tierscope.config.document import ConfigDocument, parse_value
+from tierscope.config.edit_errors import ConfigConflict, ConfigEditError
 from tierscope.config.loader import parse_config
 from tierscope.config.model import ConfigSource
 

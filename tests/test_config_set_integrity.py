@@ -78,7 +78,7 @@ def test_a_workbench_save_racing_a_config_set_is_refused_not_lost(project):
     document.set("timeout_seconds", 3)
     editor = config_set(project, "default_budget", "1500")
     assert editor.wait(timeout=60) == 0
-    from tierscope.config.document import ConfigConflict
+    from tierscope.config.edit_errors import ConfigConflict
 
     with pytest.raises(ConfigConflict):
         document.save()

@@ -18,8 +18,9 @@ from tierscope.cli import main
 from tierscope.cli.doctor import WIDTH, render
 from tierscope.doctor import diagnose, tier_reason
 from tierscope.tiers.base import Probe
-from tierscope.tiers.qmd import NOT_INSTALLED, UP_TO_DATE
-from tierscope.tiers.qmd_index import DEFAULT_MODELS
+from tierscope.tiers.qmd_models import DEFAULT_MODELS
+from tierscope.tiers.qmd_plan import NOT_INSTALLED
+from tierscope.tiers.qmd_probe import UP_TO_DATE
 
 FAKES = Path(__file__).parent / "fakes"
 

@@ -1,11 +1,13 @@
 """The qmd tier against the real qmd installed by scripts/setup-qmd (Node 22 and
-@tobilu/qmd under .cache/tools/). Without it every test here skips, saying so."""
+@tobilu/qmd under .cache/tools/), and the fake qmd held to the real one (same index, same
+answers). Without it every test here skips, saying so."""
 
 from __future__ import annotations
 
 import json
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -20,10 +22,19 @@ from tierscope.models import ResolvedScope, TierStatus
 from tierscope.process import run_bounded
 from tierscope.tiers.base import Deadline, TierRequest
 from tierscope.tiers.qmd import QmdTier
-from tierscope.tiers.qmd_index import check_freshness, locate, read_registry
+from tierscope.tiers.qmd_collections import Collection, collection_files, read_registry
+from tierscope.tiers.qmd_freshness import check_freshness
+from tierscope.tiers.qmd_locations import locate
 
 from process_watch import process_exists
-from tier_projects import QMD_PROJECT_FILES, write_files
+from qmd_rankings import (
+    RANKING_COLLECTION,
+    RANKING_WORDS,
+    ranked_by_fast_path,
+    ranked_by_qmd_search,
+    ranking_files,
+)
+from tier_projects import QMD_PROJECT_FILES, SELECTION_MASKS, write_files, write_selection_tree
 
 REAL_QMD = Path(__file__).resolve().parents[1] / ".cache" / "tools" / "bin" / "qmd"
 pytestmark = pytest.mark.skipif(
@@ -383,6 +394,48 @@ def test_reading_the_index_directly_agrees_with_the_qmd_cli(indexed, monkeypatch
         assert hit.content == "\n".join(lines[hit.line_start - 1 : hit.line_end]).strip("\n")
 
 
+@pytest.mark.parametrize("mask", SELECTION_MASKS)
+def test_collection_files_are_the_files_real_qmd_indexes(tmp_path, monkeypatch, mask):
+    root = write_selection_tree(tmp_path / "tree")
+    env = qmd_environment(tmp_path)
+    subprocess.run(
+        ["qmd", "collection", "add", ".", "--name", "tree", "--mask", mask],
+        cwd=root,
+        env={**os.environ, **env},
+        capture_output=True,
+        check=True,
+    )
+
+    index_file = Path(env["XDG_CACHE_HOME"]) / "qmd" / "index.sqlite"
+    indexed = sqlite3.connect(index_file).execute(
+        "SELECT path FROM documents WHERE collection = 'tree' AND active = 1"
+    )
+    selected = {path for path, entry in collection_files(Collection("tree", root, mask))}
+    assert {path for (path,) in indexed} == selected - {"blank.md"}
+
+
+@pytest.fixture(scope="module")
+def ranking(tmp_path_factory) -> tuple[Path, dict[str, str]]:
+    """A collection whose matches all score apart (see qmd_rankings): (root, environment)."""
+    base = tmp_path_factory.mktemp("real-qmd-ranking")
+    root = write_files(base / "ranking", ranking_files())
+    env = {**os.environ, **qmd_environment(base)}
+    add_collections(root, env, {RANKING_COLLECTION: "."})
+    return root, env
+
+
+@pytest.mark.parametrize("word", RANKING_WORDS)
+def test_the_index_fast_path_ranks_and_scores_as_real_qmd_search_does(ranking, word):
+    root, env = ranking
+    index_file = Path(env["XDG_CACHE_HOME"]) / "qmd" / "index.sqlite"
+    direct = ranked_by_fast_path(index_file, RANKING_COLLECTION, word, 50)
+    through_cli = ranked_by_qmd_search(root, RANKING_COLLECTION, word, 50, env=env)
+
+    assert len(direct) >= 10
+    assert all(0 < score < 1 for _, score in direct)
+    assert direct == through_cli
+
+
 def test_reading_the_index_directly_ors_every_term_in_one_match(indexed):
     outcome = search(make_request(indexed, "kubernetes lighthouse"))
 
@@ -410,3 +463,70 @@ def test_the_installed_version_is_asked_once_and_remembered(indexed, monkeypatch
     for _ in range(3):
         assert search(make_request(indexed, "rollback")).argv[0] == "qmd-index"
     assert [argv[1:] for argv in calls] == [("--version",)]
+
+
+# ------------------------------------------------------------ the fake against the real qmd
+
+FAKE_QMD = Path(__file__).parent / "fakes" / "qmd"
+SEARCHES = (
+    "token budget",
+    "budgets",
+    '"roll back"',
+    "deploy -kubernetes",
+    "crane",
+    "multi-agent",
+    "1.2.3",
+)
+
+
+def index_state(index_file: Path) -> dict:
+    """What an adapter can read from a qmd index: its schema, documents and FTS rows."""
+    conn = sqlite3.connect(index_file)
+    try:
+        return {
+            "schema": conn.execute(
+                "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name"
+            ).fetchall(),
+            "version": conn.execute("PRAGMA user_version").fetchall(),
+            "documents": conn.execute(
+                "SELECT id, collection, path, title, hash, active FROM documents ORDER BY id"
+            ).fetchall(),
+            "fts": conn.execute(
+                "SELECT rowid, filepath, title, body FROM documents_fts ORDER BY rowid"
+            ).fetchall(),
+            "collections": conn.execute(
+                "SELECT name, pattern, ignore_patterns, include_by_default"
+                " FROM store_collections ORDER BY name"
+            ).fetchall(),
+        }
+    finally:
+        conn.close()
+
+
+def run_qmd(program: list[str], root: Path, env: dict[str, str], *args: str) -> str:
+    completed = subprocess.run(
+        [*program, *args], cwd=root, env=env, capture_output=True, text=True, check=True
+    )
+    return completed.stdout
+
+
+@pytest.mark.parametrize("files", [QMD_PROJECT_FILES, ranking_files()], ids=["project", "ranked"])
+def test_the_fake_qmd_indexes_and_answers_as_the_real_one_does(tmp_path, files):
+    programs = {"real": [str(REAL_QMD)], "fake": [sys.executable, str(FAKE_QMD)]}
+    seen = {}
+    for name, program in programs.items():
+        root = write_files(tmp_path / name / "project", files)
+        env = {**os.environ, **qmd_environment(tmp_path / name)}
+        run_qmd(program, root, env, "collection", "add", ".", "--name", "all")
+        answers = [run_qmd(program, root, env, "search", q, "--json") for q in SEARCHES]
+        answers += [
+            run_qmd(program, root, env, "search", word, "--json", "-c", "all", "-n", "7")
+            for word in RANKING_WORDS
+        ]
+        lex = "\n".join(f"lex: {word}" for word in ("budget", *RANKING_WORDS))
+        answers.append(run_qmd(program, root, env, "query", lex, "--no-rerank", "--json"))
+        state = index_state(Path(env["XDG_CACHE_HOME"]) / "qmd" / "index.sqlite")
+        seen[name] = json.loads(json.dumps([answers, state]).replace(str(tmp_path / name), ""))
+
+    assert any('"score"' in answer for answer in seen["real"][0])
+    assert seen["fake"] == seen["real"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from tierscope.config.model import Config, ScopeConfig
-from tierscope.filtering import glob_to_regex
 from tierscope.project import is_inside
 from tierscope.scopes import UnknownScope, resolve_scope
 
@@ -75,21 +74,6 @@ def test_missing_paths_are_noted_not_searched(make_project):
     scope = resolve_scope("skills", Config(), root)
     assert scope.grep_paths == ()
     assert "grep path .claude/skills/ does not exist" in scope.notes
-
-
-@pytest.mark.parametrize(
-    ("pattern", "path", "matches"),
-    [
-        ("**/brainstorm-*.md", "brainstorm-a.md", True),
-        ("**/brainstorm-*.md", "x/y/brainstorm-a.md", True),
-        ("**/brainstorm-*.md", "x/brainstorm-a.txt", False),
-        ("docs/*.md", "docs/sub/a.md", False),
-        ("docs/**", "docs/sub/a.md", True),
-        ("a?.md", "ab.md", True),
-    ],
-)
-def test_exclude_globs(pattern, path, matches):
-    assert bool(glob_to_regex(pattern).match(path)) is matches
 
 
 def test_a_project_living_under_a_ck_folder_keeps_its_ck_paths(tmp_path):

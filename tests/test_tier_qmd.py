@@ -1,5 +1,6 @@
-"""The qmd tier against a faithful fake `qmd` on PATH: mapping, one OR query of lex lines,
-ranking from the files, scope, statuses, models, cleanup, and index freshness."""
+"""The qmd tier against a faithful fake `qmd` on PATH: mapping, one OR query (on qmd's index
+file, or of lex lines through the CLI), ranking from the files, scope, statuses, models,
+cleanup, and index freshness."""
 
 from __future__ import annotations
 
@@ -17,17 +18,22 @@ import pytest
 from tierscope.config.model import Config, QmdSettings
 from tierscope.models import ResolvedScope, TierStatus
 from tierscope.tiers.base import Deadline, TierRequest
-from tierscope.tiers.qmd import CANDIDATES, NOT_INSTALLED, QmdTier, parse_results, split_uri
-from tierscope.tiers.qmd_index import (
-    Collection,
-    check_freshness,
-    collection_files,
-    locate,
-    read_registry,
-)
+from tierscope.tiers.qmd import CANDIDATES, QmdTier
+from tierscope.tiers.qmd_cli import parse_results, split_uri
+from tierscope.tiers.qmd_collections import Collection, collection_files, read_registry
+from tierscope.tiers.qmd_freshness import check_freshness
+from tierscope.tiers.qmd_locations import locate
+from tierscope.tiers.qmd_plan import NOT_INSTALLED
 
 from process_watch import gone_soon
-from tier_projects import QMD_PROJECT_FILES, write_files
+from qmd_rankings import (
+    RANKING_COLLECTION,
+    RANKING_WORDS,
+    ranked_by_fast_path,
+    ranked_by_qmd_search,
+    ranking_files,
+)
+from tier_projects import QMD_PROJECT_FILES, SELECTION_MASKS, write_files, write_selection_tree
 
 FAKE_QMD = Path(__file__).parent / "fakes" / "qmd"
 GENEROUS = 30.0
@@ -85,6 +91,13 @@ def indexed_all(indexed) -> Path:
     qmd("collection", "add", "grimoires/loa/reality", "--name", "loa-reality", cwd=indexed)
     qmd("collection", "add", ".claude/skills", "--name", "loa-skills", cwd=indexed)
     return indexed
+
+
+@pytest.fixture
+def through_cli(monkeypatch) -> None:
+    """Search through the qmd command, never its index file: for tests of the calls made
+    and of what qmd prints."""
+    monkeypatch.setenv("TIERSCOPE_QMD_FAST_PATH", "0")
 
 
 @pytest.fixture
@@ -163,7 +176,7 @@ def test_a_file_name_with_spaces_and_parentheses_maps_back_to_the_file(indexed):
     assert (indexed / outcome.hits[0].source).is_file()
 
 
-def test_every_collection_of_the_scope_is_searched_in_one_call(indexed_all, argv_log):
+def test_every_collection_of_the_scope_is_searched_in_one_call(indexed_all, argv_log, through_cli):
     collections = ("loa-grimoire", "loa-skills")
     outcome = search(make_request(indexed_all, "sprint", collections=collections))
 
@@ -177,7 +190,7 @@ def test_every_collection_of_the_scope_is_searched_in_one_call(indexed_all, argv
     assert "grimoires/loa/sprint notes (draft 2).md" in sources
 
 
-def test_the_result_limit_comes_from_the_config(indexed, argv_log):
+def test_the_result_limit_comes_from_the_config(indexed, argv_log, through_cli):
     outcome = search(make_request(indexed, "the budget rollback", config=with_qmd(limit=1)))
 
     assert len(outcome.hits) == 1
@@ -185,7 +198,7 @@ def test_the_result_limit_comes_from_the_config(indexed, argv_log):
     assert argv[argv.index("-n") + 1] == str(CANDIDATES)
 
 
-def test_a_query_starting_with_a_dash_is_searched_for_its_words(indexed, argv_log):
+def test_a_query_starting_with_a_dash_is_searched_for_its_words(indexed, argv_log, through_cli):
     outcome = search(make_request(indexed, "--kubernetes"))
 
     [argv] = logged_calls(argv_log)
@@ -232,7 +245,9 @@ def test_qmd_uris_split_into_collection_and_verbatim_relative_path(uri, expected
 # ------------------------------------------------------------------- OR, ranked from files
 
 
-def test_a_multi_word_query_finds_documents_holding_any_word_in_one_call(indexed, argv_log):
+def test_a_multi_word_query_finds_documents_holding_any_word_in_one_call(
+    indexed, argv_log, through_cli
+):
     outcome = search(make_request(indexed, "kubernetes lighthouse"))
 
     [argv] = logged_calls(argv_log)
@@ -246,7 +261,7 @@ def test_a_multi_word_query_finds_documents_holding_any_word_in_one_call(indexed
     }
 
 
-def test_stopwords_are_not_sent_as_lex_lines(indexed, argv_log):
+def test_stopwords_are_not_sent_as_lex_lines(indexed, argv_log, through_cli):
     search(make_request(indexed, "what is the kubernetes lighthouse"))
 
     [argv] = logged_calls(argv_log)
@@ -327,7 +342,7 @@ def test_no_collections_at_all_is_unavailable(qmd_on_path, root):
     assert outcome.reason == "qmd: collection loa-grimoire not found"
 
 
-def test_known_collections_are_searched_when_others_are_missing(indexed, argv_log):
+def test_known_collections_are_searched_when_others_are_missing(indexed, argv_log, through_cli):
     collections = ("loa-grimoire", "loa-nowhere")
     outcome = search(make_request(indexed, "token budget", collections=collections))
 
@@ -361,7 +376,9 @@ def test_an_unparseable_index_yml_is_resolved_by_asking_qmd(indexed, argv_log):
 # ----------------------------------------------------------------------------- models
 
 
-def test_hybrid_mode_without_models_uses_bm25_and_never_starts_the_hanging_call(indexed, argv_log):
+def test_hybrid_mode_without_models_uses_bm25_and_never_starts_the_hanging_call(
+    indexed, argv_log, through_cli
+):
     outcome = search(make_request(indexed, "token budget", config=with_qmd(mode="query")), 10)
 
     assert outcome.status is TierStatus.SERVED
@@ -372,7 +389,7 @@ def test_hybrid_mode_without_models_uses_bm25_and_never_starts_the_hanging_call(
     )
 
 
-def test_hybrid_mode_with_models_but_no_embeddings_uses_bm25(indexed, argv_log):
+def test_hybrid_mode_with_models_but_no_embeddings_uses_bm25(indexed, argv_log, through_cli):
     models_dir = Path(os.environ["XDG_CACHE_HOME"]) / "qmd" / "models"
     models_dir.mkdir(parents=True)
     for name in (
@@ -421,7 +438,7 @@ def test_a_hung_worker_process_is_killed_with_its_launcher(indexed, monkeypatch,
     assert gone_soon(int(pidfile.read_text()))
 
 
-def test_a_crash_is_an_error_naming_the_node_error(indexed, monkeypatch):
+def test_a_crash_is_an_error_naming_the_node_error(indexed, monkeypatch, through_cli):
     monkeypatch.setenv("FAKE_QMD_BEHAVIOUR", "crash")
 
     outcome = search(make_request(indexed, "token budget"))
@@ -432,7 +449,9 @@ def test_a_crash_is_an_error_naming_the_node_error(indexed, monkeypatch):
     )
 
 
-def test_malformed_output_keeps_the_good_entries_and_counts_the_rest(indexed, monkeypatch):
+def test_malformed_output_keeps_the_good_entries_and_counts_the_rest(
+    indexed, monkeypatch, through_cli
+):
     monkeypatch.setenv("FAKE_QMD_BEHAVIOUR", "malformed")
 
     outcome = search(make_request(indexed, "token budget"))
@@ -516,7 +535,7 @@ def test_staleness_names_each_collection_of_a_multi_collection_scope(indexed_all
     ]
 
 
-def test_refresh_updates_the_index_first_and_clears_the_note(indexed, argv_log):
+def test_refresh_updates_the_index_first_and_clears_the_note(indexed, argv_log, through_cli):
     (indexed / "grimoires/loa/new.md").write_text("# New\n\nThe zeppelin manifest.\n")
 
     outcome = search(make_request(indexed, "zeppelin", refresh=True))
@@ -528,13 +547,13 @@ def test_refresh_updates_the_index_first_and_clears_the_note(indexed, argv_log):
     assert any(note.startswith("qmd: index refreshed (qmd update") for note in outcome.notes)
 
 
-def test_the_refresh_config_key_refreshes_too(indexed, argv_log):
+def test_the_refresh_config_key_refreshes_too(indexed, argv_log, through_cli):
     search(make_request(indexed, "token budget", config=with_qmd(refresh=True)))
 
     assert [argv[0] for argv in logged_calls(argv_log)] == ["update", "query"]
 
 
-def test_no_refresh_by_default(indexed, argv_log):
+def test_no_refresh_by_default(indexed, argv_log, through_cli):
     (indexed / "grimoires/loa/new.md").write_text("# New\n\nThe zeppelin manifest.\n")
 
     outcome = search(make_request(indexed, "zeppelin"))
@@ -578,6 +597,18 @@ def test_collection_files_follow_qmd_masks():
     assert braces.selects("docs/a/b.rst") and not braces.selects("src/b.rst")
     ignoring = Collection("c", Path("/x"), ignore=("archive/**",))
     assert not ignoring.selects("archive/old.md")
+
+
+@pytest.mark.parametrize("mask", SELECTION_MASKS)
+def test_collection_files_are_the_files_qmd_indexes(qmd_on_path, tmp_path, mask):
+    root = write_selection_tree(tmp_path / "tree")
+    qmd("collection", "add", ".", "--name", "tree", "--mask", mask, cwd=root)
+
+    indexed = sqlite3.connect(index_file()).execute(
+        "SELECT path FROM documents WHERE collection = 'tree' AND active = 1"
+    )
+    selected = {path for path, entry in collection_files(Collection("tree", root, mask))}
+    assert {path for (path,) in indexed} == selected - {"blank.md"}
 
 
 def test_collection_files_skip_links_hidden_names_and_build_directories(tmp_path):
@@ -624,3 +655,54 @@ def test_the_registry_reads_what_qmd_writes(indexed_all):
     assert grimoire.root == indexed_all / "grimoires/loa"
     assert grimoire.mask == "**/*.md"
     assert registry.models["embed"].startswith("hf:")
+
+
+# ---------------------------------------------------------------------- the index fast path
+
+
+@pytest.fixture
+def ranking(qmd_on_path, tmp_path) -> Path:
+    """A collection whose matches all score apart (see qmd_rankings)."""
+    root = write_files(tmp_path / "ranking", ranking_files())
+    qmd("collection", "add", ".", "--name", RANKING_COLLECTION, cwd=root)
+    return root
+
+
+@pytest.mark.parametrize("word", RANKING_WORDS)
+def test_the_index_fast_path_ranks_and_scores_as_qmd_search_does(ranking, word):
+    direct = ranked_by_fast_path(index_file(), RANKING_COLLECTION, word, 50)
+    through_cli = ranked_by_qmd_search(ranking, RANKING_COLLECTION, word, 50)
+
+    assert len(direct) >= 10
+    assert all(0 < score < 1 for _, score in direct)
+    assert direct == through_cli
+
+
+@pytest.mark.parametrize(
+    "query", ["token budget", "rollback", "lighthouse", "crane repaired", "kubernetes lighthouse"]
+)
+def test_reading_the_index_directly_agrees_with_the_qmd_cli(indexed_all, monkeypatch, query):
+    collections = ("loa-grimoire", "loa-skills")
+    direct = search(make_request(indexed_all, query, collections=collections))
+    monkeypatch.setenv("TIERSCOPE_QMD_FAST_PATH", "0")
+    through_cli = search(make_request(indexed_all, query, collections=collections))
+
+    assert direct.argv[0] == "qmd-index"
+    assert through_cli.argv[0].endswith("qmd")
+    assert direct.status is through_cli.status is TierStatus.SERVED
+    assert [(h.source, h.score, h.content) for h in direct.hits] == [
+        (h.source, h.score, h.content) for h in through_cli.hits
+    ]
+
+
+def test_reading_the_index_directly_ors_every_term_in_one_match(indexed, argv_log):
+    outcome = search(make_request(indexed, "kubernetes lighthouse"))
+
+    assert outcome.status is TierStatus.SERVED
+    assert outcome.argv[-1] == '"kubernet"* OR "lighthous"*'
+    assert any(note.endswith("directly (no Node start)") for note in outcome.notes)
+    assert [argv[0] for argv in logged_calls(argv_log)] in ([], ["--version"])
+    assert {h.source for h in outcome.hits} == {
+        "grimoires/loa/prd.md",
+        "grimoires/loa/reality/api.md",
+    }

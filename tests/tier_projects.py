@@ -38,3 +38,44 @@ def write_files(root: Path, files: dict[str, str]) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text)
     return root.resolve()
+
+
+# A folder to index with different masks: nested folders, other extensions, the folders
+# and names qmd never indexes, a whitespace-only file, and (made by the test) symlinks.
+SELECTION_FILES = {
+    "top.md": "# top\n",
+    "notes.txt": "notes\n",
+    "guide.rst": "guide\n",
+    "docs/a.md": "# a\n",
+    "docs/b.rst": "b\n",
+    "docs/deep/c.md": "# c\n",
+    "docs/deep/d.MD": "# d\n",
+    "archive/old.md": "# old\n",
+    "blank.md": "  \n\n",
+    "node_modules/dep/x.md": "# x\n",
+    "build/out.md": "# out\n",
+    "src/vendor/v.md": "# v\n",
+    ".hidden/h.md": "# h\n",
+    "docs/.draft.md": "# draft\n",
+    "x1.md": "# x1\n",
+    "y2.md": "# y2\n",
+}
+SELECTION_MASKS = (
+    "**/*.md",
+    "*.md",
+    "./**/*.md",
+    "**/*.{md,rst}",
+    "**/*.md, *.txt",
+    "docs/*",
+    "[xy][0-9].md",
+    "[!x]*.md",
+    "docs/**",
+)
+
+
+def write_selection_tree(root: Path) -> Path:
+    """SELECTION_FILES under root, plus a symlinked file and a symlinked folder."""
+    write_files(root, SELECTION_FILES)
+    (root / "linked.md").symlink_to(root / "top.md")
+    (root / "linked-docs").symlink_to(root / "docs", target_is_directory=True)
+    return root.resolve()

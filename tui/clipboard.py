@@ -10,13 +10,13 @@ program can know.
 
 from __future__ import annotations
 
-import os
 import subprocess
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from tierscope.file_replace import replace_file
 from tierscope.project import user_dir
 
 OSC52 = "OSC 52"
@@ -91,6 +91,4 @@ def copy_report(
 
 def save(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    temporary.replace(path)
+    replace_file(path, text.encode("utf-8"))

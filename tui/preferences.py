@@ -11,6 +11,9 @@ import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from tierscope.debugging import report_exception
+from tierscope.file_replace import replace_file
+
 CONFIG_HOME_VARIABLE = "TIERSCOPE_CONFIG_HOME"
 
 
@@ -41,7 +44,10 @@ def load_preferences() -> Preferences:
     """The saved preferences; a missing or unreadable file means none were saved."""
     try:
         data = json.loads(preferences_path().read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return Preferences()
     except (OSError, ValueError):
+        report_exception(f"cannot read {preferences_path()}; no preferences used")
         return Preferences()
     theme = data.get("theme") if isinstance(data, dict) else None
     return Preferences(theme=theme if isinstance(theme, str) else None)
@@ -52,9 +58,7 @@ def save_preferences(preferences: Preferences) -> str | None:
     path = preferences_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(".json.tmp")
-        temporary.write_text(json.dumps(asdict(preferences), indent=2) + "\n", encoding="utf-8")
-        temporary.replace(path)
+        replace_file(path, (json.dumps(asdict(preferences), indent=2) + "\n").encode("utf-8"))
     except OSError as exc:
         return f"could not save preferences to {path}: {exc.strerror or exc}"
     return None

@@ -13,9 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from textual import log
 from textual.message import Message
 
 from tierscope.config.model import Config
+from tierscope.debugging import report_exception
 from tierscope.events import QueryEvent, QueryFinished
 
 from .messages import QueryFinishedMessage, RunCancelled, RunFailed, message_for
@@ -115,6 +117,7 @@ def execute_run(engine: QueryEngine, run: QueryRun, post: Callable[[Message], An
     except Exception as exc:
         # The engine promises outcomes for user-caused problems, so this is a bug; show it
         # as one line in the workbench instead of tearing the UI down.
+        report_exception("workbench: a query run raised", also=log.error)
         post(RunFailed(run.run_id, f"{type(exc).__name__}: {exc}"))
         return
     if run.cancel.is_set():

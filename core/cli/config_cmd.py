@@ -224,12 +224,8 @@ def _edit(args: argparse.Namespace, target: Path, root: Path) -> int:
 
 
 def _edit_locked(args: argparse.Namespace, target: Path, root: Path) -> int:
-    from tierscope.config.document import (
-        ConfigConflict,
-        ConfigDocument,
-        ConfigEditError,
-        parse_value,
-    )
+    from tierscope.config.document import ConfigDocument, parse_value
+    from tierscope.config.edit_errors import ConfigConflict, ConfigEditError
     from tierscope.config.validate import validate
 
     try:

@@ -107,7 +107,8 @@ def _existing_config(root: Path) -> Path | None:
     if os.path.islink(loa):
         return loa
     if loa.is_file():
-        from tierscope.config.document import ConfigDocument, ConfigEditError
+        from tierscope.config.document import ConfigDocument
+        from tierscope.config.edit_errors import ConfigEditError
 
         try:
             document = ConfigDocument.load(loa)
@@ -120,7 +121,8 @@ def _existing_config(root: Path) -> Path | None:
 
 def _propose_to_existing(path: Path, starter, dry_run: bool) -> int:
     """Print the scopes `path` lacks as a diff; never write. Exit 1 (0 for a dry run)."""
-    from tierscope.config.document import ConfigDocument, ConfigEditError
+    from tierscope.config.document import ConfigDocument
+    from tierscope.config.edit_errors import ConfigEditError
 
     refused = 0 if dry_run else 1
     info = os.lstat(path)

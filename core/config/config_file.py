@@ -1,14 +1,12 @@
 """A config file on disk, for the one writer (`ConfigDocument`): reading it within
-bounds, the edit lock, and the checks and steps around an atomic replace."""
+bounds, its digest, and the edit lock held around reading, editing and replacing it."""
 
 from __future__ import annotations
 
 import contextlib
-import errno
 import fcntl
 import hashlib
 import os
-import stat
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -70,33 +68,3 @@ def digest_on_disk(path: Path) -> str | None:
         return None
     except OSError as exc:
         return f"unreadable: {exc}"
-
-
-def refuse_read_only(target: Path) -> None:
-    """Raise PermissionError when `target` is read-only: its mode grants nobody write
-    access (even root: the owner marked it so), or this process may not write it. A
-    rename would replace such a file regardless, since only the directory is checked."""
-    try:
-        mode = target.stat().st_mode
-    except FileNotFoundError:
-        return
-    effective = os.access in os.supports_effective_ids
-    if not mode & 0o222 or not os.access(target, os.W_OK, effective_ids=effective):
-        raise PermissionError(
-            errno.EACCES,
-            f"{target.name} is read-only (mode {stat.S_IMODE(mode):04o}); not replaced",
-        )
-
-
-def fsync_directory(directory: Path) -> None:
-    """Make a rename durable; not every platform can open a directory."""
-    try:
-        descriptor = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(descriptor)
-    except OSError:
-        pass
-    finally:
-        os.close(descriptor)

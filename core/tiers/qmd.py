@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import re
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,39 +27,15 @@ from .qmd_cli import (
     error_line,
     lex_document,
     literal_text,
-    parse_results,
     split_uri,
 )
-from .qmd_fts import fast_path_supported, fts_expression, index_candidates, open_index
-from .qmd_index import (
-    DEFAULT_MODELS,
-    Collection,
-    Freshness,
-    check_freshness,
-    collection_files,
-    collection_from_show,
-    embedding_gap,
-    model_state,
-    staleness_note,
-)
-from .qmd_plan import (
-    NOT_INSTALLED,
-    QmdPlan,
-    creation_hint,
-    describe_index,
-    mode_decision,
-    not_found,
-    plan_for,
-    rooted,
-    stale_files,
-)
-from .qmd_rank import FoundDocument, rank_found
+from .qmd_collections import Collection, collection_from_show
+from .qmd_freshness import FreshnessCheck
+from .qmd_fts import search_index
+from .qmd_plan import QmdPlan, mode_decision, not_found, plan_for, rooted
+from .qmd_probe import probe_qmd
+from .qmd_rank import FoundDocument, collection_size, rank_found
 
-__all__ = ["NOT_INSTALLED", "UP_TO_DATE", "QmdTier", "parse_results", "split_uri"]
-
-UP_TO_DATE = "qmd: index up to date"
-# How long a finished search waits for the freshness check still walking the collection.
-FRESHNESS_WAIT_SECONDS = 1.0
 # Documents asked of qmd per query: every one holding a query term in a collection of
 # this size or less, the best by qmd's own BM25 beyond it.
 CANDIDATES = 200
@@ -70,57 +45,9 @@ class QmdTier:
     name = "qmd"
 
     def probe(self, request: TierRequest) -> Probe:
-        """Usable when qmd is on PATH, the scope's collections exist and an index exists.
-
-        Never starts qmd. The details say where qmd keeps its state, which models are on
-        disk, what a query would run, and how each collection's index compares with its
-        files (staleness counts, the stale files, embeddings) — the doctor's material."""
-        plan = plan_for(request)
-        if plan.binary is None or not request.scope.qmd_collections:
-            return Probe(False, plan.unavailable, path=plan.binary)
-        models = model_state(plan.locations, plan.registry)
-        details: dict = {
-            "config_file": str(plan.locations.config_file),
-            "index_file": str(plan.locations.index_file),
-            "project_local": plan.locations.project_local,
-            "models_dir": str(plan.locations.models_dir),
-            "models_present": [role for role in DEFAULT_MODELS if role not in models.missing],
-            "models_missing": list(models.missing),
-            "collections": {c.name: str(c.root) for c in plan.collections},
-            "missing": list(plan.missing),
-        }
-        if plan.missing:
-            details["create_with"] = [creation_hint(name, request) for name in plan.missing]
-        if plan.registry.problem:
-            reason = f"qmd: {plan.registry.problem}; collections will be asked from qmd"
-            return Probe(True, reason, path=plan.binary, details=details)
-        if plan.unavailable:
-            return Probe(False, plan.unavailable, path=plan.binary, details=details)
-        if plan.index_missing:
-            reason = f"qmd: no index at {plan.locations.index_file} (run qmd update)"
-            return Probe(False, reason, path=plan.binary, details=details)
-        mode, why = mode_decision(request.config.qmd.mode, plan, plan.collections)
-        if mode is None:
-            details["mode"] = f"unsupported qmd mode {request.config.qmd.mode!r}"
-        else:
-            how = "search (BM25)" if mode == "search" else "query (hybrid)"
-            details["mode"] = f"{how}; {why}" if why else how
-        index_file = plan.locations.index_file
-        results = [check_freshness(c, index_file) for c in plan.collections]
-        details["freshness"] = {
-            c.name: describe_index(c, r) for c, r in zip(plan.collections, results, strict=True)
-        }
-        if any(r.behind for r in results):
-            details["stale_files"] = stale_files(results)
-        details["embeddings"] = {
-            name: f"{gap[1] - gap[0]} of {gap[1]} documents embedded"
-            for name in details["collections"]
-            if (gap := embedding_gap(index_file, [name])) is not None and gap[1]
-        }
-        reason = staleness_note(results) or UP_TO_DATE
-        if plan.missing:
-            reason = f"{not_found(plan.missing)}; the others: {reason.removeprefix('qmd: ')}"
-        return Probe(True, reason, path=plan.binary, details=details)
+        """Usable when qmd is on PATH, the scope's collections exist and an index exists;
+        the details are the doctor's material (see qmd_probe)."""
+        return probe_qmd(request)
 
     def search(self, request: TierRequest, deadline: Deadline) -> TierOutcome:
         """Search the scope's collections; never starts a call that would hang."""
@@ -169,7 +96,7 @@ class _Search:
         if mode is None:
             mode_name = self.request.config.qmd.mode
             return self.finish(TierStatus.ERROR, f"unsupported qmd mode {mode_name!r}")
-        freshness = _FreshnessCheck(collections, plan.locations.index_file)
+        freshness = FreshnessCheck(collections, plan.locations.index_file)
         text = literal_text(self.request.query)
         terms = query_terms(text)
         if not re.search(r"\w", text) or not terms:
@@ -193,7 +120,7 @@ class _Search:
         found: list[FoundDocument],
         size: tuple[int, int],
         how: str,
-        freshness: _FreshnessCheck,
+        freshness: FreshnessCheck,
     ) -> TierOutcome:
         ranked = rank_found(
             self.request, terms, found, size, "qmd", self.request.config.qmd.limit,
@@ -216,7 +143,7 @@ class _Search:
         text: str,
         terms: tuple[Term, ...],
         roots: dict[str, Path],
-        freshness: _FreshnessCheck,
+        freshness: FreshnessCheck,
     ) -> TierOutcome:
         """qmd's own hybrid ranking (models present): its order and scores are kept, the
         content is each file's best section as it is now."""
@@ -260,28 +187,18 @@ class _Search:
         if os.environ.get("TIERSCOPE_QMD_FAST_PATH") == "0" or plan.binary is None:
             return None
         index_file = plan.locations.index_file
-        conn = open_index(index_file)
-        if conn is None:
+        names = [c.name for c in collections]
+        found = search_index(plan.binary, index_file, names, terms, CANDIDATES, self.deadline)
+        if found.expression is not None:
+            self.argv = ("qmd-index", str(index_file), "MATCH", found.expression)
+        if found.note:
+            self.notes.append(found.note)
+        if found.documents is None:
             return None
-        try:
-            if not fast_path_supported(plan.binary, self.deadline):
-                return None
-            expression = fts_expression(terms)
-            if expression is None:
-                return []
-            self.argv = ("qmd-index", str(index_file), "MATCH", expression)
-            names = [c.name for c in collections]
-            rows = index_candidates(conn, names, expression, CANDIDATES, self.deadline)
-        finally:
-            conn.close()
-        if rows is None:
-            self.notes.append("qmd: reading the index failed or ran out of time; used the CLI")
-            return None
-        self.notes.append(f"qmd: read {index_file} directly (no Node start)")
         return [
-            FoundDocument(Path(os.path.normpath(roots[row.collection] / row.path)), row.hash)
-            for row in rows
-            if row.collection in roots
+            FoundDocument(Path(os.path.normpath(roots[d.collection] / d.path)), d.hash)
+            for d in found.documents
+            if d.collection in roots
         ]
 
     def documents(self, entries: list[dict], roots: dict[str, Path]) -> list[FoundDocument]:
@@ -360,7 +277,7 @@ class _Search:
         self,
         status: TierStatus,
         reason: str,
-        freshness: _FreshnessCheck | None = None,
+        freshness: FreshnessCheck | None = None,
         hits: tuple[Hit, ...] = (),
         filtered: tuple = (),
     ) -> TierOutcome:
@@ -382,20 +299,6 @@ class _Search:
         )
 
 
-def collection_size(collections: tuple[Collection, ...]) -> tuple[int, int]:
-    """How many files the collections hold on disk, and their bytes: the scope's size for
-    IDF and length normalisation, as the grep tier measures it."""
-    files = total = 0
-    for collection in collections:
-        for _, entry in collection_files(collection):
-            try:
-                total += entry.stat(follow_symlinks=False).st_size
-            except OSError:
-                continue
-            files += 1
-    return files, total
-
-
 def lex_query_argv(
     binary: str, collections: tuple[Collection, ...], terms: tuple[Term, ...]
 ) -> tuple[str, ...]:
@@ -406,27 +309,3 @@ def lex_query_argv(
         binary, "query", "--no-rerank", "--json", "-n", str(CANDIDATES), *scope_flags,
         "--", lex_document(keywords),
     )  # fmt: skip
-
-
-class _FreshnessCheck:
-    """Compares the collections' files with the index in a thread, while qmd searches."""
-
-    def __init__(self, collections: tuple[Collection, ...], index_file: Path) -> None:
-        self._results: list[Freshness] = []
-        self._thread = threading.Thread(
-            target=self._check, args=(collections, index_file), name="qmd-freshness", daemon=True
-        )
-        self._thread.start()
-
-    def _check(self, collections: tuple[Collection, ...], index_file: Path) -> None:
-        self._results.extend(check_freshness(c, index_file) for c in collections)
-
-    def note(self, deadline: Deadline) -> str | None:
-        """The staleness note, if the check finished in time; nothing when out of time."""
-        wait = min(deadline.remaining(), FRESHNESS_WAIT_SECONDS)
-        self._thread.join(timeout=wait)
-        if not self._thread.is_alive():
-            return staleness_note(self._results)
-        if wait > 0:
-            return "qmd: freshness not checked (the collection walk took too long)"
-        return None

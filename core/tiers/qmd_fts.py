@@ -37,12 +37,56 @@ _PROGRESS_STEPS = 1000
 
 
 @dataclass(frozen=True, slots=True)
+class IndexSearch:
+    """What one read of the index found: `documents` is None when the CLI must answer
+    instead; `expression` is the MATCH run (None when none ran); `note` is for the trace."""
+
+    documents: list[IndexedDocument] | None
+    expression: str | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class IndexedDocument:
     """A document of the index that holds at least one query term."""
 
     collection: str
     path: str  # relative to the collection's root
     hash: str  # sha256 of the text qmd indexed
+    bm25: float  # FTS5's bm25 with qmd's weights: negative, lower is better
+
+    @property
+    def score(self) -> float:
+        """The score `qmd search` gives the same match: |bm25| / (1 + |bm25|)."""
+        return abs(self.bm25) / (1 + abs(self.bm25))
+
+
+def search_index(
+    binary: str,
+    index_file: Path,
+    collections: list[str],
+    terms: tuple[Term, ...],
+    limit: int,
+    deadline: Deadline,
+) -> IndexSearch:
+    """The documents of the collections holding any term, best first, at most `limit`,
+    read from qmd's index file when its schema and qmd's version are known."""
+    conn = open_index(index_file)
+    if conn is None:
+        return IndexSearch(None)
+    try:
+        if not fast_path_supported(binary, deadline):
+            return IndexSearch(None)
+        expression = fts_expression(terms)
+        if expression is None:
+            return IndexSearch([])
+        rows = index_candidates(conn, collections, expression, limit, deadline)
+    finally:
+        conn.close()
+    if rows is None:
+        note = "qmd: reading the index failed or ran out of time; used the CLI"
+        return IndexSearch(None, expression, note)
+    return IndexSearch(rows, expression, f"qmd: read {index_file} directly (no Node start)")
 
 
 def fts_expression(terms: Iterable[Term]) -> str | None:
@@ -104,10 +148,10 @@ def index_candidates(
         lambda: 1 if deadline.expired() or deadline.cancelled else 0, _PROGRESS_STEPS
     )
     sql = f"""
-        SELECT d.collection, d.path, d.hash
+        SELECT d.collection, d.path, d.hash, {_BM25} AS bm25_score
         FROM documents_fts f JOIN documents d ON d.id = f.rowid
         WHERE documents_fts MATCH ? AND d.active = 1 AND d.collection IN ({marks})
-        ORDER BY {_BM25} ASC LIMIT ?
+        ORDER BY bm25_score ASC LIMIT ?
     """
     try:
         rows = conn.execute(sql, (expression, *names, limit)).fetchall()
@@ -115,7 +159,7 @@ def index_candidates(
         return None
     finally:
         conn.set_progress_handler(None, 0)
-    return [IndexedDocument(str(c), str(p), str(h)) for c, p, h in rows]
+    return [IndexedDocument(str(c), str(p), str(h), float(b)) for c, p, h, b in rows]
 
 
 def qmd_major_version(binary: str, deadline: Deadline) -> int | None:

@@ -1,31 +1,20 @@
 """What a qmd query would use, found without starting qmd: the binary, qmd's files, the
-scope's collections (from qmd's own index.yml), the mode a query can run in, and how each
-collection's index compares with its files (the doctor's material)."""
+scope's collections (from qmd's own index.yml) and the mode a query can run in."""
 
 from __future__ import annotations
 
-import os
-import shlex
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..executables import find_executable
 from .base import TierRequest, not_installed
-from .qmd_index import (
-    Collection,
-    Freshness,
-    QmdLocations,
-    Registry,
-    embedding_gap,
-    locate,
-    model_state,
-    read_registry,
-)
+from .qmd_collections import Collection, Registry, read_registry
+from .qmd_freshness import embedding_gap
+from .qmd_locations import QmdLocations, locate
+from .qmd_models import model_state
 
 NOT_INSTALLED = not_installed("qmd")
 MODES = ("search", "query")
-# How many stale file names a probe lists; the counts are always complete.
-STALE_FILES_SHOWN = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,47 +81,6 @@ def mode_decision(
     if gap is not None and gap[0]:
         return "search", f"{gap[0]} of {gap[1]} documents have no embeddings (run qmd embed)"
     return configured, ""
-
-
-def creation_hint(name: str, request: TierRequest) -> str:
-    """The command that creates a missing collection, run in the project root: its folder
-    guessed from the scope's own paths when the scope has one collection."""
-    folder = "<folder>"
-    if len(request.scope.qmd_collections) == 1:
-        candidates = (*request.scope.ck_paths, *request.scope.grep_paths)
-        directories = [p if p.is_dir() else p.parent for p in candidates if p.exists()]
-        if directories:
-            relative = os.path.relpath(directories[0], request.root)
-            folder = shlex.quote(Path(relative).as_posix())
-    return f"qmd collection add {folder} --name {shlex.quote(name)} (in the project root)"
-
-
-def describe_index(collection: Collection, freshness: Freshness) -> str:
-    """One collection's index in words: up to date, how far behind, or why unknown."""
-    if not collection.root.is_dir():
-        return f"folder {collection.root} is missing (moved or deleted?)"
-    if freshness.problem:
-        return f"not checked: {freshness.problem}"
-    if freshness.behind:
-        noun = "file" if freshness.behind == 1 else "files"
-        return f"{freshness.behind} {noun} behind ({freshness.describe()})"
-    if freshness.method == "mtimes":
-        return "up to date (judged by file times: the index schema is unknown)"
-    noun = "document" if freshness.indexed == 1 else "documents"
-    return f"up to date ({freshness.indexed} {noun})"
-
-
-def stale_files(results: list[Freshness]) -> list[str]:
-    """`<collection>: <change> <path>` for the first stale files, then how many more."""
-    lines = [
-        f"{r.collection}: {label} {path}"
-        for r in results
-        for label, paths in (("changed", r.changed), ("added", r.added), ("removed", r.removed))
-        for path in paths
-    ]
-    if len(lines) <= STALE_FILES_SHOWN:
-        return lines
-    return [*lines[:STALE_FILES_SHOWN], f"... and {len(lines) - STALE_FILES_SHOWN} more"]
 
 
 def not_found(names: tuple[str, ...]) -> str:

@@ -24,6 +24,7 @@ from ..ranking.matching import TermMatcher
 from ..scopes import in_scope
 from .base import Deadline, TierRequest
 from .file_hits import FileHits, FileReader
+from .qmd_collections import Collection, collection_files
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,3 +136,17 @@ def _sha256(text: str) -> str:
     import hashlib  # only when qmd serves: OpenSSL's import costs every query a few ms
 
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def collection_size(collections: tuple[Collection, ...]) -> tuple[int, int]:
+    """How many files the collections hold on disk, and their bytes: the scope's size for
+    IDF and length normalisation, as the grep tier measures it."""
+    files = total = 0
+    for collection in collections:
+        for _, entry in collection_files(collection):
+            try:
+                total += entry.stat(follow_symlinks=False).st_size
+            except OSError:
+                continue
+            files += 1
+    return files, total

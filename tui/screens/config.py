@@ -23,10 +23,12 @@ from textual.screen import Screen
 from textual.widgets import Header, Static, TabbedContent, TabPane, Tabs, TextArea
 
 from tierscope.api import Project
-from tierscope.config.document import ConfigDocument, ConfigEditError
+from tierscope.config.document import ConfigDocument
+from tierscope.config.edit_errors import ConfigEditError
 from tierscope.config.loader import parse_config
 from tierscope.config.model import Config, ConfigProblem, ConfigSource
 from tierscope.config.validate import validate
+from tierscope.debugging import report_exception
 
 from ..config_text import changed_lines, config_target, in_file_lines, plural, with_section_text
 from ..widgets.config_form import ConfigForm
@@ -136,7 +138,10 @@ class ConfigScreen(ConfigPreviewing, ConfigSaving, Screen):
     def _disk_text(self) -> str | None:
         try:
             return self.path.read_bytes().decode("utf-8", "surrogateescape")
+        except FileNotFoundError:
+            return None
         except OSError:
+            report_exception(f"cannot read {self.path}", also=self.log.error)
             return None
 
     def file_value(self, key: str) -> object:

@@ -12,6 +12,7 @@ from textual.message import Message
 
 from tierscope.api import Project, QueryOptions
 from tierscope.config.model import Config
+from tierscope.debugging import report_exception
 from tierscope.models import QueryResult
 
 from ..widgets.config_preview import PreviewPanel
@@ -68,6 +69,7 @@ class ConfigPreviewing(ScreenPart):
         except Exception as exc:
             # The engine turns what a user can cause into outcomes, so this is a bug: say
             # it in one line instead of tearing the workbench down.
+            report_exception("workbench: a config preview run raised", also=self.log.error)
             self.post_message(PreviewFailed(preview_id, f"{type(exc).__name__}: {exc}"))
             return
         if not cancel.is_set():

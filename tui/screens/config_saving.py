@@ -9,7 +9,8 @@ from pathlib import Path
 from textual import work
 
 from tierscope.api import Project
-from tierscope.config.document import ConfigConflict, ConfigDocument, ConfigEditError
+from tierscope.config.document import ConfigDocument
+from tierscope.config.edit_errors import ConfigConflict, ConfigEditError
 from tierscope.config.loader import load_config
 from tierscope.config.model import ConfigProblem
 

@@ -20,6 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Header, Static
 
 from tierscope.api import Project
+from tierscope.debugging import report_exception
 from tierscope.doctor import DoctorReport, diagnose
 
 from ..widgets.doctor_config import ConfigSummary
@@ -106,6 +107,7 @@ class DoctorScreen(Screen):
         except Exception as exc:
             # diagnose turns every tier's trouble into a finding, so this is a bug; say it
             # in one line instead of tearing the workbench down.
+            report_exception("workbench: the doctor raised", also=self.log.error)
             self.post_message(DoctorFailed(check_id, f"{type(exc).__name__}: {exc}"))
             return
         self.post_message(DoctorChecked(check_id, report))

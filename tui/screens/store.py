@@ -22,6 +22,7 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Header, Input, Static
 
 from tierscope.api import Project
+from tierscope.debugging import report_exception
 from tierscope.store.entries import CONTEXT_TYPES, ReadFilters, ReadResult, RunSummary
 from tierscope.store.location import store_path
 from tierscope.store.store import ContextStore, StoreError, StoreMissing
@@ -225,6 +226,7 @@ class StoreScreen(Screen):
         except Exception as exc:
             # The store turns every database failure into a StoreError, so this is a bug;
             # say it in one line instead of tearing the workbench down.
+            report_exception("workbench: reading the store raised", also=self.log.error)
             self.post_message(StoreUnreadable(read_id, f"{type(exc).__name__}: {exc}"))
             return
         self.post_message(StorePageRead(read_id, page))

@@ -20,7 +20,8 @@ from textual.suggester import SuggestFromList
 from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static
 
-from tierscope.config.document import ConfigEditError, parse_value
+from tierscope.config.document import parse_value
+from tierscope.config.edit_errors import ConfigEditError
 from tierscope.config.model import ConfigProblem
 
 NOT_SET = object()  # the file does not set the key

@@ -5,6 +5,8 @@ from __future__ import annotations
 from textual.app import App
 from textual.color import Color
 
+from tierscope.debugging import report_exception
+
 THEMED_TIERS = frozenset({"qmd", "ck", "grep", "store"})
 
 STATUS_STYLES: dict[str, str] = {
@@ -42,4 +44,5 @@ def theme_colour(app: App, variable: str) -> str:
     try:
         return Color.parse(value).hex
     except Exception:
+        report_exception(f"theme variable {variable} is not a colour: {value!r}", app.log.error)
         return "default"
