@@ -23,7 +23,8 @@ from tierscope.trajectory.budget_timeline import (
     budget_timeline_of,
 )
 from tierscope.trajectory.filters import EntryFilter
-from tierscope.trajectory.index import LineIndex, count_lines
+from tierscope.trajectory.index import LineIndex
+from tierscope.trajectory.line_count import count_lines
 from tierscope.trajectory.merged import merge_by_time
 from tierscope.trajectory.records import TRUNCATED, parse_line
 from tierscope.trajectory.writer import append_records

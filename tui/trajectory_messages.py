@@ -9,7 +9,7 @@ from array import array
 from textual.message import Message
 
 from tierscope.trajectory.budget_timeline import BudgetTimeline
-from tierscope.trajectory.index import Growth
+from tierscope.trajectory.index_progress import Growth
 
 from .trajectory_reading import FileRow, OpenedTrajectory
 

@@ -19,7 +19,9 @@ from pathlib import Path
 from tierscope.config.model import TokenBudgets
 from tierscope.trajectory.budget_timeline import BudgetTimeline, budget_timeline_of
 from tierscope.trajectory.filters import EntryFilter
-from tierscope.trajectory.index import Growth, IndexProgress, LineIndex, count_lines
+from tierscope.trajectory.index import LineIndex
+from tierscope.trajectory.index_progress import Growth, IndexProgress
+from tierscope.trajectory.line_count import count_lines
 from tierscope.trajectory.merged import MergedView, merge_by_time
 from tierscope.trajectory.paths import LogFileInfo, list_logs
 from tierscope.trajectory.records import TrajectoryEntry

@@ -116,7 +116,7 @@ def _list(args: argparse.Namespace) -> int:
     import orjson
 
     from tierscope.terminal import json_for_terminal, printable
-    from tierscope.trajectory.index import count_lines
+    from tierscope.trajectory.line_count import count_lines
     from tierscope.trajectory.paths import list_logs
 
     directory, _config = _log_directory(args)

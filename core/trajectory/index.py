@@ -15,7 +15,8 @@ and read from there: memory stays bounded by the step size whatever the archive 
 to, at the cost of its decompressed size in temporary disk space.
 
 What to match is an `EntryFilter` (filters.py); the per-line facts live in `LineFacts`
-(facts.py); several files ordered by time are a `MergedView` (merged.py).
+(facts.py); several files ordered by time are a `MergedView` (merged.py); how far indexing
+has got and what a refresh changed are `IndexProgress` and `Growth` (index_progress.py).
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ import zlib
 from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
@@ -35,6 +35,8 @@ import orjson
 
 from .facts import NO_TIME, LineFacts
 from .filters import EntryFilter, search_range
+from .index_progress import Growth, IndexProgress
+from .indexed_filter import IndexedTest
 from .records import TrajectoryEntry, decode_record, parse_line
 
 STEP_BYTES = 4 << 20
@@ -42,46 +44,6 @@ STEP_BYTES = 4 << 20
 # flagged), so one pathological line cannot pull hundreds of megabytes into memory.
 SUMMARY_LIMIT = 16 << 20
 _READ_BLOCK = 1 << 20
-# Finding line ends takes about a fifth of the time of parsing every line.
-_SCAN_SHARE = 0.2
-
-
-@dataclass(frozen=True, slots=True)
-class IndexProgress:
-    """How far indexing has got: bytes searched for line ends (for a gz file, compressed
-    bytes), lines found, lines summarised (facts known), and whether both passes are done.
-    `scanned` means every line is readable at random already."""
-
-    bytes_done: int
-    bytes_total: int
-    lines: int
-    summarised: int
-    scanned: bool
-    done: bool
-
-    @property
-    def fraction(self) -> float:
-        """Overall progress in [0, 1] for a progress bar."""
-        if self.done:
-            return 1.0
-        scan = 1.0 if self.scanned or self.bytes_total <= 0 else self.bytes_done / self.bytes_total
-        summary = self.summarised / self.lines if self.scanned and self.lines else 0.0
-        return min(_SCAN_SHARE * scan + (1 - _SCAN_SHARE) * summary, 1.0)
-
-
-@dataclass(frozen=True, slots=True)
-class Growth:
-    """What a refresh changed: lines from `first_changed` on are new or were re-read (a
-    half-written last line completed since); `reset` means the file was truncated or
-    replaced and everything was indexed again."""
-
-    first_changed: int
-    lines: int
-    reset: bool = False
-
-    @property
-    def changed(self) -> bool:
-        return self.reset or self.first_changed < self.lines
 
 
 class LineIndex:
@@ -376,7 +338,7 @@ class LineIndex:
         if wanted.is_empty:
             yield from positions
             return
-        test = _IndexedTest(self, wanted)
+        test = IndexedTest(self, wanted)
         if reverse or not wanted.text:
             yield from (i for i in positions if test.passes(i))
             return
@@ -389,7 +351,7 @@ class LineIndex:
 
     def tester(self, wanted: EntryFilter) -> Callable[[int], bool]:
         """A test of single line numbers against `wanted` (for views over several files)."""
-        return _IndexedTest(self, wanted).passes
+        return IndexedTest(self, wanted).passes
 
     def refresh(self) -> Growth:
         """Index whatever was appended since the last build (follow mode).
@@ -423,48 +385,6 @@ class LineIndex:
         """The bytes of complete line `i`, newline included."""
         start = self._start_of(i)
         return os.pread(self._data.fileno(), self._ends[i] - start, start)
-
-
-class _IndexedTest:
-    """An EntryFilter resolved against one index: most lines are decided from their facts,
-    the text test reads only the lines that pass those."""
-
-    def __init__(self, index: LineIndex, wanted: EntryFilter) -> None:
-        self.index = index
-        self.wanted = wanted
-        self.facts = index.facts.test(wanted)
-
-    def passes(self, i: int) -> bool:
-        index = self.index
-        if i >= len(index.facts):  # facts not known yet (or the truncated last line)
-            return self.wanted.accepts(index.line(i))
-        if not self.facts.passes(i):
-            return False
-        return not self.wanted.text or self.wanted.text_in(index.raw_line(i))
-
-    def facts_pass(self, i: int) -> bool:
-        """Agent, phase and flag tests of a line, from the index when it knows them."""
-        if i >= len(self.index.facts):
-            return self.wanted.facts_accept(self.index.line(i))
-        return self.facts.passes(i)
-
-
-def count_lines(path: Path) -> int:
-    """Lines in a `.jsonl` or `.jsonl.gz` file, a last line without newline included.
-    Raises OSError like any read (a corrupt archive included), and EOFError for a
-    cut-off archive."""
-    opener = gzip.open if path.name.endswith(".gz") else open
-    count = 0
-    last = b"\n"
-    try:
-        with opener(path, "rb") as stream:
-            while chunk := stream.read(_READ_BLOCK):
-                count += chunk.count(b"\n")
-                last = chunk[-1:]
-    except zlib.error as exc:
-        # Callers handle unreadable files as OSError; a corrupt archive is one.
-        raise OSError(f"{path.name}: corrupt gzip data ({exc})") from None
-    return count + (0 if last == b"\n" else 1)
 
 
 def _identity(stat: os.stat_result) -> tuple[int, int, int, int]:

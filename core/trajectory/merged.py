@@ -7,7 +7,8 @@ from bisect import bisect_right
 from collections.abc import Iterator
 
 from .filters import EntryFilter, search_range
-from .index import Growth, LineIndex
+from .index import LineIndex
+from .index_progress import Growth
 from .records import TrajectoryEntry
 
 
