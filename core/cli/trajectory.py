@@ -7,11 +7,12 @@ be found or read or compaction could not change a file, 2 for usage errors.
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 import time
 from pathlib import Path
 from typing import TypedDict
+
+from .trajectory_output import entry_row, output_width, print_json_lines, print_table
 
 POLL_SECONDS = 0.25
 
@@ -187,9 +188,9 @@ def _show(args: argparse.Namespace) -> int:
         if index.problem:
             _say(f"{path}: {index.problem}")
         if args.json:
-            _print_json_lines(index, wanted)
+            print_json_lines(index, wanted)
         else:
-            _print_table(index, wanted)
+            print_table(index, wanted)
     return 0
 
 
@@ -204,72 +205,6 @@ def _resolve_file(name: str, directory: Path | None) -> Path | None:
         if path.is_file():
             return path
     return None
-
-
-def _print_json_lines(index, wanted) -> None:
-    import orjson
-
-    from tierscope.terminal import json_for_terminal
-
-    out = sys.stdout
-    for i in index.matches(wanted):
-        entry = index.line(i)
-        envelope: dict = {"line": entry.line_no, "error": entry.error or None}
-        envelope["record"] = entry.raw if entry.raw or not entry.error else None
-        if entry.error:
-            envelope["text"] = entry.text
-        out.write(json_for_terminal(orjson.dumps(envelope, default=str).decode()) + "\n")
-
-
-def _output_width() -> int:
-    """The terminal's width; no limit when the output goes to a file or a pipe."""
-    if sys.stdout.isatty():
-        return shutil.get_terminal_size((120, 24)).columns
-    return 1 << 20
-
-
-def _print_table(index, wanted) -> None:
-    width = _output_width()
-    out = sys.stdout
-    out.write(f"{'LINE':>6}  {_HEADER}\n")
-    shown = 0
-    for i in index.matches(wanted):
-        entry = index.line(i)
-        out.write(f"{entry.line_no:>6}  {_row(entry, width - 8)}\n")
-        shown += 1
-    summary = (
-        f"{shown} of {len(index)} lines shown; {index.flagged_count} malformed "
-        f"({index.data_loss_ratio:.1%} data loss)"
-    )
-    if index.has_truncated_tail:
-        summary += "; last line truncated"
-    out.write(summary + "\n")
-
-
-_HEADER = f"{'TIME':<23}  {'AGENT':<16} {'PHASE':<12} {'TIER':<6} {'HITS':>4} {'MS':>7}  QUERY"
-
-
-def _row(entry, width: int) -> str:
-    """One entry as a table row fitting `width` columns."""
-    time = entry.ts.replace("T", " ").removesuffix("Z")[:23]
-    if entry.error:
-        detail = f"! {entry.error} | {entry.text}"
-        return _fit(f"{time:<23}  {detail}", width)
-    hits = "" if entry.result_count is None else str(entry.result_count)
-    ms = "" if entry.latency_ms is None else f"{entry.latency_ms:.1f}"
-    row = (
-        f"{time:<23}  {entry.agent[:16]:<16} {entry.phase[:12]:<12} {entry.tier[:6]:<6} "
-        f"{hits:>4} {ms:>7}  {entry.query}"
-    )
-    return _fit(row, width)
-
-
-def _fit(text: str, width: int) -> str:
-    from tierscope.terminal import printable
-
-    # Logged text is untrusted: escape sequences in a query must not reach the terminal.
-    text = printable(text)
-    return text if len(text) <= width else text[: max(width - 1, 1)] + "…"
 
 
 # -- tail ----------------------------------------------------------------------------------
@@ -301,7 +236,7 @@ class _TodayFollower:
         self.directory = directory
         self.indexes: list = []
         self.printed: list[int] = []
-        self.width = _output_width()
+        self.width = output_width()
 
     def open_new_files(self) -> list[int]:
         """Open today's files not yet followed (a new agent, or a new day); their ids."""
@@ -350,7 +285,7 @@ class _TodayFollower:
     def _emit(self, lines: list[tuple[float, int, int]]) -> None:
         out = sys.stdout
         for _time, which, i in lines:
-            out.write(_row(self.indexes[which].line(i), self.width) + "\n")
+            out.write(entry_row(self.indexes[which].line(i), self.width) + "\n")
         out.flush()
 
     def close(self) -> None:
