@@ -246,6 +246,12 @@ class Project:
             cancelled=lambda: shutdown.requested() or (cancel is not None and cancel.is_set()),
         )
 
+    def sessions(self) -> list[str]:
+        """The sessions skills have queried in here, most recent first."""
+        from .session.ledger import list_sessions
+
+        return [found.session for found in list_sessions(self.trajectory_dir(), totals=False)]
+
     def session_preview(self, session: str, hits: Sequence[Hit]) -> list[Assessment]:
         """What of each hit `session` has already received, without taking a turn in it
         (the workbench's look at what a query would repeat). [] for an invalid id."""

@@ -295,8 +295,9 @@ def read_records(log_dir: Path, session: str) -> tuple[list[dict], bool]:
     return records, clipped
 
 
-def list_sessions(log_dir: Path) -> list[SessionFile]:
-    """The sessions of a log directory with their newest record, most recent first."""
+def list_sessions(log_dir: Path, *, totals: bool = True) -> list[SessionFile]:
+    """The sessions of a log directory, most recent first, with their newest record
+    (their running totals) unless `totals` is False."""
     try:
         folder = _open_dir(log_dir, create=False)
     except SessionUnavailable:
@@ -319,8 +320,7 @@ def list_sessions(log_dir: Path) -> list[SessionFile]:
             continue
         if not stat.S_ISREG(info.st_mode):
             continue
-        found.append(
-            SessionFile(session, path, info.st_size, info.st_mtime, read_last(log_dir, session))
-        )
+        last = read_last(log_dir, session) if totals else None
+        found.append(SessionFile(session, path, info.st_size, info.st_mtime, last))
     found.sort(key=lambda one: (-one.mtime, one.session))
     return found
