@@ -90,7 +90,7 @@ class QueryScreen(Screen):
         with TabbedContent(id="tabs", initial="results-tab"):
             with TabPane("Results", id="results-tab"), Horizontal(id="results-pane"):
                 with Vertical(id="results-column"):
-                    yield SessionPicker(id="session-picker")
+                    yield SessionPicker(self.engine.sessions(), id="session-picker")
                     yield ResultsTable(id="results")
                     with VerticalScroll(id="budget-box"):
                         yield BudgetMeter(id="budget-meter")
@@ -108,7 +108,6 @@ class QueryScreen(Screen):
         self.query_one("#command-line", Static).update(
             "Enter runs the query · ctrl+r runs every tier to compare · F1 for help"
         )
-        self._list_sessions()
 
     def on_screen_resume(self) -> None:
         self._list_sessions()

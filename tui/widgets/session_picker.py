@@ -19,6 +19,7 @@ class SessionPicker(Horizontal):
 
     DEFAULT_CSS = """
     SessionPicker {
+        display: none;
         height: 1;
         padding: 0 1;
     }
@@ -44,24 +45,30 @@ class SessionPicker(Horizontal):
             super().__init__()
             self.session = session
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, sessions: list[str], **kwargs) -> None:
         super().__init__(**kwargs)
-        self.sessions: list[str] = []
+        # Known before the first layout, so the view does not shift when it shows.
+        self.sessions = list(sessions)
+        self.display = bool(sessions)
 
     def compose(self) -> ComposeResult:
         yield Label("Session")
-        yield Select([], prompt="no session", id="session", compact=True)
+        yield Select(
+            [(session, session) for session in self.sessions],
+            prompt="no session",
+            id="session",
+            compact=True,
+        )
         yield Static(id="session-summary")
-
-    def on_mount(self) -> None:
-        self.display = False
 
     def set_sessions(self, sessions: list[str]) -> None:
         """Offer `sessions` (shown only when there are some), keeping the one chosen while
         it is still there."""
-        self.display = bool(sessions) or self.chosen() is not None
         if sessions == self.sessions:
             return
+        shown = bool(sessions) or self.chosen() is not None
+        if self.display != shown:
+            self.display = shown
         self.sessions = list(sessions)
         select = self.query_one("#session", Select)
         chosen = self.chosen()
