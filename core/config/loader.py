@@ -13,6 +13,8 @@ from pathlib import Path
 from .model import (
     BUILTIN_SCOPES,
     KNOWN_TIERS,
+    OVER_SESSION_POLICIES,
+    REPEAT_POLICIES,
     SIGNAL_LEVELS,
     CkSettings,
     Config,
@@ -22,6 +24,7 @@ from .model import (
     GrepSettings,
     QmdSettings,
     ScopeConfig,
+    SessionSettings,
     SkillOverride,
     SnippetSettings,
     StoreSettings,
@@ -33,6 +36,9 @@ SECTION = "qmd_context"
 PROJECT_CONFIG_NAMES = (".tierscope.yaml", ".loa.config.yaml")
 # A config is a few kilobytes; anything this large is a mistake or an attack.
 MAX_CONFIG_BYTES = 1 << 20
+# The session policies, named by their choices so a wrong value's problem lists them.
+REPEATS_KIND = "reference, skip or allow"
+OVER_SESSION_KIND = "warn, shrink or refuse"
 
 
 def discover_config(root: Path, explicit: str | None = None) -> ConfigSource:
@@ -265,13 +271,19 @@ class _SectionReader:
             TokenBudgets(),
             {name.name: "positive integer" for name in fields(TokenBudgets)},
         )
+        session = self.settings(
+            section,
+            "session",
+            SessionSettings(),
+            {"repeats": REPEATS_KIND, "over_session": OVER_SESSION_KIND},
+        )
         store = self.settings(
             section, "store", StoreSettings(), {"path": "string", "limit": "positive integer"}
         )
         known = {
             "enabled", "default_budget", "timeout_seconds", "tiers", "scopes",
             "skill_overrides", "qmd", "ck", "grep", "snippets", "trajectory", "filtering",
-            "token_budgets", "store",
+            "token_budgets", "session", "store",
         }  # fmt: skip
         for unknown in [k for k in section if k not in known]:
             self.problem(f"{p}.{unknown}", "unknown key (ignored)", "warning")
@@ -295,6 +307,7 @@ class _SectionReader:
             trajectory=trajectory,
             filtering=filtering,
             token_budgets=budgets,
+            session=session,
             store=store,
             source=source,
             problems=tuple(self.problems),
@@ -396,4 +409,6 @@ _CHECKERS = {
     "qmd mode": _choice(("search", "query")),
     "ck mode": _choice(("hybrid", "sem", "lex")),
     "signal level": _choice(SIGNAL_LEVELS),
+    REPEATS_KIND: _choice(REPEAT_POLICIES),
+    OVER_SESSION_KIND: _choice(OVER_SESSION_POLICIES),
 }  # fmt: skip

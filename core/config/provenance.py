@@ -28,6 +28,7 @@ _PLAIN_GROUPS = (
     "trajectory",
     "filtering",
     "token_budgets",
+    "session",
     "store",
 )
 

@@ -13,7 +13,14 @@ from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
 
-from tierscope.config.model import DEFAULT_TIERS, SIGNAL_LEVELS, Config, ConfigProblem
+from tierscope.config.model import (
+    DEFAULT_TIERS,
+    OVER_SESSION_POLICIES,
+    REPEAT_POLICIES,
+    SIGNAL_LEVELS,
+    Config,
+    ConfigProblem,
+)
 
 from .named_entries import NamedEntries
 from .overrides_table import OverridesTable
@@ -99,6 +106,13 @@ LATER_SECTIONS = (
             FieldSpec("token_budgets.single_search", "single search", "integer"),
             FieldSpec("token_budgets.accumulated", "accumulated", "integer"),
             FieldSpec("token_budgets.session", "session", "integer"),
+        ),
+    ),
+    FormSection(
+        "Sessions",
+        (
+            FieldSpec("session.repeats", "repeats", "choice", REPEAT_POLICIES),
+            FieldSpec("session.over_session", "over session", "choice", OVER_SESSION_POLICIES),
         ),
     ),
 )
