@@ -699,9 +699,15 @@ def test_snapshot_of_the_budget_of_a_session(snap_compare, engine, session_files
         await show_trajectories(pilot)
         await pilot.press("b")
         await settle(pilot)
-        # Past the legend, to the session (the pane is four lines high at 80x24).
-        pilot.app.screen.query_one(SessionBudget).scroll_to(y=3, animate=False)
-        await settle(pilot)
+        # Past the legend, to the session (the pane is four lines high at 80x24). A pane
+        # not laid out yet clamps the scroll to 0: scroll again until it holds.
+        budget = pilot.app.screen.query_one(SessionBudget)
+        for _ in range(50):
+            budget.scroll_to(y=3, animate=False)
+            await settle(pilot)
+            if budget.max_scroll_y > 0 and budget.scroll_y == min(3, budget.max_scroll_y):
+                break
+            await pilot.pause(0.05)
 
     assert snap_compare(workbench(engine), run_before=run_before, terminal_size=size)
 
