@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from .config.loader import load_config
 from .config.model import KNOWN_TIERS, Config
 from .events import EventSink, QueryEvent, ignore_event
-from .models import BudgetReport, Hit, QueryRequest, QueryResult
+from .models import BudgetReport, Hit, QueryRequest, QueryResult, Refusal, RefusalReason
 from .project import find_root
 from .scopes import DEFAULT_SCOPE, missing_warning, resolve_scope
 
@@ -35,8 +35,9 @@ class QueryOptions:
 
     text: str = ""
     scope: str | None = None
-    budget: int | None = None
-    timeout: float | None = None
+    # A number, or the text a person typed (a command line): `prepare` reads it.
+    budget: int | str | None = None
+    timeout: float | str | None = None
     skill: str | None = None
     tiers: tuple[str, ...] | None = None
     all_tiers: bool = False
@@ -44,10 +45,40 @@ class QueryOptions:
     session: str | None = None  # "" or None: no session
 
 
+NOT_A_BUDGET = -1
+
+
+def read_budget(value: int | str | None) -> int | None:
+    """The budget asked for: None when not given; typed text that is not a whole number
+    of tokens (`abc`, `1.5`, `-5`) reads as NOT_A_BUDGET, which `prepare` refuses (the
+    seed's script answers `[]`). 0 is a budget: nothing fits, the tiers still run."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, str):
+        try:
+            value = int(value.strip())
+        except ValueError:
+            return NOT_A_BUDGET
+    return value if value >= 0 else NOT_A_BUDGET
+
+
+def read_timeout(value: float | str | None) -> float | None:
+    """The per-tier timeout asked for: typed text that is not a positive number of seconds
+    reads as not given (the configured timeout applies, as in the seed's script); a
+    number is kept as given (`prepare` refuses one that is not positive)."""
+    if isinstance(value, str):
+        try:
+            seconds = float(value.strip())
+        except ValueError:
+            return None
+        return seconds if seconds > 0 else None
+    return value
+
+
 @dataclass(frozen=True, slots=True)
 class Prepared:
     request: QueryRequest
-    refused: str | None
+    refused: Refusal | None
     warnings: tuple[str, ...]
 
 
@@ -117,10 +148,12 @@ class Project:
                 session = None
         override = config.skill_override(skill)
         scope = options.scope or (override.scope if override else None) or DEFAULT_SCOPE
-        budget = options.budget
+        budget = read_budget(options.budget)
         if budget is None:
             budget = override.budget if override and override.budget else config.default_budget
-        timeout = options.timeout if options.timeout is not None else config.timeout_seconds
+        timeout = read_timeout(options.timeout)
+        if timeout is None:
+            timeout = config.timeout_seconds
         tiers = options.tiers if options.tiers is not None else config.tiers
         unknown = [t for t in tiers if t not in KNOWN_TIERS]
         if unknown:
@@ -141,17 +174,25 @@ class Project:
         )
         refused = None
         if not request.text:
-            refused = "no query"
+            refused = Refusal(RefusalReason.NO_QUERY, "no query")
         elif not config.enabled:
-            refused = "disabled by config (qmd_context.enabled: false)"
+            refused = Refusal(
+                RefusalReason.DISABLED, "disabled by config (qmd_context.enabled: false)"
+            )
         elif override is not None and not override.enabled:
-            refused = f"disabled for skill {skill} (skill_overrides.{skill}.enabled: false)"
+            refused = Refusal(
+                RefusalReason.DISABLED_FOR_SKILL,
+                f"disabled for skill {skill} (skill_overrides.{skill}.enabled: false)",
+            )
         elif budget < 0:
-            refused = f"budget must be a positive integer, got {budget}"
+            refused = Refusal(
+                RefusalReason.BAD_BUDGET,
+                f"budget must be a whole number of tokens, got {options.budget!r}",
+            )
         elif timeout <= 0:
-            refused = f"timeout must be positive, got {timeout}"
+            refused = Refusal(RefusalReason.BAD_TIMEOUT, f"timeout must be positive, got {timeout}")
         elif scope not in config.scopes:
-            refused = f"Invalid scope: {scope}"
+            refused = Refusal(RefusalReason.UNKNOWN_SCOPE, f"Invalid scope: {scope}")
         return Prepared(request, refused, tuple(warnings))
 
     def run(

@@ -87,6 +87,7 @@ def run_tiers(
                 timeout=request.timeout,
                 private_paths=private_paths,
                 refresh=request.refresh,
+                context_filter=context_filter,
             )
             outcome = _run_one(tier_factory, name, tier_request, request.timeout, cancel)
             outcome = _apply_filter(outcome, context_filter)

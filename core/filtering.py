@@ -37,8 +37,12 @@ class ContextFilter:
     private_paths: tuple[Path, ...] = ()
     _globs: tuple[tuple[str, re.Pattern[str]], ...] = field(init=False, repr=False)
     _private: tuple[str, ...] = field(init=False, repr=False)
+    # Each source is judged once per query, whichever stage asks (a tier picking its
+    # files, the engine checking what every tier served): the decision is kept.
+    _decided: dict[str, str | None] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "_decided", {})
         globs = tuple((g, glob_to_regex(g)) for g in self.settings.exclude)
         object.__setattr__(self, "_globs", globs)
         # Root-relative prefixes: sources are root-relative strings, and this check runs
@@ -50,6 +54,13 @@ class ContextFilter:
 
     def reason_to_exclude(self, source: str) -> str | None:
         """None when `source` may be used; otherwise the one-line reason it may not."""
+        try:
+            return self._decided[source]
+        except KeyError:
+            reason = self._decided[source] = self._judge(source)
+            return reason
+
+    def _judge(self, source: str) -> str | None:
         for private in self._private:
             if source == private or source.startswith(private + "/") or private == ".":
                 return "tierscope's own state (never searched)"

@@ -280,6 +280,28 @@ class SessionOutcome:
         }
 
 
+class RefusalReason(StrEnum):
+    """Why a query was not run at all."""
+
+    NO_QUERY = "no query"
+    DISABLED = "disabled"
+    DISABLED_FOR_SKILL = "disabled for skill"
+    BAD_BUDGET = "bad budget"
+    BAD_TIMEOUT = "bad timeout"
+    UNKNOWN_SCOPE = "unknown scope"
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A query not run: the reason, for code to act on, and the message, for people."""
+
+    reason: RefusalReason
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
 @dataclass(frozen=True, slots=True)
 class QueryResult:
     """Everything a query produced: kept hits, every tier's outcome, the budget cut."""
@@ -296,7 +318,7 @@ class QueryResult:
     # Diagnostics for stderr (bad --skill, unwritable trajectory dir, ...).
     warnings: tuple[str, ...] = field(default_factory=tuple)
     # Set when the query was not run at all (unknown scope, disabled, bad budget).
-    refused: str | None = None
+    refused: Refusal | None = None
     # Set when the query named a session (--session, $TIERSCOPE_SESSION, an MCP client).
     session: SessionOutcome | None = None
 

@@ -40,7 +40,7 @@ def explain(result: QueryResult, root: Path, config_source: str) -> dict:
             "skill": request.skill,
             "timeout": request.timeout,
             "resolved": result.scope.to_dict(root) if result.scope else None,
-            "refused": result.refused,
+            "refused": result.refused.message if result.refused else None,
             "served_by": result.served_by,
             "tiers": [outcome.to_dict() for outcome in result.outcomes],
             "deduplicated": result.deduplicated,

@@ -20,7 +20,10 @@ def command_line(options: QueryOptions, root: Path, cwd: Path | None = None) -> 
     if options.budget is not None:
         argv += ["--budget", str(options.budget)]
     if options.timeout is not None:
-        argv += ["--timeout", f"{options.timeout:g}"]
+        argv += [
+            "--timeout",
+            (f"{options.timeout:g}" if not isinstance(options.timeout, str) else options.timeout),
+        ]
     if options.skill is not None:
         argv += ["--skill", options.skill]
     if options.tiers is not None:

@@ -259,7 +259,7 @@ class ContextTools:
         blocks = [render_json(result.hits)]
         # The array stays the first block, byte for byte the CLI's; why it may be empty
         # follows as a note the calling agent can read, and so does each threshold crossed.
-        notes = [*([result.refused] if result.refused else []), *result.warnings]
+        notes = [*([result.refused.message] if result.refused else []), *result.warnings]
         if notes:
             blocks.append("note: " + "; ".join(notes))
         if result.session is not None:

@@ -132,36 +132,17 @@ def _stderr(line: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from tierscope.api import SKILL_NAME, Project, QueryOptions
+    from tierscope.models import RefusalReason
     from tierscope.render import render_explain, render_json, render_text
 
     # Where the seed script is silent on stderr, so is this command (its callers merge
-    # stderr into stdout): an unknown format is json, a budget that is not a positive
-    # integer is [], a timeout that is not a positive number is the configured one.
+    # stderr into stdout): an unknown format is json; the budget and timeout are passed
+    # as typed, and the api reads them (a budget that is not a whole number is refused,
+    # answering [], a timeout that is not a positive number is the configured one).
     text = args.query_flag if args.query_flag is not None else (args.text or "")
     fmt = "json" if args.json else (args.format or "json").lower()
     if fmt not in FORMATS:
         fmt = "json"
-
-    budget: int | None = None
-    if args.budget is not None:
-        try:
-            budget = int(args.budget)
-        except ValueError:
-            budget = None
-        if budget is None or budget < 0:
-            if fmt == "json":
-                print(render_json([]))
-            return 0
-        # A budget of 0 fits nothing, yet the tiers still run: --explain shows them.
-
-    timeout: float | None = None
-    if args.timeout is not None:
-        try:
-            timeout = float(args.timeout)
-        except ValueError:
-            timeout = None
-        if timeout is not None and not timeout > 0:
-            timeout = None
 
     skill = args.skill or None
     if skill is not None and not SKILL_NAME.match(skill):
@@ -194,8 +175,8 @@ def run(args: argparse.Namespace) -> int:
         QueryOptions(
             text=text,
             scope=args.scope,
-            budget=budget,
-            timeout=timeout,
+            budget=args.budget,
+            timeout=args.timeout,
             skill=skill,
             tiers=tiers,
             all_tiers=args.all_tiers,
@@ -208,8 +189,8 @@ def run(args: argparse.Namespace) -> int:
         _warn(warning)
     # The one refusal the seed script reports; the others (no query, disabled by the
     # config or for the skill) answer [] in silence, as it does. --explain says why.
-    if result.refused and result.refused.startswith("Invalid scope"):
-        _stderr(result.refused)
+    if result.refused and result.refused.reason is RefusalReason.UNKNOWN_SCOPE:
+        _stderr(result.refused.message)
     if result.session is not None:
         for note in result.session.notes:
             _warn(note)

@@ -147,5 +147,5 @@ def _evaluation(query: KnownItemQuery, result: QueryResult) -> QueryEvaluation:
         latency += outcome.latency_ms
         if outcome.tier == result.served_by:
             break
-    ladder = _answer(result.hits, latency, result.refused or "")
+    ladder = _answer(result.hits, latency, result.refused.message if result.refused else "")
     return QueryEvaluation(query, ladder, result.served_by, tiers)

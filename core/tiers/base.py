@@ -8,6 +8,7 @@ from typing import Protocol
 
 from ..config.model import Config
 from ..deadline import Deadline
+from ..filtering import ContextFilter
 from ..models import ResolvedScope, TierOutcome
 
 
@@ -23,6 +24,15 @@ class TierRequest:
     # tierscope's own state (trajectory dir, store) is never searched by any tier.
     private_paths: tuple[Path, ...] = ()
     refresh: bool = False
+    # The query's one context filter (the engine's), so a tier that filters while it
+    # collects and the engine that checks every tier's hits judge each source once.
+    context_filter: ContextFilter | None = None
+
+    def context(self) -> ContextFilter:
+        """The query's context filter; a tier called on its own gets one of its own."""
+        if self.context_filter is not None:
+            return self.context_filter
+        return ContextFilter(self.root, self.config.filtering, self.private_paths)
 
 
 @dataclass(frozen=True, slots=True)

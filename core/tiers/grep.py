@@ -11,7 +11,6 @@ from pathlib import Path
 
 from ..executables import find_executable
 from ..files import Unreadable, read_text_file
-from ..filtering import ContextFilter
 from ..models import TierOutcome, TierStatus, count_hits
 from ..ranking.analysis import query_terms
 from ..ranking.candidates import Candidates, file_size, rank, rerank_by_structure
@@ -82,9 +81,7 @@ class _GrepSearch:
             matcher=matcher,
             scorer=scorer,
             tier=self.name,
-            context_filter=ContextFilter(
-                request.root, request.config.filtering, request.private_paths
-            ),
+            context_filter=request.context(),
             limit=request.config.grep.limit,
         )
         reader = FileReader(request, matcher)

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..files import TextFile, Unreadable, read_text_file
-from ..filtering import ContextFilter
 from ..models import FilteredHit, Hit
 from ..project import is_inside
 from ..ranking.analysis import Term
@@ -100,7 +99,7 @@ def rank_found(
         matcher=matcher,
         scorer=scorer,
         tier=tier,
-        context_filter=ContextFilter(root, request.config.filtering, request.private_paths),
+        context_filter=request.context(),
         limit=limit,
     )
     reader = FileReader(request, matcher, read_already=texts)

@@ -17,7 +17,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Header, Static, TabbedContent, TabPane
 
-from tierscope.api import QueryOptions
+from tierscope.api import QueryOptions, read_timeout
 from tierscope.budget import apply_budget
 from tierscope.models import Hit, QueryResult
 from tierscope.render import render_json
@@ -130,7 +130,7 @@ class QueryScreen(Screen):
         """Start a run of `options`; a run still in flight is cancelled first."""
         run = self.runner.begin(options)
         self.options = options
-        timeout = options.timeout or self.engine.config.timeout_seconds
+        timeout = read_timeout(options.timeout) or self.engine.config.timeout_seconds
         self.query_one(TierPipeline).reset(timeout)
         self.query_one(QueryForm).set_status("running…", "$accent")
         self._show_command()
@@ -259,7 +259,7 @@ class QueryScreen(Screen):
         if result is None:
             return
         if result.refused:
-            form.set_status(result.refused, "$warning")
+            form.set_status(result.refused.message, "$warning")
             return
         if result.scope is not None and result.scope.missing and not result.served_by:
             form.set_status(f"scope {result.scope.name}: {result.scope.missing}", "$warning")

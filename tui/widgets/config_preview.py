@@ -41,7 +41,7 @@ class ResultFacts:
         return cls(
             budget=report.limit,
             served_by=result.served_by,
-            refused=result.refused,
+            refused=result.refused.message if result.refused else None,
             statuses={outcome.tier: outcome.status.value for outcome in result.outcomes},
             kept=len(report.included),
             kept_tokens=report.used,
@@ -100,7 +100,7 @@ def compare_results(saved: QueryResult, edited: QueryResult) -> list[Content]:
 def result_status(result: QueryResult) -> Content:
     """One line: who served, kept/dropped, time; or why the query was refused."""
     if result.refused:
-        return Content.styled(f"refused: {result.refused}", "$warning")
+        return Content.styled(f"refused: {result.refused.message}", "$warning")
     served = f"{result.served_by} served" if result.served_by else "no tier had hits"
     report = result.budget
     return Content.styled(

@@ -225,7 +225,11 @@ class QueryForm(Vertical):
             "" if options.budget is None else str(options.budget)
         )
         self.query_one("#timeout", Input).value = (
-            "" if options.timeout is None else f"{options.timeout:g}"
+            ""
+            if options.timeout is None
+            else (
+                f"{options.timeout:g}" if not isinstance(options.timeout, str) else options.timeout
+            )
         )
         self.query_one("#skill", Input).value = options.skill or ""
         wanted = set(options.tiers) if options.tiers is not None else set(self.config.tiers)
