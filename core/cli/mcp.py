@@ -16,13 +16,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
+from tierscope.store.context_types import CONTEXT_TYPES, entries_in_prose
+
 if TYPE_CHECKING:
     from tierscope.store.store import ContextStore
 
 SERVER_NAME = "tierscope"
 INSTRUCTIONS = (
-    "Shared context for the skills of one run: write discoveries, errors, decisions, "
-    "review issues, scratchpads and codebase analyses with write_context, read them back "
+    f"Shared context for the skills of one run: write {entries_in_prose()} with "
+    "write_context, read them back "
     "(filtered or searched) with read_context, and search the project's documents and code "
     "under a token budget with query_context."
 )
@@ -44,14 +46,7 @@ WRITE_CONTEXT: ToolSpec = {
         "properties": {
             "type": {
                 "type": "string",
-                "enum": [
-                    "discovery",
-                    "error",
-                    "decision",
-                    "review_issue",
-                    "scratchpad",
-                    "codebase_analysis",
-                ],
+                "enum": list(CONTEXT_TYPES),
                 "description": "The type of context being written",
             },
             "content": {
