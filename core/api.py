@@ -7,7 +7,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
@@ -16,11 +16,13 @@ from typing import TYPE_CHECKING
 from .config.loader import load_config
 from .config.model import KNOWN_TIERS, Config
 from .events import EventSink, QueryEvent, ignore_event
-from .models import BudgetReport, QueryRequest, QueryResult
+from .models import BudgetReport, Hit, QueryRequest, QueryResult
 from .project import find_root
 from .scopes import DEFAULT_SCOPE, missing_warning, resolve_scope
 
 if TYPE_CHECKING:
+    from .session.keeper import SessionKeeper
+    from .session.memory import Assessment
     from .tiers.base import Tier
 
 SKILL_NAME = re.compile(r"^[a-z0-9_-]+$")
@@ -39,6 +41,7 @@ class QueryOptions:
     tiers: tuple[str, ...] | None = None
     all_tiers: bool = False
     refresh: bool = False
+    session: str | None = None  # "" or None: no session
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +108,13 @@ class Project:
         if skill is not None and not SKILL_NAME.match(skill):
             warnings.append(f"ignoring --skill {skill!r}: must match ^[a-z0-9_-]+$")
             skill = None
+        session = options.session or None
+        if session is not None:
+            from .session.names import SESSION_ID_RULE, is_session_id
+
+            if not is_session_id(session):
+                warnings.append(f"ignoring session {session!r}: must be {SESSION_ID_RULE}")
+                session = None
         override = config.skill_override(skill)
         scope = options.scope or (override.scope if override else None) or DEFAULT_SCOPE
         budget = options.budget
@@ -127,6 +137,7 @@ class Project:
             skill=skill,
             all_tiers=options.all_tiers,
             refresh=options.refresh,
+            session=session,
         )
         refused = None
         if not request.text:
@@ -174,6 +185,22 @@ class Project:
                 warnings=tuple(warnings),
                 refused=prepared.refused,
             )
+        keeper = None
+        if request.session is not None:
+            keeper = self._keeper(request.session, request, agent, cancel)
+            refusal = keeper.refusal()
+            if refusal is not None:
+                return QueryResult(
+                    query_id=query_id,
+                    request=request,
+                    scope=None,
+                    outcomes=(),
+                    budget=BudgetReport(0, 0, (), ()),
+                    served_by=None,
+                    total_ms=0.0,
+                    warnings=tuple(warnings),
+                    session=refusal,
+                )
         scope = resolve_scope(request.scope, self.config, self.root)
         sink = on_event or ignore_event
         recorder = None
@@ -191,7 +218,10 @@ class Project:
             cancel=cancel,
             tier_factory=self.tier_factory or load_tier,
             clock=self.clock or time.monotonic,
+            session=keeper,
         )
+        if keeper is not None and keeper.warning:
+            warnings.append(keeper.warning)
         if recorder is not None and recorder.warning:
             warnings.append(f"trajectory not written: {recorder.warning}")
         for refused in scope.refused:
@@ -201,6 +231,44 @@ class Project:
         if warnings:
             result = replace(result, warnings=tuple(warnings))
         return result
+
+    def _keeper(
+        self,
+        session: str,
+        request: QueryRequest,
+        agent: str | None,
+        cancel: threading.Event | None,
+    ) -> SessionKeeper:
+        from . import shutdown
+        from .session.keeper import SessionKeeper
+        from .trajectory.paths import agent_name
+
+        return SessionKeeper(
+            log_dir=self.trajectory_dir(),
+            session=session,
+            settings=self.config.session,
+            budgets=self.config.token_budgets,
+            agent=agent or agent_name(request.skill),
+            # Another process answering in the session is waited for as long as a tier.
+            wait=request.timeout,
+            cancelled=lambda: shutdown.requested() or (cancel is not None and cancel.is_set()),
+        )
+
+    def sessions(self) -> list[str]:
+        """The sessions skills have queried in here, most recent first."""
+        from .session.ledger import list_sessions
+
+        return [found.session for found in list_sessions(self.trajectory_dir(), totals=False)]
+
+    def session_preview(self, session: str, hits: Sequence[Hit]) -> list[Assessment]:
+        """What of each hit `session` has already received, without taking a turn in it
+        (the workbench's look at what a query would repeat). [] for an invalid id."""
+        from .session.keeper import preview
+        from .session.names import is_session_id
+
+        if not is_session_id(session):
+            return []
+        return preview(self.trajectory_dir(), session, hits)
 
     def _recorder(self, skill: str | None, agent: str | None):
         from .trajectory.paths import agent_name, log_file

@@ -3,11 +3,13 @@ events along the way. Pure orchestration; every stage lives in its own module.""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import shutdown
 from .budget import apply_budget
@@ -37,6 +39,9 @@ from .models import (
 from .tiers.base import Tier, TierRequest
 from .tiers.registry import load_tier
 
+if TYPE_CHECKING:
+    from .session.keeper import SessionKeeper
+
 STANDARD_TIERS = ("qmd", "ck", "grep")
 
 
@@ -52,10 +57,14 @@ def run_tiers(
     cancel: threading.Event | None = None,
     tier_factory: Callable[[str], Tier] = load_tier,
     clock: Callable[[], float] = time.monotonic,
+    session: SessionKeeper | None = None,
 ) -> QueryResult:
     """Run `request` through its tiers; the first tier with a hit serves (every tier runs
     with `all_tiers`). Returns the result after emitting every event. `tier_factory` and
-    `clock` (seconds, for `total_ms`) are where tests put scripted tiers and fake time."""
+    `clock` (seconds, for `total_ms`) are where tests put scripted tiers and fake time.
+
+    With a `session`, the answer is packed in the session's turn (what it has received is
+    referenced, not sent again), which lasts until the execute event has been handled."""
     started = clock()
     cancel = cancel or threading.Event()
     on_event(QueryStarted(query_id, request))
@@ -92,20 +101,28 @@ def run_tiers(
             on_event(TierFinished(query_id, outcome))
 
     hits, removed = deduplicate(served_hits)
-    report = apply_budget(hits, request.budget)
-    on_event(BudgetApplied(query_id, report))
-    result = QueryResult(
-        query_id=query_id,
-        request=request,
-        scope=scope,
-        outcomes=tuple(outcomes),
-        budget=report,
-        served_by=served_by,
-        total_ms=(clock() - started) * 1000,
-        deduplicated=removed,
-        notes=scope.notes,
-    )
-    on_event(QueryFinished(query_id, result))
+    turns = session.turn() if session is not None else contextlib.nullcontext()
+    with turns as turn:
+        if turn is None:
+            report, session_outcome = apply_budget(hits, request.budget), None
+        else:
+            report, session_outcome = turn.pack(hits, request.budget)
+        on_event(BudgetApplied(query_id, report))
+        result = QueryResult(
+            query_id=query_id,
+            request=request,
+            scope=scope,
+            outcomes=tuple(outcomes),
+            budget=report,
+            served_by=served_by,
+            total_ms=(clock() - started) * 1000,
+            deduplicated=removed,
+            notes=scope.notes,
+            session=session_outcome,
+        )
+        on_event(QueryFinished(query_id, result))
+        if turn is not None:
+            turn.record(result)
     return result
 
 

@@ -213,6 +213,71 @@ class QueryRequest:
     skill: str | None = None
     all_tiers: bool = False
     refresh: bool = False
+    session: str | None = None  # a checked session id (see tierscope.session.names)
+
+
+@dataclass(frozen=True, slots=True)
+class ServedHit:
+    """One hit of an answer as its session remembers it. `content_hash` is the hash of the
+    section as found (before any part of it was left out); `tokens` what was sent.
+    `repeat` is "" for new context, "reference" when the section had been provided and
+    only a reference was sent, "part" when the provided lines were left out, "allowed"
+    when it was sent again in full (`session.repeats: allow`)."""
+
+    source: str
+    line_start: int | None
+    line_end: int | None
+    content_hash: str
+    tokens: int
+    repeat: str = ""
+
+    def to_dict(self) -> dict:
+        record = {
+            "source": self.source,
+            "line_start": self.line_start,
+            "line_end": self.line_end,
+            "hash": self.content_hash,
+            "tokens": self.tokens,
+        }
+        if self.repeat:
+            record["repeat"] = self.repeat
+        return record
+
+
+@dataclass(frozen=True, slots=True)
+class SessionOutcome:
+    """What a query's session did: the sections it did not send again, the tokens served
+    so far (`accumulated` since the last clearing, `total` in the session, this query
+    included), the thresholds now exceeded and the one-line notes saying so.
+
+    `kept` is False when the session's memory could not be used (its file could not be
+    locked or written): the query was answered as without a session, and a note says why.
+    `limit` is the budget the answer was cut to, after the over-session policy."""
+
+    session: str
+    kept: bool = True
+    served: tuple[ServedHit, ...] = ()
+    repeats: int = 0
+    saved: int = 0
+    accumulated: int = 0
+    total: int = 0
+    over: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    limit: int = 0
+
+    def to_dict(self) -> dict:
+        return {
+            "session": self.session,
+            "kept": self.kept,
+            "repeats": self.repeats,
+            "saved": self.saved,
+            "accumulated": self.accumulated,
+            "total": self.total,
+            "over": list(self.over),
+            "limit": self.limit,
+            "notes": list(self.notes),
+            "served": [hit.to_dict() for hit in self.served],
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +297,8 @@ class QueryResult:
     warnings: tuple[str, ...] = field(default_factory=tuple)
     # Set when the query was not run at all (unknown scope, disabled, bad budget).
     refused: str | None = None
+    # Set when the query named a session (--session, $TIERSCOPE_SESSION, an MCP client).
+    session: SessionOutcome | None = None
 
     @property
     def hits(self) -> tuple[Hit, ...]:

@@ -47,6 +47,7 @@ def explain(result: QueryResult, root: Path, config_source: str) -> dict:
             "budget": result.budget.to_dict(),
             "notes": list(result.notes),
             "total_ms": round(result.total_ms, 1),
+            **({"session": result.session.to_dict()} if result.session else {}),
         },
     }
 

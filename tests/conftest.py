@@ -23,6 +23,7 @@ def isolated_environment(tmp_path_factory, monkeypatch):
         "TIERSCOPE_RUN_ID",
         "TIERSCOPE_STORE",
         "TIERSCOPE_GREP_ENGINE",
+        "TIERSCOPE_SESSION",
     ):
         monkeypatch.delenv(variable, raising=False)
     monkeypatch.setenv("HOME", str(home))

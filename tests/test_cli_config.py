@@ -109,6 +109,25 @@ def test_a_skill_override_beats_the_file_and_a_flag_beats_both(capsys, project):
     assert settings["budget"] == {"value": 50, "origin": "flag", "where": "--budget"}
 
 
+def test_show_gives_the_session_policies_and_where_they_come_from(capsys, make_project):
+    root = make_project({".tierscope.yaml": "qmd_context:\n  session:\n    repeats: skip\n"})
+    settings = show_json(capsys, root)["settings"]
+    assert settings["session.repeats"] == {
+        "value": "skip",
+        "origin": "file",
+        "where": ".tierscope.yaml:3",
+    }
+    assert settings["session.over_session"]["value"] == "warn"
+    assert settings["session.over_session"]["origin"] == "default"
+
+
+def test_set_a_session_policy_is_validated(capsys, project):
+    code, _, err = run(capsys, project, "set", "session.repeats", "never")
+    assert code == 1 and "expected reference, skip or allow" in err
+    code, out, _ = run(capsys, project, "set", "session.over_session", "shrink")
+    assert code == 0 and "+  session:" in out and 'over_session: "shrink"' in config_text(project)
+
+
 def test_an_explicit_timeout_and_scope_are_flags(capsys, project):
     settings = show_json(capsys, project, "--timeout", "5", "--scope", "docs")["settings"]
     assert settings["timeout_seconds"]["origin"] == "flag"

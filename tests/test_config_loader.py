@@ -240,3 +240,46 @@ def test_an_empty_tier_list_is_a_problem_and_keeps_the_defaults():
     config = parsed("qmd_context:\n  tiers: []\n")
     assert config.tiers == ("qmd", "ck", "grep")
     assert any(p.key == "tiers" for p in config.problems)
+
+
+# -- the session section -------------------------------------------------------------------
+
+
+def test_the_session_policies_are_read_from_their_section():
+    config = parsed("qmd_context:\n  session:\n    repeats: skip\n    over_session: refuse\n")
+    assert config.problems == ()
+    assert (config.session.repeats, config.session.over_session) == ("skip", "refuse")
+    assert (DEFAULTS.session.repeats, DEFAULTS.session.over_session) == ("reference", "warn")
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "message"),
+    [
+        ("qmd_context:\n  session:\n    repeats: never\n", "session.repeats",
+         "expected reference, skip or allow, got 'never'; using the default (reference)"),
+        ("qmd_context:\n  session:\n    over_session: stop\n", "session.over_session",
+         "expected warn, shrink or refuse, got 'stop'; using the default (warn)"),
+        ("qmd_context:\n  session:\n    repeats: true\n", "session.repeats",
+         "expected reference, skip or allow, got True; using the default (reference)"),
+    ],
+)  # fmt: skip
+def test_a_wrong_session_policy_is_a_problem_at_its_line_and_the_default_applies(
+    text, key, message
+):
+    config = parsed(text)
+    [problem] = errors(config)
+    assert (problem.key, problem.line, problem.message) == (key, 3, message)
+    assert config.session == DEFAULTS.session
+
+
+def test_an_unknown_key_in_the_session_section_is_a_warning():
+    config = parsed("qmd_context:\n  session:\n    repeat: skip\n")
+    [problem] = config.problems
+    assert (problem.severity, problem.key, problem.line) == ("warning", "session.repeat", 3)
+
+
+def test_a_session_section_that_is_not_a_mapping_is_a_problem():
+    config = parsed("qmd_context:\n  session: skip\n")
+    [problem] = errors(config)
+    assert (problem.key, problem.line) == ("session", 2)
+    assert config.session == DEFAULTS.session

@@ -66,6 +66,7 @@ qmd_context:
     include_ignored: 0
     include_machine_data: "true"
   token_budgets: {single_search: 0, accumulated: -5, session: lots}
+  session: {repeats: never, over_session: stop}
   store: {path: 7, limit: 0}
   extra_section: 1
 """
@@ -140,9 +141,13 @@ REPORTED = [
      "expected positive integer, got -5; using the default (5000)"),
     (36, "error", "token_budgets.session",
      "expected positive integer, got 'lots'; using the default (15000)"),
-    (37, "error", "store.path", "expected string, got 7; using the default ()"),
-    (37, "error", "store.limit", "expected positive integer, got 0; using the default (10)"),
-    (38, "warning", "extra_section", "unknown key (ignored)"),
+    (37, "error", "session.repeats",
+     "expected reference, skip or allow, got 'never'; using the default (reference)"),
+    (37, "error", "session.over_session",
+     "expected warn, shrink or refuse, got 'stop'; using the default (warn)"),
+    (38, "error", "store.path", "expected string, got 7; using the default ()"),
+    (38, "error", "store.limit", "expected positive integer, got 0; using the default (10)"),
+    (39, "warning", "extra_section", "unknown key (ignored)"),
     (23, "error", "skill_overrides.audit.scope", "unknown scope 'nowhere'"),
 ]  # fmt: skip
 

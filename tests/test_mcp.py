@@ -11,6 +11,7 @@ import anyio
 import pytest
 
 from tierscope.cli.mcp import (
+    CLEAR_SESSION,
     QUERY_CONTEXT,
     READ_CONTEXT,
     TOOLS,
@@ -138,10 +139,75 @@ def test_a_refused_query_is_an_empty_array_with_a_note(tools):
     assert blocks[1] == "note: Invalid scope: nowhere"
 
 
+# --- sessions -------------------------------------------------------------------------
+
+
+REFERENCE = "already provided in this session: grimoires/loa/budget.md:1-3"
+
+
+def test_the_connections_queries_are_one_session(project, tools):
+    first = json.loads(tools.call("query_context", {"query": "token budget packer"})[0])
+    second = json.loads(tools.call("query_context", {"query": "budget packer skips"})[0])
+    assert first[0]["content"].startswith("# Budget")
+    assert [hit["content"] for hit in second] == [REFERENCE]
+    assert tools.session.startswith("mcp-")
+    assert (project / "grimoires/loa/a2a/trajectory/sessions" / f"{tools.session}.jsonl").is_file()
+
+
+def test_another_connection_is_another_session(project, tools):
+    tools.call("query_context", {"query": "token budget packer"})
+    other = ContextTools(project, None, "run-1")
+    try:
+        answer = json.loads(other.call("query_context", {"query": "token budget packer"})[0])
+    finally:
+        other.close()
+    assert answer[0]["content"].startswith("# Budget")
+
+
+def test_a_call_may_name_its_own_session(tools):
+    tools.call("query_context", {"query": "token budget packer", "session": "shared"})
+    mine = json.loads(tools.call("query_context", {"query": "token budget packer"})[0])
+    shared = tools.call("query_context", {"query": "token budget packer", "session": "shared"})
+    assert mine[0]["content"].startswith("# Budget")
+    assert [hit["content"] for hit in json.loads(shared[0])] == [REFERENCE]
+
+
+@pytest.mark.parametrize("bad", ["../x", "a b", "-rf", "é", "x" * 65])
+def test_a_session_that_cannot_name_a_file_is_a_tool_error(project, tools, bad):
+    with pytest.raises(ToolFailure, match="session must be 1-64 letters"):
+        tools.call("query_context", {"query": "budget", "session": bad})
+    with pytest.raises(ToolFailure, match="session must be 1-64 letters"):
+        tools.call("clear_session", {"session": bad})
+    assert not (project / "grimoires/loa/a2a/trajectory/sessions").exists()
+
+
+def test_crossing_accumulated_is_said_in_the_result_until_the_session_is_cleared(project, tools):
+    (project / ".tierscope.yaml").write_text(
+        "qmd_context:\n  token_budgets: {single_search: 2000, accumulated: 10, session: 100000}\n"
+    )
+    blocks = tools.call("query_context", {"query": "token budget packer"})
+    assert len(blocks) == 2
+    assert blocks[1].startswith(f"note: session {tools.session}: ")
+    assert blocks[1].endswith(
+        "over the accumulated threshold of 10: synthesize and clear "
+        f"(then: tierscope session clear {tools.session})"
+    )
+    cleared = json.loads(tools.call("clear_session", {"summary": "noted the packer"})[0])
+    assert cleared["session"] == tools.session and cleared["cleared_tokens"] > 0
+    again = tools.call("query_context", {"query": "token budget packer"})
+    assert len(again) == 2 and again[1] == blocks[1]  # sent in full again, so over again
+    assert json.loads(again[0]) == json.loads(blocks[0])
+
+
+def test_clearing_a_session_that_never_queried_is_a_tool_error(tools):
+    with pytest.raises(ToolFailure, match="no session mcp-"):
+        tools.call("clear_session", {})
+
+
 # --- a real client session over stdio ------------------------------------------------
 
 
-def test_an_mcp_client_lists_and_calls_the_three_tools(project, tmp_path):
+def test_an_mcp_client_lists_and_calls_the_tools(project, tmp_path):
     from mcp import Client, StdioServerParameters
 
     server = StdioServerParameters(
@@ -188,3 +254,49 @@ def test_an_mcp_client_lists_and_calls_the_three_tools(project, tmp_path):
     hits = json.loads(results["queried"].content[0].text)
     assert not results["queried"].is_error
     assert [hit["source"] for hit in hits] == ["grimoires/loa/budget.md"]
+
+
+def test_an_mcp_client_connection_is_a_session(project, tmp_path):
+    from mcp import Client, StdioServerParameters
+
+    (project / ".tierscope.yaml").write_text(
+        "qmd_context:\n  token_budgets: {single_search: 2000, accumulated: 30, session: 100000}\n"
+    )
+    server = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "tierscope", "--root", str(project), "mcp", "--run-id", "r"],
+        env={STORE_ENV: os.environ[STORE_ENV], "XDG_STATE_HOME": str(tmp_path / "state")},
+        cwd=str(project),
+    )
+
+    def texts(result) -> list[str]:
+        assert not result.is_error
+        return [block.text for block in result.content]
+
+    async def connection() -> list[list[str]]:
+        async with Client(server, read_timeout_seconds=60) as client:
+            return [
+                texts(await client.call_tool("query_context", {"query": "token budget packer"})),
+                texts(await client.call_tool("query_context", {"query": "packer skips hits"})),
+                texts(await client.call_tool("clear_session", {})),
+                texts(await client.call_tool("query_context", {"query": "packer skips hits"})),
+            ]
+
+    first, second, cleared, after = anyio.run(connection)
+    assert json.loads(first[0])[0]["content"].startswith("# Budget") and len(first) == 1
+    assert [hit["content"] for hit in json.loads(second[0])] == [REFERENCE]
+    (note,) = second[1:]
+    assert "over the accumulated threshold of 30: synthesize and clear" in note
+    session = json.loads(cleared[0])["session"]
+    assert session.startswith("mcp-") and f"session {session}:" in note
+    contents = [hit["content"] for hit in json.loads(first[0])]
+    assert [hit["content"] for hit in json.loads(after[0])] == contents and len(after) == 1
+    # A new connection is a new session.
+    first_again, *_ = anyio.run(connection)
+    assert json.loads(first_again[0]) == json.loads(first[0])
+
+
+def test_the_clear_session_tool_takes_an_optional_session_and_summary():
+    schema = CLEAR_SESSION["inputSchema"]
+    assert list(schema["properties"]) == ["session", "summary"] and schema["required"] == []
+    assert "session" in QUERY_CONTEXT["inputSchema"]["properties"]

@@ -465,3 +465,44 @@ def test_lines_without_budget_or_flagged_do_not_count(tmp_path):
         parse_line(b'{"phase": "execute", "budget": {"used": 5}', 2, 0, complete=False),
     ]
     assert budget_timeline(entries, LIMITS).series == ()
+
+
+def in_session(agent: str, second: int, tokens: int, **totals) -> dict:
+    return {**used(agent, second, tokens), "session": "s1", **totals}
+
+
+def test_lines_of_a_session_form_one_series_whatever_agent_wrote_them(tmp_path):
+    timeline = timeline_of(
+        tmp_path,
+        in_session("implement", 1, 900, accumulated=900, session_tokens=900),
+        used("implement", 2, 300),
+        in_session("review", 3, 1800, accumulated=2700, session_tokens=2700, repeats=2, saved=640),
+        {"ts": "2026-11-23T10:00:04Z", "agent": "review", "phase": "clearing", "session": "s1",
+         "cleared_tokens": 2700, "session_tokens": 2700},
+        in_session("implement", 5, 400, accumulated=400, session_tokens=3100, repeats=1, saved=90),
+    )  # fmt: skip
+    session, plain = timeline.series
+    assert (plain.agent, plain.session, [p.used for p in plain.points]) == ("implement", "", [300])
+    assert (session.session, session.agent, session.agents) == (
+        "s1",
+        "implement",
+        ("implement", "review"),
+    )
+    assert [(p.accumulated, p.session, p.cleared) for p in session.points] == [
+        (900, 900, False),
+        (2700, 2700, False),
+        (0, 2700, True),
+        (400, 3100, False),
+    ]
+    assert (session.repeats, session.saved) == (3, 730)
+    assert session.first_over(ACCUMULATED).query_id == "q-3"
+
+
+def test_a_sessions_recorded_totals_count_its_lines_in_other_files(tmp_path):
+    # Only this file is on show; the session had 4,500 tokens before it.
+    timeline = timeline_of(
+        tmp_path, in_session("review", 1, 200, accumulated=200, session_tokens=4700)
+    )
+    (series,) = timeline.series
+    assert (series.points[0].accumulated, series.session_total) == (200, 4700)
+    assert series.exceeded == (SESSION,)

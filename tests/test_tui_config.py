@@ -206,6 +206,24 @@ async def test_a_budget_and_a_new_scope_saved_from_the_form_change_only_their_li
     ]
 
 
+async def test_a_session_policy_chosen_in_the_form_is_saved_in_its_own_section(harbor):
+    config = harbor / CONFIG_NAME
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        repeats = field(screen, "session.repeats").control
+        assert [value for _label, value in repeats._options if isinstance(value, str)] == [
+            "reference", "skip", "allow",
+        ]  # fmt: skip
+        repeats.value = "skip"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await choose(pilot, screen, "save")
+    assert changed_lines(CONFIG, config.read_text()) == ["+  session:", '+    repeats: "skip"']
+    assert Project(harbor).config.session.repeats == "skip"
+
+
 async def test_saving_reloads_the_projects_settings_for_the_query_view(harbor):
     app = workbench(harbor)
     async with app.run_test(size=SIZE) as pilot:
@@ -650,6 +668,19 @@ def test_snapshot_at_80x24_of_the_form_with_a_validation_error(snap_compare, har
         await pilot.pause()
 
     assert snap_compare(workbench(harbor), run_before=run_before, terminal_size=NARROW)
+
+
+@pytest.mark.parametrize("size", [NARROW, SIZE], ids=["80x24", "120x40"])
+def test_snapshot_of_the_sessions_section_of_the_form(snap_compare, harbor, size):
+    async def run_before(pilot) -> None:
+        screen = await open_config(pilot)
+        repeats = field(screen, "session.repeats")
+        repeats.control.value = "skip"
+        await pilot.pause()
+        screen.query_one("#config-form").scroll_to_widget(repeats, animate=False, top=True)
+        await pilot.pause()
+
+    assert snap_compare(workbench(harbor), run_before=run_before, terminal_size=size)
 
 
 def test_snapshot_at_80x24_of_the_file_changed_on_disk(snap_compare, harbor):

@@ -13,7 +13,7 @@ import pytest
 from textual.widgets import Input, Select
 from textual.worker import WorkerCancelled, WorkerFailed
 from tui_checks import NARROW, on_screen, settled_text
-from tui_fakes import ScriptedProject, compare_outcomes, qmd_hits
+from tui_fakes import SESSION, ScriptedProject, compare_outcomes, project_with_a_session, qmd_hits
 
 from tierscope.api import Project, QueryOptions
 from tierscope.budget import apply_budget
@@ -29,6 +29,7 @@ from tierscope.tui.widgets.budget_meter import BudgetMeter, limit_at
 from tierscope.tui.widgets.hit_preview import HitPreview
 from tierscope.tui.widgets.query_form import QueryForm
 from tierscope.tui.widgets.results_table import ResultsTable
+from tierscope.tui.widgets.session_picker import SessionPicker
 from tierscope.tui.widgets.tier_row import TierRow
 
 SIZE = (120, 40)
@@ -290,8 +291,54 @@ async def test_at_80x24_the_query_input_results_budget_and_preview_all_have_room
         assert on_screen(app, screen.query_one(BudgetMeter))
         assert screen.query_one(HitPreview).region.width >= 25
         for widget in (*screen.query(Input), *screen.query(Select)):
-            if widget.display:
+            # Displayed, and so is every container it is in (the session picker is not,
+            # in a project without sessions).
+            if all(node.display for node in widget.ancestors_with_self if node is not app):
                 assert on_screen(app, widget), widget.id
+
+
+async def test_a_chosen_session_marks_what_the_query_would_repeat_without_answering_in_it(
+    tmp_path,
+):
+    project = project_with_a_session(tmp_path / "trajectory")
+    ledger = tmp_path / "trajectory" / "sessions" / f"{SESSION}.jsonl"
+    before = ledger.read_bytes()
+    app = TierscopeApp(project)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = query_screen(app)
+        picker = screen.query_one(SessionPicker)
+        assert picker.sessions == [SESSION] and picker.display
+        picker.choose(SESSION)
+        await type_query(pilot, "token budget")
+        await settle(pilot)
+        table = screen.query_one(ResultsTable)
+        seen = {ranked.entry.hit.source: ranked.seen for ranked in table.ranked}
+        assert seen == {
+            "grimoires/loa/prd.md": "repeat",
+            "grimoires/loa/sdd.md": "repeat",
+            "grimoires/loa/NOTES.md": "",
+            ".claude/skills/implement/SKILL.md": "repeat",
+        }
+        summary = str(screen.query_one("#session-summary").content)
+        assert summary == "↺ 3 of 4 kept · 89 tokens"
+        first = next(r for r in table.ranked if r.seen == "repeat")
+        assert first.where == "grimoires/loa/prd.md:12-16"
+        # No session: the column goes.
+        picker.choose(None)
+        await settle(pilot)
+        assert table.seen is None and str(screen.query_one("#session-summary").content) == ""
+    assert project.runs[0].session is None  # the workbench never answers in a session
+    assert ledger.read_bytes() == before
+
+
+async def test_without_sessions_the_session_picker_is_not_shown():
+    app = TierscopeApp(ScriptedProject())
+    async with app.run_test(size=SIZE) as pilot:
+        await type_query(pilot, "token budget")
+        await settle(pilot)
+        picker = query_screen(app).query_one(SessionPicker)
+        assert not picker.display and picker.region.height == 0
+        assert query_screen(app).query_one(ResultsTable).seen is None
 
 
 async def test_a_command_line_too_long_for_the_terminal_ends_in_an_ellipsis():

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input
 from tui_checks import NARROW, settled_text
-from tui_fakes import ScriptedProject, compare_outcomes
+from tui_fakes import SESSION, ScriptedProject, compare_outcomes, project_with_a_session
 
 from tierscope.api import QueryOptions
 from tierscope.models import Hit, TierOutcome, TierStatus
@@ -15,6 +15,7 @@ from tierscope.themes.builtin import BUILTIN_THEMES
 from tierscope.tui.app import VIEWS, TierscopeApp
 from tierscope.tui.widgets.budget_meter import BudgetMeter
 from tierscope.tui.widgets.query_form import QueryForm
+from tierscope.tui.widgets.session_picker import SessionPicker
 
 SIZE = (120, 40)
 # Only the Query view, so the footer does not change as other views are added.
@@ -86,6 +87,18 @@ def test_at_80x24_the_compare_tab_stacks_the_tiers(snap_compare):
         await run_query(pilot, QueryOptions(text="token budget", all_tiers=True))
 
     assert snap_compare(workbench(compare_outcomes()), run_before=run_before, terminal_size=NARROW)
+
+
+@pytest.mark.parametrize("size", [NARROW, SIZE], ids=["80x24", "120x40"])
+def test_a_chosen_session_marks_the_hits_it_has_received(snap_compare, tmp_path, size):
+    project = project_with_a_session(tmp_path / "trajectory")
+
+    async def run_before(pilot):
+        pilot.app.screen.query_one(SessionPicker).choose(SESSION)
+        await run_query(pilot, QueryOptions(text="token budget"))
+
+    app = TierscopeApp(project, views=QUERY_VIEW)
+    assert snap_compare(app, run_before=run_before, terminal_size=size)
 
 
 @pytest.mark.parametrize("size", [NARROW, SIZE])

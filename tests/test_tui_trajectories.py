@@ -533,6 +533,65 @@ async def test_the_budget_tab_shows_each_agent_day_against_the_thresholds(engine
         assert "within every threshold" in body  # review-sprint: two queries
 
 
+SESSION_DAY = "2026-11-21"
+
+
+def in_session(record: dict, minute: int, **fields) -> dict:
+    ts = record["ts"].replace(DAY, SESSION_DAY).replace("T09:01:", f"T09:{minute:02d}:")
+    return {**record, "ts": ts, "session": "impl-hb-52", **fields}
+
+
+@pytest.fixture
+def session_files(directory) -> dict[str, Path]:
+    """Two skills querying in one session, with a clearing between, and a query of one
+    of them outside any session — on a day after `day_files`' (the view opens on it)."""
+
+    def one(agent: str, minute: int, text: str, used: int, **totals) -> list[dict]:
+        intent, done = query_lines(agent, 1, minute, text)
+        done = {**done, "budget": {"used": used, "limit": 2000, "dropped": 0}}
+        return [in_session(intent, minute), in_session(done, minute, **totals)]
+
+    implement = [
+        *one("implement", 1, "rollback on failed health", 1800, accumulated=1800,
+             session_tokens=1800),
+        {"ts": f"{SESSION_DAY}T09:05:00.000Z", "agent": "implement", "phase": "clearing",
+         "session": "impl-hb-52", "cleared_tokens": 3200, "session_tokens": 3200},
+        *one("implement", 6, "health retries", 900, accumulated=900, session_tokens=4100,
+             repeats=1, saved=420),
+    ]  # fmt: skip
+    alone = query_lines("implement", 8, 7, "scheduler hosts")
+    alone = [{**r, "ts": r["ts"].replace(DAY, SESSION_DAY)} for r in alone]
+    review = [
+        *one("review-sprint", 3, "rollout review findings", 1400, accumulated=3200,
+             session_tokens=3200, repeats=2, saved=610),
+        *one("review-sprint", 7, "health check mirror", 1100, accumulated=2000,
+             session_tokens=5200),
+    ]  # fmt: skip
+    return {
+        "implement": write_lines(directory / f"implement-{SESSION_DAY}.jsonl", implement + alone),
+        "review": write_lines(directory / f"review-sprint-{SESSION_DAY}.jsonl", review),
+    }
+
+
+async def test_the_budget_tab_shows_a_session_of_two_skills_with_its_repeats(engine, session_files):
+    app = workbench(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await show_trajectories(pilot)
+        await pilot.press("b")
+        await settle(pilot)
+        budget = screen.query_one(SessionBudget)
+        (session, alone) = budget.timeline.series
+        assert (alone.agent, alone.session, alone.session_total) == ("implement", "", 1200)
+        assert session.session == "impl-hb-52" and session.session_total == 5200
+        body = str(screen.query_one("#session-budget-body", Static).content)
+        assert (
+            "session impl-hb-52 · implement, review-sprint · 2026-11-21 · 4 queries"
+            " · 1 clearing · 3 repeats avoided (1,030 tokens saved)"
+        ) in body
+        assert 'accumulated first over at 09:03:01, line 2 "rollout review findings"' in body
+        assert "largest 1,800 / 2,000" in body
+
+
 # -- scale ---------------------------------------------------------------------------------
 
 
@@ -632,6 +691,19 @@ async def test_at_80x24_the_entry_list_keeps_its_query_column(engine, day_files)
         assert "mirror fallback" in shown
         assert "token budget" in shown
         assert "implement" in await settled_text(pilot, screen.query_one(TrajectoryFiles))
+
+
+@pytest.mark.parametrize("size", [NARROW, SIZE], ids=["80x24", "120x40"])
+def test_snapshot_of_the_budget_of_a_session(snap_compare, engine, session_files, size):
+    async def run_before(pilot):
+        await show_trajectories(pilot)
+        await pilot.press("b")
+        await settle(pilot)
+        # Past the legend, to the session (the pane is four lines high at 80x24).
+        pilot.app.screen.query_one(SessionBudget).scroll_to(y=3, animate=False)
+        await settle(pilot)
+
+    assert snap_compare(workbench(engine), run_before=run_before, terminal_size=size)
 
 
 def test_snapshot_at_80x24_of_a_merged_day(snap_compare, engine, day_files):

@@ -183,3 +183,22 @@ class ScriptedProject(Project):
     def served_outcome(self) -> TierOutcome:
         """The scripted outcome of the tier that serves when tiers fall through."""
         return next(outcome for outcome in self.outcomes if outcome.hits)
+
+
+SESSION = "impl-hb-52"
+
+
+def project_with_a_session(trajectory_dir: Path) -> ScriptedProject:
+    """A scripted project whose session SESSION has been sent three of the four grep hits
+    (a skill asked "token budget" with a budget of 100)."""
+    from tierscope.config.model import TrajectorySettings
+
+    project = ScriptedProject(config=Config(trajectory=TrajectorySettings(dir=str(trajectory_dir))))
+    result = project.run(QueryOptions(text="token budget", budget=100, session=SESSION))
+    assert [hit.source for hit in result.hits] == [
+        "grimoires/loa/prd.md",
+        "grimoires/loa/sdd.md",
+        ".claude/skills/implement/SKILL.md",
+    ]
+    project.runs.clear()
+    return project

@@ -24,6 +24,7 @@ from tierscope.events import (
 if TYPE_CHECKING:
     from tierscope.api import QueryOptions
     from tierscope.config.model import Config
+    from tierscope.models import Hit
     from tierscope.trajectory.replay import LoggedQuery
 
 
@@ -75,6 +76,17 @@ class RunFailed(RunMessage):
     def __init__(self, run_id: int, error: str) -> None:
         super().__init__(run_id)
         self.error = error
+
+
+class SessionLooked(Message):
+    """What of a result's hits `session` has already received: hit -> "repeat" or
+    "part" (a hit not in it is new), with where each repeat was provided."""
+
+    def __init__(self, query_id: str, session: str, seen: dict[Hit, tuple[str, str]]) -> None:
+        super().__init__()
+        self.query_id = query_id
+        self.session = session
+        self.seen = seen
 
 
 _MESSAGE_FOR_EVENT: dict[type, type] = {

@@ -23,9 +23,12 @@ from tierscope.events import QueryEvent, QueryFinished
 from .messages import QueryFinishedMessage, RunCancelled, RunFailed, message_for
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from tierscope.api import QueryOptions
     from tierscope.events import EventSink
-    from tierscope.models import QueryResult
+    from tierscope.models import Hit, QueryResult
+    from tierscope.session.memory import Assessment
 
 
 # The agent the workbench's queries are logged under. A query replayed from a skill's log
@@ -49,6 +52,10 @@ class QueryEngine(Protocol):
         trajectory: bool = True,
         agent: str | None = None,
     ) -> QueryResult: ...
+
+    def sessions(self) -> list[str]: ...
+
+    def session_preview(self, session: str, hits: Sequence[Hit]) -> list[Assessment]: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ COMMANDS = {
     "doctor": "doctor",
     "config": "config_cmd",
     "trajectory": "trajectory",
+    "session": "session",
     "context": "context",
     "mcp": "mcp",
     "demo": "demo",

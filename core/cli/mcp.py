@@ -1,15 +1,20 @@
 """`tierscope mcp`: an MCP server over stdio for agent skills.
 
 Tools: `write_context` and `read_context` (seed 002's schemas; the run is injected by the
-server, resolved once at start-up by the rule in tierscope.store.runs) and
-`query_context` (the tiered query, answered as the headless JSON array). The MCP SDK is
-imported only when this command runs.
+server, resolved once at start-up by the rule in tierscope.store.runs), `query_context`
+(the tiered query, answered as the headless JSON array) and `clear_session`.
+
+Each client connection is a session (`--session`, else $TIERSCOPE_SESSION, else a fresh
+`mcp-<hex>` id), unless a call names its own: a section the session has received is
+referenced instead of sent again, and crossing a threshold is said in the tool result.
+The MCP SDK is imported only when this command runs.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import threading
 from collections.abc import Callable
@@ -26,7 +31,9 @@ INSTRUCTIONS = (
     f"Shared context for the skills of one run: write {entries_in_prose()} with "
     "write_context, read them back "
     "(filtered or searched) with read_context, and search the project's documents and code "
-    "under a token budget with query_context."
+    "under a token budget with query_context. Within this connection's session, a section "
+    "already provided is answered with a short reference to it; when a result says to "
+    "synthesize and clear, write down what matters and call clear_session."
 )
 
 
@@ -114,12 +121,35 @@ QUERY_CONTEXT: ToolSpec = {
                 "description": "Calling skill: selects its config overrides and names its "
                 "trajectory log (optional)",
             },
+            "session": {
+                "type": "string",
+                "description": "Session to answer in (optional; default: this connection's "
+                "own session). Sections it has received come back as references",
+            },
         },
         "required": ["query"],
     },
 }
 
-TOOLS = (WRITE_CONTEXT, READ_CONTEXT, QUERY_CONTEXT)
+CLEAR_SESSION: ToolSpec = {
+    "name": "clear_session",
+    "description": "Record a clearing of the session (seed 004's clearing phase), once its "
+    "results have been synthesized: the accumulated token count restarts at 0 and sections "
+    "provided before may be provided again. The session's total goes on.",
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "session": {
+                "type": "string",
+                "description": "Session to clear (optional; default: this connection's)",
+            },
+            "summary": {"type": "string", "description": "What was synthesized (optional)"},
+        },
+        "required": [],
+    },
+}
+
+TOOLS = (WRITE_CONTEXT, READ_CONTEXT, QUERY_CONTEXT, CLEAR_SESSION)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -130,6 +160,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "query_context for the project.",
     )
     parser.add_argument("--run-id", help="the run (default: $TIERSCOPE_RUN_ID, else the session)")
+    parser.add_argument(
+        "--session",
+        metavar="ID",
+        help="the connection's query session (default: $TIERSCOPE_SESSION, else a new id)",
+    )
     parser.add_argument("--config", default=argparse.SUPPRESS, help="config file")
     parser.add_argument("--root", default=argparse.SUPPRESS, help="project root")
     parser.set_defaults(handler=run)
@@ -142,13 +177,17 @@ class ToolFailure(Exception):
 class ContextTools:
     """The three tools as plain calls: arguments in, JSON text out. No MCP types here."""
 
-    def __init__(self, root: Path, config_path: str | None, run_id: str) -> None:
+    def __init__(
+        self, root: Path, config_path: str | None, run_id: str, session: str | None = None
+    ) -> None:
         from tierscope.config.loader import load_config
+        from tierscope.session.names import new_session_id
         from tierscope.store.location import store_path
 
         self.root = root
         self.config_path = config_path
         self.run_id = run_id
+        self.session = session or new_session_id("mcp")
         self.store_path = store_path(root, load_config(root, config_path))
         self._store: ContextStore | None = None
         self._opening = threading.Lock()
@@ -167,6 +206,7 @@ class ContextTools:
             "write_context": self.write_context,
             "read_context": self.read_context,
             "query_context": self.query_context,
+            "clear_session": self.clear_session,
         }
         try:
             return handlers[name](**arguments)
@@ -200,19 +240,64 @@ class ContextTools:
         result = store.read(filters) if store is not None else ReadResult((), 0)
         return [json.dumps(result.to_dict(), ensure_ascii=False)]
 
-    def query_context(self, query: str, scope=None, budget=None, skill=None) -> list[str]:
+    def query_context(
+        self, query: str, scope=None, budget=None, skill=None, session=None
+    ) -> list[str]:
         from tierscope.api import Project, QueryOptions
         from tierscope.render import render_json
 
+        session = self._session(session)
         project = Project(self.root, self.config_path)
-        result = project.run(QueryOptions(text=query, scope=scope, budget=budget, skill=skill))
+        result = project.run(
+            QueryOptions(text=query, scope=scope, budget=budget, skill=skill, session=session)
+        )
         blocks = [render_json(result.hits)]
         # The array stays the first block, byte for byte the CLI's; why it may be empty
-        # follows as a note the calling agent can read.
+        # follows as a note the calling agent can read, and so does each threshold crossed.
         notes = [*([result.refused] if result.refused else []), *result.warnings]
         if notes:
             blocks.append("note: " + "; ".join(notes))
+        if result.session is not None:
+            blocks.extend(f"note: {note}" for note in result.session.notes)
         return blocks
+
+    def clear_session(self, session=None, summary="") -> list[str]:
+        from tierscope.session.keeper import clear_session
+        from tierscope.session.ledger import SessionUnavailable
+        from tierscope.trajectory.paths import agent_name
+
+        session = self._session(session)
+        project = self._project()
+        try:
+            clearing = clear_session(
+                project.trajectory_dir(),
+                session,
+                agent=agent_name(None),
+                summary=summary or "cleared with the MCP tool clear_session",
+                wait=project.config.timeout_seconds,
+            )
+        except SessionUnavailable as exc:
+            raise ToolFailure(str(exc)) from None
+        answer = {
+            "session": clearing.session,
+            "cleared_tokens": clearing.cleared_tokens,
+            "session_tokens": clearing.total,
+        }
+        return [json.dumps(answer)]
+
+    def _session(self, named: str | None) -> str:
+        from tierscope.session.names import SESSION_ID_RULE, is_session_id
+
+        if named is None or named == "":
+            return self.session
+        if not is_session_id(named):
+            raise ToolFailure(f"session must be {SESSION_ID_RULE}, got {json.dumps(named)[:60]}")
+        return named
+
+    def _project(self):
+        from tierscope.api import Project
+
+        return Project(self.root, self.config_path)
 
     def close(self) -> None:
         if self._store is not None:
@@ -285,8 +370,21 @@ def run(args: argparse.Namespace) -> int:
     if sys.stdout is None:
         print("tierscope mcp: stdout is closed; no client to answer", file=sys.stderr)
         return 1
-    tools = ContextTools(root, getattr(args, "config", None), current_run_id(args.run_id))
-    print(f"tierscope mcp: serving {root} (run {tools.run_id})", file=sys.stderr)
+    from tierscope.session.names import SESSION_ENV, SESSION_ID_RULE, is_session_id
+    from tierscope.terminal import printable
+
+    session = args.session if args.session is not None else os.environ.get(SESSION_ENV)
+    if session and not is_session_id(session):
+        shown = printable(session)
+        print(f"tierscope mcp: ignoring session '{shown}': {SESSION_ID_RULE}", file=sys.stderr)
+        session = None
+    tools = ContextTools(
+        root, getattr(args, "config", None), current_run_id(args.run_id), session or None
+    )
+    print(
+        f"tierscope mcp: serving {root} (run {tools.run_id}, session {tools.session})",
+        file=sys.stderr,
+    )
     stopped_by: list[int] = []
     try:
         anyio.run(_serve, tools, stdin, stopped_by)

@@ -4,6 +4,7 @@ qmd-context-query.sh. Exit 0 for every query outcome; 2 only for usage errors.""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 FORMATS = ("json", "text")
@@ -16,6 +17,7 @@ VALUE_OPTIONS = {
     "-b": "--budget", "--budget": "--budget", "-f": "--format", "--format": "--format",
     "-t": "--timeout", "--timeout": "--timeout", "--skill": "--skill", "--tiers": "--tiers",
     "--config": "--config", "--root": "--root", "--theme": "--theme",
+    "--session": "--session",
 }  # fmt: skip
 
 HELP_TOP = """\
@@ -50,6 +52,13 @@ EXAMPLES:
     tierscope query -q "open blockers" -s notes -b 1000
     tierscope query "adapter pattern" --scope all --format text
     tierscope query "token budget" --skill implement --explain
+    tierscope query "retry policy" --session impl-42 --json
+
+SESSIONS:
+    With --session ID (or $TIERSCOPE_SESSION), a section this session has already received
+    comes back as a short reference ("already provided in this session: path:12-40"), and
+    crossing the token_budgets thresholds is said on stderr, one line each. See
+    `tierscope session --help`.
 """
 
 
@@ -93,6 +102,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("-t", "--timeout", metavar="SECONDS", help="per-tier timeout")
     parser.add_argument(
         "--skill", metavar="NAME", help="calling skill: selects its overrides, names the log"
+    )
+    parser.add_argument(
+        "--session",
+        metavar="ID",
+        help="the calling session (default: $TIERSCOPE_SESSION): no section sent twice",
     )
     parser.add_argument("--tiers", metavar="LIST", help="comma-separated tiers, in order")
     parser.add_argument("--all-tiers", action="store_true", help="run every tier (compare)")
@@ -154,6 +168,20 @@ def run(args: argparse.Namespace) -> int:
         _stderr(f"WARNING: Invalid --skill value '{skill}', ignoring")
         skill = None
 
+    session = args.session
+    origin = "--session"
+    if session is None:
+        from tierscope.session.names import SESSION_ENV
+
+        session, origin = os.environ.get(SESSION_ENV), f"${SESSION_ENV}"
+    session = session or None
+    if session is not None:
+        from tierscope.session.names import is_session_id
+
+        if not is_session_id(session):
+            _stderr(f"WARNING: Invalid {origin} value '{session}', ignoring")
+            session = None
+
     tiers = None
     if args.tiers:
         tiers = tuple(t.strip().lower() for t in args.tiers.split(",") if t.strip())
@@ -172,6 +200,7 @@ def run(args: argparse.Namespace) -> int:
             tiers=tiers,
             all_tiers=args.all_tiers,
             refresh=args.refresh,
+            session=session,
         ),
         trajectory=not args.no_trajectory,
     )
@@ -181,6 +210,9 @@ def run(args: argparse.Namespace) -> int:
     # config or for the skill) answer [] in silence, as it does. --explain says why.
     if result.refused and result.refused.startswith("Invalid scope"):
         _stderr(result.refused)
+    if result.session is not None:
+        for note in result.session.notes:
+            _warn(note)
 
     if args.explain:
         source = str(project.config.source.path or "built-in defaults")

@@ -14,6 +14,9 @@ from pathlib import Path
 KNOWN_TIERS = ("qmd", "ck", "grep", "store")
 DEFAULT_TIERS = ("qmd", "ck", "grep")
 SIGNAL_LEVELS = ("low", "medium", "high")
+# What a session does with a section it has already received, and past `token_budgets.session`.
+REPEAT_POLICIES = ("reference", "skip", "allow")
+OVER_SESSION_POLICIES = ("warn", "shrink", "refuse")
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +120,19 @@ class TokenBudgets:
 
 
 @dataclass(frozen=True, slots=True)
+class SessionSettings:
+    """How a query that names a session is answered.
+
+    `repeats`: a section the session has already received is sent as a short reference
+    (`reference`), left out (`skip`) or sent again in full (`allow`). `over_session`: past
+    `token_budgets.session`, a query is answered as usual with a warning (`warn`), with half
+    the budget of the query before it (`shrink`), or with [] (`refuse`)."""
+
+    repeats: str = "reference"
+    over_session: str = "warn"
+
+
+@dataclass(frozen=True, slots=True)
 class StoreSettings:
     path: str = ""  # "" = per-project database under the user data dir
     limit: int = 10
@@ -164,6 +180,7 @@ class Config:
     trajectory: TrajectorySettings = TrajectorySettings()
     filtering: FilteringSettings = FilteringSettings()
     token_budgets: TokenBudgets = TokenBudgets()
+    session: SessionSettings = SessionSettings()
     store: StoreSettings = StoreSettings()
     source: ConfigSource = ConfigSource(None, "no config file found; built-in defaults")
     problems: tuple[ConfigProblem, ...] = ()

@@ -14,7 +14,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from .model import DEFAULT_EXCLUDES, DEFAULT_TIERS, SIGNAL_LEVELS
+from .model import (
+    DEFAULT_EXCLUDES,
+    DEFAULT_TIERS,
+    OVER_SESSION_POLICIES,
+    REPEAT_POLICIES,
+    SIGNAL_LEVELS,
+)
 from .value_kinds import (
     BOOLEAN,
     COMPRESSION_LEVEL,
@@ -304,21 +310,46 @@ TOKEN_BUDGETS = SettingGroup(
             POSITIVE_INTEGER,
             2000,
             "single search",
-            "the session budget view's threshold for one query",
+            "seed 004's threshold for one query, drawn in the session budget view",
         ),
         Setting(
             "accumulated",
             POSITIVE_INTEGER,
             5000,
             "accumulated",
-            "the session budget view's threshold for the tokens added up",
+            "tokens served since a session's last clearing above which a query says:"
+            " synthesize and clear",
         ),
         Setting(
             "session",
             POSITIVE_INTEGER,
             15000,
             "session",
-            "the session budget view's threshold for a whole session",
+            "tokens served in a whole session above which a query says: stop and synthesize",
+        ),
+    ),
+)
+
+SESSION = SettingGroup(
+    "session",
+    "Sessions",
+    (
+        # The policies are named by their choices, so a wrong value's problem lists them.
+        Setting(
+            "repeats",
+            choice("reference, skip or allow", REPEAT_POLICIES),
+            "reference",
+            "repeats",
+            "a section the session has received: `reference` (a few tokens saying where),"
+            " `skip` (left out), `allow` (sent again)",
+        ),
+        Setting(
+            "over_session",
+            choice("warn, shrink or refuse", OVER_SESSION_POLICIES),
+            "warn",
+            "over session",
+            "past `token_budgets.session`: `warn` (answer as usual), `shrink` (half the"
+            " previous query's budget), `refuse` (`[]`)",
         ),
     ),
 )
@@ -333,7 +364,7 @@ STORE = SettingGroup(
 )
 
 # The mappings of plain settings, in the order the section lists them.
-GROUPS = (QMD, CK, GREP, SNIPPETS, TRAJECTORY, FILTERING, TOKEN_BUDGETS, STORE)
+GROUPS = (QMD, CK, GREP, SNIPPETS, TRAJECTORY, FILTERING, TOKEN_BUDGETS, SESSION, STORE)
 
 # Every key the section itself may hold.
 SECTION_KEYS = frozenset(

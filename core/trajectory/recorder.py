@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..events import QueryEvent, QueryFinished, QueryStarted
+from ..models import SessionOutcome
 from .writer import append_records
 
 
@@ -27,6 +28,7 @@ class TrajectoryRecorder:
     def __call__(self, event: QueryEvent) -> None:
         if isinstance(event, QueryStarted):
             request = event.request
+            session = {"session": request.session} if request.session else {}
             self._append(
                 {
                     "ts": utc_timestamp(),
@@ -39,6 +41,7 @@ class TrajectoryRecorder:
                     "tiers": list(request.tiers),
                     "skill": request.skill,
                     "root": str(self.root),
+                    **session,
                 }
             )
         elif isinstance(event, QueryFinished):
@@ -70,6 +73,7 @@ class TrajectoryRecorder:
                         "dropped": len(result.budget.dropped),
                     },
                     "total_ms": round(result.total_ms, 1),
+                    **(_session_fields(result.session) if result.session else {}),
                 }
             )
 
@@ -77,3 +81,20 @@ class TrajectoryRecorder:
         warning = append_records(self.path, [record])
         if warning and self.warning is None:
             self.warning = warning
+
+
+def _session_fields(session: SessionOutcome) -> dict:
+    """The execute line's account of its session: the totals after this query, what it
+    did not send again, and each served hit's source, span, content hash and tokens."""
+    fields = {
+        "session": session.session,
+        "session_tokens": session.total,
+        "accumulated": session.accumulated,
+        "repeats": session.repeats,
+        "saved": session.saved,
+        "over": list(session.over),
+        "served": [hit.to_dict() for hit in session.served],
+    }
+    if not session.kept:
+        fields["session_kept"] = False
+    return fields

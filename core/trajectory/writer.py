@@ -72,10 +72,10 @@ def _append_lines(path: Path, lines: list[bytes]) -> None:
             # A writer that died mid-line leaves a partial last line; end it first so our
             # first record does not get glued onto it and lost with it.
             if _ends_without_newline(path, fd):
-                _write_fully(fd, b"\n")
+                write_fully(fd, b"\n")
                 whole += 1
             for line in lines:
-                _write_fully(fd, line)
+                write_fully(fd, line)
                 whole += len(line)
         except OSError:
             # A full disk can take part of a line: cut it off, so the file holds only the
@@ -143,7 +143,8 @@ def _same_file(first: os.stat_result, second: os.stat_result) -> bool:
     return (first.st_dev, first.st_ino) == (second.st_dev, second.st_ino)
 
 
-def _write_fully(fd: int, data: bytes) -> None:
+def write_fully(fd: int, data: bytes) -> None:
+    """Write all of `data` to `fd` (a short write is continued)."""
     # A regular file takes the whole line in one write; the loop only guards the rare
     # short write (signal, nearly full disk), and the lock keeps it contiguous anyway.
     view = memoryview(data)

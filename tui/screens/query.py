@@ -31,6 +31,7 @@ from ..messages import (
     QueryStartedMessage,
     RunCancelled,
     RunFailed,
+    SessionLooked,
     TierFinishedMessage,
     TierStartedMessage,
 )
@@ -42,6 +43,7 @@ from ..widgets.latency_history import LatencyHistory
 from ..widgets.query_form import QueryForm
 from ..widgets.replay_comparison import ReplayComparison
 from ..widgets.results_table import ResultsTable
+from ..widgets.session_picker import SessionPicker
 from ..widgets.tier_pipeline import TierPipeline
 from ..widgets.tier_row import format_ms
 from ..widgets.workbench_footer import WorkbenchFooter
@@ -78,6 +80,7 @@ class QueryScreen(Screen):
         self.options: QueryOptions | None = None
         self.result: QueryResult | None = None
         self.candidates: tuple[Hit, ...] = ()
+        self.seen: SessionLooked | None = None  # what the chosen session has of the result
 
     def compose(self) -> ComposeResult:
         config = self.engine.config
@@ -88,6 +91,7 @@ class QueryScreen(Screen):
         with TabbedContent(id="tabs", initial="results-tab"):
             with TabPane("Results", id="results-tab"), Horizontal(id="results-pane"):
                 with Vertical(id="results-column"):
+                    yield SessionPicker(self.engine.sessions(), id="session-picker")
                     yield ResultsTable(id="results")
                     with VerticalScroll(id="budget-box"):
                         yield BudgetMeter(id="budget-meter")
@@ -113,6 +117,12 @@ class QueryScreen(Screen):
                 "defaults adapted (no Loa layout)", tooltip=f"{adapted}; {INIT_HINT}"
             )
         self.query_one("#command-line", Static).update(hint)
+
+    def on_screen_resume(self) -> None:
+        self._list_sessions()
+
+    def _list_sessions(self) -> None:
+        self.query_one(SessionPicker).set_sessions(self.engine.sessions())
 
     # Running ---------------------------------------------------------------------------
 
@@ -206,11 +216,17 @@ class QueryScreen(Screen):
         pipeline.show_outcomes(result.outcomes)
         self.history.record(result.outcomes)
         pipeline.show_history(self.history)
-        self.query_one(ResultsTable).show(report)
+        # What the chosen session has of this result is looked up below; until then, none.
+        self.seen = None
+        table = self.query_one(ResultsTable)
+        table.seen = {} if self.query_one(SessionPicker).chosen() else None
+        table.show(report)
         self.query_one(BudgetMeter).show(report, new_result=True)
         self.query_one(ReplayComparison).show_now(result)
         self._show_status()
         self._show_command()
+        self._list_sessions()
+        self._look_at_session()
         compare = self.query_one(ComparePanel)
         if result.request.all_tiers:
             self.run_worker(compare.show(result.outcomes), group="compare", exclusive=True)
@@ -234,6 +250,7 @@ class QueryScreen(Screen):
         self.query_one(BudgetMeter).show(report)
         self.query_one(QueryForm).set_budget(limit)
         self._show_status()
+        self._show_session_summary()
         self._show_command()
 
     def _show_status(self) -> None:
@@ -257,6 +274,59 @@ class QueryScreen(Screen):
             f" · {len(report.dropped)} dropped · {format_ms(result.total_ms)}",
             "$success" if result.served_by else "$warning",
         )
+
+    def _show_session_summary(self) -> None:
+        picker = self.query_one(SessionPicker)
+        if self.seen is None or self.result is None:
+            picker.show_summary("")
+            return
+        included = self.result.budget.included
+        kept = [entry for entry in included if entry.hit in self.seen.seen]
+        if not kept:
+            picker.show_summary("nothing kept was sent in it", "$success")
+            return
+        tokens = sum(entry.tokens for entry in kept)
+        picker.show_summary(
+            f"↺ {len(kept)} of {len(included)} kept · {tokens:,} tokens",
+            tooltip=f"{len(kept)} of the {len(included)} kept hits were sent in session "
+            f"{self.seen.session} already ({tokens:,} tokens): a query in it would get "
+            "references to them (↺), or only their new lines (◐)",
+        )
+
+    # Comparing with a session -----------------------------------------------------------
+
+    @on(SessionPicker.Chosen)
+    def _session_chosen(self) -> None:
+        self._look_at_session()
+
+    def _look_at_session(self) -> None:
+        """Mark which hits the chosen session has received (looked up off the UI thread)."""
+        session = self.query_one(SessionPicker).chosen()
+        if session is None or self.result is None:
+            self.seen = None
+            self.query_one(ResultsTable).show_seen(None)
+            self._show_session_summary()
+            return
+        self._look(self.result.query_id, session, self.candidates)
+
+    @work(thread=True, exclusive=True, group="session-look", exit_on_error=False)
+    def _look(self, query_id: str, session: str, hits: tuple[Hit, ...]) -> None:
+        seen = {
+            assessment.hit: (assessment.kind, assessment.where)
+            for assessment in self.engine.session_preview(session, hits)
+            if assessment.kind != "new"
+        }
+        self.post_message(SessionLooked(query_id, session, seen))
+
+    def on_session_looked(self, message: SessionLooked) -> None:
+        current = self.result.query_id if self.result is not None else None
+        if message.query_id != current:
+            return
+        if message.session != self.query_one(SessionPicker).chosen():
+            return
+        self.seen = message
+        self.query_one(ResultsTable).show_seen(message.seen)
+        self._show_session_summary()
 
     def _show_command(self) -> None:
         if self.options is None:

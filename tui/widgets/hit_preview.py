@@ -1,5 +1,6 @@
-"""Preview of the selected hit: file:line, tier, score, budget verdict, then the content
-rendered as markdown with the query's terms highlighted."""
+"""Preview of the selected hit: file:line, tier, score, budget verdict, what the chosen
+session has of it, then the content rendered as markdown with the query's terms
+highlighted."""
 
 from __future__ import annotations
 
@@ -48,6 +49,11 @@ class HitPreview(VerticalScroll):
             if ranked.kept
             else (f"dropped: {ranked.entry.reason}", "$budget-over")
         )
+        seen = ""
+        if ranked.seen == "repeat":
+            seen = f"\nthe session has it: a headless query sends {ranked.where} as a reference"
+        elif ranked.seen == "part":
+            seen = "\nthe session has some of its lines: a headless query leaves them out"
         location.update(
             Content.assemble(
                 (entry_label(ranked.entry), "$foreground bold underline"),
@@ -55,6 +61,7 @@ class HitPreview(VerticalScroll):
                 (hit.tier, tier_style(hit.tier)),
                 f" · score {hit.score:.3f} · {ranked.entry.tokens} tokens · ",
                 verdict,
+                (seen, "$warning"),
             )
         )
         body.update(highlight_terms(render_markdown(hit.content), query_terms(query)))

@@ -1,7 +1,9 @@
-"""The results table: every candidate hit by rank, and whether the budget kept it."""
+"""The results table: every candidate hit by rank, whether the budget kept it, and —
+with a session chosen — whether that session has received it already."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -9,7 +11,7 @@ from textual import events
 from textual.message import Message
 from textual.widgets import DataTable
 
-from tierscope.models import BudgetEntry, BudgetReport
+from tierscope.models import BudgetEntry, BudgetReport, Hit
 
 from .budget_meter import entry_label
 from .short_path import fit_path
@@ -18,19 +20,33 @@ from .tier_style import theme_colour, tier_variable
 
 @dataclass(frozen=True, slots=True)
 class RankedEntry:
-    """A hit as the table shows it: its rank by score and what the budget did with it."""
+    """A hit as the table shows it: its rank by score, what the budget did with it, and
+    what the chosen session has of it (`seen`: "repeat", "part" or "" for new; `where`
+    the repeat was provided)."""
 
     rank: int
     entry: BudgetEntry
     kept: bool
+    seen: str = ""
+    where: str = ""
 
 
-def rank_entries(report: BudgetReport) -> list[RankedEntry]:
+Seen = Mapping[Hit, tuple[str, str]]  # hit -> (what the session has: repeat/part, where)
+
+
+def rank_entries(report: BudgetReport, seen: Seen | None = None) -> list[RankedEntry]:
     """Kept and dropped hits together, best score first (ties keep the engine's order)."""
     marked = [(entry, True) for entry in report.included]
     marked += [(entry, False) for entry in report.dropped]
     marked.sort(key=lambda pair: -pair[0].hit.score)
-    return [RankedEntry(rank, entry, kept) for rank, (entry, kept) in enumerate(marked, 1)]
+    seen = seen or {}
+    return [
+        RankedEntry(rank, entry, kept, *seen.get(entry.hit, ("", "")))
+        for rank, (entry, kept) in enumerate(marked, 1)
+    ]
+
+
+SEEN_MARKS = {"repeat": "↺", "part": "◐"}
 
 
 # Below this many cells the tier column goes (a query's hits share one tier unless every
@@ -57,16 +73,24 @@ class ResultsTable(DataTable):
     def __init__(self, **kwargs) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
         self.ranked: list[RankedEntry] = []
-        self._layout: tuple[bool, int] | None = None
+        self.report: BudgetReport | None = None
+        self.seen: Seen | None = None  # None: no session chosen
+        self._layout: tuple[bool, int, bool] | None = None
 
     def on_mount(self) -> None:
         self._fill()
 
     def show(self, report: BudgetReport | None) -> None:
         """Fill the table from `report`, keeping the cursor on the same rank."""
-        self.ranked = rank_entries(report) if report is not None else []
+        self.report = report
+        self.ranked = rank_entries(report, self.seen) if report is not None else []
         self._fill()
         self.post_message(self.HitSelected(self.selected()))
+
+    def show_seen(self, seen: Seen | None) -> None:
+        """Mark what a session has received (None: no session chosen, no column)."""
+        self.seen = seen
+        self.show(self.report)
 
     def on_resize(self, event: events.Resize) -> None:
         # The event's size is the new one; the region the table is placed in may still be
@@ -78,27 +102,29 @@ class ResultsTable(DataTable):
     def compact(self) -> bool:
         return self.size.width < COMPACT_WIDTH
 
-    def _layout_for_width(self, width: int | None = None) -> tuple[bool, int]:
-        """(compact, cells left for the source) at the table's width (`width`: its content
-        width, when known better than from its present region)."""
+    def _layout_for_width(self, width: int | None = None) -> tuple[bool, int, bool]:
+        """(compact, cells left for the source, session column) at the table's width
+        (`width`: its content width, when known better than from its present region)."""
         width = self.size.width if width is None else width
         compact = width < COMPACT_WIDTH
+        session = self.seen is not None
         padding = 2 * self.cell_padding
         tokens = max([0, *(len(str(r.entry.tokens)) for r in self.ranked)])
         fixed = [len(str(len(self.ranked) or 1)), len("score")]
         if compact:
-            fixed.append(max(len("tokens"), tokens + 2))
+            fixed.append(max(len("tokens"), tokens + 2 + (2 if session else 0)))
         else:
             fixed.append(max(len("tokens"), tokens))
             fixed += [max([len("tier"), *(len(r.entry.hit.tier) for r in self.ranked)])]
             fixed += [len("dropped")]
+            fixed += [len("session")] if session else []
         used = sum(width + padding for width in fixed) + padding + SCROLLBAR
-        return compact, max(8, width - used)
+        return compact, max(8, width - used), session
 
     def _fill(self, width: int | None = None) -> None:
         row = self.cursor_row
         self._layout = self._layout_for_width(width)
-        compact, source_width = self._layout
+        compact, source_width, session = self._layout
         self.clear(columns=True)
         self.add_column("#", key="rank")
         self.add_column("score", key="score")
@@ -107,6 +133,8 @@ class ResultsTable(DataTable):
         self.add_column("tokens", key="tokens")
         if not compact:
             self.add_column("budget", key="budget")
+            if session:
+                self.add_column("session", key="session")
         self.add_column("source", key="source")
         for ranked in self.ranked:
             self.add_row(*self._cells(ranked, compact, source_width), key=str(ranked.rank))
@@ -126,15 +154,22 @@ class ResultsTable(DataTable):
             Text(str(ranked.rank), justify="right"),
             Text(f"{hit.score:.3f}", justify="right"),
         ]
+        seen_style = theme_colour(self.app, "warning")
         if compact:
-            # Kept or dropped as a mark before the cost, where the budget column was.
+            # Kept or dropped as a mark before the cost, where the budget column was; what
+            # the session has as a mark after it.
             mark = "✓" if ranked.kept else "✗"
-            cells.append(Text.assemble((mark, style), " ", tokens))
+            seen = SEEN_MARKS.get(ranked.seen, " ") if self.seen is not None else ""
+            cells.append(
+                Text.assemble((mark, style), " ", tokens, (f" {seen}" if seen else "", seen_style))
+            )
         else:
             tier_colour = theme_colour(self.app, tier_variable(hit.tier))
             cells.append(Text(hit.tier, style=f"bold {tier_colour}"))
             cells.append(Text(tokens, justify="right"))
             cells.append(Text("kept" if ranked.kept else "dropped", style=style))
+            if self.seen is not None:
+                cells.append(Text(ranked.seen or "new", style=seen_style if ranked.seen else ""))
         cells.append(Text(fit_path(entry_label(ranked.entry), source_width)))
         return tuple(cells)
 

@@ -1,6 +1,7 @@
-"""Budget over a session: per agent and day, the tokens its queries injected, accumulated
-over time against the `token_budgets` thresholds, with the first crossing of each called
-out — so a maintainer sees which skill floods its context, and when."""
+"""Budget over a session: per session (queries made with `--session`) and, for queries
+without one, per agent and day — the tokens each query injected, accumulated over time
+against the `token_budgets` thresholds, with the first crossing of each called out and a
+session's repeats avoided — so a maintainer sees which skill floods its context, and when."""
 
 from __future__ import annotations
 
@@ -92,25 +93,58 @@ def crossings(series: BudgetSeries) -> Content:
     return Content(" · ").join(parts)
 
 
-def series_lines(series: BudgetSeries, timeline: BudgetTimeline, width: int) -> list[Content]:
-    """A heading, an accumulated sparkline, a session bar and the crossings of one day."""
-    limits = timeline.limits
+def heading(series: BudgetSeries, timeline: BudgetTimeline) -> Content:
+    """Whose tokens these are (a session and its agents, or an agent's day), how many
+    queries and clearings, a session's repeats avoided, and single searches over."""
     points = series.points
     queries = sum(not point.cleared for point in points)
     clearings = len(points) - queries
     day = series.day.isoformat() if series.day else "no date"
-    chart = max(width - LABEL_WIDTH - FIGURE_WIDTH, MIN_CHART_WIDTH)
     singles = sum(SINGLE_SEARCH in point.over for point in points)
-    heading = Content.assemble(
-        (series.agent or "(no agent)", "bold"),
-        (f" · {day} · {queries} quer{'y' if queries == 1 else 'ies'}", "$foreground-muted"),
+    if series.session:
+        agents = ", ".join(series.agents) or "(no agent)"
+        who = Content.assemble(
+            (f"session {series.session}", "bold"), (f" · {agents} · {day}", "$foreground-muted")
+        )
+    else:
+        who = Content.assemble(
+            (series.agent or "(no agent)", "bold"), (f" · {day}", "$foreground-muted")
+        )
+    return Content.assemble(
+        who,
+        (f" · {queries} quer{'y' if queries == 1 else 'ies'}", "$foreground-muted"),
         (f" · {clearings} clearing{'s' if clearings != 1 else ''}" if clearings else "", ""),
         (
+            f" · {series.repeats} repeat{'s' if series.repeats != 1 else ''} avoided"
+            f" ({series.saved:,} tokens saved)"
+            if series.session
+            else "",
+            WITHIN,
+        ),
+        (
             f" · {singles} single search{'es' if singles != 1 else ''} over "
-            f"{limits.single_search:,}"
+            f"{timeline.limits.single_search:,}"
             if singles
             else "",
             OVER,
+        ),
+    )
+
+
+def series_lines(series: BudgetSeries, timeline: BudgetTimeline, width: int) -> list[Content]:
+    """A heading, the tokens of each query, an accumulated sparkline, a session bar and
+    the crossings of one session or agent-day."""
+    limits = timeline.limits
+    points = series.points
+    chart = max(width - LABEL_WIDTH - FIGURE_WIDTH, MIN_CHART_WIDTH)
+    asked = [point.used for point in points if not point.cleared]
+    largest = max(asked, default=0)
+    per_query = Content.assemble(
+        ("  per query".ljust(LABEL_WIDTH), "$foreground-muted"),
+        threshold_sparkline(asked, limits.single_search, chart),
+        (
+            f"  largest {largest:,} / {limits.single_search:,}",
+            OVER if largest > limits.single_search else "$foreground-muted",
         ),
     )
     peak = series.peak_accumulated
@@ -131,14 +165,24 @@ def series_lines(series: BudgetSeries, timeline: BudgetTimeline, width: int) -> 
             OVER if SESSION in series.exceeded else "$foreground-muted",
         ),
     )
-    return [heading, accumulated, session, Content("  ") + crossings(series)]
+    return [
+        heading(series, timeline),
+        per_query,
+        accumulated,
+        session,
+        Content("  ") + crossings(series),
+    ]
 
 
 def timeline_content(timeline: BudgetTimeline | None, width: int, agent: str = "") -> Content:
     """Every agent-day of `timeline` (only `agent`'s when given), or why there is none."""
     if timeline is None:
         return Content.styled("counting tokens…", "$foreground-muted")
-    series = [s for s in timeline.series if not agent or s.agent.casefold() == agent.casefold()]
+    series = [
+        s
+        for s in timeline.series
+        if not agent or agent.casefold() in {name.casefold() for name in (s.agent, *s.agents)}
+    ]
     if not series:
         return Content.styled(
             "No execute lines with a token budget here (tierscope writes `budget.used`).",
