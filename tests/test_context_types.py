@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tierscope.cli import build_parser
-from tierscope.cli.mcp import INSTRUCTIONS, WRITE_CONTEXT
+from tierscope.cli.mcp_tools import INSTRUCTIONS, WRITE_CONTEXT
 from tierscope.store.context_types import (
     CONTEXT_TYPES,
     DEFINITIONS,
