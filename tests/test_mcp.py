@@ -10,15 +10,8 @@ import sys
 import anyio
 import pytest
 
-from tierscope.cli.mcp import (
-    CLEAR_SESSION,
-    QUERY_CONTEXT,
-    READ_CONTEXT,
-    TOOLS,
-    WRITE_CONTEXT,
-    ContextTools,
-    ToolFailure,
-)
+from tierscope.cli.mcp import ContextTools, ToolFailure
+from tierscope.cli.mcp_tools import CLEAR_SESSION, QUERY_CONTEXT, READ_CONTEXT, TOOLS, WRITE_CONTEXT
 from tierscope.store.location import STORE_ENV
 
 

@@ -10,20 +10,20 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tierscope.store.context_types import CONTEXT_TYPES, entries_in_prose, types_listed
+
 if TYPE_CHECKING:
     from tierscope.store.entries import ReadFilters, ReadResult
 
-# Spelled out for --help only: the store's own list (entries.CONTEXT_TYPES) is imported
-# when a context command runs, not whenever the `tierscope` parser is built.
-TYPES_HELP = "discovery, error, decision, review_issue, scratchpad, codebase_analysis"
+TYPES_HELP = types_listed()
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "context",
         help="write, read and prune the context store",
-        description="The project's context store: discoveries, errors, decisions, review "
-        "issues, scratchpads and codebase analyses shared by every skill of a run.",
+        description=f"The project's context store: {entries_in_prose()} shared by every "
+        "skill of a run.",
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
 
@@ -69,8 +69,6 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
 
 
 def _entry_type(text: str) -> str:
-    from tierscope.store.entries import CONTEXT_TYPES
-
     if text not in CONTEXT_TYPES:
         raise argparse.ArgumentTypeError(f"unknown type {text!r} (expected one of: {TYPES_HELP})")
     return text

@@ -6,39 +6,36 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Mapping
-from dataclasses import fields, replace
+from collections.abc import Collection, Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from .model import (
     BUILTIN_SCOPES,
+    DEFAULT_TIERS,
     KNOWN_TIERS,
-    OVER_SESSION_POLICIES,
-    REPEAT_POLICIES,
-    SIGNAL_LEVELS,
-    CkSettings,
     Config,
     ConfigProblem,
     ConfigSource,
-    FilteringSettings,
-    GrepSettings,
-    QmdSettings,
     ScopeConfig,
-    SessionSettings,
     SkillOverride,
-    SnippetSettings,
-    StoreSettings,
-    TokenBudgets,
-    TrajectorySettings,
+)
+from .schema import (
+    GENERAL,
+    GROUPS,
+    SCOPES,
+    SECTION_KEYS,
+    SKILL_OVERRIDES,
+    TIERS,
+    EntryGroup,
+    Setting,
 )
 
 SECTION = "qmd_context"
 PROJECT_CONFIG_NAMES = (".tierscope.yaml", ".loa.config.yaml")
 # A config is a few kilobytes; anything this large is a mistake or an attack.
 MAX_CONFIG_BYTES = 1 << 20
-# The session policies, named by their choices so a wrong value's problem lists them.
-REPEATS_KIND = "reference, skip or allow"
-OVER_SESSION_KIND = "warn, shrink or refuse"
 
 
 def discover_config(root: Path, explicit: str | None = None) -> ConfigSource:
@@ -153,22 +150,56 @@ class _SectionReader:
         short = key.removeprefix(f"{SECTION}.")
         self.problems.append(ConfigProblem(message, self.file, line, short, severity))
 
-    # -- typed getters: return the default and record a problem on a wrong type ----------
-
-    def value(self, section: Mapping, key: str, path: str, default, kind: str, instead: str = ""):
-        """`section[key]` checked as `kind`; `default` when absent or wrong, the problem
-        saying what applies instead (`instead`, else the default's value)."""
-        if key not in section or section[key] is None:
+    def value(self, body: Mapping, path: str, setting: Setting, default: object) -> Any:
+        """`body[setting.name]` checked as the setting's kind; `default` when absent or
+        wrong, the problem saying what applies instead (the setting's fallback, else the
+        default's value)."""
+        if setting.name not in body or body[setting.name] is None:
             return default
-        raw = section[key]
-        full = f"{path}.{key}"
-        checker = _CHECKERS[kind]
-        ok, value = checker(raw)
+        raw = body[setting.name]
+        ok, value = setting.kind.read(raw)
         if not ok:
-            instead = instead or f"the default ({_as_yaml(default)})"
-            self.problem(full, f"expected {kind}, got {raw!r}; using {instead}")
+            instead = setting.fallback or f"the default ({_as_yaml(default)})"
+            self.problem(
+                f"{path}.{setting.name}",
+                f"expected {setting.kind.name}, got {raw!r}; using {instead}",
+            )
             return default
         return value
+
+    def values(
+        self,
+        body: Mapping,
+        path: str,
+        settings: tuple[Setting, ...],
+        base: object | None = None,
+        retired: Mapping[str, str] | None = None,
+    ) -> dict[str, Any]:
+        """Each of `settings` read from `body` (defaulting to `base`'s values, else to the
+        declared defaults), then a warning for each other key of `body`: unknown, or
+        `retired` (a key no longer read, and why)."""
+        values = {
+            setting.name: self.value(
+                body,
+                path,
+                setting,
+                setting.default if base is None else getattr(base, setting.name),
+            )
+            for setting in settings
+        }
+        self.unknown(body, path, values, retired)
+        return values
+
+    def unknown(
+        self,
+        body: Mapping,
+        path: str,
+        known: Collection[str],
+        retired: Mapping[str, str] | None = None,
+    ) -> None:
+        for unknown in [key for key in body if key not in known]:
+            why = (retired or {}).get(unknown, "unknown key")
+            self.problem(f"{path}.{unknown}", f"{why} (ignored)", "warning")
 
     def mapping(self, section: Mapping, key: str, path: str) -> Mapping:
         raw = section.get(key)
@@ -179,144 +210,44 @@ class _SectionReader:
             return {}
         return raw
 
-    def settings(
-        self,
-        section: Mapping,
-        key: str,
-        default,
-        kinds: dict[str, str],
-        retired: Mapping[str, str] | None = None,
-    ):
-        path = f"{SECTION}.{key}"
-        raw = self.mapping(section, key, SECTION)
-        changes = {}
-        for name in kinds:
-            value = self.value(raw, name, path, getattr(default, name), kinds[name])
-            changes[name] = value
-        for unknown in [k for k in raw if k not in kinds]:
-            why = (retired or {}).get(unknown, "unknown key")
-            self.problem(f"{path}.{unknown}", f"{why} (ignored)", "warning")
-        return replace(default, **changes)
-
     def read(self, section: Mapping, source: ConfigSource) -> Config:
         base = Config()
-        p = SECTION
-        enabled = self.value(section, "enabled", p, base.enabled, "boolean")
-        budget = self.value(section, "default_budget", p, base.default_budget, "positive integer")
-        timeout = self.value(section, "timeout_seconds", p, base.timeout_seconds, "positive number")
+        general = {
+            setting.name: self.value(section, SECTION, setting, setting.default)
+            for setting in GENERAL.settings
+        }
+        # The model holds a float; a file's `5` is read as an int.
+        general["timeout_seconds"] = float(general["timeout_seconds"])
         tiers = self.tiers(section)
         scopes = self.scopes(section)
         overrides = self.overrides(section)
-        qmd = self.settings(
-            section,
-            "qmd",
-            QmdSettings(),
-            {
-                "mode": "qmd mode",
-                "min_score": "score",
-                "limit": "positive integer",
-                "refresh": "boolean",
-            },
-        )
-        ck = self.settings(
-            section,
-            "ck",
-            CkSettings(),
-            {"mode": "ck mode", "threshold": "non-negative number", "limit": "positive integer"},
-        )
-        grep = self.settings(
-            section,
-            "grep",
-            GrepSettings(),
-            {"limit": "positive integer", "max_filesize": "positive integer"},
-            retired={
-                "window_lines": "no longer used: a snippet is a section of at most"
-                " snippets.max_chars characters"
-            },
-        )
-        snippets = self.settings(
-            section,
-            "snippets",
-            SnippetSettings(),
-            {"max_chars": "positive integer", "max_line_chars": "positive integer"},
-        )
-        trajectory = self.settings(
-            section,
-            "trajectory",
-            TrajectorySettings(),
-            {
-                "enabled": "boolean",
-                "dir": "string",
-                "retention_days": "positive integer",
-                "archive_days": "positive integer",
-                "compression_level": "compression level",
-            },
-        )
-        filtering = self.settings(
-            section,
-            "filtering",
-            FilteringSettings(),
-            {
-                "enabled": "boolean",
-                "exclude": "list of strings",
-                "archive_zone": "string",
-                "signal_threshold": "signal level",
-                "include_ignored": "boolean",
-                "include_machine_data": "boolean",
-            },
-        )
-        budgets = self.settings(
-            section,
-            "token_budgets",
-            TokenBudgets(),
-            {name.name: "positive integer" for name in fields(TokenBudgets)},
-        )
-        session = self.settings(
-            section,
-            "session",
-            SessionSettings(),
-            {"repeats": REPEATS_KIND, "over_session": OVER_SESSION_KIND},
-        )
-        store = self.settings(
-            section, "store", StoreSettings(), {"path": "string", "limit": "positive integer"}
-        )
-        known = {
-            "enabled", "default_budget", "timeout_seconds", "tiers", "scopes",
-            "skill_overrides", "qmd", "ck", "grep", "snippets", "trajectory", "filtering",
-            "token_budgets", "session", "store",
-        }  # fmt: skip
-        for unknown in [k for k in section if k not in known]:
-            self.problem(f"{p}.{unknown}", "unknown key (ignored)", "warning")
+        groups = {}
+        for group in GROUPS:
+            body = self.mapping(section, group.name, SECTION)
+            path = f"{SECTION}.{group.name}"
+            values = self.values(body, path, group.settings, retired=group.retired)
+            groups[group.name] = replace(getattr(base, group.name), **values)
+        self.unknown(section, SECTION, SECTION_KEYS)
         for name, override in overrides.items():
             if override.scope and override.scope not in scopes:
                 self.problem(
-                    f"{p}.skill_overrides.{name}.scope",
+                    f"{SECTION}.skill_overrides.{name}.scope",
                     f"unknown scope {override.scope!r}",
                 )
         return Config(
-            enabled=enabled,
-            default_budget=budget,
-            timeout_seconds=float(timeout),
+            **general,
             tiers=tiers,
             scopes=scopes,
             skill_overrides=overrides,
-            qmd=qmd,
-            ck=ck,
-            grep=grep,
-            snippets=snippets,
-            trajectory=trajectory,
-            filtering=filtering,
-            token_budgets=budgets,
-            session=session,
-            store=store,
+            **groups,
             source=source,
             problems=tuple(self.problems),
         )
 
     def tiers(self, section: Mapping) -> tuple[str, ...]:
-        default = Config().tiers
-        raw = self.value(section, "tiers", SECTION, list(default), "list of strings")
-        if raw == list(default):
+        default = DEFAULT_TIERS  # the declared default (TIERS.default), as the model types it
+        raw = self.value(section, SECTION, TIERS, default)
+        if raw == default:
             return default
         result: list[str] = []
         for index, name in enumerate(raw):
@@ -334,42 +265,26 @@ class _SectionReader:
 
     def scopes(self, section: Mapping) -> dict[str, ScopeConfig]:
         scopes = dict(BUILTIN_SCOPES)
-        raw = self.mapping(section, "scopes", SECTION)
-        for name, body in raw.items():
-            path = f"{SECTION}.scopes.{name}"
-            if not isinstance(body, Mapping):
-                self.problem(path, "a scope must be a mapping (ignored)")
-                continue
-            base = scopes.get(str(name), ScopeConfig())
-            collection = self.value(body, "qmd_collection", path, base.qmd_collection, "string")
-            ck_path = self.value(body, "ck_path", path, base.ck_path, "string")
-            grep_paths = self.value(body, "grep_paths", path, base.grep_paths, "list of strings")
-            include = self.value(body, "include", path, base.include, "list of strings")
-            known = {"qmd_collection", "ck_path", "grep_paths", "include"}
-            for unknown in [k for k in body if k not in known]:
-                self.problem(f"{path}.{unknown}", "unknown key (ignored)", "warning")
-            scopes[str(name)] = ScopeConfig(collection, ck_path, tuple(grep_paths), tuple(include))
+        for name, body in self.entries(section, SCOPES):
+            base = scopes.get(name, ScopeConfig())
+            values = self.values(body, f"{SECTION}.scopes.{name}", SCOPES.settings, base)
+            scopes[name] = ScopeConfig(**values)
         return scopes
 
     def overrides(self, section: Mapping) -> dict[str, SkillOverride]:
         result: dict[str, SkillOverride] = {}
-        raw = self.mapping(section, "skill_overrides", SECTION)
-        for name, body in raw.items():
+        for name, body in self.entries(section, SKILL_OVERRIDES):
             path = f"{SECTION}.skill_overrides.{name}"
-            if not isinstance(body, Mapping):
-                self.problem(path, "an override must be a mapping (ignored)")
-                continue
-            # Named, not quoted: a message that changed with default_budget would read as
-            # a new problem after every edit of it (see `config set`, the Config view).
-            budget = self.value(
-                body, "budget", path, None, "positive integer", instead="default_budget instead"
-            )
-            scope = self.value(body, "scope", path, None, "string", instead="the query's own scope")
-            enabled = self.value(body, "enabled", path, True, "boolean")
-            for unknown in [k for k in body if k not in {"budget", "scope", "enabled"}]:
-                self.problem(f"{path}.{unknown}", "unknown key (ignored)", "warning")
-            result[str(name)] = SkillOverride(budget, scope, enabled)
+            result[name] = SkillOverride(**self.values(body, path, SKILL_OVERRIDES.settings))
         return result
+
+    def entries(self, section: Mapping, group: EntryGroup) -> Iterator[tuple[str, Mapping]]:
+        """The entries of `group` that are mappings; a problem for each other one."""
+        for name, body in self.mapping(section, group.name, SECTION).items():
+            if isinstance(body, Mapping):
+                yield str(name), body
+            else:
+                self.problem(f"{SECTION}.{group.name}.{name}", group.not_a_mapping)
 
 
 def _as_yaml(value: object) -> str:
@@ -379,36 +294,3 @@ def _as_yaml(value: object) -> str:
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_as_yaml(item) for item in value) + "]"
     return str(value)
-
-
-def _is_number(raw) -> bool:
-    return isinstance(raw, int | float) and not isinstance(raw, bool)
-
-
-def _choice(options: tuple[str, ...]):
-    def check(raw):
-        return (isinstance(raw, str) and raw in options), raw
-
-    return check
-
-
-_CHECKERS = {
-    "boolean": lambda raw: (isinstance(raw, bool), raw),
-    "string": lambda raw: (isinstance(raw, str), raw),
-    "positive integer": lambda raw: (isinstance(raw, int) and not isinstance(raw, bool)
-                                     and raw > 0, raw),
-    "positive number": lambda raw: (_is_number(raw) and raw > 0, raw),
-    "non-negative number": lambda raw: (_is_number(raw) and raw >= 0, raw),
-    "score": lambda raw: (_is_number(raw) and 0 <= raw <= 1, raw),
-    "compression level": lambda raw: (isinstance(raw, int) and not isinstance(raw, bool)
-                                      and 1 <= raw <= 9, raw),
-    "list of strings": lambda raw: (
-        isinstance(raw, list) and all(isinstance(item, str) for item in raw),
-        tuple(raw) if isinstance(raw, list) else raw,
-    ),
-    "qmd mode": _choice(("search", "query")),
-    "ck mode": _choice(("hybrid", "sem", "lex")),
-    "signal level": _choice(SIGNAL_LEVELS),
-    REPEATS_KIND: _choice(REPEAT_POLICIES),
-    OVER_SESSION_KIND: _choice(OVER_SESSION_POLICIES),
-}  # fmt: skip

@@ -1,7 +1,9 @@
 """The effective configuration of one project: the `qmd_context:` section, typed.
 
-Built-in defaults live here; `loader.py` overlays a file on them and records what it
-could not use as `ConfigProblem`s instead of failing.
+Each setting is declared in `schema.py` (kind, bounds, default, label, meaning); these
+dataclasses are what the loader builds from a file, and their defaults are the declared
+ones (tests/test_config_schema.py holds them equal). `loader.py` records what it could not
+use as `ConfigProblem`s instead of failing.
 """
 
 from __future__ import annotations

@@ -8,29 +8,18 @@ precedence); this module only says, for each one, which rule supplied it.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from ..models import QueryRequest
 from .loader import SECTION, read_config_text
-from .model import Config, ScopeConfig, SkillOverride
+from .model import Config, SkillOverride
+from .schema import GROUPS, SCOPES, SKILL_OVERRIDES
 from .yaml_nodes import YamlSyntaxError, load_located
 
 FLAG = "flag"
 SKILL_OVERRIDE = "skill override"
 FILE = "file"
 DEFAULT = "default"
-
-_PLAIN_GROUPS = (
-    "qmd",
-    "ck",
-    "grep",
-    "snippets",
-    "trajectory",
-    "filtering",
-    "token_budgets",
-    "session",
-    "store",
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,12 +88,10 @@ def effective_settings(
         ),
         explainer.from_file("tiers", list(config.tiers)),
     ]
-    for group in _PLAIN_GROUPS:
-        values = getattr(config, group)
-        for field in fields(values):
-            settings.append(
-                explainer.from_file(f"{group}.{field.name}", _shown(values, field.name))
-            )
+    for group in GROUPS:
+        values = getattr(config, group.name)
+        for setting in group.settings:
+            settings.append(explainer.from_file(group.key(setting), _shown(values, setting.name)))
     settings.extend(explainer.scopes())
     settings.extend(explainer.overrides())
     return Provenance(request.skill, override_name, tuple(settings))
@@ -178,12 +165,13 @@ class _Explainer:
 
     def scopes(self) -> Iterator[EffectiveSetting]:
         for name, scope in self.config.scopes.items():
-            for field in fields(ScopeConfig):
-                yield self.from_file(f"scopes.{name}.{field.name}", _shown(scope, field.name))
+            for setting in SCOPES.settings:
+                key = f"scopes.{name}.{setting.name}"
+                yield self.from_file(key, _shown(scope, setting.name))
 
     def overrides(self) -> Iterator[EffectiveSetting]:
         for name, override in self.config.skill_overrides.items():
-            for field in fields(override):
-                key = f"skill_overrides.{name}.{field.name}"
+            for setting in SKILL_OVERRIDES.settings:
+                key = f"skill_overrides.{name}.{setting.name}"
                 if f"{SECTION}.{key}" in self.lines:
-                    yield self.from_file(key, getattr(override, field.name))
+                    yield self.from_file(key, getattr(override, setting.name))

@@ -1,9 +1,9 @@
 """What goes into and comes out of the context store, and what a valid entry looks like.
 
-Seed 002 defines six entry types. Three are plain text; `review_issue` and `scratchpad`
-carry JSON objects of a fixed shape, and `codebase_analysis` any JSON object. A request
-that does not fit is refused as a whole with an `EntryError` whose message is one line,
-so nothing is ever partially written.
+Seed 002 defines six entry types (declared in `context_types`). Three are plain text;
+`review_issue` and `scratchpad` carry JSON objects of a fixed shape, and
+`codebase_analysis` any JSON object. A request that does not fit is refused as a whole
+with an `EntryError` whose message is one line, so nothing is ever partially written.
 """
 
 from __future__ import annotations
@@ -13,23 +13,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-CONTEXT_TYPES = (
-    "discovery",
-    "error",
-    "decision",
-    "review_issue",
-    "scratchpad",
-    "codebase_analysis",
-)
-TEXT_TYPES = ("discovery", "error", "decision")
-REVIEW_ISSUE_TYPES = (
-    "over-engineering",
-    "missing-error-handling",
-    "pattern-violation",
-    "dead-code",
-    "spec-intent-mismatch",
-    "architecture-concern",
-)
+from .context_types import BY_NAME, CONTEXT_TYPES, TEXT_TYPES, types_listed
+
 ORDERS = ("asc", "desc")
 DEFAULT_LIMIT = 500
 
@@ -53,7 +38,7 @@ class WriteRequest:
     def __post_init__(self) -> None:
         _require_text("run_id", self.run_id)
         if self.type not in CONTEXT_TYPES:
-            raise EntryError(f"unknown type {self.type!r} (expected one of: {_listed()})")
+            raise EntryError(f"unknown type {self.type!r} (expected one of: {types_listed()})")
         if not isinstance(self.content, str):
             raise EntryError("content must be a string (JSON text for structured types)")
         _require_encodable("content", self.content)
@@ -85,7 +70,7 @@ class ReadFilters:
     def __post_init__(self) -> None:
         unknown = [t for t in self.types if t not in CONTEXT_TYPES]
         if unknown:
-            raise EntryError(f"unknown type {unknown[0]!r} (expected one of: {_listed()})")
+            raise EntryError(f"unknown type {unknown[0]!r} (expected one of: {types_listed()})")
         for name in ("run_id", "task_id", "loop_id", "file", "search"):
             value = getattr(self, name)
             if value is not None:
@@ -212,7 +197,8 @@ def _readable_object(data: dict) -> str:
 
 
 def _validate_content(entry_type: str, content: str) -> None:
-    if entry_type in TEXT_TYPES:
+    definition = BY_NAME[entry_type]
+    if not definition.json:
         if not content.strip():
             raise EntryError(f"{entry_type}: content is empty")
         return
@@ -222,38 +208,13 @@ def _validate_content(entry_type: str, content: str) -> None:
         raise EntryError(f"{entry_type}: content is not valid JSON ({exc})") from None
     if not isinstance(data, dict):
         raise EntryError(f"{entry_type}: content must be a JSON object")
-    if entry_type == "review_issue":
-        _validate_review_issue(data)
-    elif entry_type == "scratchpad":
-        _validate_scratchpad(data)
-
-
-def _validate_review_issue(data: dict) -> None:
-    issue_type = data.get("issue_type")
-    if issue_type not in REVIEW_ISSUE_TYPES:
-        raise EntryError(
-            f"review_issue: issue_type must be one of: {', '.join(REVIEW_ISSUE_TYPES)}"
-            f" (got {issue_type!r})"
-        )
-    for key in ("description", "suggestion"):
-        if not isinstance(data.get(key), str) or not data[key].strip():
-            raise EntryError(f"review_issue: {key} must be a non-empty string")
-
-
-def _validate_scratchpad(data: dict) -> None:
-    iteration = data.get("iteration")
-    if isinstance(iteration, bool) or not isinstance(iteration, int) or iteration < 0:
-        raise EntryError("scratchpad: iteration must be a non-negative integer")
-    if not isinstance(data.get("done"), bool):
-        raise EntryError("scratchpad: done must be true or false")
-    for key in ("test_status", "next_step"):
-        if not isinstance(data.get(key), str):
-            raise EntryError(f"scratchpad: {key} must be a string")
-    # blockers and attempted may be left out when empty; when present they are lists.
-    for key in ("blockers", "attempted"):
-        items = data.get(key, [])
-        if not isinstance(items, list) or not all(isinstance(x, str) for x in items):
-            raise EntryError(f"scratchpad: {key} must be a list of strings")
+    for field in definition.fields:
+        if field.name not in data and not field.required:
+            continue
+        value = data.get(field.name)
+        if not field.accepts(value):
+            given = f" (got {value!r})" if field.quote else ""
+            raise EntryError(f"{entry_type}: {field.name} must be {field.must_be}{given}")
 
 
 def _require_text(name: str, value: object) -> None:
@@ -268,7 +229,3 @@ def _require_encodable(name: str, value: str) -> None:
         value.encode("utf-8")
     except UnicodeEncodeError:
         raise EntryError(f"{name} is not valid UTF-8 text") from None
-
-
-def _listed() -> str:
-    return ", ".join(CONTEXT_TYPES)

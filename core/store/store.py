@@ -15,8 +15,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from .context_types import PRUNED_TYPES
 from .entries import (
-    CONTEXT_TYPES,
     ContextEntry,
     EntryError,
     ReadFilters,
@@ -29,8 +29,6 @@ from .search_text import fts_query
 
 BUSY_TIMEOUT_SECONDS = 30.0
 DEFAULT_KEEP = 500
-# Seed 002: codebase_analysis is one document per run and is never pruned.
-PRUNED_TYPES = tuple(t for t in CONTEXT_TYPES if t != "codebase_analysis")
 # How many SQLite VM steps run between two checks of a search's deadline.
 PROGRESS_STEPS = 1000
 

@@ -23,7 +23,8 @@ from textual.widgets import ContentSwitcher, Header, Input, Static
 
 from tierscope.api import Project
 from tierscope.debugging import report_exception
-from tierscope.store.entries import CONTEXT_TYPES, ReadFilters, ReadResult, RunSummary
+from tierscope.store.context_types import CONTEXT_TYPES
+from tierscope.store.entries import ReadFilters, ReadResult, RunSummary
 from tierscope.store.location import store_path
 from tierscope.store.store import ContextStore, StoreError, StoreMissing
 

@@ -7,20 +7,13 @@ reports edits as messages; the screen writes them to the document.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
 
-from tierscope.config.model import (
-    DEFAULT_TIERS,
-    OVER_SESSION_POLICIES,
-    REPEAT_POLICIES,
-    SIGNAL_LEVELS,
-    Config,
-    ConfigProblem,
-)
+from tierscope.config.model import DEFAULT_TIERS, KNOWN_TIERS, Config, ConfigProblem
+from tierscope.config.schema import GENERAL, GROUPS, SettingGroup
 
 from .named_entries import NamedEntries
 from .overrides_table import OverridesTable
@@ -30,100 +23,10 @@ from .tier_order import TierOrder
 
 FileValue = Callable[[str], object]
 
-
-@dataclass(frozen=True, slots=True)
-class FormSection:
-    title: str
-    fields: tuple[FieldSpec, ...]
-
-
-GENERAL = FormSection(
-    "General",
-    (
-        FieldSpec("enabled", "enabled", "switch"),
-        FieldSpec("default_budget", "default budget", "integer"),
-        FieldSpec("timeout_seconds", "timeout (seconds)", "number"),
-    ),
-)
-TIER_SECTIONS = (
-    FormSection(
-        "qmd",
-        (
-            FieldSpec("qmd.mode", "mode", "choice", ("search", "query")),
-            FieldSpec("qmd.min_score", "min score", "number"),
-            FieldSpec("qmd.limit", "limit", "integer"),
-            FieldSpec("qmd.refresh", "refresh first", "switch"),
-        ),
-    ),
-    FormSection(
-        "ck",
-        (
-            FieldSpec("ck.mode", "mode", "choice", ("hybrid", "sem", "lex")),
-            FieldSpec("ck.threshold", "threshold", "number"),
-            FieldSpec("ck.limit", "limit", "integer"),
-        ),
-    ),
-    FormSection(
-        "grep",
-        (
-            FieldSpec("grep.limit", "limit", "integer"),
-            FieldSpec("grep.max_filesize", "max file size", "integer"),
-        ),
-    ),
-)
-LATER_SECTIONS = (
-    FormSection(
-        "Snippets",
-        (
-            FieldSpec("snippets.max_chars", "max characters", "integer"),
-            FieldSpec("snippets.max_line_chars", "max line characters", "integer"),
-        ),
-    ),
-    FormSection(
-        "Trajectory",
-        (
-            FieldSpec("trajectory.enabled", "enabled", "switch"),
-            FieldSpec("trajectory.dir", "directory", "text"),
-            FieldSpec("trajectory.retention_days", "retention (days)", "integer"),
-            FieldSpec("trajectory.archive_days", "archive (days)", "integer"),
-            FieldSpec("trajectory.compression_level", "compression", "integer"),
-        ),
-    ),
-    FormSection(
-        "Filtering",
-        (
-            FieldSpec("filtering.enabled", "enabled", "switch"),
-            FieldSpec("filtering.exclude", "exclude", "list"),
-            FieldSpec("filtering.archive_zone", "archive zone", "text"),
-            FieldSpec("filtering.signal_threshold", "signal threshold", "choice", SIGNAL_LEVELS),
-            FieldSpec("filtering.include_ignored", "include ignored files", "switch"),
-            FieldSpec("filtering.include_machine_data", "include machine data", "switch"),
-        ),
-    ),
-    FormSection(
-        "Token budgets",
-        (
-            FieldSpec("token_budgets.single_search", "single search", "integer"),
-            FieldSpec("token_budgets.accumulated", "accumulated", "integer"),
-            FieldSpec("token_budgets.session", "session", "integer"),
-        ),
-    ),
-    FormSection(
-        "Sessions",
-        (
-            FieldSpec("session.repeats", "repeats", "choice", REPEAT_POLICIES),
-            FieldSpec("session.over_session", "over session", "choice", OVER_SESSION_POLICIES),
-        ),
-    ),
-)
-
-
-def default_of(key: str) -> object:
-    """The built-in default of a plain setting (`qmd.limit` -> 10)."""
-    value: object = Config()
-    for part in key.split("."):
-        value = getattr(value, part)
-    return value
+# The tiers' own settings follow the tier order; the other groups come after the scopes
+# and overrides. A group none of whose settings has a label is not in the form.
+TIER_GROUPS = tuple(group for group in GROUPS if group.in_form() and group.name in KNOWN_TIERS)
+LATER_GROUPS = tuple(group for group in GROUPS if group.in_form() and group.name not in KNOWN_TIERS)
 
 
 def field_id(key: str) -> str:
@@ -156,22 +59,25 @@ class ConfigForm(VerticalScroll, can_focus=False):
         with Vertical(classes="form-section") as tiers:
             tiers.border_title = "Tiers (fallback order)"
             yield TierOrder(id="tier-order")
-        for section in TIER_SECTIONS:
-            yield from self._section(section)
+        for group in TIER_GROUPS:
+            yield from self._section(group)
         with Vertical(classes="form-section") as scopes:
             scopes.border_title = "Scopes"
             yield ScopesTable(id="scopes")
         with Vertical(classes="form-section") as overrides:
             overrides.border_title = "Skill overrides"
             yield OverridesTable(id="overrides")
-        for section in LATER_SECTIONS:
-            yield from self._section(section)
+        for group in LATER_GROUPS:
+            yield from self._section(group)
 
-    def _section(self, section: FormSection) -> ComposeResult:
+    def _section(self, group: SettingGroup) -> ComposeResult:
         with Vertical(classes="form-section") as box:
-            box.border_title = section.title
-            for spec in section.fields:
-                yield SettingField(spec, default=default_of(spec.key), id=field_id(spec.key))
+            box.border_title = group.title
+            for setting in group.settings:
+                if setting.label:
+                    key = group.key(setting)
+                    spec = FieldSpec.of(setting, key)
+                    yield SettingField(spec, default=setting.default, id=field_id(key))
 
     def fields(self) -> Iterable[SettingField]:
         """The plain settings (not the scope and override editors' fields)."""

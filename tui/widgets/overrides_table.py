@@ -10,6 +10,7 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Input
 
 from tierscope.config.model import SkillOverride, normalise_skill
+from tierscope.config.schema import SKILL_OVERRIDES
 
 from .named_entries import NamedEntries
 from .setting_field import FieldSpec
@@ -18,14 +19,10 @@ SKILL_NAME = re.compile(r"^[a-z0-9_-]+$")
 
 
 class OverridesTable(NamedEntries):
-    group = "skill_overrides"
+    group = SKILL_OVERRIDES.name
     noun = "skill"
     columns = ("budget", "scope", "enabled")
-    fields = (
-        FieldSpec("budget", "budget", "integer"),
-        FieldSpec("scope", "scope", "text"),
-        FieldSpec("enabled", "enabled", "switch"),
-    )
+    fields = tuple(FieldSpec.of(setting) for setting in SKILL_OVERRIDES.settings if setting.label)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)

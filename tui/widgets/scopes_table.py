@@ -6,21 +6,18 @@ from __future__ import annotations
 from typing import ClassVar
 
 from tierscope.config.model import BUILTIN_SCOPES, ScopeConfig
+from tierscope.config.schema import SCOPES
 
 from .named_entries import NamedEntries
 from .setting_field import FieldSpec, value_text
 
 
 class ScopesTable(NamedEntries):
-    group = "scopes"
+    group = SCOPES.name
     noun = "scope"
     columns = ("qmd collection", "ck path", "grep paths")
     column_widths: ClassVar[dict[str, int]] = {"grep paths": 22}
-    fields = (
-        FieldSpec("qmd_collection", "qmd collection", "text"),
-        FieldSpec("ck_path", "ck path", "text"),
-        FieldSpec("grep_paths", "grep paths", "list"),
-    )
+    fields = tuple(FieldSpec.of(setting) for setting in SCOPES.settings if setting.label)
 
     def cells(self, name: str, entry: object) -> tuple[str, ...]:
         scope = entry if isinstance(entry, ScopeConfig) else ScopeConfig()

@@ -23,11 +23,21 @@ from textual.widgets import Input, Label, Select, Static
 from tierscope.config.document import parse_value
 from tierscope.config.edit_errors import ConfigEditError
 from tierscope.config.model import ConfigProblem
+from tierscope.config.schema import Setting
 
 NOT_SET = object()  # the file does not set the key
 
 TEXT_KINDS = ("integer", "number", "text", "list")
 CHOICE_KINDS = ("choice", "switch")
+# The field kind that edits each type of value (see tierscope.config.value_kinds).
+FIELD_KINDS = {
+    "boolean": "switch",
+    "string": "text",
+    "strings": "list",
+    "integer": "integer",
+    "number": "number",
+    "choice": "choice",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +49,12 @@ class FieldSpec:
     label: str
     kind: str  # integer | number | text | list | choice | switch
     choices: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, setting: Setting, key: str | None = None) -> FieldSpec:
+        """The field that edits `setting`, under `key` (default: the setting's name)."""
+        kind = setting.kind
+        return cls(key or setting.name, setting.label, FIELD_KINDS[kind.type], kind.choices)
 
 
 def value_text(value: object) -> str:

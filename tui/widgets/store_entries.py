@@ -13,7 +13,8 @@ from tierscope.store.entries import ContextEntry, readable_content
 from .short_path import fit_path
 from .tier_style import theme_colour
 
-# Theme variables that tell the entry types apart at a glance.
+# Theme variables that tell the entry types apart at a glance: one per type in
+# tierscope.store.context_types (a test holds the two together).
 TYPE_VARIABLES = {
     "discovery": "primary",
     "error": "error",

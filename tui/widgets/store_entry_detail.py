@@ -11,7 +11,8 @@ from textual.content import Content
 from textual.highlight import highlight
 from textual.widgets import Static
 
-from tierscope.store.entries import TEXT_TYPES, ContextEntry
+from tierscope.store.context_types import TEXT_TYPES
+from tierscope.store.entries import ContextEntry
 
 from .store_entries import entry_location, type_variable
 
