@@ -34,17 +34,11 @@ def replace_file(
         mode: int | None = stat.S_IMODE(target.stat().st_mode)
     except FileNotFoundError:
         mode = None
-    temporary = target.with_name(f".{target.name}.{os.urandom(6).hex()}.tmp")
-    # An existing file's exact mode is set after the write; until then nobody else may
-    # read the temporary file.
-    descriptor = os.open(temporary, _TEMPORARY_FLAGS, new_file_mode if mode is None else 0o600)
+    temporary = _temporary_beside(target)
     try:
-        with os.fdopen(descriptor, "wb") as out:
-            out.write(data)
-            out.flush()
-            if mode is not None:
-                os.fchmod(out.fileno(), mode)
-            os.fsync(out.fileno())
+        # An existing file's exact mode is set after the write; until then nobody else
+        # may read the temporary file.
+        _write_new(temporary, data, new_file_mode if mode is None else 0o600, then_mode=mode)
         os.replace(temporary, target)
     except BaseException:
         temporary.unlink(missing_ok=True)
@@ -67,13 +61,9 @@ def create_file(target: str | os.PathLike[str], data: bytes, *, new_file_mode: i
     On a file system without hard links the file is created exclusively and written in
     place: never replacing or following anything, but a reader may see it half written."""
     target = Path(target)
-    temporary = target.with_name(f".{target.name}.{os.urandom(6).hex()}.tmp")
-    descriptor = os.open(temporary, _TEMPORARY_FLAGS, new_file_mode)
+    temporary = _temporary_beside(target)
     try:
-        with os.fdopen(descriptor, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
+        _write_new(temporary, data, new_file_mode)
         try:
             # link() never follows a link at the target and fails when anything is there;
             # a rename would replace it.
@@ -81,21 +71,30 @@ def create_file(target: str | os.PathLike[str], data: bytes, *, new_file_mode: i
         except OSError as exc:
             if exc.errno not in _NO_HARD_LINKS:
                 raise
-            _create_exclusively(target, data, new_file_mode)
+            _write_new(target, data, new_file_mode)
     finally:
         temporary.unlink(missing_ok=True)
     fsync_directory(target.parent)
 
 
-def _create_exclusively(target: Path, data: bytes, mode: int) -> None:
-    descriptor = os.open(target, _TEMPORARY_FLAGS, mode)
+def _temporary_beside(target: Path) -> Path:
+    return target.with_name(f".{target.name}.{os.urandom(6).hex()}.tmp")
+
+
+def _write_new(path: Path, data: bytes, mode: int, *, then_mode: int | None = None) -> None:
+    """Create `path` (exclusively, never through a symbolic link) with `data`, flushed to
+    disk; `then_mode` is set after the write when given. Nothing at `path` is touched when
+    it cannot be created; a file this call created is removed when its write fails."""
+    descriptor = os.open(path, _TEMPORARY_FLAGS, mode)
     try:
         with os.fdopen(descriptor, "wb") as out:
             out.write(data)
             out.flush()
+            if then_mode is not None:
+                os.fchmod(out.fileno(), then_mode)
             os.fsync(out.fileno())
     except BaseException:
-        target.unlink(missing_ok=True)
+        path.unlink(missing_ok=True)
         raise
 
 

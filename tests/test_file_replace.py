@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import errno
 import os
 
 import pytest
 
 from tierscope import file_replace
-from tierscope.file_replace import replace_file
+from tierscope.file_replace import create_file, replace_file
 
 
 def leftovers(directory) -> list[str]:
@@ -76,3 +77,36 @@ def test_a_failed_replace_leaves_the_old_file_and_no_temporary(tmp_path, monkeyp
 
     assert target.read_text() == "old"
     assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("present", ["file", "symlink"])
+def test_without_hard_links_a_new_file_never_replaces_what_is_there(tmp_path, monkeypatch, present):
+    def no_hard_links(*_args, **_kwargs):
+        raise OSError(errno.EPERM, "hard links not supported")
+
+    monkeypatch.setattr(os, "link", no_hard_links)
+    target = tmp_path / "config.yaml"
+    decoy = tmp_path / "decoy.yaml"
+    decoy.write_text("theirs\n")
+    if present == "file":
+        target.write_text("theirs\n")
+    else:
+        target.symlink_to(decoy)
+
+    with pytest.raises(FileExistsError):
+        create_file(target, b"ours\n")
+
+    assert target.read_text() == "theirs\n" and decoy.read_text() == "theirs\n"
+    assert target.is_symlink() == (present == "symlink")
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_without_hard_links_a_new_file_is_still_written(tmp_path, monkeypatch):
+    def no_hard_links(*_args, **_kwargs):
+        raise OSError(errno.EPERM, "hard links not supported")
+
+    monkeypatch.setattr(os, "link", no_hard_links)
+    create_file(tmp_path / "config.yaml", b"ours\n")
+
+    assert (tmp_path / "config.yaml").read_text() == "ours\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["config.yaml"]
