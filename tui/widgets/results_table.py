@@ -93,10 +93,12 @@ class ResultsTable(DataTable):
         self.show(self.report)
 
     def on_resize(self, event: events.Resize) -> None:
-        # The event's size is the new one; the region the table is placed in may still be
-        # the old one while the screen lays out (on a busy machine, for a while).
-        if self._layout != self._layout_for_width(event.size.width):
-            self._fill(event.size.width)
+        # The event's size is the new one (the whole widget, border included); the region
+        # the table is placed in may still be the old one while the screen lays out (on a
+        # busy machine, for a while).
+        width = event.size.width - self.styles.gutter.width
+        if self._layout != self._layout_for_width(width):
+            self._fill(width)
 
     @property
     def compact(self) -> bool:
