@@ -64,14 +64,7 @@ def read_head(path: Path, size: int) -> bytes:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return b""
-        chunks: list[bytes] = []
-        while size > 0:
-            chunk = os.read(fd, min(size, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size -= len(chunk)
-        return b"".join(chunks)
+        return _read_up_to(fd, size)
     except OSError:
         report_exception(f"reading {path} failed after it was opened; read as empty")
         return b""
@@ -97,17 +90,21 @@ def read_text_file(path: Path, root: Path, max_bytes: int) -> TextFile:
             raise Unreadable("outside the project root")
         if info.st_size > max_bytes:
             raise Unreadable(f"larger than {max_bytes} bytes")
-        chunks: list[bytes] = []
-        remaining = max_bytes + 1
-        while remaining > 0:
-            chunk = os.read(fd, min(remaining, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
-        data = b"".join(chunks)
+        data = _read_up_to(fd, max_bytes + 1)
         if len(data) > max_bytes:
             raise Unreadable(f"larger than {max_bytes} bytes")
         return TextFile(decode(data), len(data), info.st_mtime_ns)
     finally:
         os.close(fd)
+
+
+def _read_up_to(fd: int, limit: int) -> bytes:
+    """At most `limit` bytes from `fd`, fewer at the end of the file."""
+    chunks: list[bytes] = []
+    while limit > 0:
+        chunk = os.read(fd, min(limit, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        limit -= len(chunk)
+    return b"".join(chunks)
