@@ -200,3 +200,45 @@ def test_a_long_line_is_clipped_around_its_match_with_a_marker():
     assert "needle" in cut.text
     assert cut.text.startswith("[…]") and cut.text.endswith("[…]")
     assert len(cut.text) <= 140
+
+
+def test_a_function_whose_signature_spans_lines_is_one_block_with_its_body():
+    unrelated = "".join(f"\n\ndef unrelated_{i}():\n    return {i}\n" for i in range(30))
+    body = "".join(f"    step_{i} = prepare({i})\n" for i in range(16))
+    function = (
+        "def retry_delay(\n"
+        "    attempt: int,\n"
+        "    base: float = 2.0,\n"
+        ") -> float:\n"
+        '    """Seconds to wait before the next attempt."""\n'
+        f"{body}\n"
+        "    return base**attempt + jitter()\n"
+    )
+    text = f"import os\n{unrelated}\n\n{function}{unrelated}"
+    # The whole definition fits the cap: the snippet is all of it, signature and body,
+    # not the signature widened with some of the lines after it.
+    cut = snippet(text, "src/retry.py", "retry delay attempt jitter", max_chars=600)
+    assert cut.text.startswith("def retry_delay(\n")
+    assert cut.text.endswith("    return base**attempt + jitter()")
+
+
+def test_a_section_titled_for_the_query_wins_over_one_that_only_mentions_it():
+    text = (
+        "# Workers\n\n"
+        "## Cancelling workers\n\nStop one early with its cancel method: it exits at its\n"
+        "next await, and its state says so.\n\n"
+        "## Thread workers\n\nCancel a worker? A thread worker's cancel waits: worker code\n"
+        "checks for a cancel.\n\n"
+    )
+    cut = snippet(text, "docs/workers.md", "cancel worker", max_chars=120)
+    assert cut.text.startswith("## Cancelling workers")
+
+
+def test_a_term_in_every_paragraph_of_a_file_does_not_decide_the_section():
+    # `reactive` is on every paragraph of this page; `recompose` only where the answer is.
+    paragraphs = [f"A reactive attribute can do thing number {i} for you." for i in range(12)]
+    paragraphs.insert(7, "Set recompose=True so a change to the attribute rebuilds the widget.")
+    paragraphs.insert(3, "A reactive reactive reactive value, reactive again and reactive.")
+    text = "\n\n".join(paragraphs) + "\n"
+    cut = snippet(text, "notes.txt", "reactive recompose", max_chars=100)
+    assert "recompose=True" in cut.text
