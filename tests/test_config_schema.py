@@ -114,7 +114,7 @@ REPORTED = [
     (27, "error", "snippets.max_chars",
      "expected positive integer, got 0; using the default (1500)"),
     (27, "error", "snippets.max_line_chars",
-     "expected positive integer, got True; using the default (300)"),
+     "expected positive integer, got True; using the default (500)"),
     (28, "error", "trajectory.enabled", "expected boolean, got 1; using the default (true)"),
     (28, "error", "trajectory.dir", "expected string, got 5; using the default ()"),
     (28, "error", "trajectory.retention_days",

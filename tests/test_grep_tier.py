@@ -175,6 +175,22 @@ def test_a_giant_line_is_clipped_around_the_match(make_project, engine):
     assert len(clipped) <= Config().snippets.max_line_chars + 10
 
 
+def test_a_paragraph_written_on_one_line_is_served_whole(make_project, engine):
+    # Prose is often one line per paragraph: a few hundred characters are a sentence or
+    # three, not a blob, and clipping them cuts the answer in half.
+    paragraph = (
+        "Some keys or combinations of keys can produce the same event. For instance, the "
+        "tab key is indistinguishable from ctrl+i in the terminal. For such keys, events "
+        "will contain a list of the possible keys that may have produced this event, so a "
+        "handler can tell which binding to run. In the case of tab, the aliases attribute "
+        "will contain both names, and the first is the one shown in the footer of the app."
+    )
+    assert 400 < len(paragraph) < 500
+    root = make_project({"docs/input.md": f"# Input\n\n{paragraph}\n"})
+    [hit] = search(root, "aliases footer").hits
+    assert paragraph in hit.content
+
+
 # ------------------------------------------------------------------ what is searched at all
 
 

@@ -79,7 +79,7 @@ class SnippetSettings:
     a longer line is clipped to about `max_line_chars` around its match."""
 
     max_chars: int = 1500
-    max_line_chars: int = 300
+    max_line_chars: int = 500
 
 
 @dataclass(frozen=True, slots=True)

@@ -238,7 +238,7 @@ SNIPPETS = SettingGroup(
         Setting(
             "max_line_chars",
             POSITIVE_INTEGER,
-            300,
+            500,
             "max line characters",
             "a longer line is clipped around its match, marked `[…]`",
         ),
