@@ -14,6 +14,7 @@ import yaml
 
 from tierscope.cli import main
 from tierscope.config.document import ConfigDocument
+from tierscope.config.edit_errors import ConfigEditError
 
 CONFIG = "# shared settings\nqmd_context:\n  default_budget: 1200\n"
 DROP_PRIVILEGES = ("setpriv", "--inh-caps=-all", "--bounding-set=-all")
@@ -138,3 +139,42 @@ def test_set_refuses_a_config_that_is_not_a_regular_file(project):
         timeout=30,
     )  # fmt: skip
     assert result.returncode == 1 and "not a regular file" in result.stderr
+
+
+def test_set_never_writes_through_a_link_out_of_the_configs_folder(capsys, make_project, tmp_path):
+    # A project's `.tierscope.yaml` may be a link planted to a file elsewhere (a dotfile,
+    # another project's config): editing the project's settings must not rewrite it.
+    outside = tmp_path / "elsewhere" / "shared.yaml"
+    outside.parent.mkdir()
+    outside.write_text(CONFIG)
+    root = make_project({"docs/a.md": "# A\n"})
+    (root / ".tierscope.yaml").symlink_to(outside)
+    code = main(["--root", str(root), "config", "set", "default_budget", "1500"])
+    captured = capsys.readouterr()
+    assert code == 1 and captured.out == ""
+    assert "link" in captured.err and captured.err.count("\n") == 1
+    assert outside.read_text() == CONFIG
+    assert (root / ".tierscope.yaml").is_symlink()
+    assert sorted(p.name for p in outside.parent.iterdir()) == ["shared.yaml"]
+
+
+def test_set_edits_the_file_a_link_names_inside_the_configs_folder(capsys, make_project):
+    root = make_project({"config/tierscope.yaml": CONFIG, "docs/a.md": "# A\n"})
+    (root / ".tierscope.yaml").symlink_to("config/tierscope.yaml")
+    code = main(["--root", str(root), "config", "set", "default_budget", "1500"])
+    assert code == 0, capsys.readouterr().err
+    assert "default_budget: 1500" in (root / "config" / "tierscope.yaml").read_text()
+    assert (root / ".tierscope.yaml").is_symlink()
+
+
+def test_a_workbench_save_never_writes_through_a_link_out_of_the_folder(tmp_path):
+    outside = tmp_path / "elsewhere.yaml"
+    outside.write_text(CONFIG)
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / ".tierscope.yaml").symlink_to(outside)
+    document = ConfigDocument.load(project / ".tierscope.yaml")
+    document.set("default_budget", 1500)
+    with pytest.raises(ConfigEditError, match="link"):
+        document.save()
+    assert outside.read_text() == CONFIG

@@ -215,11 +215,17 @@ def _count(number: int, noun: str) -> str:
 
 
 def _edit(args: argparse.Namespace, target: Path, root: Path) -> int:
-    from tierscope.config.config_file import edit_lock
+    from tierscope.config.config_file import edit_lock, write_target
+    from tierscope.config.edit_errors import ConfigEditError
 
+    try:
+        written = write_target(target)
+    except ConfigEditError as exc:
+        _warn(f"cannot edit {target}: {exc}")
+        return 1
     # Read, edit and save under one lock: parallel `config set`s of different keys then
     # each see the others' changes, and none is lost or refused as a conflict.
-    with edit_lock(target.resolve()):
+    with edit_lock(written):
         return _edit_locked(args, target, root)
 
 

@@ -11,12 +11,30 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+from .edit_errors import ConfigEditError
 from .loader import read_config_bytes
 
 UTF8_BOM = b"\xef\xbb\xbf"
 
 _held: dict[Path, int] = {}  # directory -> how deeply this process holds its lock
 _holding = threading.RLock()
+
+
+def write_target(config: Path) -> Path:
+    """The file that saving `config` replaces: the file itself, or the one a symbolic link
+    at its path names when that lies in the link's own folder or below. A link out of its
+    folder (planted to a dotfile, or to another project's settings) is never written
+    through: ConfigEditError."""
+    at = Path(os.path.abspath(config))
+    resolved = at.resolve()
+    if resolved != at.parent.resolve() / at.name and not resolved.is_relative_to(
+        at.parent.resolve()
+    ):
+        raise ConfigEditError(
+            f"{at.name} is a symbolic link out of its folder (to {resolved});"
+            " not written through it"
+        )
+    return resolved
 
 
 @contextlib.contextmanager

@@ -23,7 +23,7 @@ import yaml
 
 from ..debugging import report_exception
 from ..file_replace import create_file, replace_file
-from .config_file import UTF8_BOM, digest_on_disk, edit_lock, sha256
+from .config_file import UTF8_BOM, digest_on_disk, edit_lock, sha256, write_target
 from .edit_errors import ConfigConflict, ConfigEditError
 from .loader import SECTION, read_config_bytes
 from .yaml_nodes import YamlSyntaxError, load_located
@@ -205,7 +205,7 @@ class ConfigDocument:
         (`config_file.edit_lock`) never meets a conflict at all."""
         if self.path is None:
             raise ConfigEditError("this document has no file to save to")
-        target = self.path.resolve()  # through a symlink, to the file it names
+        target = write_target(self.path)  # through a link only within its folder
         data = (UTF8_BOM if self._bom else b"") + self._text.encode("utf-8", "surrogateescape")
         with edit_lock(target):
             self._refuse_conflict(target)
