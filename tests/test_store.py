@@ -521,13 +521,30 @@ def test_the_default_store_is_per_project_under_the_user_data_dir(tmp_path, monk
     assert first != second
 
 
-def test_the_configured_store_path_is_root_relative_unless_absolute(tmp_path, monkeypatch):
+def test_the_configured_store_path_is_root_relative_and_inside_the_project(tmp_path, monkeypatch):
     monkeypatch.delenv(STORE_ENV, raising=False)
     root = tmp_path / "repo"
+    root.mkdir()
     relative = Config(store=StoreSettings(path=".state/ctx.sqlite"))
-    absolute = Config(store=StoreSettings(path=str(tmp_path / "elsewhere.sqlite")))
+    inside = Config(store=StoreSettings(path=str(root / "db" / "ctx.sqlite")))
     assert store_path(root, relative) == root / ".state/ctx.sqlite"
-    assert store_path(root, absolute) == tmp_path / "elsewhere.sqlite"
+    assert store_path(root, inside) == root / "db" / "ctx.sqlite"
+    # Out of the project (absolute, `..`, or through a link): the project's config does
+    # not choose where on the machine tierscope writes; the default store is used.
+    (tmp_path / "elsewhere").mkdir()
+    (root / "linked").symlink_to(tmp_path / "elsewhere")
+    for outside in (str(tmp_path / "elsewhere.sqlite"), "../x.sqlite", "linked/ctx.sqlite"):
+        config = Config(store=StoreSettings(path=outside))
+        assert store_path(root, config) == store_path(root, Config()), outside
+
+
+def test_a_store_file_that_is_a_link_out_of_the_project_is_not_used(tmp_path, monkeypatch):
+    monkeypatch.delenv(STORE_ENV, raising=False)
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "ctx.sqlite").symlink_to(tmp_path / "elsewhere.sqlite")  # dangling: sqlite
+    config = Config(store=StoreSettings(path="ctx.sqlite"))  # would create it out there
+    assert store_path(root, config) == store_path(root, Config())
 
 
 def test_the_environment_overrides_the_configured_store(tmp_path, monkeypatch):

@@ -88,13 +88,15 @@ def test_reading_a_store_does_not_rewrite_it(tmp_path):
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before
 
 
-def test_a_query_with_the_store_tier_leaves_a_foreign_database_alone(make_project, capsys, other):
+def test_a_query_with_the_store_tier_leaves_a_foreign_database_alone(make_project, capsys):
+    # The application's own database inside the project, named by `store.path`.
     root = make_project(
         {
-            ".tierscope.yaml": f"qmd_context:\n  tiers: [store]\n  store:\n    path: {other}\n",
+            ".tierscope.yaml": "qmd_context:\n  tiers: [store]\n  store:\n    path: app.sqlite\n",
             "grimoires/loa/NOTES.md": "# Notes\n",
         }
     )
+    other = foreign_database(root / "app.sqlite")
     before = fingerprint(other)
     code = main(["query", "ada", "--root", str(root), "--no-trajectory", "--explain"])
     trace = json.loads(capsys.readouterr().out)["trace"]
@@ -104,8 +106,10 @@ def test_a_query_with_the_store_tier_leaves_a_foreign_database_alone(make_projec
     assert fingerprint(other) == before
 
 
-def test_context_read_refuses_a_foreign_database_in_one_line(make_project, capsys, other):
-    root = make_project({".tierscope.yaml": f"qmd_context:\n  store:\n    path: {other}\n"})
+def test_context_read_refuses_a_foreign_database_in_one_line(make_project, capsys):
+    root = make_project({".tierscope.yaml": "qmd_context:\n  store:\n    path: data/app.sqlite\n"})
+    (root / "data").mkdir()
+    other = foreign_database(root / "data" / "app.sqlite")
     before = fingerprint(other)
     code = main(["--root", str(root), "context", "read", "--all-runs"])
     captured = capsys.readouterr()

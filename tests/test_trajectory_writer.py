@@ -39,10 +39,32 @@ def test_configured_dir_is_relative_to_the_project_root(tmp_path):
     assert default_dir(tmp_path, config) == tmp_path / "logs/trajectory"
 
 
-def test_configured_absolute_dir_is_used_as_is(tmp_path):
-    elsewhere = tmp_path / "elsewhere"
-    config = Config(trajectory=TrajectorySettings(dir=str(elsewhere)))
-    assert default_dir(tmp_path / "repo", config) == elsewhere
+def test_a_configured_dir_outside_the_project_is_not_written_to(tmp_path):
+    # The config is the project's, and untrusted: it does not choose where on the machine
+    # tierscope writes. `config validate` and `doctor` report such a path as an error.
+    root = tmp_path / "repo"
+    root.mkdir()
+    for outside in (str(tmp_path / "elsewhere"), "../elsewhere", "~/.config/autostart"):
+        config = Config(trajectory=TrajectorySettings(dir=outside))
+        assert default_dir(root, config) == default_dir(root, Config()), outside
+
+
+def test_a_configured_dir_through_a_link_out_of_the_project_is_not_written_to(tmp_path):
+    root = tmp_path / "repo"
+    root.mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    (root / "logs").symlink_to(tmp_path / "elsewhere")
+    config = Config(trajectory=TrajectorySettings(dir="logs/trajectory"))
+    assert default_dir(root, config) == default_dir(root, Config())
+
+
+def test_a_loa_trajectory_folder_that_links_out_of_the_project_is_not_written_to(tmp_path):
+    root = tmp_path / "repo"
+    (root / "grimoires" / "loa").mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    (root / "grimoires" / "loa" / "a2a").symlink_to(tmp_path / "elsewhere")
+    directory = default_dir(root, Config())
+    assert not directory.resolve().is_relative_to(tmp_path / "elsewhere")
 
 
 def test_loa_projects_log_under_grimoires(tmp_path):

@@ -10,7 +10,7 @@ from datetime import date
 from pathlib import Path
 
 from tierscope.config.model import Config
-from tierscope.project import project_key, user_dir
+from tierscope.project import contain, is_inside, project_key, user_dir
 
 DEFAULT_AGENT = "tierscope"
 LOA_TRAJECTORY_DIR = Path("grimoires/loa/a2a/trajectory")
@@ -23,16 +23,20 @@ _LOG_NAME = re.compile(r"^(?P<agent>.+)-(?P<day>\d{4}-\d{2}-\d{2})\.jsonl(?P<gz>
 def default_dir(root: Path, config: Config) -> Path:
     """The trajectory directory of a project.
 
-    `trajectory.dir` from config (relative to the root) when set; else
+    `trajectory.dir` from config (relative to the root) when set and inside the root; else
     `grimoires/loa/a2a/trajectory/` when `<root>/grimoires/loa/` exists; else a per-project
     folder under the user state dir, named after the root so two projects never share one.
+    A path that leads out of the root (absolute, `..`, or through a symbolic link) is never
+    used: the project's config does not choose where on the machine tierscope writes
+    (`config validate` and `doctor` report it).
     """
     configured = config.trajectory.dir.strip()
-    if configured:
+    if configured and contain(configured, root.resolve())[0] is not None:
         path = Path(configured).expanduser()
         return path if path.is_absolute() else root / path
-    if (root / "grimoires" / "loa").is_dir():
-        return root / LOA_TRAJECTORY_DIR
+    loa = root / LOA_TRAJECTORY_DIR
+    if (root / "grimoires" / "loa").is_dir() and is_inside(loa.resolve(), root.resolve()):
+        return loa
     return user_dir("state") / "projects" / project_key(root) / "trajectory"
 
 
