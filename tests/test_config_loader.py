@@ -283,3 +283,30 @@ def test_a_session_section_that_is_not_a_mapping_is_a_problem():
     [problem] = errors(config)
     assert (problem.key, problem.line) == ("session", 2)
     assert config.session == DEFAULTS.session
+
+
+def test_a_project_config_that_links_out_of_the_project_is_not_read(tmp_path, monkeypatch):
+    # A planted `.tierscope.yaml -> ~/secrets.yaml`: its values would be echoed in the
+    # warnings a skill reads. It is not read at all, and the warning says why.
+    monkeypatch.delenv("TIERSCOPE_CONFIG", raising=False)
+    monkeypatch.delenv("QMD_CONFIG_FILE", raising=False)
+    secret = tmp_path / "secrets.yaml"
+    secret.write_text("qmd_context:\n  default_budget: SECRET-TOKEN-123\n")
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / ".tierscope.yaml").symlink_to(secret)
+    config = load_config(root)
+    assert config.default_budget == Config().default_budget
+    [problem] = config.problems
+    assert "link out of the project" in problem.message
+    assert "SECRET" not in str(problem)
+
+
+def test_a_project_config_linked_within_the_project_is_read(tmp_path, monkeypatch):
+    monkeypatch.delenv("TIERSCOPE_CONFIG", raising=False)
+    monkeypatch.delenv("QMD_CONFIG_FILE", raising=False)
+    root = tmp_path / "project"
+    (root / "config").mkdir(parents=True)
+    (root / "config" / "tierscope.yaml").write_text("qmd_context:\n  default_budget: 1234\n")
+    (root / ".tierscope.yaml").symlink_to("config/tierscope.yaml")
+    assert load_config(root).default_budget == 1234

@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ..project import is_inside
 from .model import (
     BUILTIN_SCOPES,
     DEFAULT_TIERS,
@@ -102,6 +103,13 @@ def load_config(root: Path, explicit: str | None = None) -> Config:
     source = discover_config(root, explicit)
     if source.path is None:
         return Config(source=source)
+    if source.path.parent == root and not is_inside(source.path.resolve(), root.resolve()):
+        # The project's own config file is a link out of the project: the file it names is
+        # not the project's to show (its values would be echoed in the warnings).
+        problem = ConfigProblem(
+            "a symbolic link out of the project; not read; using defaults", str(source.path)
+        )
+        return Config(source=source, problems=(problem,))
     try:
         text = read_config_text(source.path)
     except OSError as exc:
