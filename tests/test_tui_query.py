@@ -10,6 +10,8 @@ import shlex
 from pathlib import Path, PurePosixPath
 
 import pytest
+from textual import events
+from textual.geometry import Size
 from textual.widgets import Input, Select
 from textual.worker import WorkerCancelled, WorkerFailed
 from tui_checks import NARROW, on_screen, settled_text
@@ -295,6 +297,23 @@ async def test_at_80x24_the_query_input_results_budget_and_preview_all_have_room
             # in a project without sessions).
             if all(node.display for node in widget.ancestors_with_self if node is not app):
                 assert on_screen(app, widget), widget.id
+
+
+async def test_a_new_answer_is_laid_out_at_the_width_the_last_resize_reported():
+    # On a busy machine the table's region lags behind the resize Textual has already
+    # reported; an answer arriving in between was laid out at the old, narrow width, and
+    # its sources stayed cut to a few cells (`grimoi…`) until the next resize.
+    engine = ScriptedProject()
+    app = TierscopeApp(engine)
+    async with app.run_test(size=NARROW) as pilot:
+        await type_query(pilot, "token budget")
+        await settle(pilot)
+        table = query_screen(app).query_one(ResultsTable)
+        wide = Size(220, table.size.height + 2)  # a resize to a wide terminal, reported
+        table.on_resize(events.Resize(wide, wide))
+        table.show(table.report)  # the next answer, before the region has caught up
+        sources = [str(table.get_row_at(row)[-1]) for row in range(table.row_count)]
+        assert sources and not [source for source in sources if "…" in source]
 
 
 async def test_a_chosen_session_marks_what_the_query_would_repeat_without_answering_in_it(

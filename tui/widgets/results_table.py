@@ -76,6 +76,8 @@ class ResultsTable(DataTable):
         self.report: BudgetReport | None = None
         self.seen: Seen | None = None  # None: no session chosen
         self._layout: tuple[bool, int, bool] | None = None
+        # The content width the last resize reported: the region can lag behind it.
+        self._reported_width: int | None = None
 
     def on_mount(self) -> None:
         self._fill()
@@ -97,6 +99,7 @@ class ResultsTable(DataTable):
         # the table is placed in may still be the old one while the screen lays out (on a
         # busy machine, for a while).
         width = event.size.width - self.styles.gutter.width
+        self._reported_width = width
         if self._layout != self._layout_for_width(width):
             self._fill(width)
 
@@ -107,7 +110,8 @@ class ResultsTable(DataTable):
     def _layout_for_width(self, width: int | None = None) -> tuple[bool, int, bool]:
         """(compact, cells left for the source, session column) at the table's width
         (`width`: its content width, when known better than from its present region)."""
-        width = self.size.width if width is None else width
+        if width is None:
+            width = self.size.width if self._reported_width is None else self._reported_width
         compact = width < COMPACT_WIDTH
         session = self.seen is not None
         padding = 2 * self.cell_padding
