@@ -163,6 +163,13 @@ class ScriptedProject(Project):
         self.runs: list[QueryOptions] = []
         self.cancels: list[threading.Event | None] = []
 
+    def trajectory_dir(self) -> Path:
+        """The configured directory as it is: the scripted project's root is fictional,
+        so a test's log folder cannot lie inside it (the real rule, that a configured
+        folder out of the root is not used, is tested on real projects)."""
+        configured = self.config.trajectory.dir.strip()
+        return Path(configured) if configured else super().trajectory_dir()
+
     def _tier(self, name: str) -> ScriptedTier:
         outcome = next(
             (outcome for outcome in self.outcomes if outcome.tier == name),

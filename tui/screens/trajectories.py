@@ -43,7 +43,6 @@ from textual.worker import get_current_worker
 
 from tierscope.api import Project, QueryOptions
 from tierscope.trajectory.budget_timeline import BudgetTimeline
-from tierscope.trajectory.paths import default_dir
 from tierscope.trajectory.replay import EXECUTE, INTENT
 
 from ..messages import ReplayQuery
@@ -102,7 +101,7 @@ class TrajectoriesScreen(
     def __init__(self, engine: Project, **kwargs) -> None:
         super().__init__(**kwargs)
         self.engine = engine
-        self.directory = default_dir(engine.root, engine.config)
+        self.directory = engine.trajectory_dir()
         self.files: tuple[FileRow, ...] = ()
         self.opened: OpenedTrajectory | None = None
         self.following = False
