@@ -214,13 +214,13 @@ def test_a_broken_store_file_is_a_one_line_error(project, cli, tmp_path):
     assert err.count("\n") == 1 and "not a database" in err
 
 
-def test_context_commands_import_neither_textual_nor_the_mcp_sdk(project, tmp_path):
+def test_context_commands_import_no_textual_mcp_sdk_or_jsonschema(project, tmp_path):
     probe = (
         "import sys\n"
         "from tierscope.cli import main\n"
         "main(['context', 'write', '--type', 'discovery', '--content', 'x'])\n"
         "main(['context', 'read', '--json'])\n"
-        "print(sorted(m for m in ('textual', 'mcp') if m in sys.modules))\n"
+        "print(sorted(m for m in ('textual', 'mcp', 'jsonschema') if m in sys.modules))\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, cwd=project, check=True

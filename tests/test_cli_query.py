@@ -222,12 +222,14 @@ def test_unwritable_trajectory_dir_still_answers_with_one_warning(capsys, projec
     assert captured.err.count("trajectory not written") == 1
 
 
-def test_headless_query_never_imports_textual(project):
+def test_headless_query_never_imports_textual_or_jsonschema(project):
+    # jsonschema holds the MCP server's tool arguments; a query has no use for it.
     script = (
         "import sys\n"
         "from tierscope.cli import main\n"
         f"main(['query', 'token budget', '--root', {str(project)!r}, '--no-trajectory'])\n"
         "assert 'textual' not in sys.modules, 'textual imported'\n"
+        "assert 'jsonschema' not in sys.modules, 'jsonschema imported'\n"
         "print('clean', file=sys.stderr)\n"
     )
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)

@@ -10,7 +10,7 @@ import sys
 import anyio
 import pytest
 
-from tierscope.cli.mcp import ContextTools, ToolFailure
+from tierscope.cli.mcp import ContextTools, ToolFailure, check_arguments
 from tierscope.cli.mcp_tools import CLEAR_SESSION, QUERY_CONTEXT, READ_CONTEXT, TOOLS, WRITE_CONTEXT
 from tierscope.store.location import STORE_ENV
 
@@ -103,7 +103,7 @@ def test_reading_before_any_write_creates_no_store(tools):
         ),
         ("write_context", {"type": "scratchpad", "content": "{}"}, "scratchpad: iteration"),
         ("read_context", {"types": "error"}, "types must be a JSON array"),
-        ("read_context", {"types": [1]}, r"types\[\] must be a JSON string"),
+        ("read_context", {"types": [1]}, r"types\[0\] must be a JSON string"),
         ("read_context", {"types": ["note"]}, "unknown type 'note'"),
         ("read_context", {"limit": -1}, "limit must be a non-negative integer"),
         ("read_context", {"order": "newest"}, "order must be one of"),
@@ -117,6 +117,61 @@ def test_bad_calls_fail_with_a_one_line_reason_and_write_nothing(tools, name, ar
         tools.call(name, arguments)
     assert "\n" not in str(caught.value)
     assert call(tools, "read_context")["total"] == 0
+
+
+def test_an_integer_written_as_a_whole_float_is_an_integer(tools):
+    # JSON Schema's integer is any number without a fraction: 7.0 is one, and it is
+    # stored and read back as 7.
+    call(tools, "write_context", type="discovery", content="x", line=7.0)
+    (entry,) = call(tools, "read_context")["entries"]
+    assert entry["line"] == 7 and isinstance(entry["line"], int)
+    assert call(tools, "read_context", limit=1.0)["total"] == 1
+
+
+@pytest.mark.parametrize(
+    ("schema", "arguments", "message"),
+    [
+        # Keywords beyond type, enum and required are held too, not passed over.
+        ({"properties": {"n": {"type": "integer", "minimum": 1}}}, {"n": 0}, "n must be at least"),
+        ({"properties": {"s": {"type": "string", "maxLength": 3}}}, {"s": "long"}, "s: "),
+        # A type the tools do not use yet is known all the same.
+        ({"properties": {"x": {"type": "number"}}}, {"x": "1.5"}, "x must be a JSON number"),
+        # Items and nested objects: the message names where, index included.
+        (
+            {"properties": {"t": {"type": "array", "items": {"enum": ["a", "b"]}}}},
+            {"t": ["a", "c"]},
+            r"t\[1\] must be one of: a, b",
+        ),
+        (
+            {
+                "properties": {
+                    "o": {
+                        "type": "object",
+                        "properties": {"k": {"type": "string"}},
+                        "additionalProperties": False,
+                    }
+                }
+            },
+            {"o": {"k": "v", "extra": 1}},
+            "o: unknown key 'extra'",
+        ),
+    ],
+)
+def test_every_keyword_of_a_schema_is_held(schema, arguments, message):
+    schema = {"type": "object", "additionalProperties": False, **schema}
+    with pytest.raises(ToolFailure, match=message) as caught:
+        check_arguments(schema, arguments)
+    assert "\n" not in str(caught.value)
+
+
+def test_the_tools_input_schemas_are_valid_json_schemas():
+    from jsonschema.validators import validator_for
+
+    for tool in TOOLS:
+        schema = tool["inputSchema"]
+        validator_for(schema).check_schema(schema)
+        # Every argument a tool takes is named: any other is refused, not passed on.
+        assert schema["additionalProperties"] is False
 
 
 def test_a_query_answers_with_the_headless_json_array(tools):

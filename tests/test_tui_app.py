@@ -25,6 +25,7 @@ from tierscope.tui.screens.query import QueryScreen
 from tierscope.tui.widgets.budget_meter import limit_at
 from tierscope.tui.widgets.latency_history import sparkline
 from tierscope.tui.widgets.markdown_content import highlight_terms, query_terms, render_markdown
+from tierscope.tui.widgets.workbench_footer import WorkbenchFooter
 
 pytestmark = pytest.mark.anyio
 
@@ -171,6 +172,24 @@ async def test_no_footer_key_is_cut_off(mode, size):
         spans = sorted((key.region.x, key.region.right) for key in keys)
         for (_start, end), (next_start, _end) in pairwise(spans):
             assert end <= next_start, "keys overlap"
+
+
+async def test_the_footer_is_composed_again_only_when_what_it_shows_changes():
+    app = TierscopeApp(ScriptedProject())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled_text(pilot)
+        footer = app.screen.query_one(WorkbenchFooter)
+        shown, keys = footer.items(), list(footer.query(FooterKey))
+        for _ in range(3):  # the cursor moves: the same keys, the same widgets
+            await pilot.press("tab")
+            await pilot.pause()
+            assert footer.items() == shown
+            assert all(a is b for a, b in zip(footer.query(FooterKey), keys, strict=True))
+        await pilot.resize_terminal(*NARROW)  # less room: the views go by key only
+        await settled_text(pilot)
+        assert footer.items() != shown
+        described = {key.description for key in footer.query(FooterKey)}
+        assert "Help" in described and not {"Query", "Config"} & described
 
 
 # -- starting without a terminal, the demo's messages --------------------------------------

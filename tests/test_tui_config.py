@@ -20,6 +20,7 @@ from tierscope.tui.screens.config import ConfigScreen
 from tierscope.tui.screens.config_dialogs import ConfigDialog
 from tierscope.tui.screens.query import QueryScreen
 from tierscope.tui.screens.unsaved_changes import UnsavedChangesDialog
+from tierscope.tui.widgets.config_form import ConfigForm, FormSection
 from tierscope.tui.widgets.config_preview import PreviewPanel
 from tierscope.tui.widgets.config_problems import ProblemList
 from tierscope.tui.widgets.named_entries import NamedEntries
@@ -128,6 +129,14 @@ def field(screen: ConfigScreen, key: str) -> SettingField:
     return next(field for field in screen.query(SettingField) if field.key == key)
 
 
+async def built_field(pilot, screen: ConfigScreen, key: str) -> SettingField:
+    """`field`, for a key further down the form: a section is built when it comes near
+    the view, so this one is built first."""
+    screen.query_one(ConfigForm).build_section(key)
+    await settle(pilot)
+    return field(screen, key)
+
+
 async def type_into(pilot, control: Input, text: str) -> None:
     """Clear an input and type `text` key by key, as a person would."""
     control.focus()
@@ -211,7 +220,7 @@ async def test_a_session_policy_chosen_in_the_form_is_saved_in_its_own_section(h
     app = workbench(harbor)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_config(pilot)
-        repeats = field(screen, "session.repeats").control
+        repeats = (await built_field(pilot, screen, "session.repeats")).control
         assert [value for _label, value in repeats._options if isinstance(value, str)] == [
             "reference", "skip", "allow",
         ]  # fmt: skip
@@ -321,7 +330,7 @@ async def test_a_stale_edit_never_rewrites_the_field_being_typed_in(harbor):
     app = workbench(harbor)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_config(pilot)
-        archive = field(screen, "filtering.archive_zone")
+        archive = await built_field(pilot, screen, "filtering.archive_zone")
         control = archive.control
         control.focus()
         control.value = "src/harbor/"  # typed; its own edits are handled
@@ -615,6 +624,66 @@ async def test_the_save_dialogs_buttons_answer_a_mouse_click_on_a_short_terminal
     assert "  default_budget: 3000" in config.read_text()
 
 
+async def test_a_section_further_down_is_built_near_the_view_as_tall_as_it_was(harbor):
+    app = workbench(harbor)
+    async with app.run_test(size=NARROW) as pilot:
+        screen = await open_config(pilot)
+        form = screen.query_one(ConfigForm)
+        sections = list(form.query_children(FormSection))
+        assert not all(section.ready for section in sections), "all built at once"
+        heights = [section.outer_size.height for section in sections]
+        length = form.virtual_size.height
+        while not all(section.ready for section in sections):
+            assert form.scroll_y < form.max_scroll_y, "the end reached, a section unbuilt"
+            form.scroll_relative(y=5, animate=False)
+            await settle(pilot)
+        assert [section.outer_size.height for section in sections] == heights
+        assert form.virtual_size.height == length
+        assert {field.key for field in form.fields()} >= {"session.repeats", "snippets.max_chars"}
+
+
+async def test_a_field_built_late_shows_the_files_value_and_its_problem(harbor):
+    (harbor / CONFIG_NAME).write_text(
+        CONFIG.replace("  tiers: [grep]\n", "  tiers: [grep]\n  token_budgets:\n    session: -5\n")
+    )
+    app = workbench(harbor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_config(pilot)
+        assert not any(
+            field.key.startswith("token_budgets.")
+            for field in screen.query_one(ConfigForm).fields()
+        )
+        # Choosing the problem takes the cursor to its field, built on the way.
+        problems = screen.query_one(ProblemList)
+        chosen = next(p for p in problems.problems if p.key == "token_budgets.session")
+        problems.post_message(ProblemList.Chosen(chosen))
+        await settle(pilot)
+        budget = field(screen, "token_budgets.session")
+        assert budget.control.has_focus
+        assert budget.control.value == "-5" and budget.has_class("-error")
+        assert "✗" in str(budget.query_one(".field-message").render())
+
+
+async def test_tab_reaches_every_field_further_down_the_form_in_order(harbor):
+    app = workbench(harbor)
+    async with app.run_test(size=NARROW) as pilot:
+        screen = await open_config(pilot)
+        form = screen.query_one(ConfigForm)
+        assert form.focus_key("snippets.max_chars")  # the first section built late
+        await settle(pilot)
+        reached: list[str] = []
+        while (focused := app.focused) is not None and form in focused.ancestors:
+            owner = next(n for n in focused.ancestors_with_self if isinstance(n, SettingField))
+            if owner.key not in reached:
+                reached.append(owner.key)
+            await pilot.press("tab")
+            await settle(pilot)
+        keys = [
+            spec.key for section in form.query_children(FormSection) for spec, _ in section.fields
+        ]
+        assert reached == keys[keys.index("snippets.max_chars") :]
+
+
 def test_snapshot_of_the_form_with_a_validation_error(snap_compare, harbor):
     async def run_before(pilot) -> None:
         screen = await open_config(pilot)
@@ -674,7 +743,7 @@ def test_snapshot_at_80x24_of_the_form_with_a_validation_error(snap_compare, har
 def test_snapshot_of_the_sessions_section_of_the_form(snap_compare, harbor, size):
     async def run_before(pilot) -> None:
         screen = await open_config(pilot)
-        repeats = field(screen, "session.repeats")
+        repeats = await built_field(pilot, screen, "session.repeats")
         repeats.control.value = "skip"
         await pilot.pause()
         screen.query_one("#config-form").scroll_to_widget(repeats, animate=False, top=True)

@@ -7,7 +7,8 @@ server, resolved once at start-up by the rule in tierscope.store.runs), `query_c
 Each client connection is a session (`--session`, else $TIERSCOPE_SESSION, else a fresh
 `mcp-<hex>` id), unless a call names its own: a section the session has received is
 referenced instead of sent again, and crossing a threshold is said in the tool result.
-The MCP SDK is imported only when this command runs.
+The MCP SDK and jsonschema (which holds each call's arguments to its tool's input schema)
+are imported only when this command runs.
 """
 
 from __future__ import annotations
@@ -59,6 +60,10 @@ class ContextTools:
         from tierscope.session.names import new_session_id
         from tierscope.store.location import store_path
 
+        from .mcp_arguments import check_schemas
+
+        check_schemas(tool["inputSchema"] for tool in TOOLS)
+
         self.root = root
         self.config_path = config_path
         self.run_id = run_id
@@ -75,8 +80,7 @@ class ContextTools:
         tool = next((t for t in TOOLS if t["name"] == name), None)
         if tool is None:
             raise ToolFailure(f"unknown tool {name!r}")
-        arguments = arguments or {}
-        check_arguments(tool["inputSchema"], arguments)
+        arguments = check_arguments(tool["inputSchema"], arguments or {})
         handlers: dict[str, Callable[..., list[str]]] = {
             "write_context": self.write_context,
             "read_context": self.read_context,
@@ -189,45 +193,15 @@ class ContextTools:
             return self._store
 
 
-_JSON_TYPES = {
-    "string": (str,),
-    "integer": (int,),
-    "array": (list,),
-    "object": (dict,),
-}
+def check_arguments(schema: dict, arguments: object) -> dict:
+    """Hold `arguments` to the tool's input schema (JSON Schema, by jsonschema) and return
+    them as the tool takes them; raises ToolFailure saying which argument is wrong and how."""
+    from .mcp_arguments import ArgumentsRefused, checked_arguments
 
-
-def check_arguments(schema: dict, arguments: dict) -> None:
-    """Hold `arguments` to the tool's input schema (the subset our schemas use): known
-    keys only, required keys present, JSON types and enums respected."""
-    if not isinstance(arguments, dict):
-        raise ToolFailure("arguments must be an object")
-    properties = schema["properties"]
-    for key in arguments:
-        if key not in properties:
-            raise ToolFailure(f"unknown argument {key!r} (expected: {', '.join(properties)})")
-    for key in schema.get("required", ()):
-        if key not in arguments:
-            raise ToolFailure(f"missing required argument {key!r}")
-    for key, value in arguments.items():
-        _check_value(key, properties[key], value)
-
-
-# Integers are stored in SQLite and passed to the engine: a 64-bit signed range at most.
-_INTEGER_RANGE = (-(2**63), 2**63 - 1)
-
-
-def _check_value(key: str, spec: dict, value: object) -> None:
-    wanted = spec["type"]
-    if isinstance(value, bool) or not isinstance(value, _JSON_TYPES[wanted]):
-        raise ToolFailure(f"{key} must be a JSON {wanted}, got {json.dumps(value)[:60]}")
-    if isinstance(value, int) and not _INTEGER_RANGE[0] <= value <= _INTEGER_RANGE[1]:
-        raise ToolFailure(f"{key} is out of range (a 64-bit integer at most), got {value:.3g}")
-    if "enum" in spec and value not in spec["enum"]:
-        raise ToolFailure(f"{key} must be one of: {', '.join(spec['enum'])} (got {value!r})")
-    if isinstance(value, list):
-        for item in value:
-            _check_value(f"{key}[]", spec["items"], item)
+    try:
+        return checked_arguments(schema, arguments)
+    except ArgumentsRefused as exc:
+        raise ToolFailure(str(exc)) from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -19,6 +19,10 @@ INSTRUCTIONS = (
 )
 
 
+# Integers are stored in SQLite and passed to the engine: a 64-bit signed range at most.
+INTEGER_RANGE = {"minimum": -(2**63), "maximum": 2**63 - 1}
+
+
 class ToolSpec(TypedDict):
     """A tool as the server lists it: MCP's Tool fields, in MCP's spelling."""
 
@@ -46,9 +50,14 @@ WRITE_CONTEXT: ToolSpec = {
             "task_id": {"type": "string", "description": "Associated task ID (optional)"},
             "loop_id": {"type": "string", "description": "Associated loop ID (optional)"},
             "file": {"type": "string", "description": "Associated file path (optional)"},
-            "line": {"type": "integer", "description": "Associated line number (optional)"},
+            "line": {
+                "type": "integer",
+                **INTEGER_RANGE,
+                "description": "Associated line number (optional)",
+            },
         },
         "required": ["type", "content"],
+        "additionalProperties": False,
     },
 }
 
@@ -68,8 +77,16 @@ READ_CONTEXT: ToolSpec = {
             "loop_id": {"type": "string", "description": "Filter by loop ID (optional)"},
             "file": {"type": "string", "description": "Filter by file path (optional)"},
             "search": {"type": "string", "description": "Full-text search query (optional)"},
-            "limit": {"type": "integer", "description": "Max entries to return (default: 500)"},
-            "offset": {"type": "integer", "description": "Skip first N entries (default: 0)"},
+            "limit": {
+                "type": "integer",
+                **INTEGER_RANGE,
+                "description": "Max entries to return (default: 500)",
+            },
+            "offset": {
+                "type": "integer",
+                **INTEGER_RANGE,
+                "description": "Skip first N entries (default: 0)",
+            },
             "order": {
                 "type": "string",
                 "enum": ["asc", "desc"],
@@ -77,6 +94,7 @@ READ_CONTEXT: ToolSpec = {
             },
         },
         "required": [],
+        "additionalProperties": False,
     },
 }
 
@@ -96,6 +114,7 @@ QUERY_CONTEXT: ToolSpec = {
             },
             "budget": {
                 "type": "integer",
+                **INTEGER_RANGE,
                 "description": "Token budget for the answer (optional; default from config)",
             },
             "skill": {
@@ -110,6 +129,7 @@ QUERY_CONTEXT: ToolSpec = {
             },
         },
         "required": ["query"],
+        "additionalProperties": False,
     },
 }
 
@@ -128,6 +148,7 @@ CLEAR_SESSION: ToolSpec = {
             "summary": {"type": "string", "description": "What was synthesized (optional)"},
         },
         "required": [],
+        "additionalProperties": False,
     },
 }
 

@@ -74,6 +74,7 @@ class ConfigScreen(ConfigPreviewing, ConfigSaving, Screen):
         self._groups_text: str | None = None
         self._preview_id = 0
         self._preview_cancel: threading.Event | None = None
+        self._status_parts: list[str | tuple[str, str]] = []
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -235,7 +236,9 @@ class ConfigScreen(ConfigPreviewing, ConfigSaving, Screen):
         muted = "$foreground-muted"
         parts.append((plural(errors, "✗ {} error"), "$error" if errors else muted))
         parts.append((plural(warnings, "  ⚠ {} warning"), "$warning" if warnings else muted))
-        self.query_one("#config-status", Static).update(Content.assemble(*parts))
+        if parts != self._status_parts:  # one row whatever it says: no layout needed
+            self._status_parts = parts
+            self.query_one("#config-status", Static).update(Content.assemble(*parts), layout=False)
         self.sub_title = f"{name}{' (unsaved)' if unsaved else ''}"
 
     # Editing in the form ----------------------------------------------------------------

@@ -104,6 +104,7 @@ class NamedEntries(Vertical):
         self.draft = False
         self.problems: tuple[ConfigProblem, ...] = ()
         self._rows: list[tuple] = []  # what the table shows
+        self._name_shown: tuple[str | None, bool] = (None, True)  # the name's message
 
     # -- what subclasses say -----------------------------------------------------------
 
@@ -266,6 +267,9 @@ class NamedEntries(Vertical):
             self.post_message(self.DraftChanged(self, name, self.draft_body()))
 
     def _name_message(self, problem: str | None, *, error: bool = True) -> None:
+        if (problem, error) == self._name_shown:
+            return  # an update lays the form out again: only when the message changes
+        self._name_shown = (problem, error)
         message = self.query_one(".entry-name-message", Static)
         if problem is None:
             message.update("")

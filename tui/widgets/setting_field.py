@@ -26,6 +26,7 @@ from tierscope.config.model import ConfigProblem
 from tierscope.config.schema import Setting
 
 NOT_SET = object()  # the file does not set the key
+LABEL_WIDTH = 18  # the label's column (SettingField's CSS): a longer label wraps
 
 TEXT_KINDS = ("integer", "number", "text", "list")
 CHOICE_KINDS = ("choice", "switch")
@@ -108,7 +109,7 @@ class SettingField(Horizontal):
         height: auto;
     }
     SettingField > .field-label {
-        width: 18;
+        width: 18;  /* LABEL_WIDTH */
         color: $foreground-muted;
     }
     SettingField > Input, SettingField > Select {
@@ -156,6 +157,11 @@ class SettingField(Horizontal):
         self.suggestions = tuple(suggestions)
         self._emptied = False  # the user cleared the field and has not left it yet
         self._message: tuple[ConfigProblem | None, int] = (None, 0)
+
+    @staticmethod
+    def rows(spec: FieldSpec) -> int:
+        """The rows a field takes while it shows no message: its label's, wrapped."""
+        return max(1, len(Content(spec.label).wrap(LABEL_WIDTH)))
 
     def compose(self) -> ComposeResult:
         yield Label(self.spec.label, classes="field-label")

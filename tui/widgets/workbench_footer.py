@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey, FooterLabel
 
@@ -73,16 +74,33 @@ def plan_footer(
     return plan
 
 
+@dataclass(frozen=True, slots=True)
+class FooterItem:
+    """One thing the footer shows: a key (with or without its description), the views'
+    label, or the command palette's key."""
+
+    kind: str  # key | label | palette
+    key: str = ""
+    display: str = ""
+    description: str = ""
+    action: str = ""
+    enabled: bool = True
+    tooltip: str = ""
+
+
 class WorkbenchFooter(Footer):
-    """A compact footer that drops what does not fit instead of cutting it off."""
+    """A compact footer that drops what does not fit instead of cutting it off.
+
+    Textual's footer is composed again whenever the screen's bindings may have changed,
+    which is at every move of the cursor; this one only when what it shows changes."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(compact=True, **kwargs)
         self._width = 0
+        self._shown: tuple[FooterItem, ...] | None = None
 
-    def compose(self) -> ComposeResult:
-        if not self._bindings_ready:
-            return
+    def items(self) -> tuple[FooterItem, ...]:
+        """What the footer shows for the screen's bindings and the terminal's width."""
         own: list[ShownKey] = []
         help_keys: list[ShownKey] = []
         views: list[ShownKey] = []
@@ -107,37 +125,78 @@ class WorkbenchFooter(Footer):
         if palette_binding is not None and self.show_command_palette:
             binding = palette_binding[0]
             palette_width = len(self.app.get_key_display(binding)) + len(binding.description) + 3
-        self._width = self.app.size.width
-        plan = plan_footer(own, help_keys, views, palette_width, self._width)
-        for key in (*plan.own, *plan.help):
-            yield self._key(key, described=True)
-        for key in plan.views:
-            yield self._key(key, described=plan.views_named)
+        plan = plan_footer(own, help_keys, views, palette_width, self.app.size.width)
+        items = [_item(key, described=True) for key in (*plan.own, *plan.help)]
+        items.extend(_item(key, described=plan.views_named) for key in plan.views)
         if plan.views and not plan.views_named:
-            yield FooterLabel(VIEWS_LABEL)
+            items.append(FooterItem("label", description=VIEWS_LABEL))
         if plan.palette and palette_binding is not None:
-            binding, enabled, tooltip = palette_binding
-            yield FooterKey(
-                binding.key,
-                self.app.get_key_display(binding),
-                binding.description,
-                binding.action,
-                classes="-command-palette",
-                disabled=not enabled,
-                tooltip=binding.tooltip or binding.description,
+            binding, enabled, _tooltip = palette_binding
+            items.append(
+                FooterItem(
+                    "palette",
+                    binding.key,
+                    self.app.get_key_display(binding),
+                    binding.description,
+                    binding.action,
+                    enabled,
+                    binding.tooltip or binding.description,
+                )
             )
+        return tuple(items)
 
-    def _key(self, key: ShownKey, *, described: bool) -> FooterKey:
-        binding = key.binding
-        return FooterKey(
-            binding.key,
-            key.display,
-            binding.description if described else "",
-            binding.action,
-            disabled=not key.enabled,
-            tooltip=key.tooltip or binding.description,
-        ).data_bind(compact=Footer.compact)
+    def compose(self) -> ComposeResult:
+        if not self._bindings_ready:
+            return
+        self._width = self.app.size.width
+        self._shown = self.items()
+        for item in self._shown:
+            if item.kind == "label":
+                yield FooterLabel(item.description)
+            elif item.kind == "palette":
+                yield FooterKey(
+                    item.key,
+                    item.display,
+                    item.description,
+                    item.action,
+                    classes="-command-palette",
+                    disabled=not item.enabled,
+                    tooltip=item.tooltip,
+                )
+            else:
+                yield FooterKey(
+                    item.key,
+                    item.display,
+                    item.description,
+                    item.action,
+                    disabled=not item.enabled,
+                    tooltip=item.tooltip,
+                ).data_bind(compact=Footer.compact)
+
+    def bindings_changed(self, screen: Screen) -> None:
+        self._bindings_ready = True
+        if not screen.app.app_focus:
+            return
+        if self.is_attached and screen is self.screen:
+            self.call_after_refresh(self._recompose_if_changed)
+
+    async def _recompose_if_changed(self) -> None:
+        if self.is_attached and self.items() != self._shown:
+            await self.recompose()
 
     async def on_resize(self) -> None:
         if self.app.size.width != self._width:
-            await self.recompose()
+            await self._recompose_if_changed()
+
+
+def _item(key: ShownKey, *, described: bool) -> FooterItem:
+    binding = key.binding
+    return FooterItem(
+        "key",
+        binding.key,
+        key.display,
+        binding.description if described else "",
+        binding.action,
+        key.enabled,
+        key.tooltip or binding.description,
+    )
