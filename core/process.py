@@ -9,14 +9,17 @@ import os
 import select
 import signal
 import subprocess
-import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import shutdown
 from .deadline import Deadline
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 DEFAULT_STDOUT_CAP = 8 * 1024 * 1024
 STDERR_CAP = 64 * 1024
@@ -26,6 +29,8 @@ _CHECK_SECONDS = 0.02
 
 @dataclass(frozen=True, slots=True)
 class ProcessResult:
+    """How a bounded run ended, and the head of what it wrote."""
+
     argv: tuple[str, ...]
     returncode: int | None
     stdout: bytes
@@ -78,7 +83,7 @@ def run_bounded(
 ) -> ProcessResult:
     """Run argv until it exits, the deadline passes, or the caller cancels.
 
-    Output goes to unlinked temporary files rather than pipes: a tool like ripgrep writes
+    Output goes to anonymous files rather than pipes: a tool like ripgrep writes
     thousands of small chunks, and waking for each one costs more than the search. Whatever
     happens, no process of the group is left running when this returns.
     """
@@ -86,7 +91,7 @@ def run_bounded(
     started = time.monotonic()
     if deadline.cancelled:
         return ProcessResult(argv, None, b"", b"", 0.0, cancelled=True)
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    with _output_file("stdout") as out, _output_file("stderr") as err:
         try:
             proc = subprocess.Popen(
                 argv,
@@ -142,6 +147,24 @@ def run_bounded(
         cancelled=cancelled,
         truncated=truncated,
     )
+
+
+@contextlib.contextmanager
+def _output_file(name: str) -> Iterator[BinaryIO]:
+    """A file for a child's output that no other process can reach, gone once closed: on
+    Linux an anonymous memory file (`memfd_create`: no folder, no name to pick, and no
+    `tempfile`, whose imports cost every query ~3 ms), elsewhere an unlinked temporary
+    file."""
+    try:
+        fd = os.memfd_create(f"tierscope-{name}", os.MFD_CLOEXEC)
+    except (AttributeError, OSError):
+        import tempfile
+
+        with tempfile.TemporaryFile() as handle:
+            yield handle
+        return
+    with open(fd, "w+b") as handle:
+        yield handle
 
 
 def _read_head(handle, limit: int) -> bytes:

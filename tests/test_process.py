@@ -114,6 +114,18 @@ def test_stdout_beyond_the_cap_is_truncated_and_the_process_killed():
     assert result.returncode != 0
 
 
+def test_output_is_collected_where_anonymous_memory_files_are_not_available(monkeypatch):
+    # Elsewhere than Linux (or an old kernel), unlinked temporary files hold the output.
+    def unavailable(*args):
+        raise OSError(38, "Function not implemented")
+
+    monkeypatch.setattr(os, "memfd_create", unavailable)
+    script = "import sys; print('found it'); sys.stderr.write('a warning')"
+
+    result = run_bounded([sys.executable, "-c", script], Deadline.after(GENEROUS))
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"found it\n", b"a warning")
+
+
 def test_a_missing_binary_is_a_launch_error_not_an_exception(tmp_path):
     result = run_bounded([str(tmp_path / "no-such-tool"), "--version"], Deadline.after(GENEROUS))
 

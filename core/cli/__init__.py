@@ -46,8 +46,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     many times a session, and importing every command module costs each call)."""
     import importlib
 
+    from .help_format import HelpFormatter
+
     parser = argparse.ArgumentParser(
         prog="tierscope",
+        formatter_class=HelpFormatter,
         description="Tiered context retrieval (qmd -> ck -> grep) under a token budget. "
         "With no command, opens the workbench.",
     )

@@ -16,7 +16,6 @@ from ..files import TextFile
 from . import bm25
 from .bm25 import Scorer
 from .matching import TermMatcher
-from .structure import structure_terms
 
 # How many of the best files are read and scored again with their headings or definitions.
 RERANK_DEPTH = 20
@@ -51,6 +50,8 @@ class Candidates:
 
 @dataclass(frozen=True, slots=True)
 class RankedFile:
+    """A file's score and what each query term added to it."""
+
     path: str
     score: float
     contributions: dict[str, float]
@@ -154,6 +155,9 @@ def rerank_by_structure(
     definitions and the terms found close together (`read` reads a file; None when it
     cannot), then the rest as they came. These fields only add, so no file left behind
     outscores those ahead of it by its text."""
+    # Imported when there is a file to re-rank: headings and definitions (sections.py).
+    from .structure import structure_terms
+
     head = list(islice(ranked, RERANK_DEPTH if depth is None else depth))
     rescored: list[RankedFile] = []
     for entry in head:

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import os
-import sysconfig
 import time
 from pathlib import Path
 
@@ -16,7 +15,6 @@ from ..ranking.analysis import query_terms
 from ..ranking.candidates import Candidates, file_size, rank, rerank_by_structure
 from ..ranking.matching import TermMatcher
 from .base import Deadline, Probe, TierRequest
-from .file_hits import FileHits, FileReader
 from .grep_ripgrep import (
     describe_failure,
     parse_listing,
@@ -25,7 +23,6 @@ from .grep_ripgrep import (
     run_listing,
     run_ripgrep,
 )
-from .grep_scan import CHECK_EVERY, ScanStopped, scan_candidates
 
 
 def find_ripgrep() -> str | None:
@@ -35,6 +32,8 @@ def find_ripgrep() -> str | None:
     found = find_executable("rg")
     if found:
         return found
+    import sysconfig  # only when rg is not on PATH: ~2 ms a query otherwise
+
     candidate = Path(sysconfig.get_path("scripts")) / "rg"
     return str(candidate) if candidate.is_file() and os.access(candidate, os.X_OK) else None
 
@@ -74,6 +73,12 @@ class _GrepSearch:
         found = self.candidates(matcher)
         if isinstance(found, TierOutcome):
             return found
+        words = " ".join(term.label for term in terms)
+        if not found.frequencies:
+            return self.finish(TierStatus.EMPTY, f"no file matches {words!r} ({self.engine})")
+        # Imported once a file matches: reading files and cutting snippets.
+        from .file_hits import FileHits, FileReader
+
         scorer = found.scorer(tuple(term.key for term in terms))
         collected = FileHits(
             request=request,
@@ -100,7 +105,6 @@ class _GrepSearch:
             collected.add(ranked, reader.cache.get(ranked.path))
         self.notes += collected.notes()
         hits = tuple(collected.hits)
-        words = " ".join(term.label for term in terms)
         if hits:
             return self.finish(
                 TierStatus.SERVED,
@@ -118,6 +122,8 @@ class _GrepSearch:
         request = self.request
         rg = find_ripgrep()
         if rg is None:
+            from .grep_scan import ScanStopped, scan_candidates
+
             self.engine = "python scan"
             try:
                 found = scan_candidates(request, matcher, self.deadline)
@@ -156,6 +162,8 @@ class _GrepSearch:
     def count_past_the_cap(self, found: Candidates, matcher: TermMatcher) -> bool:
         """Adds the matching files the capped output left out, counted here; False when
         the deadline or a cancel stopped it."""
+        from .grep_scan import CHECK_EVERY
+
         root = self.request.root
         listing = run_listing(self.argv, root, self.deadline)
         if listing.cancelled or listing.timed_out:
