@@ -78,21 +78,29 @@ def rank(
     """Every candidate, best first (ties by path), lazily: a file's length is looked up
     only while its best possible score (at length 0) could still beat the best file not
     yet yielded — the caller usually takes ten files of thousands."""
+    # Negated bounds: a heap of the entries pops them best first, ties by path (a path is
+    # never repeated, so the counts are never compared). Most of thousands are never popped.
     entries: list[tuple[float, str, Mapping[str, float], frozenset[str]]] = []
     in_paths = paths_terms(candidates.frequencies, matcher) if matcher is not None else {}
     nothing: frozenset[str] = frozenset()
+    # Files with the same matches share one counts mapping (parse_output): its bound is
+    # computed once. Keyed by identity, which holds while `candidates` holds them.
+    bounds: dict[int, float] = {}
+    bound = scorer.bound
     for path, counts in candidates.frequencies.items():
         in_path = in_paths.get(path, nothing)
-        entries.append((scorer.bound(counts, in_path), path, counts, in_path))
-    entries.sort(key=lambda entry: (-entry[0], entry[1]))
+        if in_path:
+            negated = -bound(counts, in_path)
+        else:
+            negated = bounds.get(id(counts), 1.0)
+            if negated > 0.0:
+                negated = bounds[id(counts)] = -bound(counts, nothing)
+        entries.append((negated, path, counts, in_path))
+    heapq.heapify(entries)
     scored: list[tuple[float, str, dict[str, float]]] = []
-    position = 0
-    while scored or position < len(entries):
-        while position < len(entries) and (
-            not scored or entries[position][0] + 1e-9 >= -scored[0][0]
-        ):
-            _, path, tf, in_path = entries[position]
-            position += 1
+    while scored or entries:
+        while entries and (not scored or -entries[0][0] + 1e-9 >= -scored[0][0]):
+            _, path, tf, in_path = heapq.heappop(entries)
             length = candidates.lengths.get(path)
             if length is None:
                 length = length_of(path)
@@ -115,12 +123,30 @@ def paths_terms(paths: Iterable[str], matcher: TermMatcher) -> dict[str, frozens
     listed = list(paths)
     joined = "\n".join(listed)
     starts = list(accumulate((len(path) + 1 for path in listed), initial=0))
-    hit: set[int] = {bisect_right(starts, offset) - 1 for offset, _ in matcher.matches(joined)}
+    if not joined.isascii():
+        hit: set[int] = {bisect_right(starts, offset) - 1 for offset, _ in matcher.matches(joined)}
+        found = {}
+        for index in hit:
+            terms = frozenset(matcher.count(listed[index]))
+            if terms:
+                found[listed[index]] = terms
+        return found
+    # ASCII: lower-casing keeps every offset, so the matches in the joined paths are each
+    # path's own matches (none crosses a newline), and a path's terms are those of its
+    # matched words (what `matcher.count(path)` would find), each word analysed once.
+    words: dict[int, list[str]] = {}
+    for offset, word in matcher.matches(joined):
+        words.setdefault(bisect_right(starts, offset) - 1, []).append(word)
+    keys_of: dict[str, list[str]] = {}
     found = {}
-    for index in hit:
-        terms = frozenset(matcher.count(listed[index]))
-        if terms:
-            found[listed[index]] = terms
+    for index, matched in words.items():
+        keys = set()
+        for word in matched:
+            if word not in keys_of:
+                keys_of[word] = matcher.keys_of(word)
+            keys.update(keys_of[word])
+        if keys:
+            found[listed[index]] = frozenset(keys)
     return found
 
 

@@ -9,7 +9,6 @@ bytes were searched: the scope's size for IDF and length normalisation.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from pathlib import Path
 
 from ..config.model import Config
@@ -68,10 +67,7 @@ def listing_argv(counting_argv: tuple[str, ...]) -> tuple[str, ...]:
 def parse_listing(stdout: bytes, candidates: Candidates) -> list[str]:
     """The listed paths (UTF-8 names only); the scope's size goes into `candidates`."""
     pieces = stdout.split(b"\0")
-    stats = _STATS.search(pieces[-1])
-    if stats:
-        candidates.documents = int(stats.group(1))
-        candidates.total_bytes = int(stats.group(2))
+    _read_stats(pieces[-1], candidates)
     listed = []
     for raw in pieces[:-1]:
         try:
@@ -94,7 +90,44 @@ def parse_output(stdout: bytes, matcher: TermMatcher) -> tuple[Candidates, int]:
     the next file's path; a word is never empty, so the first empty line ends the words.
     A cut-off last file (output capped) has no empty line and is left out. This loop runs
     once per matching file (thousands on a large project): the same run of words is
-    counted once."""
+    counted once, and the output is decoded at once when it all is UTF-8 (the words always
+    are; a file name may not be, and then each name is decoded on its own)."""
+    try:
+        text = stdout.decode("utf-8")
+    except UnicodeDecodeError:
+        return _parse_output_bytes(stdout, matcher)
+    candidates = Candidates()
+    frequencies = candidates.frequencies
+    keys_of_word: dict[str, list[str]] = {}
+    counted: dict[str, dict[str, int]] = {}
+    pieces = text.split("\0")
+    path = pieces[0]
+    tail = ""
+    for piece in pieces[1:]:
+        end = piece.find("\n\n")
+        if end < 0:
+            tail = ""
+            break
+        block = piece[:end]
+        counts = counted.get(block)
+        if counts is None:
+            counts = {}
+            for word in block.split("\n"):
+                keys = keys_of_word.get(word)
+                if keys is None:
+                    keys = keys_of_word[word] = matcher.keys_of(word)
+                for key in keys:
+                    counts[key] = counts.get(key, 0) + 1
+            counted[block] = counts
+        if counts:
+            frequencies[path.removeprefix("./")] = counts
+        path = tail = piece[end + 2 :]
+    _read_stats(tail.encode("utf-8"), candidates)
+    return candidates, 0
+
+
+def _parse_output_bytes(stdout: bytes, matcher: TermMatcher) -> tuple[Candidates, int]:
+    """`parse_output` for an output holding names that are not UTF-8."""
     candidates = Candidates()
     frequencies = candidates.frequencies
     keys_of_word: dict[bytes, list[str]] = {}
@@ -112,12 +145,12 @@ def parse_output(stdout: bytes, matcher: TermMatcher) -> tuple[Candidates, int]:
         counts = counted.get(block)
         if counts is None:
             counts = {}
-            for word, occurrences in Counter(block.split(b"\n")).items():
+            for word in block.split(b"\n"):
                 keys = keys_of_word.get(word)
                 if keys is None:
                     keys = keys_of_word[word] = matcher.keys_of(word.decode("utf-8", "replace"))
                 for key in keys:
-                    counts[key] = counts.get(key, 0) + occurrences
+                    counts[key] = counts.get(key, 0) + 1
             counted[block] = counts
         if counts:
             try:
@@ -125,11 +158,16 @@ def parse_output(stdout: bytes, matcher: TermMatcher) -> tuple[Candidates, int]:
             except UnicodeDecodeError:
                 skipped_names += 1
         raw_path = tail = next_path
+    _read_stats(tail, candidates)
+    return candidates, skipped_names
+
+
+def _read_stats(tail: bytes, candidates: Candidates) -> None:
+    """The scope's size from `--stats`, printed after the last file."""
     stats = _STATS.search(tail)
     if stats:
         candidates.documents = int(stats.group(1))
         candidates.total_bytes = int(stats.group(2))
-    return candidates, skipped_names
 
 
 def describe_failure(result: ProcessResult) -> str | None:
