@@ -282,6 +282,29 @@ def test_no_match_is_empty_with_a_reason(make_project, engine):
     assert outcome.notes[0] == f"engine: {expected}"
 
 
+def test_empty_folders_are_not_handed_to_ripgrep(tmp_path, monkeypatch):
+    root = tmp_path / "repo"
+    (root / "docs").mkdir(parents=True)
+    started: list[tuple[str, ...]] = []
+    real = grep_ripgrep.run_ripgrep
+
+    def counted(argv, *args):
+        started.append(argv)
+        return real(argv, *args)
+
+    monkeypatch.setattr("tierscope.tiers.grep.run_ripgrep", counted)
+    outcome = search(root, "zebra")
+    assert outcome.status is TierStatus.EMPTY
+    engine = "ripgrep" if find_ripgrep() else "python scan"
+    assert outcome.reason == f"no file matches 'zebra' ({engine})"
+    assert "0 files searched" in outcome.notes
+    assert started == []
+    # A folder holding anything at all (a hidden file too) is ripgrep's to search.
+    (root / "docs" / ".notes.md").write_text("zebra\n")
+    search(root, "zebra")
+    assert len(started) == (1 if find_ripgrep() else 0)
+
+
 def test_a_file_name_that_is_not_utf8_is_left_out_and_the_rest_answers(make_project):
     if find_ripgrep() is None:
         pytest.skip("rg not available")

@@ -38,6 +38,18 @@ def find_ripgrep() -> str | None:
     return str(candidate) if candidate.is_file() and os.access(candidate, os.X_OK) else None
 
 
+def _holds_anything(path: Path) -> bool:
+    """False only for a folder with no entry at all (hidden or ignored ones count: whether
+    they are searched is ripgrep's to decide)."""
+    try:
+        with os.scandir(path) as entries:
+            return next(entries, None) is not None
+    except NotADirectoryError:
+        return True
+    except OSError:
+        return True  # unreadable, or gone: ripgrep says what it finds
+
+
 class GrepTier:
     name = "grep"
 
@@ -132,6 +144,10 @@ class _GrepSearch:
             self.notes.append(f"{found.documents} files searched")
             return found
         self.engine = "ripgrep"
+        if not any(_holds_anything(path) for path in request.scope.grep_paths):
+            # Empty folders (a new project): no file to read, no process to start.
+            self.notes += ["0 files searched", "the scope's folders are empty"]
+            return Candidates()
         self.argv = ripgrep_argv(
             rg, request.root, request.scope, matcher, request.config, request.private_paths
         )
