@@ -10,7 +10,7 @@ import select
 import signal
 import subprocess
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,8 +23,10 @@ if TYPE_CHECKING:
 
 DEFAULT_STDOUT_CAP = 8 * 1024 * 1024
 STDERR_CAP = 64 * 1024
-# How often the deadline, the cancel flag and the output cap are looked at while waiting.
+# How often the deadline, the cancel flag and the output cap are looked at while waiting;
+# and how often new output is handed to a caller that reads it as it comes.
 _CHECK_SECONDS = 0.02
+_STREAM_SECONDS = 0.005
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,12 +82,17 @@ def run_bounded(
     cwd: Path | None = None,
     env: Mapping[str, str] | None = None,
     stdout_cap: int = DEFAULT_STDOUT_CAP,
+    on_stdout: Callable[[bytes], object] | None = None,
 ) -> ProcessResult:
     """Run argv until it exits, the deadline passes, or the caller cancels.
 
     Output goes to anonymous files rather than pipes: a tool like ripgrep writes
     thousands of small chunks, and waking for each one costs more than the search. Whatever
     happens, no process of the group is left running when this returns.
+
+    `on_stdout` reads the output while the process runs: it is handed the bytes written
+    since it was last called, a few times a second, and the rest once the process has
+    ended; in all, exactly the `stdout` of the result (the head within the cap).
     """
     argv = tuple(argv)
     started = time.monotonic()
@@ -107,21 +114,28 @@ def run_bounded(
         _live_groups.add(proc.pid)
         returncode: int | None
         timed_out = cancelled = truncated = False
+        handed = 0  # bytes of stdout given to on_stdout so far
+        tick = _CHECK_SECONDS if on_stdout is None else _STREAM_SECONDS
         try:
             if shutdown.requested():
                 # A shutdown that began while this process was starting has not seen it.
                 kill_group(proc.pid)
             with _ExitWatch(proc) as exited:
-                while not exited(min(deadline.remaining(), _CHECK_SECONDS)):
+                while not exited(min(deadline.remaining(), tick)):
                     if deadline.cancelled:
                         cancelled = True
                         break
                     if deadline.expired():
                         timed_out = True
                         break
-                    if os.fstat(out.fileno()).st_size > stdout_cap:
+                    written = os.fstat(out.fileno()).st_size
+                    if written > stdout_cap:
                         truncated = True
                         break
+                    if on_stdout is not None and written > handed:
+                        chunk = os.pread(out.fileno(), written - handed, handed)
+                        handed += len(chunk)
+                        on_stdout(chunk)
         finally:
             # The launcher may have exited while a child still holds the group: kill it all.
             kill_group(proc.pid)
@@ -134,6 +148,8 @@ def run_bounded(
         truncated = truncated or os.fstat(out.fileno()).st_size > stdout_cap
         stdout = _read_head(out, stdout_cap)
         stderr = _read_head(err, STDERR_CAP)
+        if on_stdout is not None and not (timed_out or cancelled):
+            on_stdout(stdout[handed:])
     elapsed_ms = (time.monotonic() - started) * 1000
     if timed_out or cancelled:
         returncode = None

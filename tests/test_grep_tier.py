@@ -11,6 +11,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tierscope.config.model import Config, FilteringSettings, SnippetSettings
 from tierscope.models import ResolvedScope, TierStatus
@@ -350,6 +352,29 @@ def test_ripgrep_output_reads_the_same_whether_or_not_every_name_is_utf8(output)
     expected_size = (5, 4567) if output is WHOLE else (0, 0)
     assert (found.documents, found.total_bytes) == expected_size
     assert (found_odd.documents, found_odd.total_bytes) == expected_size
+
+
+@given(st.lists(st.integers(0, len(WHOLE)), max_size=12), st.sampled_from(["whole", "cut", "odd"]))
+def test_ripgrep_output_read_as_it_comes_counts_as_read_at_once(cuts, kind):
+    from tierscope.ranking.analysis import query_terms
+    from tierscope.ranking.matching import TermMatcher
+
+    output = {
+        "whole": WHOLE.replace(b"docs/b.md", b"docs/\n\nb.md"),  # a name with an empty line
+        "cut": CUT,
+        "odd": WHOLE.replace(b"docs/c.md", b"docs/\xff.md"),
+    }[kind]
+    matcher = TermMatcher(query_terms("needle thread review"))
+    at_once, odd_at_once = grep_ripgrep.parse_output(output, matcher)
+    counts = grep_ripgrep.OutputCounts(matcher)
+    start = 0
+    for cut in [*sorted(cuts), len(output)]:
+        counts.feed(output[start:cut])
+        start = max(start, cut)
+    piecewise, odd_piecewise = counts.finish()
+    assert odd_piecewise == odd_at_once
+    assert list(piecewise.frequencies.items()) == list(at_once.frequencies.items())
+    assert (piecewise.documents, piecewise.total_bytes) == (at_once.documents, at_once.total_bytes)
 
 
 # ------------------------------------------------------------------- hostile file trees

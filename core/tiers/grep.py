@@ -16,9 +16,9 @@ from ..ranking.candidates import Candidates, file_size, rank, rerank_by_structur
 from ..ranking.matching import TermMatcher
 from .base import Deadline, Probe, TierRequest
 from .grep_ripgrep import (
+    OutputCounts,
     describe_failure,
     parse_listing,
-    parse_output,
     ripgrep_argv,
     run_listing,
     run_ripgrep,
@@ -151,13 +151,15 @@ class _GrepSearch:
         self.argv = ripgrep_argv(
             rg, request.root, request.scope, matcher, request.config, request.private_paths
         )
-        result = run_ripgrep(self.argv, request.root, self.deadline)
+        # The output is read while ripgrep still searches (a second core is often idle).
+        counting = OutputCounts(matcher)
+        result = run_ripgrep(self.argv, request.root, self.deadline, counting.feed)
         if result.cancelled or result.timed_out:
             return self.stopped()
         failure = describe_failure(result)
         if failure:
             return self.finish(TierStatus.ERROR, failure)
-        found, odd_names = parse_output(result.stdout, matcher)
+        found, odd_names = counting.finish()
         if result.returncode == 2:
             detail = result.first_stderr_line()
             self.notes.append(
