@@ -83,18 +83,26 @@ def rank(
     entries: list[tuple[float, str, Mapping[str, float], frozenset[str]]] = []
     in_paths = paths_terms(candidates.frequencies, matcher) if matcher is not None else {}
     nothing: frozenset[str] = frozenset()
-    # Files with the same matches share one counts mapping (parse_output): its bound is
-    # computed once. Keyed by identity, which holds while `candidates` holds them.
-    bounds: dict[int, float] = {}
+    # A bound depends only on the counts, in their order, when no term is in the path:
+    # it is computed once for equal counts. Files with the same matches share one counts
+    # mapping (parse_output), looked up by identity first (it holds while `candidates`
+    # holds them), then by its items.
+    by_identity: dict[int, float] = {}
+    by_items: dict[tuple[tuple[str, float], ...], float] = {}
     bound = scorer.bound
     for path, counts in candidates.frequencies.items():
         in_path = in_paths.get(path, nothing)
         if in_path:
             negated = -bound(counts, in_path)
         else:
-            negated = bounds.get(id(counts), 1.0)
-            if negated > 0.0:
-                negated = bounds[id(counts)] = -bound(counts, nothing)
+            known = by_identity.get(id(counts))
+            if known is None:
+                items = tuple(counts.items())
+                known = by_items.get(items)
+                if known is None:
+                    known = by_items[items] = -bound(counts, nothing)
+                by_identity[id(counts)] = known
+            negated = known
         entries.append((negated, path, counts, in_path))
     heapq.heapify(entries)
     scored: list[tuple[float, str, dict[str, float]]] = []
