@@ -11,15 +11,17 @@ The hook is a module global `exec` in `dataclasses` (the name `_create_fn` calls
 touches nothing but the compilation of generated dataclass methods.
 
 `dataclasses` itself imports `inspect` (with `ast`, `dis`, `tokenize`: ~10 ms, a third of
-a headless query's start) for one call, made only for a class without a docstring. This
-module imports `dataclasses` first, with a stand-in that imports the real `inspect` on that
-first call; every dataclass a query uses has a docstring, so a query never does (a test
-holds it). Any other importer of `inspect` gets the real module, as always.
+a headless query's start) for one call, made only for a class without a docstring, and
+`copy` (with `weakref`, ~1 ms) for `asdict` and `astuple`. This module imports
+`dataclasses` first, with stand-ins that import the real modules on first use; every
+dataclass a query uses has a docstring, and a query copies none, so a query never does (a
+test holds it). Any other importer of `inspect` or `copy` gets the real module, as always.
 """
 
 from __future__ import annotations
 
 import atexit
+import importlib
 import marshal
 import os
 import sys
@@ -28,32 +30,33 @@ from importlib._bootstrap_external import MAGIC_NUMBER  # as importlib.util name
 
 from .debugging import report_exception
 
+_DEFERRED = ("inspect", "copy")
 
-class _InspectOnFirstUse(types.ModuleType):
-    """What `dataclasses` holds as `inspect`: the real module's attributes, the real
-    module imported the first time one is asked for."""
+
+class _OnFirstUse(types.ModuleType):
+    """What `dataclasses` holds as one of _DEFERRED: the real module's attributes, the
+    real module imported the first time one is asked for."""
 
     def __getattr__(self, name: str) -> object:
-        if sys.modules.get("inspect") is self:
-            del sys.modules["inspect"]
-        import inspect
-
-        return getattr(inspect, name)
+        if sys.modules.get(self.__name__) is self:
+            del sys.modules[self.__name__]
+        return getattr(importlib.import_module(self.__name__), name)
 
 
 def _import_dataclasses() -> None:
-    """Import `dataclasses` holding the stand-in for `inspect` (unless either module is
-    already imported: then there is nothing left to save)."""
-    if "dataclasses" in sys.modules or "inspect" in sys.modules:
+    """Import `dataclasses` holding stand-ins for the modules it uses in rare calls
+    (unless it is already imported: then there is nothing left to save)."""
+    if "dataclasses" in sys.modules:
         return
-    stand_in = _InspectOnFirstUse("inspect")
-    sys.modules["inspect"] = stand_in
+    stand_ins = {name: _OnFirstUse(name) for name in _DEFERRED if name not in sys.modules}
+    sys.modules.update(stand_ins)
     try:
         import dataclasses  # noqa: F401
     finally:
-        # Only `dataclasses` holds the stand-in; the next `import inspect` is the real one.
-        if sys.modules.get("inspect") is stand_in:
-            del sys.modules["inspect"]
+        # Only `dataclasses` holds the stand-ins; the next import of either is the real one.
+        for name, stand_in in stand_ins.items():
+            if sys.modules.get(name) is stand_in:
+                del sys.modules[name]
 
 
 _FILE_LIMIT = 4 * 1024 * 1024  # a cache larger than this is ignored, and rewritten

@@ -294,7 +294,7 @@ def test_empty_folders_are_not_handed_to_ripgrep(tmp_path, monkeypatch):
         started.append(argv)
         return real(argv, *args)
 
-    monkeypatch.setattr("tierscope.tiers.grep.run_ripgrep", counted)
+    monkeypatch.setattr(grep_ripgrep, "run_ripgrep", counted)
     outcome = search(root, "zebra")
     assert outcome.status is TierStatus.EMPTY
     engine = "ripgrep" if find_ripgrep() else "python scan"

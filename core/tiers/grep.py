@@ -9,20 +9,16 @@ import time
 from pathlib import Path
 
 from ..executables import find_executable
-from ..files import Unreadable, read_text_file
 from ..models import TierOutcome, TierStatus, count_hits
 from ..ranking.analysis import query_terms
-from ..ranking.candidates import Candidates, file_size, rank, rerank_by_structure
 from ..ranking.matching import TermMatcher
 from .base import Deadline, Probe, TierRequest
-from .grep_ripgrep import (
-    OutputCounts,
-    describe_failure,
-    parse_listing,
-    ripgrep_argv,
-    run_listing,
-    run_ripgrep,
-)
+
+# Running ripgrep, ranking and reading files are imported once there is something to
+# search: an empty project's query never needs them.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..ranking.candidates import Candidates
 
 
 def find_ripgrep() -> str | None:
@@ -86,9 +82,10 @@ class _GrepSearch:
         if isinstance(found, TierOutcome):
             return found
         words = " ".join(term.label for term in terms)
-        if not found.frequencies:
+        if found is None or not found.frequencies:
             return self.finish(TierStatus.EMPTY, f"no file matches {words!r} ({self.engine})")
-        # Imported once a file matches: reading files and cutting snippets.
+        # Imported once a file matches: ranking, reading files and cutting snippets.
+        from ..ranking.candidates import file_size, rank, rerank_by_structure
         from .file_hits import FileHits, FileReader
 
         scorer = found.scorer(tuple(term.key for term in terms))
@@ -130,7 +127,9 @@ class _GrepSearch:
             reason = f"no file matches {words!r} ({self.engine})"
         return self.finish(TierStatus.EMPTY, reason, filtered=tuple(collected.filtered))
 
-    def candidates(self, matcher: TermMatcher) -> Candidates | TierOutcome:
+    def candidates(self, matcher: TermMatcher) -> Candidates | TierOutcome | None:
+        """The files holding a term, or why the search stopped; None when the scope has
+        nothing to search."""
         request = self.request
         rg = find_ripgrep()
         if rg is None:
@@ -147,7 +146,9 @@ class _GrepSearch:
         if not any(_holds_anything(path) for path in request.scope.grep_paths):
             # Empty folders (a new project): no file to read, no process to start.
             self.notes += ["0 files searched", "the scope's folders are empty"]
-            return Candidates()
+            return None
+        from .grep_ripgrep import OutputCounts, describe_failure, ripgrep_argv, run_ripgrep
+
         self.argv = ripgrep_argv(
             rg, request.root, request.scope, matcher, request.config, request.private_paths
         )
@@ -180,6 +181,8 @@ class _GrepSearch:
     def count_past_the_cap(self, found: Candidates, matcher: TermMatcher) -> bool:
         """Adds the matching files the capped output left out, counted here; False when
         the deadline or a cancel stopped it."""
+        from ..files import Unreadable, read_text_file
+        from .grep_ripgrep import parse_listing, run_listing
         from .grep_scan import CHECK_EVERY
 
         root = self.request.root
