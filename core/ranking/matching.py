@@ -59,8 +59,6 @@ class TermMatcher:
     _compounds: frozenset[str] = field(init=False, repr=False)
     # What each matched text counts for, as found: the same words recur in every file.
     _keys: dict[str, list[str]] = field(init=False, repr=False, compare=False)
-    # Lower-case text every match holds one of (a term's prefix, a compound's first part).
-    literals: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         pattern = term_pattern(self.terms)
@@ -77,8 +75,6 @@ class TermMatcher:
         object.__setattr__(self, "_stems", stems)
         object.__setattr__(self, "_compounds", compounds)
         object.__setattr__(self, "_keys", {})
-        literals = (t.parts[0] if t.compound else t.prefix.removesuffix("[iy]") for t in self.terms)
-        object.__setattr__(self, "literals", tuple(dict.fromkeys(literals)))
 
     def word_of(self, match: str) -> str | None:
         """The word part a match starts, without the character before it; None when the
