@@ -164,3 +164,41 @@ def test_help_is_as_wide_as_argparse_would_make_it(monkeypatch, columns):
     stock = settings(argparse.HelpFormatter("tierscope"))
     for ours in (HelpFormatter("tierscope"), RawDescriptionHelpFormatter("tierscope")):
         assert settings(ours) == stock
+
+
+# ---------------------------------------------------------------- a config parsed once
+
+CONFIG = "qmd_context:\n  default_budget: 60\n  timeout_seconds: soon\n"
+
+
+def query_with_config(root: Path, cache: Path) -> tuple[str, str, set[str]]:
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    environment["XDG_CACHE_HOME"] = str(cache)
+    args = ("query", "token budget", "--root", str(root), "--no-trajectory", "--explain")
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE, *args], capture_output=True, text=True, env=environment
+    )
+    *warnings, report = result.stderr.strip().splitlines()
+    explained = json.loads(result.stdout)
+    explained["trace"].pop("query_id")
+    explained["trace"].pop("total_ms")
+    for tier in explained["trace"]["tiers"]:
+        tier.pop("latency_ms")
+    return json.dumps(explained), "\n".join(warnings), set(json.loads(report)["modules"])
+
+
+def test_a_config_file_is_parsed_once_while_it_does_not_change(make_project, tmp_path):
+    root = make_project(
+        {"docs/budget.md": "# Budget\n\nThe token budget is 2000.\n", ".tierscope.yaml": CONFIG}
+    )
+    cache = tmp_path / "cache"
+    first, warned, modules = query_with_config(root, cache)
+    assert loaded(modules, "yaml")
+    assert '"limit": 60' in first and "timeout_seconds" in warned and ":3:" in warned
+    again, warned_again, modules_again = query_with_config(root, cache)
+    assert not loaded(modules_again, "yaml")
+    assert (again, warned_again) == (first, warned)
+    # An edited file is parsed again.
+    (root / ".tierscope.yaml").write_text(CONFIG.replace("60", "70"))
+    edited, _, modules_edited = query_with_config(root, cache)
+    assert loaded(modules_edited, "yaml") and '"limit": 70' in edited

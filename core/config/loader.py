@@ -86,24 +86,33 @@ def load_config(root: Path, explicit: str | None = None) -> Config:
     except OSError as exc:
         problem = ConfigProblem(f"{unreadable_reason(exc)}; using defaults", str(source.path))
         return Config(source=source, problems=(problem,))
-    return parse_config(text, source)
+    return parse_config(text, source, remember=True)
 
 
-def parse_config(text: str, source: ConfigSource) -> Config:
-    """Overlay the `qmd_context` section of `text` on the defaults."""
+def parse_config(text: str, source: ConfigSource, *, remember: bool = False) -> Config:
+    """Overlay the `qmd_context` section of `text` on the defaults. With `remember` (a
+    project's config file, read by every query), the parse is kept in the user cache and
+    the same text is not parsed again (parse_cache)."""
     # Imported here: a project without a config file never pays for the YAML parser, nor
     # for the declarations the section is checked against.
+    from . import parse_cache
     from .section_reader import SectionReader
-    from .yaml_nodes import YamlSyntaxError, load_located
 
     file = str(source.path) if source.path else "<config>"
-    try:
-        located = load_located(text, only_key=SECTION)
-    except YamlSyntaxError as exc:
-        problem = ConfigProblem(f"invalid YAML ({exc}); using defaults", file, exc.line)
-        return Config(source=source, problems=(problem,))
-    reader = SectionReader(located, file)
-    document = located.data
+    parsed = parse_cache.lookup(text, SECTION) if remember else None
+    if parsed is None:
+        from .yaml_nodes import YamlSyntaxError, load_located
+
+        try:
+            located = load_located(text, only_key=SECTION)
+        except YamlSyntaxError as exc:
+            problem = ConfigProblem(f"invalid YAML ({exc}); using defaults", file, exc.line)
+            return Config(source=source, problems=(problem,))
+        parsed = (located.data, located.lines)
+        if remember:
+            parse_cache.remember(text, SECTION, *parsed)
+    document, lines = parsed
+    reader = SectionReader(lines, file)
     if document is None:
         return Config(source=source)
     if not isinstance(document, Mapping):

@@ -37,8 +37,8 @@ if TYPE_CHECKING:
 class SectionReader:
     """Collects the problems of one file while its section is read."""
 
-    def __init__(self, located, file: str) -> None:
-        self.lines = located.lines
+    def __init__(self, lines: dict[str, int], file: str) -> None:
+        self.lines = lines
         self.file = file
         self.problems: list[ConfigProblem] = []
 
