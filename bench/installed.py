@@ -9,13 +9,23 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tomllib
 import venv
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 CACHE = REPO / "bench" / "installed"
 SOURCES = ("core", "tui", "themes")
-ENTRY_POINT = "#!{python}\nimport sys\nfrom tierscope.cli import main\nsys.exit(main())\n"
+# The console script pip writes for pyproject's [project.scripts] entry, without its argv[0]
+# rewriting (for Windows names).
+ENTRY_POINT = "#!{python}\nimport sys\nfrom {module} import {function}\nsys.exit({function}())\n"
+
+
+def entry_point() -> tuple[str, str]:
+    """The module and function the `tierscope` command runs, as pyproject declares them."""
+    scripts = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]
+    module, function = scripts["tierscope"].split(":")
+    return module, function
 
 
 def source_digest() -> str:
@@ -50,6 +60,7 @@ def installed_tierscope() -> Path:
          str(REPO)],
         check=True, stdout=subprocess.DEVNULL,
     )  # fmt: skip
-    command.write_text(ENTRY_POINT.format(python=python))
+    module, function = entry_point()
+    command.write_text(ENTRY_POINT.format(python=python, module=module, function=function))
     command.chmod(0o755)
     return command

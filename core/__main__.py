@@ -1,3 +1,3 @@
-from tierscope.cli import main
+from tierscope.cli import console
 
-raise SystemExit(main())
+console()

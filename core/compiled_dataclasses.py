@@ -9,18 +9,55 @@ file of the user cache directory. A key that is not there is compiled as usual.
 
 The hook is a module global `exec` in `dataclasses` (the name `_create_fn` calls), so it
 touches nothing but the compilation of generated dataclass methods.
+
+`dataclasses` itself imports `inspect` (with `ast`, `dis`, `tokenize`: ~10 ms, a third of
+a headless query's start) for one call, made only for a class without a docstring, and
+`copy` (with `weakref`, ~1 ms) for `asdict` and `astuple`. This module imports
+`dataclasses` first, with stand-ins that import the real modules on first use; every
+dataclass a query uses has a docstring, and a query copies none, so a query never does (a
+test holds it). Any other importer of `inspect` or `copy` gets the real module, as always.
 """
 
 from __future__ import annotations
 
 import atexit
-import dataclasses
-import importlib.util
+import importlib
 import marshal
 import os
 import sys
+import types
+from importlib._bootstrap_external import MAGIC_NUMBER  # as importlib.util names it
 
 from .debugging import report_exception
+
+_DEFERRED = ("inspect", "copy")
+
+
+class _OnFirstUse(types.ModuleType):
+    """What `dataclasses` holds as one of _DEFERRED: the real module's attributes, the
+    real module imported the first time one is asked for."""
+
+    def __getattr__(self, name: str) -> object:
+        if sys.modules.get(self.__name__) is self:
+            del sys.modules[self.__name__]
+        return getattr(importlib.import_module(self.__name__), name)
+
+
+def _import_dataclasses() -> None:
+    """Import `dataclasses` holding stand-ins for the modules it uses in rare calls
+    (unless it is already imported: then there is nothing left to save)."""
+    if "dataclasses" in sys.modules:
+        return
+    stand_ins = {name: _OnFirstUse(name) for name in _DEFERRED if name not in sys.modules}
+    sys.modules.update(stand_ins)
+    try:
+        import dataclasses  # noqa: F401
+    finally:
+        # Only `dataclasses` holds the stand-ins; the next import of either is the real one.
+        for name, stand_in in stand_ins.items():
+            if sys.modules.get(name) is stand_in:
+                del sys.modules[name]
+
 
 _FILE_LIMIT = 4 * 1024 * 1024  # a cache larger than this is ignored, and rewritten
 # source text -> its marshalled code object, turned into code only when asked for: a start
@@ -33,8 +70,9 @@ def _cache_file() -> str:
     base = os.environ.get("XDG_CACHE_HOME", "").strip()
     if not base or not os.path.isabs(base):
         base = os.path.join(os.path.expanduser("~"), ".cache")
-    magic = importlib.util.MAGIC_NUMBER.hex()
-    return os.path.join(base, "tierscope", f"dataclass-code-{magic}.marshal")
+    magic = MAGIC_NUMBER.hex()
+    # v2: compiled without inheriting this module's future flags (v1 inherited them).
+    return os.path.join(base, "tierscope", f"dataclass-code-v2-{magic}.marshal")
 
 
 def _load(path: str) -> dict[str, bytes]:
@@ -87,7 +125,9 @@ def _exec(source, globals=None, locals=None):
             except (EOFError, ValueError, TypeError):
                 code = None
         if code is None:
-            code = compile(source, "<dataclass>", "exec")
+            # As `exec` compiles it: without this module's `from __future__ import
+            # annotations`, which would leave the methods' annotations as strings.
+            code = compile(source, "<dataclass>", "exec", dont_inherit=True)
             _code[source] = marshal.dumps(code)
             _added = True
         source = code
@@ -96,6 +136,9 @@ def _exec(source, globals=None, locals=None):
 
 def install() -> None:
     """Serve dataclass methods from the cache from now on (once per process)."""
+    _import_dataclasses()
+    import dataclasses
+
     if getattr(dataclasses, "exec", None) is _exec or os.environ.get("TIERSCOPE_NO_CODE_CACHE"):
         return
     if sys.flags.dont_write_bytecode:  # the user asked Python not to cache compiled code

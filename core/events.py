@@ -11,12 +11,16 @@ from .models import BudgetReport, QueryRequest, QueryResult, TierOutcome
 
 @dataclass(frozen=True, slots=True)
 class QueryStarted:
+    """Before the first tier runs."""
+
     query_id: str
     request: QueryRequest
 
 
 @dataclass(frozen=True, slots=True)
 class TierStarted:
+    """A tier begins (a tier that is skipped or disabled never starts)."""
+
     query_id: str
     tier: str
     timeout: float
@@ -24,18 +28,24 @@ class TierStarted:
 
 @dataclass(frozen=True, slots=True)
 class TierFinished:
+    """A tier ended, in its one status."""
+
     query_id: str
     outcome: TierOutcome
 
 
 @dataclass(frozen=True, slots=True)
 class BudgetApplied:
+    """The served hits were cut to the token budget."""
+
     query_id: str
     report: BudgetReport
 
 
 @dataclass(frozen=True, slots=True)
 class QueryFinished:
+    """The whole result, after the budget."""
+
     query_id: str
     result: QueryResult
 

@@ -26,6 +26,8 @@ _BOMS = (
 
 @dataclass(frozen=True, slots=True)
 class TextFile:
+    """A file's decoded text, its size in bytes and modification time when read."""
+
     text: str
     size: int
     mtime_ns: int

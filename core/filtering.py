@@ -35,7 +35,8 @@ class ContextFilter:
     root: Path
     settings: FilteringSettings
     private_paths: tuple[Path, ...] = ()
-    _globs: tuple[tuple[str, re.Pattern[str]], ...] = field(init=False, repr=False)
+    # Compiled when a source is first judged (a query that finds nothing never does).
+    _globs: tuple[tuple[str, re.Pattern[str]], ...] | None = field(init=False, repr=False)
     _private: tuple[str, ...] = field(init=False, repr=False)
     # Each source is judged once per query, whichever stage asks (a tier picking its
     # files, the engine checking what every tier served): the decision is kept.
@@ -43,8 +44,7 @@ class ContextFilter:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_decided", {})
-        globs = tuple((g, glob_to_regex(g)) for g in self.settings.exclude)
-        object.__setattr__(self, "_globs", globs)
+        object.__setattr__(self, "_globs", None)
         # Root-relative prefixes: sources are root-relative strings, and this check runs
         # for every candidate file.
         private = tuple(
@@ -69,7 +69,11 @@ class ContextFilter:
         zone = self.settings.archive_zone.strip().strip("/")
         if zone and (source == zone or source.startswith(zone + "/")):
             return f"archive zone {self.settings.archive_zone}"
-        for raw, regex in self._globs:
+        globs = self._globs
+        if globs is None:
+            globs = tuple((g, glob_to_regex(g)) for g in self.settings.exclude)
+            object.__setattr__(self, "_globs", globs)
+        for raw, regex in globs:
             if regex.match(source):
                 return f"exclude glob {raw}"
         if source.endswith((".md", ".markdown")):

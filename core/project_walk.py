@@ -19,6 +19,8 @@ IGNORE_FILES = (".gitignore", ".ignore", ".rgignore")
 
 @dataclass(frozen=True, slots=True)
 class WalkedFile:
+    """A regular file the walk found, and its size."""
+
     path: Path
     size: int
 

@@ -65,3 +65,49 @@ def test_nothing_is_cached_when_python_is_told_not_to_write_bytecode(tmp_path):
     entries, _ = run_probe(tmp_path, PYTHONDONTWRITEBYTECODE="1")
     assert entries == 0
     assert cache_files(tmp_path) == []
+
+
+SIGNATURE_PROBE = """
+import sys
+import tierscope
+from dataclasses import dataclass, field
+
+assert "inspect" not in sys.modules, "importing tierscope imported inspect"
+
+@dataclass(frozen=True, slots=True)
+class Documented:
+    '''Has its own docstring.'''
+    name: str
+    size: int = 0
+
+assert "inspect" not in sys.modules, "a documented dataclass imported inspect"
+
+@dataclass
+class Undocumented:
+    name: str
+    tags: list[str] = field(default_factory=list)
+
+import inspect
+assert inspect.signature is not None and inspect.getsource is not None
+print(Undocumented.__doc__)
+print(Documented.__init__.__annotations__)
+"""
+
+
+def run_signature_probe(cache_home: Path) -> list[str]:
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    environment["XDG_CACHE_HOME"] = str(cache_home)
+    result = subprocess.run(
+        [sys.executable, "-c", SIGNATURE_PROBE], capture_output=True, text=True, env=environment
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.splitlines()
+
+
+def test_dataclasses_are_the_same_without_inspect_and_from_the_cache(tmp_path):
+    plain = [
+        "Undocumented(name: str, tags: list[str] = <factory>)",
+        "{'name': <class 'str'>, 'size': <class 'int'>, 'return': None}",
+    ]
+    assert run_signature_probe(tmp_path) == plain  # compiled, then cached
+    assert run_signature_probe(tmp_path) == plain  # served from the cache

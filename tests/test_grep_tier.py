@@ -11,6 +11,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tierscope.config.model import Config, FilteringSettings, SnippetSettings
 from tierscope.models import ResolvedScope, TierStatus
@@ -293,20 +295,102 @@ def test_no_match_is_empty_with_a_reason(make_project, engine):
     root = make_project({"docs/a.md": "nothing here\n"})
     outcome = search(root, "zebra")
     assert outcome.status is TierStatus.EMPTY
-    assert "zebra" in outcome.reason
-
-
-def test_reason_and_notes_say_which_engine_ran(make_project, engine):
-    root = make_project({"docs/a.md": "needle\n"})
-    outcome = search(root, "needle")
     expected = "ripgrep" if engine == "ripgrep" else "python scan"
-    assert outcome.reason == f"1 hit ({expected})"
+    assert outcome.reason == f"no file matches 'zebra' ({expected})"
     assert outcome.notes[0] == f"engine: {expected}"
 
 
-def test_single_characters_are_never_searched(make_project, engine):
-    root = make_project({"docs/a.md": "a b c x\n"})
-    assert search(root, "a\"b'c$(x)").status is TierStatus.EMPTY
+def test_empty_folders_are_not_handed_to_ripgrep(tmp_path, monkeypatch):
+    root = tmp_path / "repo"
+    (root / "docs").mkdir(parents=True)
+    started: list[tuple[str, ...]] = []
+    real = grep_ripgrep.run_ripgrep
+
+    def counted(argv, *args):
+        started.append(argv)
+        return real(argv, *args)
+
+    monkeypatch.setattr(grep_ripgrep, "run_ripgrep", counted)
+    outcome = search(root, "zebra")
+    assert outcome.status is TierStatus.EMPTY
+    engine = "ripgrep" if find_ripgrep() else "python scan"
+    assert outcome.reason == f"no file matches 'zebra' ({engine})"
+    assert "0 files searched" in outcome.notes
+    assert started == []
+    # A folder holding anything at all (a hidden file too) is ripgrep's to search.
+    (root / "docs" / ".notes.md").write_text("zebra\n")
+    search(root, "zebra")
+    assert len(started) == (1 if find_ripgrep() else 0)
+
+
+def test_a_file_name_that_is_not_utf8_is_left_out_and_the_rest_answers(make_project):
+    if find_ripgrep() is None:
+        pytest.skip("rg not available")
+    root = make_project({"docs/a.md": "needle and thread\n"})
+    odd = os.path.join(os.fsencode(root / "docs"), b"needle-\xff.md")
+    with open(odd, "wb") as handle:
+        handle.write(b"needle\n")
+    outcome = search(root, "needle")
+    assert sources(outcome) == ["docs/a.md"]
+    assert "1 files with names that are not UTF-8 left out" in outcome.notes
+    assert "2 files searched" in outcome.notes
+
+
+RIPGREP_FILES = (
+    b"docs/a.md\0needles\nneedle\nthreads\nneedle\n\n"
+    b"./docs/b.md\0thread\nneedle\n\n"
+    b"docs/c.md\0preview\n\n"  # a match that counts for no term
+    b"docs/d.md\0needle\nneedles\nthreads\nneedle\n\n"
+)
+WHOLE = RIPGREP_FILES + b"5 files searched\n123 bytes printed\n4567 bytes searched\n"
+CUT = RIPGREP_FILES + b"docs/cut.md\0needle\nneed"  # cut by the output cap: left out
+
+
+@pytest.mark.parametrize("output", [WHOLE, CUT], ids=["whole", "cut"])
+def test_ripgrep_output_reads_the_same_whether_or_not_every_name_is_utf8(output):
+    from tierscope.ranking.analysis import query_terms
+    from tierscope.ranking.matching import TermMatcher
+
+    matcher = TermMatcher(query_terms("needle thread review"))
+    found, odd = grep_ripgrep.parse_output(output, matcher)
+    # One name that is not UTF-8 sends the whole output down the path decoding each name.
+    found_odd, odd_names = grep_ripgrep.parse_output(
+        output.replace(b"docs/c.md", b"docs/\xff.md"), matcher
+    )
+    assert (odd, odd_names) == (0, 0)  # docs/c.md holds no term: it is not counted
+    frequencies = {path: list(tf.items()) for path, tf in found.frequencies.items()}
+    assert frequencies == {
+        "docs/a.md": [("needl", 3), ("thread", 1)],
+        "docs/b.md": [("thread", 1), ("needl", 1)],
+        "docs/d.md": [("needl", 3), ("thread", 1)],
+    }
+    assert {path: list(tf.items()) for path, tf in found_odd.frequencies.items()} == frequencies
+    expected_size = (5, 4567) if output is WHOLE else (0, 0)
+    assert (found.documents, found.total_bytes) == expected_size
+    assert (found_odd.documents, found_odd.total_bytes) == expected_size
+
+
+@given(st.lists(st.integers(0, len(WHOLE)), max_size=12), st.sampled_from(["whole", "cut", "odd"]))
+def test_ripgrep_output_read_as_it_comes_counts_as_read_at_once(cuts, kind):
+    from tierscope.ranking.analysis import query_terms
+    from tierscope.ranking.matching import TermMatcher
+
+    output = {
+        "whole": WHOLE.replace(b"docs/b.md", b"docs/\n\nb.md"),  # a name with an empty line
+        "cut": CUT,
+        "odd": WHOLE.replace(b"docs/c.md", b"docs/\xff.md"),
+    }[kind]
+    matcher = TermMatcher(query_terms("needle thread review"))
+    at_once, odd_at_once = grep_ripgrep.parse_output(output, matcher)
+    counts = grep_ripgrep.OutputCounts(matcher)
+    start = 0
+    for cut in [*sorted(cuts), len(output)]:
+        counts.feed(output[start:cut])
+        start = max(start, cut)
+    piecewise, odd_piecewise = counts.finish()
+    assert odd_piecewise == odd_at_once
+    assert list(piecewise.frequencies.items()) == list(at_once.frequencies.items())
+    assert (piecewise.documents, piecewise.total_bytes) == (at_once.documents, at_once.total_bytes)
 
 
 # ------------------------------------------------------------------- hostile file trees

@@ -114,6 +114,46 @@ def test_stdout_beyond_the_cap_is_truncated_and_the_process_killed():
     assert result.returncode != 0
 
 
+def test_output_read_as_it_comes_is_the_whole_output():
+    script = (
+        "import sys, time\n"
+        "for n in range(6):\n"
+        "    sys.stdout.write(f'part {n} ' * 1000); sys.stdout.flush(); time.sleep(0.02)\n"
+    )
+    pieces: list[bytes] = []
+    result = run_bounded(
+        [sys.executable, "-c", script], Deadline.after(GENEROUS), on_stdout=pieces.append
+    )
+    assert result.returncode == 0
+    assert len(pieces) > 1  # some arrived while it ran
+    assert b"".join(pieces) == result.stdout == b"".join(b"part %d " % n * 1000 for n in range(6))
+
+
+def test_output_read_as_it_comes_stops_at_the_cap():
+    script = "import sys\nwhile True: sys.stdout.write('x' * 65536); sys.stdout.flush()"
+    pieces: list[bytes] = []
+    result = run_bounded(
+        [sys.executable, "-c", script],
+        Deadline.after(GENEROUS),
+        stdout_cap=100_000,
+        on_stdout=pieces.append,
+    )
+    assert result.truncated
+    assert b"".join(pieces) == result.stdout and len(result.stdout) == 100_000
+
+
+def test_output_is_collected_where_anonymous_memory_files_are_not_available(monkeypatch):
+    # Elsewhere than Linux (or an old kernel), unlinked temporary files hold the output.
+    def unavailable(*args):
+        raise OSError(38, "Function not implemented")
+
+    monkeypatch.setattr(os, "memfd_create", unavailable)
+    script = "import sys; print('found it'); sys.stderr.write('a warning')"
+
+    result = run_bounded([sys.executable, "-c", script], Deadline.after(GENEROUS))
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"found it\n", b"a warning")
+
+
 def test_a_missing_binary_is_a_launch_error_not_an_exception(tmp_path):
     result = run_bounded([str(tmp_path / "no-such-tool"), "--version"], Deadline.after(GENEROUS))
 

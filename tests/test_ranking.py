@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from tierscope.ranking.analysis import query_terms, split_identifier
 from tierscope.ranking.bm25 import Scorer
-from tierscope.ranking.candidates import Candidates, rank
+from tierscope.ranking.candidates import Candidates, paths_terms, rank
 from tierscope.ranking.matching import TermMatcher
 from tierscope.ranking.sections import cut_snippet
 
@@ -128,6 +128,58 @@ def test_lazy_ranking_yields_every_file_once_best_first(files):
     order = [(-r.score, r.path) for r in ranked]
     assert order == sorted(order)
     assert all(0 <= r.score <= 1 for r in ranked)
+
+
+def ranked_by_sorting_everything(candidates, scorer, matcher):
+    """`rank` written plainly: every file scored at its length, best first, ties by path."""
+    order = []
+    for path, tf in candidates.frequencies.items():
+        in_path = frozenset(matcher.count(path))
+        parts = scorer.contributions(tf, candidates.lengths[path], in_path)
+        order.append((-min(1.0, sum(parts.values())), path, parts))
+    return [(path, -negative, parts) for negative, path, parts in sorted(order)]
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["docs", "docs/token", "src/budget_rules", "notes"]),
+            st.integers(0, 3),  # which shared counts
+            st.integers(1, 100_000),
+        ),
+        min_size=1,
+        max_size=40,
+    )
+)
+def test_ranking_orders_and_scores_as_sorting_every_file_would(files):
+    # Files with the same matches share one counts mapping, as ripgrep's output gives them.
+    shared = [{"token": 2}, {"budget": 1, "token": 1}, {"budget": 7}, {"token": 1}]
+    candidates = Candidates(documents=500, total_bytes=500 * 3000)
+    for number, (folder, which, length) in enumerate(files):
+        path = f"{folder}/f{number:02d}.md"
+        candidates.frequencies[path] = shared[which]
+        candidates.lengths[path] = length
+    matcher = TermMatcher(query_terms("token budget"))
+    s = candidates.scorer(("token", "budget"))
+    ranked = [(r.path, r.score, r.contributions) for r in rank(candidates, s, len, matcher)]
+    assert ranked == ranked_by_sorting_everything(candidates, s, matcher)
+
+
+PATHS = [
+    "docs/token-budget.md",
+    "src/TokenBudget.py",
+    "docs/overbudget.md",
+    "grimoires/loa/a2a/sprint-3/review.md",
+    "docs/tokens/budgets/budget.md",
+    "plain.md",
+]
+
+
+def test_the_terms_of_many_paths_are_those_of_each_path_alone():
+    matcher = TermMatcher(query_terms("token budget review"))
+    for paths in (PATHS, [*PATHS, "docs/ΣΊΣΥΦΟΣ/token.md", "İstanbul/budget.md"]):
+        alone = {path: frozenset(matcher.count(path)) for path in paths}
+        assert paths_terms(paths, matcher) == {p: terms for p, terms in alone.items() if terms}
 
 
 def snippet(text: str, path: str, query: str, max_chars: int = 400, max_line_chars: int = 120):

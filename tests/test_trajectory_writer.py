@@ -23,7 +23,9 @@ from tierscope.trajectory.paths import (
     list_logs,
     log_file,
     parse_log_name,
+    todays_log_file,
 )
+from tierscope.trajectory.recorder import utc_timestamp
 from tierscope.trajectory.writer import append_records
 
 
@@ -86,6 +88,23 @@ def test_log_file_is_named_after_agent_and_day(tmp_path):
     path = log_file(tmp_path, "implement", date(2026, 11, 23))
     assert path == tmp_path / "implement-2026-11-23.jsonl"
     assert parse_log_name(path.name).agent == "implement"
+
+
+def test_todays_log_file_is_named_after_the_local_day(tmp_path):
+    before = date.today()
+    path = todays_log_file(tmp_path, "implement")
+    assert path in {log_file(tmp_path, "implement", day) for day in (before, date.today())}
+
+
+def test_timestamps_are_utc_to_the_millisecond():
+    from datetime import UTC, datetime, timedelta
+
+    before = datetime.now(UTC)
+    stamp = utc_timestamp()
+    after = datetime.now(UTC)
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z", stamp)
+    moment = datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+    assert before - timedelta(milliseconds=1) <= moment <= after
 
 
 def test_agent_is_the_skill_then_the_environment_then_tierscope(monkeypatch):

@@ -82,12 +82,14 @@ def join_option_values(argv: list[str]) -> list[str]:
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    from .help_format import RawDescriptionHelpFormatter
+
     parser = subparsers.add_parser(
         "query",
         help="answer one query through the tiers, cut to a token budget",
         description=HELP_TOP,
         epilog=HELP_BOTTOM,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=RawDescriptionHelpFormatter,
     )
     parser._positionals.title = "ARGUMENTS"
     parser._optionals.title = "OPTIONS"

@@ -47,6 +47,8 @@ BUILTIN_SCOPES: dict[str, ScopeConfig] = {
 
 @dataclass(frozen=True, slots=True)
 class SkillOverride:
+    """`skill_overrides.<skill>`: what one skill changes."""
+
     budget: int | None = None
     scope: str | None = None
     enabled: bool = True
@@ -54,6 +56,8 @@ class SkillOverride:
 
 @dataclass(frozen=True, slots=True)
 class QmdSettings:
+    """`qmd:`"""
+
     mode: str = "search"  # search (BM25) | query (hybrid, only when models exist)
     min_score: float = 0.0
     limit: int = 10
@@ -62,6 +66,8 @@ class QmdSettings:
 
 @dataclass(frozen=True, slots=True)
 class CkSettings:
+    """`ck:`"""
+
     mode: str = "hybrid"  # hybrid | sem | lex
     threshold: float = 0.02
     limit: int = 10
@@ -69,6 +75,8 @@ class CkSettings:
 
 @dataclass(frozen=True, slots=True)
 class GrepSettings:
+    """`grep:`"""
+
     limit: int = 10
     max_filesize: int = 2_000_000
 
@@ -84,6 +92,8 @@ class SnippetSettings:
 
 @dataclass(frozen=True, slots=True)
 class TrajectorySettings:
+    """`trajectory:`"""
+
     enabled: bool = True
     dir: str = ""  # "" = the default location (see trajectory.default_dir)
     retention_days: int = 30
@@ -102,6 +112,8 @@ DEFAULT_EXCLUDES = (
 
 @dataclass(frozen=True, slots=True)
 class FilteringSettings:
+    """`filtering:`"""
+
     enabled: bool = True
     exclude: tuple[str, ...] = DEFAULT_EXCLUDES
     archive_zone: str = "grimoires/loa/archive/"
@@ -114,6 +126,8 @@ class FilteringSettings:
 
 @dataclass(frozen=True, slots=True)
 class TokenBudgets:
+    """`token_budgets:`"""
+
     single_search: int = 2000
     accumulated: int = 5000
     session: int = 15000
@@ -134,6 +148,8 @@ class SessionSettings:
 
 @dataclass(frozen=True, slots=True)
 class StoreSettings:
+    """`store:`"""
+
     path: str = ""  # "" = per-project database under the user data dir
     limit: int = 10
 
@@ -167,6 +183,8 @@ class ConfigSource:
 
 @dataclass(frozen=True, slots=True)
 class Config:
+    """The whole `qmd_context:` section, with where it came from and its problems."""
+
     enabled: bool = True
     default_budget: int = 2000
     timeout_seconds: float = 5.0

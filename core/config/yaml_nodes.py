@@ -16,6 +16,8 @@ except AttributeError:  # pragma: no cover - wheels ship the C loader
 
 @dataclass
 class LocatedYaml:
+    """A parsed document and the line of each key path in it."""
+
     data: object
     lines: dict[str, int] = field(default_factory=dict)  # "a.b.c" -> 1-based line
 

@@ -16,7 +16,6 @@ from ..files import TextFile
 from . import bm25
 from .bm25 import Scorer
 from .matching import TermMatcher
-from .structure import structure_terms
 
 # How many of the best files are read and scored again with their headings or definitions.
 RERANK_DEPTH = 20
@@ -51,6 +50,8 @@ class Candidates:
 
 @dataclass(frozen=True, slots=True)
 class RankedFile:
+    """A file's score and what each query term added to it."""
+
     path: str
     score: float
     contributions: dict[str, float]
@@ -77,21 +78,37 @@ def rank(
     """Every candidate, best first (ties by path), lazily: a file's length is looked up
     only while its best possible score (at length 0) could still beat the best file not
     yet yielded — the caller usually takes ten files of thousands."""
+    # Negated bounds: a heap of the entries pops them best first, ties by path (a path is
+    # never repeated, so the counts are never compared). Most of thousands are never popped.
     entries: list[tuple[float, str, Mapping[str, float], frozenset[str]]] = []
     in_paths = paths_terms(candidates.frequencies, matcher) if matcher is not None else {}
     nothing: frozenset[str] = frozenset()
+    # A bound depends only on the counts, in their order, when no term is in the path:
+    # it is computed once for equal counts. Files with the same matches share one counts
+    # mapping (parse_output), looked up by identity first (it holds while `candidates`
+    # holds them), then by its items.
+    by_identity: dict[int, float] = {}
+    by_items: dict[tuple[tuple[str, float], ...], float] = {}
+    bound = scorer.bound
     for path, counts in candidates.frequencies.items():
         in_path = in_paths.get(path, nothing)
-        entries.append((scorer.bound(counts, in_path), path, counts, in_path))
-    entries.sort(key=lambda entry: (-entry[0], entry[1]))
+        if in_path:
+            negated = -bound(counts, in_path)
+        else:
+            known = by_identity.get(id(counts))
+            if known is None:
+                items = tuple(counts.items())
+                known = by_items.get(items)
+                if known is None:
+                    known = by_items[items] = -bound(counts, nothing)
+                by_identity[id(counts)] = known
+            negated = known
+        entries.append((negated, path, counts, in_path))
+    heapq.heapify(entries)
     scored: list[tuple[float, str, dict[str, float]]] = []
-    position = 0
-    while scored or position < len(entries):
-        while position < len(entries) and (
-            not scored or entries[position][0] + 1e-9 >= -scored[0][0]
-        ):
-            _, path, tf, in_path = entries[position]
-            position += 1
+    while scored or entries:
+        while entries and (not scored or -entries[0][0] + 1e-9 >= -scored[0][0]):
+            _, path, tf, in_path = heapq.heappop(entries)
             length = candidates.lengths.get(path)
             if length is None:
                 length = length_of(path)
@@ -114,12 +131,30 @@ def paths_terms(paths: Iterable[str], matcher: TermMatcher) -> dict[str, frozens
     listed = list(paths)
     joined = "\n".join(listed)
     starts = list(accumulate((len(path) + 1 for path in listed), initial=0))
-    hit: set[int] = {bisect_right(starts, offset) - 1 for offset, _ in matcher.matches(joined)}
+    if not joined.isascii():
+        hit: set[int] = {bisect_right(starts, offset) - 1 for offset, _ in matcher.matches(joined)}
+        found = {}
+        for index in hit:
+            terms = frozenset(matcher.count(listed[index]))
+            if terms:
+                found[listed[index]] = terms
+        return found
+    # ASCII: lower-casing keeps every offset, so the matches in the joined paths are each
+    # path's own matches (none crosses a newline), and a path's terms are those of its
+    # matched words (what `matcher.count(path)` would find), each word analysed once.
+    words: dict[int, list[str]] = {}
+    for offset, word in matcher.matches(joined):
+        words.setdefault(bisect_right(starts, offset) - 1, []).append(word)
+    keys_of: dict[str, list[str]] = {}
     found = {}
-    for index in hit:
-        terms = frozenset(matcher.count(listed[index]))
-        if terms:
-            found[listed[index]] = terms
+    for index, matched in words.items():
+        keys = set()
+        for word in matched:
+            if word not in keys_of:
+                keys_of[word] = matcher.keys_of(word)
+            keys.update(keys_of[word])
+        if keys:
+            found[listed[index]] = frozenset(keys)
     return found
 
 
@@ -154,6 +189,9 @@ def rerank_by_structure(
     definitions and the terms found close together (`read` reads a file; None when it
     cannot), then the rest as they came. These fields only add, so no file left behind
     outscores those ahead of it by its text."""
+    # Imported when there is a file to re-rank: headings and definitions (sections.py).
+    from .structure import structure_terms
+
     head = list(islice(ranked, RERANK_DEPTH if depth is None else depth))
     rescored: list[RankedFile] = []
     for entry in head:

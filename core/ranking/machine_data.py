@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 
 LONG_LINE = 1000
-_BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{200,}={0,2}")
+_BASE64_RUN_MIN = 200
+_BASE64_RUN = re.compile(rf"[A-Za-z0-9+/]{{{_BASE64_RUN_MIN},}}={{0,2}}")
 
 
 def machine_data_kind(text: str) -> str | None:
@@ -15,7 +16,10 @@ def machine_data_kind(text: str) -> str | None:
     total = len(text)
     if total < 2000:
         return None
-    in_long_lines = sum(len(line) for line in text.split("\n") if len(line) > LONG_LINE)
+    lengths = list(map(len, text.split("\n")))
+    if max(lengths) < _BASE64_RUN_MIN:
+        return None  # no long line, and no room on any line for a base64 run
+    in_long_lines = sum(length for length in lengths if length > LONG_LINE)
     if in_long_lines * 2 >= total:
         return "minified or one-line data"
     encoded = sum(len(run) for run in _BASE64_RUN.findall(text))

@@ -57,6 +57,8 @@ class TermMatcher:
     _starts: re.Pattern[str] = field(init=False, repr=False)
     _stems: frozenset[str] = field(init=False, repr=False)
     _compounds: frozenset[str] = field(init=False, repr=False)
+    # What each matched text counts for, as found: the same words recur in every file.
+    _keys: dict[str, list[str]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         pattern = term_pattern(self.terms)
@@ -72,6 +74,7 @@ class TermMatcher:
         compounds = frozenset(t.key for t in self.terms if t.compound)
         object.__setattr__(self, "_stems", stems)
         object.__setattr__(self, "_compounds", compounds)
+        object.__setattr__(self, "_keys", {})
 
     def word_of(self, match: str) -> str | None:
         """The word part a match starts, without the character before it; None when the
@@ -87,7 +90,13 @@ class TermMatcher:
 
     def keys_of(self, match: str) -> list[str]:
         """The term keys one match counts for (possibly none: `overview` is not `view`;
-        `previewer` is)."""
+        `previewer` is). The list is shared: callers only read it."""
+        keys = self._keys.get(match)
+        if keys is None:
+            keys = self._keys[match] = self._analysed_keys(match)
+        return keys
+
+    def _analysed_keys(self, match: str) -> list[str]:
         word = self.word_of(match)
         if word is None:
             return []

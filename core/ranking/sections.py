@@ -45,6 +45,8 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 @dataclass(frozen=True, slots=True)
 class Snippet:
+    """The text served for a file and the lines it spans."""
+
     text: str
     line_start: int  # 1-based, inclusive
     line_end: int
@@ -52,6 +54,8 @@ class Snippet:
 
 @dataclass(frozen=True, slots=True)
 class _Span:
+    """A run of lines."""
+
     start: int  # 0-based line index, inclusive
     end: int  # exclusive
 

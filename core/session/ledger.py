@@ -58,6 +58,8 @@ class Segment:
 
 @dataclass(frozen=True, slots=True)
 class SessionFile:
+    """One session's ledger file."""
+
     session: str
     path: Path
     size: int

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
 
 from ..config.model import Config
 from ..deadline import Deadline
@@ -46,16 +45,22 @@ class Probe:
     details: dict = field(default_factory=dict)
 
 
-class Tier(Protocol):
-    name: str
+# The interface is declared for the type check only: a query never needs `typing` at run
+# time, and importing it costs ~3 ms.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Protocol
 
-    def probe(self, request: TierRequest) -> Probe:
-        """Cheap check: binary present, collection/index present, models present."""
-        ...
+    class Tier(Protocol):
+        name: str
 
-    def search(self, request: TierRequest, deadline: Deadline) -> TierOutcome:
-        """Run the search. Never raises for a user-caused problem: returns an outcome."""
-        ...
+        def probe(self, request: TierRequest) -> Probe:
+            """Cheap check: binary present, collection/index present, models present."""
+            ...
+
+        def search(self, request: TierRequest, deadline: Deadline) -> TierOutcome:
+            """Run the search. Never raises for a user-caused problem: returns an outcome."""
+            ...
 
 
 def not_installed(tool: str) -> str:

@@ -5,27 +5,20 @@
 from __future__ import annotations
 
 import os
-import sysconfig
 import time
 from pathlib import Path
 
 from ..executables import find_executable
-from ..files import Unreadable, read_text_file
 from ..models import TierOutcome, TierStatus, count_hits
 from ..ranking.analysis import query_terms
-from ..ranking.candidates import Candidates, file_size, rank, rerank_by_structure
 from ..ranking.matching import TermMatcher
 from .base import Deadline, Probe, TierRequest
-from .file_hits import FileHits, FileReader
-from .grep_ripgrep import (
-    describe_failure,
-    parse_listing,
-    parse_output,
-    ripgrep_argv,
-    run_listing,
-    run_ripgrep,
-)
-from .grep_scan import CHECK_EVERY, ScanStopped, scan_candidates
+
+# Running ripgrep, ranking and reading files are imported once there is something to
+# search: an empty project's query never needs them.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..ranking.candidates import Candidates
 
 
 def find_ripgrep() -> str | None:
@@ -35,8 +28,22 @@ def find_ripgrep() -> str | None:
     found = find_executable("rg")
     if found:
         return found
+    import sysconfig  # only when rg is not on PATH: ~2 ms a query otherwise
+
     candidate = Path(sysconfig.get_path("scripts")) / "rg"
     return str(candidate) if candidate.is_file() and os.access(candidate, os.X_OK) else None
+
+
+def _holds_anything(path: Path) -> bool:
+    """False only for a folder with no entry at all (hidden or ignored ones count: whether
+    they are searched is ripgrep's to decide)."""
+    try:
+        with os.scandir(path) as entries:
+            return next(entries, None) is not None
+    except NotADirectoryError:
+        return True
+    except OSError:
+        return True  # unreadable, or gone: ripgrep says what it finds
 
 
 class GrepTier:
@@ -74,6 +81,13 @@ class _GrepSearch:
         found = self.candidates(matcher)
         if isinstance(found, TierOutcome):
             return found
+        words = " ".join(term.label for term in terms)
+        if found is None or not found.frequencies:
+            return self.finish(TierStatus.EMPTY, f"no file matches {words!r} ({self.engine})")
+        # Imported once a file matches: ranking, reading files and cutting snippets.
+        from ..ranking.candidates import file_size, rank, rerank_by_structure
+        from .file_hits import FileHits, FileReader
+
         scorer = found.scorer(tuple(term.key for term in terms))
         collected = FileHits(
             request=request,
@@ -100,7 +114,6 @@ class _GrepSearch:
             collected.add(ranked, reader.cache.get(ranked.path))
         self.notes += collected.notes()
         hits = tuple(collected.hits)
-        words = " ".join(term.label for term in terms)
         if hits:
             return self.finish(
                 TierStatus.SERVED,
@@ -114,10 +127,14 @@ class _GrepSearch:
             reason = f"no file matches {words!r} ({self.engine})"
         return self.finish(TierStatus.EMPTY, reason, filtered=tuple(collected.filtered))
 
-    def candidates(self, matcher: TermMatcher) -> Candidates | TierOutcome:
+    def candidates(self, matcher: TermMatcher) -> Candidates | TierOutcome | None:
+        """The files holding a term, or why the search stopped; None when the scope has
+        nothing to search."""
         request = self.request
         rg = find_ripgrep()
         if rg is None:
+            from .grep_scan import ScanStopped, scan_candidates
+
             self.engine = "python scan"
             try:
                 found = scan_candidates(request, matcher, self.deadline)
@@ -126,16 +143,24 @@ class _GrepSearch:
             self.notes.append(f"{found.documents} files searched")
             return found
         self.engine = "ripgrep"
+        if not any(_holds_anything(path) for path in request.scope.grep_paths):
+            # Empty folders (a new project): no file to read, no process to start.
+            self.notes += ["0 files searched", "the scope's folders are empty"]
+            return None
+        from .grep_ripgrep import OutputCounts, describe_failure, ripgrep_argv, run_ripgrep
+
         self.argv = ripgrep_argv(
             rg, request.root, request.scope, matcher, request.config, request.private_paths
         )
-        result = run_ripgrep(self.argv, request.root, self.deadline)
+        # The output is read while ripgrep still searches (a second core is often idle).
+        counting = OutputCounts(matcher)
+        result = run_ripgrep(self.argv, request.root, self.deadline, counting.feed)
         if result.cancelled or result.timed_out:
             return self.stopped()
         failure = describe_failure(result)
         if failure:
             return self.finish(TierStatus.ERROR, failure)
-        found, odd_names = parse_output(result.stdout, matcher)
+        found, odd_names = counting.finish()
         if result.returncode == 2:
             detail = result.first_stderr_line()
             self.notes.append(
@@ -156,6 +181,10 @@ class _GrepSearch:
     def count_past_the_cap(self, found: Candidates, matcher: TermMatcher) -> bool:
         """Adds the matching files the capped output left out, counted here; False when
         the deadline or a cancel stopped it."""
+        from ..files import Unreadable, read_text_file
+        from .grep_ripgrep import parse_listing, run_listing
+        from .grep_scan import CHECK_EVERY
+
         root = self.request.root
         listing = run_listing(self.argv, root, self.deadline)
         if listing.cancelled or listing.timed_out:

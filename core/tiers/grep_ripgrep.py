@@ -9,7 +9,7 @@ bytes were searched: the scope's size for IDF and length normalisation.
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from ..config.model import Config
@@ -68,10 +68,7 @@ def listing_argv(counting_argv: tuple[str, ...]) -> tuple[str, ...]:
 def parse_listing(stdout: bytes, candidates: Candidates) -> list[str]:
     """The listed paths (UTF-8 names only); the scope's size goes into `candidates`."""
     pieces = stdout.split(b"\0")
-    stats = _STATS.search(pieces[-1])
-    if stats:
-        candidates.documents = int(stats.group(1))
-        candidates.total_bytes = int(stats.group(2))
+    _read_stats(pieces[-1], candidates)
     listed = []
     for raw in pieces[:-1]:
         try:
@@ -87,49 +84,136 @@ def _glob_escape(text: str) -> str:
 
 def parse_output(stdout: bytes, matcher: TermMatcher) -> tuple[Candidates, int]:
     """The term counts per file and the scope's size; also how many files were left out
-    because their names are not UTF-8 (a source must print as text).
+    because their names are not UTF-8 (a source must print as text). See OutputCounts."""
+    counts = OutputCounts(matcher)
+    counts.feed(stdout)
+    return counts.finish()
+
+
+class OutputCounts:
+    """ripgrep's output read as it comes (`feed`, any number of times, with pieces cut
+    anywhere), then the counts and the scope's size (`finish`).
 
     One file is its path, NUL, one matched word per line, then an empty line. A path holds
     no NUL and a word no newline, so splitting at NULs gives each file's words followed by
     the next file's path; a word is never empty, so the first empty line ends the words.
-    A cut-off last file (output capped) has no empty line and is left out. This loop runs
-    once per matching file (thousands on a large project): the same run of words is
-    counted once."""
-    candidates = Candidates()
-    frequencies = candidates.frequencies
-    keys_of_word: dict[bytes, list[str]] = {}
-    counted: dict[bytes, dict[str, int]] = {}
-    skipped_names = 0
-    pieces = stdout.split(b"\0")
-    raw_path = pieces[0]
-    tail = b""
-    for piece in pieces[1:]:
-        end = piece.find(b"\n\n")
+    A cut-off last file (output capped) has no empty line and is left out, and so is the
+    scope's size after it. A file is read once its empty line has come; the output so far
+    is decoded at once when it all is UTF-8 (the words always are; a file name may not be,
+    and then each name is decoded on its own). This runs once per matching file (thousands
+    on a large project): the same run of words is counted once."""
+
+    def __init__(self, matcher: TermMatcher) -> None:
+        self.matcher = matcher
+        self.candidates = Candidates()
+        self.skipped_names = 0
+        self._keys_of_word: dict[str, list[str]] = {}
+        self._counted: dict[str, dict[str, int]] = {}
+        self._pending = b""  # not read yet: it starts at a path (or is the size after)
+        self._files = 0  # files read
+        self._stopped = False  # a file without its empty line: nothing after it counts
+
+    def feed(self, data: bytes) -> None:
+        if self._stopped or not data:
+            return
+        pending = self._pending + data
+        last_nul = pending.rfind(b"\0")
+        if last_nul < 0:
+            self._pending = pending
+            return
+        end = pending.find(b"\n\n", last_nul)
         if end < 0:
-            tail = b""
-            break
-        block, next_path = piece[:end], piece[end + 2 :]
-        counts = counted.get(block)
+            # The last file's words may go on: read up to the file before it.
+            before = pending.rfind(b"\0", 0, last_nul)
+            end = pending.find(b"\n\n", before) if before >= 0 else -1
+            if end < 0 or end > last_nul:
+                self._pending = pending
+                return
+        self._pending = pending[end + 2 :]
+        complete = pending[:end]
+        try:
+            self._read(complete.decode("utf-8"))
+        except UnicodeDecodeError:
+            self._read_names_one_by_one(complete)
+
+    def finish(self) -> tuple[Candidates, int]:
+        if self._files and not self._stopped and b"\0" not in self._pending:
+            _read_stats(self._pending, self.candidates)
+        return self.candidates, self.skipped_names
+
+    def _read(self, text: str) -> None:
+        """Whole files: paths and words; the last file's words come without their empty
+        line."""
+        frequencies = self.candidates.frequencies
+        counted = self._counted
+        keys_of_word = self._keys_of_word
+        keys_of = self.matcher.keys_of
+        pieces = text.split("\0")
+        path = pieces[0]
+        for number, piece in enumerate(pieces[1:], start=2):
+            end = piece.find("\n\n")
+            if end < 0:
+                if number < len(pieces):
+                    self._stopped = True
+                    return
+                end = len(piece)
+            block = piece[:end]
+            counts = counted.get(block)
+            if counts is None:
+                counts = {}
+                for word in block.split("\n"):
+                    keys = keys_of_word.get(word)
+                    if keys is None:
+                        keys = keys_of_word[word] = keys_of(word)
+                    for key in keys:
+                        counts[key] = counts.get(key, 0) + 1
+                counted[block] = counts
+            if counts:
+                frequencies[path.removeprefix("./")] = counts
+            path = piece[end + 2 :]
+        self._files += len(pieces) - 1
+
+    def _read_names_one_by_one(self, data: bytes) -> None:
+        """`_read` for output holding a name that is not UTF-8 (that file is left out)."""
+        frequencies = self.candidates.frequencies
+        pieces = data.split(b"\0")
+        raw_path = pieces[0]
+        for number, piece in enumerate(pieces[1:], start=2):
+            end = piece.find(b"\n\n")
+            if end < 0:
+                if number < len(pieces):
+                    self._stopped = True
+                    return
+                end = len(piece)
+            counts = self._counts(piece[:end].decode("utf-8", "replace"))
+            if counts:
+                try:
+                    frequencies[raw_path.decode("utf-8").removeprefix("./")] = counts
+                except UnicodeDecodeError:
+                    self.skipped_names += 1
+            raw_path = piece[end + 2 :]
+        self._files += len(pieces) - 1
+
+    def _counts(self, block: str) -> dict[str, int]:
+        counts = self._counted.get(block)
         if counts is None:
             counts = {}
-            for word, occurrences in Counter(block.split(b"\n")).items():
-                keys = keys_of_word.get(word)
+            for word in block.split("\n"):
+                keys = self._keys_of_word.get(word)
                 if keys is None:
-                    keys = keys_of_word[word] = matcher.keys_of(word.decode("utf-8", "replace"))
+                    keys = self._keys_of_word[word] = self.matcher.keys_of(word)
                 for key in keys:
-                    counts[key] = counts.get(key, 0) + occurrences
-            counted[block] = counts
-        if counts:
-            try:
-                frequencies[raw_path.decode("utf-8").removeprefix("./")] = counts
-            except UnicodeDecodeError:
-                skipped_names += 1
-        raw_path = tail = next_path
+                    counts[key] = counts.get(key, 0) + 1
+            self._counted[block] = counts
+        return counts
+
+
+def _read_stats(tail: bytes, candidates: Candidates) -> None:
+    """The scope's size from `--stats`, printed after the last file."""
     stats = _STATS.search(tail)
     if stats:
         candidates.documents = int(stats.group(1))
         candidates.total_bytes = int(stats.group(2))
-    return candidates, skipped_names
 
 
 def describe_failure(result: ProcessResult) -> str | None:
@@ -142,8 +226,14 @@ def describe_failure(result: ProcessResult) -> str | None:
     return None
 
 
-def run_ripgrep(argv: tuple[str, ...], root: Path, deadline: Deadline) -> ProcessResult:
-    return run_bounded(argv, deadline, cwd=root, stdout_cap=OUTPUT_CAP)
+def run_ripgrep(
+    argv: tuple[str, ...],
+    root: Path,
+    deadline: Deadline,
+    on_output: Callable[[bytes], object] | None = None,
+) -> ProcessResult:
+    """The counting run; `on_output` reads its output as ripgrep writes it."""
+    return run_bounded(argv, deadline, cwd=root, stdout_cap=OUTPUT_CAP, on_stdout=on_output)
 
 
 def run_listing(argv: tuple[str, ...], root: Path, deadline: Deadline) -> ProcessResult:

@@ -28,6 +28,8 @@ from .qmd_collections import Collection, collection_files
 
 @dataclass(frozen=True, slots=True)
 class FoundDocument:
+    """A document qmd found, as a file on disk."""
+
     path: Path  # on disk, absolute, normalised
     # sha256 (hex) of the text qmd indexed, or its start (a result's `docid` is "#" and
     # the first six digits); None when unknown.
@@ -36,6 +38,8 @@ class FoundDocument:
 
 @dataclass
 class RankedDocuments:
+    """The hits made of qmd's documents, and what was left out and why."""
+
     hits: tuple[Hit, ...] = ()
     filtered: tuple[FilteredHit, ...] = ()
     notes: list[str] = field(default_factory=list)

@@ -5,12 +5,17 @@ from __future__ import annotations
 import os
 import re
 import stat
+import time
 from dataclasses import dataclass
-from datetime import date
 from pathlib import Path
 
 from tierscope.config.model import Config
 from tierscope.project import contain, is_inside, project_key, user_dir
+
+# `datetime` is imported where a day is parsed, not by every query (~1 ms).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from datetime import date
 
 DEFAULT_AGENT = "tierscope"
 LOA_TRAJECTORY_DIR = Path("grimoires/loa/a2a/trajectory")
@@ -45,6 +50,11 @@ def log_file(directory: Path, agent: str, day: date) -> Path:
     return directory / f"{agent}-{day.isoformat()}.jsonl"
 
 
+def todays_log_file(directory: Path, agent: str) -> Path:
+    """`log_file` for today's (local) date."""
+    return directory / f"{agent}-{time.strftime('%Y-%m-%d')}.jsonl"
+
+
 def agent_name(skill: str | None) -> str:
     """The agent a query is logged under: the skill, else $LOA_AGENT_NAME, else "tierscope".
 
@@ -77,6 +87,8 @@ def parse_log_name(name: str) -> LogName | None:
     match = _LOG_NAME.match(name)
     if match is None:
         return None
+    from datetime import date
+
     try:
         day = date.fromisoformat(match["day"])
     except ValueError:
@@ -147,6 +159,8 @@ def list_logs(directory: Path) -> list[LogFileInfo]:
                 compressed=path.name.endswith(".gz"),
             )
         )
+    from datetime import date
+
     found.sort(key=lambda info: (info.agent, info.path.name))
     found.sort(key=lambda info: info.day or date.fromtimestamp(info.mtime), reverse=True)
     return found

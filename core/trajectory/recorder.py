@@ -3,7 +3,7 @@ event sink — the same events the workbench draws."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import time
 from pathlib import Path
 
 from ..events import QueryEvent, QueryFinished, QueryStarted
@@ -12,8 +12,11 @@ from .writer import append_records
 
 
 def utc_timestamp() -> str:
-    now = datetime.now(UTC)
-    return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
+    """Now, in UTC, to the millisecond: `2026-11-23T09:15:02.517Z`. From `time`, not
+    `datetime`, which a query would import for this alone (~1 ms)."""
+    seconds, nanoseconds = divmod(time.time_ns(), 1_000_000_000)
+    whole = time.strftime("%Y-%m-%dT%H:%M:%S.", time.gmtime(seconds))
+    return whole + f"{nanoseconds // 1_000_000:03d}Z"
 
 
 class TrajectoryRecorder:

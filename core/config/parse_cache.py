@@ -1,0 +1,97 @@
+"""Config files as parsed before: every query reads its project's config, and parsing it
+means importing PyYAML (~20 ms, a third of a headless query's start). What a text parses
+to (the data and the line of each key) is kept in one file of the user cache directory,
+keyed by the whole text, so a query whose config has not changed does not import the
+parser. A text not found there is parsed as usual, then kept; one that does not parse, or
+parses to values marshal cannot keep (YAML timestamps), is parsed every time.
+
+As the dataclass code cache (compiled_dataclasses), nothing is read or written when
+Python is told not to write bytecode or TIERSCOPE_NO_CODE_CACHE is set, and a broken or
+planted cache file only costs a parse: an entry is used only for the very same text.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+
+from ..debugging import report_exception
+
+_FILE_LIMIT = 4 * 1024 * 1024  # a cache larger than this is ignored, and rewritten
+_ENTRIES = 32  # texts kept (the newest): the configs of the projects in use
+_OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC
+
+Parsed = tuple[object, dict[str, int]]  # the data, and "a.b.c" -> its 1-based line
+
+
+def _cache_file() -> str | None:
+    if sys.flags.dont_write_bytecode or os.environ.get("TIERSCOPE_NO_CODE_CACHE"):
+        return None
+    base = os.environ.get("XDG_CACHE_HOME", "").strip()
+    if not base or not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "tierscope", "parsed-configs-v1.marshal")
+
+
+def _load(path: str) -> dict:
+    try:
+        fd = os.open(path, _OPEN_FLAGS)
+    except FileNotFoundError:
+        return {}
+    except OSError:
+        report_exception(f"cannot open the parsed config cache {path}")
+        return {}
+    try:
+        if os.fstat(fd).st_size > _FILE_LIMIT:
+            return {}
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            loaded = marshal.load(handle)
+    except (OSError, EOFError, ValueError, TypeError):
+        report_exception(f"cannot read the parsed config cache {path}; parsing as usual")
+        return {}
+    finally:
+        os.close(fd)
+    return loaded if isinstance(loaded, dict) else {}
+
+
+def lookup(text: str, only_key: str) -> Parsed | None:
+    """What `text` parsed to before (with `only_key`), or None."""
+    path = _cache_file()
+    if path is None:
+        return None
+    found = _load(path).get((only_key, text))
+    if (
+        isinstance(found, tuple)
+        and len(found) == 2
+        and isinstance(found[1], dict)
+        and all(isinstance(k, str) and type(v) is int for k, v in found[1].items())
+    ):
+        return found[0], found[1]
+    return None
+
+
+def remember(text: str, only_key: str, data: object, lines: dict[str, int]) -> None:
+    """Keep what `text` parsed to; any failure is silent (the next query parses again)."""
+    path = _cache_file()
+    if path is None:
+        return
+    try:
+        entry = marshal.dumps((data, lines))  # type: ignore[arg-type]  # checked here
+    except ValueError:  # a value marshal cannot keep (a YAML timestamp): not kept
+        return
+    # What is kept must read back as it was parsed (marshal keeps plain data exactly).
+    if marshal.loads(entry) != (data, lines):
+        return
+    from ..file_replace import replace_file
+
+    entries = _load(path)
+    entries.pop((only_key, text), None)
+    entries[(only_key, text)] = (data, lines)
+    while len(entries) > _ENTRIES:
+        del entries[next(iter(entries))]
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        replace_file(path, marshal.dumps(entries), new_file_mode=0o600)
+    except (OSError, ValueError):
+        report_exception(f"cannot write the parsed config cache {path}")
