@@ -146,6 +146,14 @@ class ResultsTable(DataTable):
             self.add_row(*self._cells(ranked, compact, source_width), key=str(ranked.rank))
         if self.ranked:
             self.move_cursor(row=min(max(row, 0), len(self.ranked) - 1))
+        self.call_after_refresh(self._redraw_rows)
+
+    def _redraw_rows(self) -> None:
+        """Draw every row again once the table has measured its new columns. Rows drawn
+        before that (on a busy machine the first refresh can come first) are cached with
+        the old column widths, and some stayed so: cut sources, cells run together."""
+        self._clear_caches()
+        self.refresh()
 
     def selected(self) -> RankedEntry | None:
         if not self.ranked or not 0 <= self.cursor_row < len(self.ranked):
