@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import accumulate
@@ -206,22 +206,33 @@ class _Cutter:
                 if 0 < number <= len(lines):
                     per_line[number - 1] = on_line.get(key, 0)
             self.counts[key] = list(accumulate(per_line, initial=0))
-        self.weights = self._local_weights(weights)
+        self.paragraphs = paragraphs(lines)
+        self.weights = self._local_weights(weights, line_terms)
 
-    def _local_weights(self, weights: Mapping[str, float]) -> dict[str, float]:
-        """Each term's weight times its rarity among this file's paragraphs."""
+    def _local_weights(
+        self, weights: Mapping[str, float], line_terms: Mapping[int, Mapping[str, int]]
+    ) -> dict[str, float]:
+        """Each term's weight times its rarity among this file's paragraphs (found from
+        the matching lines only: most lines hold no term)."""
         if not LOCAL_IDF_POWER:
             return dict(weights)
-        blocks = paragraphs(self.lines)
+        blocks = self.paragraphs
+        starts = [block.start for block in blocks]
+        holding: dict[str, set[int]] = {}
+        for number, on_line in line_terms.items():
+            found = bisect_right(starts, number - 1) - 1
+            if found < 0 or number - 1 >= blocks[found].end:
+                continue
+            for key in on_line:
+                holding.setdefault(key, set()).add(found)
         total = len(blocks) or 1
         local: dict[str, float] = {}
         for key, weight in weights.items():
-            counts = self.counts.get(key)
-            if counts is None:
+            count = len(holding.get(key, ()))
+            if not count:
                 local[key] = weight
                 continue
-            holding = sum(1 for b in blocks if counts[b.end] > counts[b.start])
-            rarity = math.log(1 + (total - holding + 0.5) / (holding + 0.5))
+            rarity = math.log(1 + (total - count + 0.5) / (count + 0.5))
             local[key] = weight * rarity**LOCAL_IDF_POWER
         return local
 
@@ -367,7 +378,7 @@ def cut_snippet(
     else:
         structural = []
     cutter = _Cutter(lines, line_terms, weights, max_chars, max_line_chars, headings)
-    chosen = cutter.widen(cutter.choose(structural, paragraphs(lines)), structural)
+    chosen = cutter.widen(cutter.choose(structural, cutter.paragraphs), structural)
     start, end = chosen.start, chosen.end
     while start < end - 1 and not lines[start].strip():
         start += 1
