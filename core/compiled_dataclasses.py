@@ -29,6 +29,7 @@ import types
 from importlib._bootstrap_external import MAGIC_NUMBER  # as importlib.util names it
 
 from .debugging import report_exception
+from .marshal_cache import cache_path, load_dict
 
 _DEFERRED = ("inspect", "copy")
 
@@ -59,7 +60,6 @@ def _import_dataclasses() -> None:
                 del sys.modules[name]
 
 
-_FILE_LIMIT = 4 * 1024 * 1024  # a cache larger than this is ignored, and rewritten
 # source text -> its marshalled code object, turned into code only when asked for: a start
 # uses some of the entries, and making a code object costs more than reading its bytes.
 _code: dict[str, bytes] = {}
@@ -67,34 +67,13 @@ _added = False
 
 
 def _cache_file() -> str:
-    base = os.environ.get("XDG_CACHE_HOME", "").strip()
-    if not base or not os.path.isabs(base):
-        base = os.path.join(os.path.expanduser("~"), ".cache")
     magic = MAGIC_NUMBER.hex()
     # v2: compiled without inheriting this module's future flags (v1 inherited them).
-    return os.path.join(base, "tierscope", f"dataclass-code-v2-{magic}.marshal")
+    return cache_path(f"dataclass-code-v2-{magic}.marshal")
 
 
 def _load(path: str) -> dict[str, bytes]:
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
-    except FileNotFoundError:
-        return {}
-    except OSError:
-        report_exception(f"cannot open the dataclass code cache {path}")
-        return {}
-    try:
-        if os.fstat(fd).st_size > _FILE_LIMIT:
-            return {}
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            loaded = marshal.load(handle)
-    except (OSError, EOFError, ValueError, TypeError):
-        report_exception(f"cannot read the dataclass code cache {path}; compiling as usual")
-        return {}
-    finally:
-        os.close(fd)
-    if not isinstance(loaded, dict):
-        return {}
+    loaded = load_dict(path, "dataclass code cache")
     return {k: v for k, v in loaded.items() if isinstance(k, str) and isinstance(v, bytes)}
 
 

@@ -17,10 +17,9 @@ import os
 import sys
 
 from ..debugging import report_exception
+from ..marshal_cache import cache_path, load_dict
 
-_FILE_LIMIT = 4 * 1024 * 1024  # a cache larger than this is ignored, and rewritten
 _ENTRIES = 32  # texts kept (the newest): the configs of the projects in use
-_OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC
 
 Parsed = tuple[object, dict[str, int]]  # the data, and "a.b.c" -> its 1-based line
 
@@ -28,31 +27,11 @@ Parsed = tuple[object, dict[str, int]]  # the data, and "a.b.c" -> its 1-based l
 def _cache_file() -> str | None:
     if sys.flags.dont_write_bytecode or os.environ.get("TIERSCOPE_NO_CODE_CACHE"):
         return None
-    base = os.environ.get("XDG_CACHE_HOME", "").strip()
-    if not base or not os.path.isabs(base):
-        base = os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "tierscope", "parsed-configs-v1.marshal")
+    return cache_path("parsed-configs-v1.marshal")
 
 
 def _load(path: str) -> dict:
-    try:
-        fd = os.open(path, _OPEN_FLAGS)
-    except FileNotFoundError:
-        return {}
-    except OSError:
-        report_exception(f"cannot open the parsed config cache {path}")
-        return {}
-    try:
-        if os.fstat(fd).st_size > _FILE_LIMIT:
-            return {}
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            loaded = marshal.load(handle)
-    except (OSError, EOFError, ValueError, TypeError):
-        report_exception(f"cannot read the parsed config cache {path}; parsing as usual")
-        return {}
-    finally:
-        os.close(fd)
-    return loaded if isinstance(loaded, dict) else {}
+    return load_dict(path, "parsed config cache")
 
 
 def lookup(text: str, only_key: str) -> Parsed | None:
