@@ -27,9 +27,7 @@ def write_target(config: Path) -> Path:
     through: ConfigEditError."""
     at = Path(os.path.abspath(config))
     resolved = at.resolve()
-    if resolved != at.parent.resolve() / at.name and not resolved.is_relative_to(
-        at.parent.resolve()
-    ):
+    if not resolved.is_relative_to(at.parent.resolve()):
         raise ConfigEditError(
             f"{at.name} is a symbolic link out of its folder (to {resolved});"
             " not written through it"

@@ -11,17 +11,21 @@ longer than the line cap is clipped around its match, with a visible marker.
 from __future__ import annotations
 
 import math
-import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import accumulate
-from pathlib import PurePosixPath
 
 from .bm25 import saturated
+from .spans import (
+    HEADING,
+    Span,
+    code_blocks,
+    document_kind,
+    markdown_sections,
+    paragraphs,
+)
 
-MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".mdown"})
-PLAIN_SUFFIXES = frozenset({".txt", ".rst", ".adoc", ""})
 # Sections of one file compete first on which query terms they hold (weighted by rarity),
 # then on how densely: BM25 with this many characters as the "average" length, so that of
 # two sections holding the same terms the tighter one wins.
@@ -39,9 +43,6 @@ LOCAL_IDF_POWER = 0.5
 # section's coverage: a section titled for what is asked is where the answer is.
 HEADING_WEIGHT = 0.5
 
-_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]|$)")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-
 
 @dataclass(frozen=True, slots=True)
 class Snippet:
@@ -50,134 +51,6 @@ class Snippet:
     text: str
     line_start: int  # 1-based, inclusive
     line_end: int
-
-
-@dataclass(frozen=True, slots=True)
-class _Span:
-    """A run of lines."""
-
-    start: int  # 0-based line index, inclusive
-    end: int  # exclusive
-
-
-def document_kind(path: str) -> str:
-    suffix = PurePosixPath(path).suffix.lower()
-    if suffix in MARKDOWN_SUFFIXES:
-        return "markdown"
-    if suffix in PLAIN_SUFFIXES:
-        return "plain"
-    return "code"
-
-
-def markdown_sections(lines: list[str]) -> list[_Span]:
-    """Each heading's own section (to the next heading) and each heading with its
-    subsections (to the next heading of the same or a higher level), plus the text
-    before the first heading. Headings inside fenced code and front matter are text."""
-    headings: list[tuple[int, int]] = []  # (line index, level)
-    fence: str | None = None
-    first = 0
-    if lines and lines[0].strip() == "---":
-        closing = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
-        if closing is not None:
-            first = closing + 1
-    for index in range(first, len(lines)):
-        line = lines[index]
-        fenced = _FENCE.match(line)
-        if fenced:
-            marker = fenced.group(1)
-            if fence is None:
-                fence = marker[0] * 3
-            elif marker.startswith(fence):
-                fence = None
-            continue
-        if fence is None:
-            heading = _HEADING.match(line)
-            if heading:
-                headings.append((index, len(heading.group(1))))
-    spans: list[_Span] = []
-    if not headings:
-        return [_Span(first, len(lines))] if first < len(lines) else []
-    if headings[0][0] > first:
-        spans.append(_Span(first, headings[0][0]))
-    for position, (index, level) in enumerate(headings):
-        following = headings[position + 1 :]
-        own_end = following[0][0] if following else len(lines)
-        spans.append(_Span(index, own_end))
-        parent_end = next((i for i, lvl in following if lvl <= level), len(lines))
-        if parent_end != own_end:
-            spans.append(_Span(index, parent_end))
-    return spans
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" \t"))
-
-
-_CLOSERS = ("}", ")", "]")
-_CLOSING_WORDS = frozenset({"end", "fi", "done", "esac"})
-_LEAD_INS = ("@", "#", "//", "/*", "*", "///")
-
-
-def code_blocks(lines: list[str], matching: list[int] | None = None) -> list[_Span]:
-    """Every line followed by more-indented lines, with them (and a closing line at its own
-    indentation such as `}` or `end`), plus the comments and decorators just above it.
-    One pass: a line's block ends where a line at most as indented comes. With `matching`
-    (sorted line indexes), only the blocks holding one of those lines."""
-    ends: dict[int, int] = {}  # line -> index after its last more-indented line
-    open_lines: list[tuple[int, int]] = []  # (indentation, line), indentation increasing
-    previous = -1  # the last non-blank line seen
-    levels = [len(line) - len(line.lstrip(" \t")) for line in lines]
-    for index, line in enumerate(lines):
-        level = levels[index]
-        if level == len(line):  # blank
-            continue
-        while open_lines and open_lines[-1][0] >= level:
-            _, start = open_lines.pop()
-            if previous > start:
-                ends[start] = previous + 1
-        open_lines.append((level, index))
-        previous = index
-    for _, start in open_lines:
-        if previous > start:
-            ends[start] = previous + 1
-    spans: list[_Span] = []
-    for start, end in sorted(ends.items()):
-        if matching is not None and bisect_left(matching, start) == bisect_left(matching, end):
-            continue
-        level = levels[start]
-        closing = end
-        while closing < len(lines) and not lines[closing].strip():
-            closing += 1
-        if closing < len(lines) and _indent(lines[closing]) == level:
-            text = lines[closing].strip()
-            if text.startswith(_CLOSERS) or text in _CLOSING_WORDS:
-                # A closing line that opens a block of its own (`) -> None:` after a
-                # signature spread over lines, `} else {`) continues the same definition.
-                end = ends.get(closing, closing + 1)
-        first = start
-        while first > 0:
-            above = lines[first - 1]
-            if above.strip().startswith(_LEAD_INS) and _indent(above) == level:
-                first -= 1
-            else:
-                break
-        spans.append(_Span(first, end))
-    return spans
-
-
-def paragraphs(lines: list[str]) -> list[_Span]:
-    spans: list[_Span] = []
-    start = None
-    for index, line in enumerate(lines):
-        if line.strip():
-            if start is None:
-                start = index
-        elif start is not None:
-            spans.append(_Span(start, index))
-            start = None
-    if start is not None:
-        spans.append(_Span(start, len(lines)))
-    return spans
 
 
 class _Cutter:
@@ -236,10 +109,10 @@ class _Cutter:
             local[key] = weight * rarity**LOCAL_IDF_POWER
         return local
 
-    def size(self, span: _Span) -> int:
+    def size(self, span: Span) -> int:
         return self.chars[span.end] - self.chars[span.start]
 
-    def score(self, span: _Span) -> tuple[float, float]:
+    def score(self, span: Span) -> tuple[float, float]:
         """(weight of the distinct terms held, BM25 density): higher is better."""
         ratio = (self.chars[span.end] - self.chars[span.start]) / REFERENCE_CHARS
         coverage = density = 0.0
@@ -257,7 +130,7 @@ class _Cutter:
                 density += weight * saturated(tf, ratio)
         return round(coverage, 9), density
 
-    def best_window(self, span: _Span) -> _Span:
+    def best_window(self, span: Span) -> Span:
         """The best run of lines inside `span` that fits the cap. A best window starts
         on a matching line (or one line before it, for a lead-in): only those are tried."""
         first = bisect_left(self.matching, span.start)
@@ -265,19 +138,19 @@ class _Cutter:
         starts = sorted(
             {max(span.start, index - 1) for index in self.matching[first:last]} or {span.start}
         )
-        best: tuple[tuple[float, float], int, _Span] | None = None
+        best: tuple[tuple[float, float], int, Span] | None = None
         end = span.start
         for start in starts:
             end = max(end, start + 1)
             while end < span.end and self.chars[end + 1] - self.chars[start] <= self.max_chars:
                 end += 1
-            window = _Span(start, end)
+            window = Span(start, end)
             candidate = (self.score(window), -start, window)
             if best is None or candidate[:2] > best[:2]:
                 best = candidate
-        return best[2] if best else _Span(span.start, span.start + 1)
+        return best[2] if best else Span(span.start, span.start + 1)
 
-    def widen(self, core: _Span, structural: list[_Span]) -> _Span:
+    def widen(self, core: Span, structural: list[Span]) -> Span:
         """The chosen span with its context: the largest enclosing section or block that
         still fits the cap, then more lines after and before it up to FILL of the cap.
         The answer to a question often sits a few lines from where its words cluster."""
@@ -293,14 +166,14 @@ class _Cutter:
         grew = True
         while grew:
             grew = False
-            for candidate in (_Span(start, end + 1), _Span(start - 1, end)):
+            for candidate in (Span(start, end + 1), Span(start - 1, end)):
                 inside = candidate.start >= 0 and candidate.end <= len(self.lines)
                 if inside and self.size(candidate) <= target:
                     start, end = candidate.start, candidate.end
                     grew = True
-        return _Span(start, end)
+        return Span(start, end)
 
-    def choose(self, structural: list[_Span], fallback: list[_Span]) -> _Span:
+    def choose(self, structural: list[Span], fallback: list[Span]) -> Span:
         """The best structural span (section, block); a fallback span (paragraph) only
         when it holds more of the query than any structural one."""
         best = self._best(structural)
@@ -308,14 +181,14 @@ class _Cutter:
         if best is None or (other is not None and other[0][0] > best[0][0]):
             best = other
         if best is None:
-            return self.best_window(_Span(0, len(self.lines)))
+            return self.best_window(Span(0, len(self.lines)))
         return best[2]
 
-    def _best(self, spans: list[_Span]) -> tuple[tuple[float, float], int, _Span] | None:
+    def _best(self, spans: list[Span]) -> tuple[tuple[float, float], int, Span] | None:
         """The best span, each over the cap narrowed to its best window. A span is
         narrowed only while the terms it holds in full could still beat the best so far:
         a long file has hundreds of nested blocks."""
-        best: tuple[tuple[float, float], int, _Span] | None = None
+        best: tuple[tuple[float, float], int, Span] | None = None
         matching = self.matching
         holding = [
             span
@@ -372,7 +245,7 @@ def cut_snippet(
     headings: frozenset[int] = frozenset()
     if kind == "markdown":
         structural = markdown_sections(lines)
-        headings = frozenset(s.start for s in structural if _HEADING.match(lines[s.start]))
+        headings = frozenset(s.start for s in structural if HEADING.match(lines[s.start]))
     elif kind == "code":
         structural = code_blocks(lines, [number - 1 for number in sorted(line_terms)])
     else:
@@ -412,7 +285,7 @@ def cut_span(
     if start >= end:
         return None
     cutter = _Cutter(lines, line_terms, weights, max_chars, max_line_chars)
-    span = _Span(start, end)
+    span = Span(start, end)
     if cutter.size(span) > max_chars:
         span = cutter.best_window(span)
     body = "\n".join(

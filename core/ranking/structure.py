@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping
 
 from .matching import TermMatcher
-from .sections import _FENCE, _HEADING, document_kind
+from .spans import FENCE, HEADING, document_kind
 
 # A definition in the common languages (Python, JavaScript/TypeScript, Go, Rust, Java/C#,
 # shell functions) or a module-level constant (`NOTIFICATION_TIMEOUT = 5`): its name.
@@ -39,7 +39,7 @@ def structure_terms(
                 title = _TITLE.match(line)
                 if title:
                     names.append(title.group(1))
-            elif _HEADING.match(line):
+            elif HEADING.match(line):
                 names.append(line.lstrip(" #"))
     else:
         for number in line_terms:
@@ -68,7 +68,7 @@ def _fenced_lines(lines: list[str]) -> set[int]:
     for index, line in enumerate(lines):
         if "```" not in line and "~~~" not in line:
             continue
-        found = _FENCE.match(line)
+        found = FENCE.match(line)
         if not found:
             continue
         marker = found.group(1)
