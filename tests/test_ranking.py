@@ -192,7 +192,7 @@ def snippet(text: str, path: str, query: str, max_chars: int = 400, max_line_cha
         weights,
         max_chars=max_chars,
         max_line_chars=max_line_chars,
-        matcher_regex=matcher.regex,
+        matcher=matcher,
     )
 
 
@@ -294,3 +294,36 @@ def test_a_term_in_every_paragraph_of_a_file_does_not_decide_the_section():
     text = "\n\n".join(paragraphs) + "\n"
     cut = snippet(text, "notes.txt", "reactive recompose", max_chars=100)
     assert "recompose=True" in cut.text
+
+
+def test_a_long_line_is_clipped_where_most_of_the_query_is_not_at_its_first_match():
+    # A paragraph written on one line: a common query word opens it, the answer is at
+    # its end, where the rarer words are.
+    line = (
+        "The input widget posts a message. "
+        + "Some words about other things entirely. " * 20
+        + "Wrap the assignment in the prevent context manager to suppress that message."
+    )
+    cut = snippet(
+        line + "\n", "docs/events.md", "input message prevent suppress", max_line_chars=200
+    )
+    assert "prevent context manager to suppress" in cut.text
+    assert cut.text.startswith("[…]")
+    assert len(cut.text) <= 220
+
+
+def test_a_line_only_a_little_over_the_cap_is_served_whole():
+    # Cutting a few characters saves nothing worth losing the end of the sentence for.
+    line = "Intro words " * 6 + "and the answer ends with the prevent context manager."
+    assert 120 < len(line) <= 144
+    cut = snippet(line + "\n", "docs/events.md", "intro prevent", max_line_chars=120)
+    assert cut.text == line
+
+
+def test_a_clipped_line_is_cut_between_words():
+    line = " ".join(f"word{i:03d}" for i in range(300)) + " needle " + "tail " * 300
+    cut = snippet(line + "\n", "docs/a.md", "needle", max_line_chars=120)
+    inner = cut.text.removeprefix("[…]").removesuffix("[…]")
+    assert "needle" in inner
+    assert inner.startswith(" ") and inner.endswith(" ")
+    assert all(word.startswith(("word", "needle", "tail")) for word in inner.split())

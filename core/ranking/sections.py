@@ -14,9 +14,10 @@ import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, islice
 
 from .bm25 import saturated
+from .matching import TermMatcher
 from .spans import (
     HEADING,
     Span,
@@ -31,6 +32,13 @@ from .spans import (
 # two sections holding the same terms the tighter one wins.
 REFERENCE_CHARS = 300
 CLIP_MARKER = " […] "
+# A line is clipped only when over the cap by more than 1/SLACK of it (cutting a few
+# characters would lose a sentence's end for nothing); a cut moves up to that much to fall
+# between words.
+SLACK = 5
+# A long line's matches looked at for where to clip it (a line of one word repeated has
+# thousands).
+MAX_CLIP_MATCHES = 200
 # How much of the character cap a snippet fills with the lines around its section.
 FILL = 0.5
 # Which section of a file answers is told by the terms that are rare *in that file*: a
@@ -70,7 +78,7 @@ class _Cutter:
         self.keys = [key for key in weights if weights[key] > 0] or list(weights)
         self.matching = sorted(number - 1 for number in line_terms)  # 0-based line indexes
         # Prefix sums: characters (as shown, long lines clipped) and each term's count.
-        shown = max_line_chars + len(CLIP_MARKER) * 2
+        shown = max_line_chars + max(max_line_chars // SLACK, len(CLIP_MARKER) * 2)
         self.chars = list(accumulate((min(len(line), shown) + 1 for line in lines), initial=0))
         self.counts: dict[str, list[int]] = {}
         for key in self.keys:
@@ -211,17 +219,39 @@ class _Cutter:
         return best
 
 
-def clip_line(line: str, line_terms: Mapping[str, int], matcher_regex, limit: int) -> str:
-    """A line over `limit` characters cut to about `limit` around its first match."""
-    if len(line) <= limit:
+def clip_line(
+    line: str, weights: Mapping[str, float], matcher: TermMatcher | None, limit: int
+) -> str:
+    """A line over `limit` characters cut to about `limit` where the most of the query is:
+    of the windows starting a little before each match, the one holding the greatest
+    weight of distinct terms (the earliest of equals)."""
+    if len(line) <= limit + limit // SLACK:
         return line
-    found = matcher_regex.search(line) if matcher_regex is not None else None
-    centre = found.start() if found else 0
-    start = max(0, min(centre - limit // 3, len(line) - limit))
+    lead = limit // 6
+    start = 0
+    if matcher is not None:
+        found = [
+            (offset, keys)
+            for offset, text in islice(matcher.matches(line), MAX_CLIP_MATCHES)
+            if (keys := matcher.keys_of(text))
+        ]
+        best = -1.0
+        for first, (offset, _) in enumerate(found):
+            window_end = offset - lead + limit
+            held = {key for at, keys in found[first:] if at < window_end for key in keys}
+            weight = sum(weights.get(key, 1.0) for key in held)
+            if weight > best:
+                best, start = weight, offset - lead
+    start = max(0, min(start, len(line) - limit))
     end = start + limit
+    # Between words, when a space is near.
+    if start > 0 and (space := line.find(" ", start, start + limit // SLACK)) != -1:
+        start = space + 1
+    if end < len(line) and (space := line.rfind(" ", end - limit // SLACK, end)) != -1:
+        end = space
     head = CLIP_MARKER.lstrip() if start > 0 else ""
     tail = CLIP_MARKER.rstrip() if end < len(line) else ""
-    return f"{head}{line[start:end]}{tail}"
+    return f"{head}{line[start:end].strip()}{tail}"
 
 
 def cut_snippet(
@@ -232,7 +262,7 @@ def cut_snippet(
     *,
     max_chars: int,
     max_line_chars: int,
-    matcher_regex=None,
+    matcher: TermMatcher | None = None,
 ) -> Snippet:
     """The best section of `text` for the terms found on `line_terms` (1-based lines),
     with its context (see `_Cutter.widen`)."""
@@ -258,7 +288,7 @@ def cut_snippet(
     while end > start + 1 and not lines[end - 1].strip():
         end -= 1
     body = "\n".join(
-        clip_line(lines[i].rstrip(), line_terms.get(i + 1, {}), matcher_regex, max_line_chars)
+        clip_line(lines[i].rstrip(), cutter.weights, matcher, max_line_chars)
         for i in range(start, end)
     )
     return Snippet(body, start + 1, end)
@@ -273,7 +303,7 @@ def cut_span(
     *,
     max_chars: int,
     max_line_chars: int,
-    matcher_regex=None,
+    matcher: TermMatcher | None = None,
 ) -> Snippet | None:
     """The lines a tier pointed at (1-based, inclusive), as they are now: narrowed to
     their best window when over the cap, long lines clipped. None when the span is past
@@ -289,7 +319,7 @@ def cut_span(
     if cutter.size(span) > max_chars:
         span = cutter.best_window(span)
     body = "\n".join(
-        clip_line(lines[i].rstrip(), line_terms.get(i + 1, {}), matcher_regex, max_line_chars)
+        clip_line(lines[i].rstrip(), cutter.weights, matcher, max_line_chars)
         for i in range(span.start, span.end)
     )
     return Snippet(body.strip("\n"), span.start + 1, span.end)

@@ -110,7 +110,7 @@ class FileHits:
             self.scorer.weights,
             max_chars=settings.snippets.max_chars,
             max_line_chars=settings.snippets.max_line_chars,
-            matcher_regex=self.matcher.regex,
+            matcher=self.matcher,
         )
         labels = {term.key: term.label for term in self.terms}
         explained = tuple(

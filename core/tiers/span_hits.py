@@ -46,7 +46,7 @@ def refresh_spans(request: TierRequest, hits: tuple[Hit, ...]) -> tuple[tuple[Hi
             weights,
             max_chars=settings.max_chars,
             max_line_chars=settings.max_line_chars,
-            matcher_regex=matcher.regex if matcher else None,
+            matcher=matcher,
         )
         if snippet is None:
             left_out["span past the end of the file (changed since indexed)"] += 1
