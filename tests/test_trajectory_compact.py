@@ -152,3 +152,24 @@ def test_files_that_are_not_trajectory_logs_are_ignored(tmp_path):
 
 def test_a_missing_directory_plans_nothing(tmp_path):
     assert plan_compaction(tmp_path / "missing", SETTINGS).actions == ()
+
+
+def test_a_link_named_like_an_old_log_is_neither_archived_nor_deleted(tmp_path):
+    # Archiving it would copy a file from elsewhere into the log folder.
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    outside = aged(tmp_path / "outside.jsonl", 40, b'{"secret": 1}\n')
+    old_archive = aged(tmp_path / "outside.jsonl.gz", 400, gzip.compress(b"{}\n"))
+    (logs / "implement-2026-01-01.jsonl").symlink_to(outside)
+    (logs / "implement-2025-01-01.jsonl.gz").symlink_to(old_archive)
+    aged(logs / "implement-2026-01-02.jsonl", 40)
+
+    plan = plan_compaction(logs, SETTINGS)
+    assert [action.path.name for action in plan.actions] == ["implement-2026-01-02.jsonl"]
+    apply_compaction(plan)
+    assert sorted(path.name for path in logs.iterdir()) == [
+        "implement-2025-01-01.jsonl.gz",
+        "implement-2026-01-01.jsonl",
+        "implement-2026-01-02.jsonl.gz",
+    ]
+    assert outside.read_bytes() == b'{"secret": 1}\n' and old_archive.exists()

@@ -146,6 +146,17 @@ def test_listing_a_missing_directory_is_empty(tmp_path):
     assert list_logs(tmp_path / "missing") == []
 
 
+def test_a_link_in_the_log_folder_is_not_listed(tmp_path):
+    # The log folder may be in the project (grimoires/loa/a2a/trajectory): a planted link
+    # named like a log must not make the workbench read a file elsewhere on the machine.
+    logs, elsewhere = tmp_path / "logs", tmp_path / "elsewhere.jsonl"
+    logs.mkdir()
+    elsewhere.write_text('{"secret": 1}\n')
+    (logs / "a-2026-01-01.jsonl").write_text("{}\n")
+    (logs / "b-2026-01-02.jsonl").symlink_to(elsewhere)
+    assert [info.path.name for info in list_logs(logs)] == ["a-2026-01-01.jsonl"]
+
+
 # -- appending -----------------------------------------------------------------------------
 
 

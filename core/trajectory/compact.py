@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
+from stat import S_ISREG
 from typing import BinaryIO
 
 from tierscope.config.model import TrajectorySettings
@@ -31,6 +32,8 @@ FAILED = "failed"
 RECENT_SECONDS = 60
 _DAY = 86400.0
 _COPY_BLOCK = 1 << 20
+# A log is opened without following a link (one may replace it after planning).
+_READ_FLAGS = os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +81,7 @@ def plan_compaction(
     moment = time.time() if now is None else now
     actions: list[CompactAction] = []
     try:
-        paths = sorted(path for path in directory.iterdir() if path.is_file())
+        paths = sorted(path for path in directory.iterdir() if _regular(path))
     except OSError:
         paths = []
     for path in paths:
@@ -87,6 +90,15 @@ def plan_compaction(
             actions.append(action)
     level = min(max(settings.compression_level, 1), 9)
     return CompactPlan(directory, tuple(actions), level)
+
+
+def _regular(path: Path) -> bool:
+    """A regular file itself, not a link: a link named like a log would have its target,
+    anywhere on the machine, archived into the log folder."""
+    try:
+        return S_ISREG(path.lstat().st_mode)
+    except OSError:
+        return False
 
 
 def apply_compaction(plan: CompactPlan, *, now: float | None = None) -> list[CompactOutcome]:
@@ -145,7 +157,7 @@ def _todays(now: float) -> set[date]:
 
 def _locked(path: Path) -> bool:
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        fd = os.open(path, _READ_FLAGS)
     except OSError:
         return False
     try:
@@ -164,7 +176,7 @@ def _gzip(action: CompactAction, level: int, now: float) -> CompactOutcome:
     archive = source.with_name(source.name + ".gz")
     partial = source.with_name(f".{source.name}.gz.{os.getpid()}.partial")
     try:
-        with open(source, "rb") as reader:
+        with os.fdopen(os.open(source, _READ_FLAGS), "rb") as reader:
             try:
                 fcntl.flock(reader.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:

@@ -8,6 +8,7 @@ import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from stat import S_ISREG
 
 from tierscope.config.model import Config
 from tierscope.project import contain, is_inside, project_key, user_dir
@@ -134,8 +135,9 @@ def directory_problem(directory: Path) -> str | None:
 
 
 def list_logs(directory: Path) -> list[LogFileInfo]:
-    """The `.jsonl` and `.jsonl.gz` files directly in `directory`, newest day first, then by
-    agent; [] when the directory does not exist or cannot be read."""
+    """The `.jsonl` and `.jsonl.gz` files directly in `directory` (regular files, never a
+    link), newest day first, then by agent; [] when the directory does not exist or cannot
+    be read."""
     try:
         candidates = [path for path in directory.iterdir() if is_log_file(path)]
     except OSError:
@@ -143,11 +145,11 @@ def list_logs(directory: Path) -> list[LogFileInfo]:
     found: list[LogFileInfo] = []
     for path in candidates:
         try:
-            stat = path.stat()
+            stat = path.lstat()
         except OSError:
             continue  # removed (or compacted) while listing
-        if not path.is_file():
-            continue
+        if not S_ISREG(stat.st_mode):
+            continue  # a folder, a FIFO, or a link (to a file anywhere on the machine)
         name = parse_log_name(path.name)
         found.append(
             LogFileInfo(
