@@ -84,7 +84,8 @@ class GrepSettings:
 @dataclass(frozen=True, slots=True)
 class SnippetSettings:
     """How much of a file one hit shows: the best section, at most `max_chars` characters;
-    a longer line is clipped to about `max_line_chars` around its match."""
+    a line more than a fifth longer is clipped, between words, to the `max_line_chars`
+    characters holding most of the query."""
 
     max_chars: int = 1500
     max_line_chars: int = 500

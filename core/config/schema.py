@@ -240,7 +240,8 @@ SNIPPETS = SettingGroup(
             POSITIVE_INTEGER,
             500,
             "max line characters",
-            "a longer line is clipped around its match, marked `[…]`",
+            "a line more than a fifth longer is clipped to the part holding most of the query,"
+            " marked `[…]`",
         ),
     ),
 )
