@@ -327,3 +327,26 @@ def test_a_clipped_line_is_cut_between_words():
     assert "needle" in inner
     assert inner.startswith(" ") and inner.endswith(" ")
     assert all(word.startswith(("word", "needle", "tail")) for word in inner.split())
+
+
+def test_a_class_too_long_to_serve_is_answered_by_its_definition_and_docstring():
+    filler = "".join(
+        f"        self.setting_{i} = configure_setting({i}, strict=True)\n" for i in range(40)
+    )
+    text = (
+        "import math\n\n\n"
+        "class Number(Validator):\n"
+        '    """Validator that checks the value is a number, with an optional range."""\n'
+        "\n"
+        "    def __init__(self) -> None:\n"
+        f"{filler}"
+        "\n"
+        "    def describe(self) -> str:\n"
+        "        # Explains what went wrong, for the person typing into the field.\n"
+        '        message = "the value typed into the field must be a number"\n'
+        '        return message + " within the range given to this validator"\n'
+    )
+    cut = snippet(text, "src/validation.py", "number validator range", max_chars=600)
+    assert (
+        'class Number(Validator):\n    """Validator that checks the value is a number' in cut.text
+    )

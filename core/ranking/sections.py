@@ -2,10 +2,11 @@
 
 A section is a markdown section (a heading and what follows, up to the next heading; or a
 heading with its subsections), a code block (a line and the more-indented lines under it:
-a function, a class, a method), or a paragraph of plain text. Each candidate that fits the
-cap is scored like a small document (BM25 over the query's terms, weighted by the terms'
-rarity in the scope); one that is too long is narrowed to its best window that fits. A line
-longer than the line cap is clipped around its match, with a visible marker.
+a function, a class, a method; or the paragraph that opens one, its definition and
+docstring), or a paragraph of plain text. Each candidate that fits the cap is scored like a
+small document (BM25 over the query's terms, weighted by the terms' rarity in the scope);
+one that is too long is narrowed to its best window that fits. A line well over the line
+cap is clipped where most of the query is, with a visible marker.
 """
 
 from __future__ import annotations
@@ -219,6 +220,13 @@ class _Cutter:
         return best
 
 
+def _heads(blocks: list[Span], paragraphs: list[Span]) -> list[Span]:
+    """The paragraph that opens each block (a definition with its docstring) and ends
+    inside it: a block too long to serve is often answered by its head alone."""
+    ends = {block.start: block.end for block in blocks}
+    return [p for p in paragraphs if p.start in ends and p.end < ends[p.start]]
+
+
 def clip_line(
     line: str, weights: Mapping[str, float], matcher: TermMatcher | None, limit: int
 ) -> str:
@@ -281,6 +289,8 @@ def cut_snippet(
     else:
         structural = []
     cutter = _Cutter(lines, line_terms, weights, max_chars, max_line_chars, headings)
+    if kind == "code":
+        structural += _heads(structural, cutter.paragraphs)
     chosen = cutter.widen(cutter.choose(structural, cutter.paragraphs), structural)
     start, end = chosen.start, chosen.end
     while start < end - 1 and not lines[start].strip():
