@@ -350,3 +350,10 @@ def test_a_class_too_long_to_serve_is_answered_by_its_definition_and_docstring()
     assert (
         'class Number(Validator):\n    """Validator that checks the value is a number' in cut.text
     )
+
+
+def test_a_clipped_line_keeps_its_indentation_when_its_start_is_kept():
+    line = "        needle = " + " + ".join(f"part_{i}" for i in range(80))
+    cut = snippet(f"def f():\n{line}\n", "src/a.py", "needle", max_line_chars=120)
+    assert "\n        needle = part_0" in cut.text
+    assert cut.text.endswith("[…]")

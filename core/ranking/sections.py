@@ -257,9 +257,13 @@ def clip_line(
         start = space + 1
     if end < len(line) and (space := line.rfind(" ", end - limit // SLACK, end)) != -1:
         end = space
-    head = CLIP_MARKER.lstrip() if start > 0 else ""
-    tail = CLIP_MARKER.rstrip() if end < len(line) else ""
-    return f"{head}{line[start:end].strip()}{tail}"
+    piece = line[start:end]
+    head = tail = ""
+    if start > 0:
+        head, piece = CLIP_MARKER.lstrip(), piece.lstrip()
+    if end < len(line):
+        tail, piece = CLIP_MARKER.rstrip(), piece.rstrip()
+    return f"{head}{piece}{tail}"
 
 
 def cut_snippet(
