@@ -15,12 +15,11 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
-from stat import S_ISREG
 from typing import BinaryIO
 
 from tierscope.config.model import TrajectorySettings
 
-from .paths import parse_log_name
+from .paths import list_logs, parse_log_name
 
 GZIP = "gzip"
 DELETE = "delete"
@@ -80,25 +79,14 @@ def plan_compaction(
     """
     moment = time.time() if now is None else now
     actions: list[CompactAction] = []
-    try:
-        paths = sorted(path for path in directory.iterdir() if _regular(path))
-    except OSError:
-        paths = []
-    for path in paths:
+    # Regular files only (list_logs): a link named like a log would have its target,
+    # anywhere on the machine, archived into the log folder.
+    for path in sorted(info.path for info in list_logs(directory)):
         action = _plan_one(path, settings, moment)
         if action is not None:
             actions.append(action)
     level = min(max(settings.compression_level, 1), 9)
     return CompactPlan(directory, tuple(actions), level)
-
-
-def _regular(path: Path) -> bool:
-    """A regular file itself, not a link: a link named like a log would have its target,
-    anywhere on the machine, archived into the log folder."""
-    try:
-        return S_ISREG(path.lstat().st_mode)
-    except OSError:
-        return False
 
 
 def apply_compaction(plan: CompactPlan, *, now: float | None = None) -> list[CompactOutcome]:
