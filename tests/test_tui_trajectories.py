@@ -592,6 +592,38 @@ async def test_the_budget_tab_shows_a_session_of_two_skills_with_its_repeats(eng
         assert "largest 1,800 / 2,000" in body
 
 
+async def test_the_budget_pane_is_drawn_for_one_width_with_or_without_a_scrollbar(
+    engine, session_files
+):
+    # Its charts are sized to the pane's width when drawn. Had the width changed when the
+    # scrollbar came (a pane four lines high at 80x24), every line drawn a moment before
+    # would wrap.
+    app = workbench(engine)
+    async with app.run_test(size=NARROW) as pilot:
+        screen = await show_trajectories(pilot)
+        await pilot.press("b")
+        await settle(pilot)
+        budget = screen.query_one(SessionBudget)
+        timeline = budget.timeline
+        assert budget.max_scroll_y > 0
+        scrolling = budget.scrollable_content_region.width
+        budget.show(None)  # one short line: nothing to scroll
+        await settle(pilot)
+        assert budget.max_scroll_y == 0
+        assert budget.scrollable_content_region.width == scrolling
+        budget.show(timeline)
+        await settle(pilot)
+        body = screen.query_one("#session-budget-body", Static)
+        charts = [
+            line
+            for line in str(body.content).split("\n")
+            if line[:14].strip() in ("per query", "accumulated", "session")
+            and line[14:15] in "▁▂▃▄▅▆▇█░│"
+        ]
+        assert len(charts) == 6  # two series, three charts each
+        assert all(len(line) <= scrolling for line in charts)
+
+
 # -- scale ---------------------------------------------------------------------------------
 
 

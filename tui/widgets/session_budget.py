@@ -204,6 +204,9 @@ class SessionBudget(VerticalScroll):
     DEFAULT_CSS = """
     SessionBudget {
         padding: 0 1;
+        /* Room for the scrollbar kept whether or not it shows: the charts are drawn for
+           the width, which must not change when the content outgrows the pane. */
+        scrollbar-gutter: stable;
     }
     SessionBudget > Static {
         height: auto;
