@@ -125,14 +125,12 @@ async def capture_narrow(project_root: Path, out: Path) -> list[Path]:
 def log_queries_on(day: date) -> None:
     """The queries run for the pictures are logged on the demo's "today", whatever the
     calendar says: the Trajectories view opens the newest day, which must be the demo's."""
-    import tierscope.api
+    from tierscope.trajectory import paths
 
-    class ScreenshotDate(date):
-        @classmethod
-        def today(cls) -> date:
-            return day
+    def todays_log_file(directory: Path, agent: str) -> Path:
+        return paths.log_file(directory, agent, day)
 
-    tierscope.api.date = ScreenshotDate  # type: ignore[misc]
+    paths.todays_log_file = todays_log_file  # type: ignore[assignment]
 
 
 def main() -> int:
