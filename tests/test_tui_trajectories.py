@@ -164,6 +164,14 @@ async def show_trajectories(pilot) -> TrajectoriesScreen:
     return screen
 
 
+async def show_budget(pilot) -> SessionBudget:
+    """The Trajectories view with its Budget tab open, once its counting has ended."""
+    screen = await show_trajectories(pilot)
+    await pilot.press("b")
+    await settle(pilot)
+    return screen.query_one(SessionBudget)
+
+
 async def wait_until(pilot, condition, attempts: int = 100) -> None:
     """Give the app time (follow mode polls on a timer) until `condition()` holds."""
     for _ in range(attempts):
@@ -521,13 +529,10 @@ async def test_replay_is_refused_on_a_line_that_is_not_a_query(engine, day_files
 async def test_the_budget_tab_shows_each_agent_day_against_the_thresholds(engine, day_files):
     app = workbench(engine)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await show_trajectories(pilot)
-        await pilot.press("b")
-        await settle(pilot)
-        budget = screen.query_one(SessionBudget)
+        budget = await show_budget(pilot)
         series = {one.agent: one for one in budget.timeline.series}
         assert series["implement"].session_total == 3 * 1200
-        body = str(screen.query_one("#session-budget-body", Static).content)
+        body = str(budget.query_one("#session-budget-body", Static).content)
         # Three queries of 1,200 tokens cross the accumulated threshold of 3,000 at the third.
         assert 'accumulated first over at 09:09:01, line 6 "deployment window"' in body
         assert "within every threshold" in body  # review-sprint: two queries
@@ -576,14 +581,11 @@ def session_files(directory) -> dict[str, Path]:
 async def test_the_budget_tab_shows_a_session_of_two_skills_with_its_repeats(engine, session_files):
     app = workbench(engine)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await show_trajectories(pilot)
-        await pilot.press("b")
-        await settle(pilot)
-        budget = screen.query_one(SessionBudget)
+        budget = await show_budget(pilot)
         (session, alone) = budget.timeline.series
         assert (alone.agent, alone.session, alone.session_total) == ("implement", "", 1200)
         assert session.session == "impl-hb-52" and session.session_total == 5200
-        body = str(screen.query_one("#session-budget-body", Static).content)
+        body = str(budget.query_one("#session-budget-body", Static).content)
         assert (
             "session impl-hb-52 · implement, review-sprint · 2026-11-21 · 4 queries"
             " · 1 clearing · 3 repeats avoided (1,030 tokens saved)"
@@ -600,10 +602,7 @@ async def test_the_budget_pane_is_drawn_for_one_width_with_or_without_a_scrollba
     # would wrap.
     app = workbench(engine)
     async with app.run_test(size=NARROW) as pilot:
-        screen = await show_trajectories(pilot)
-        await pilot.press("b")
-        await settle(pilot)
-        budget = screen.query_one(SessionBudget)
+        budget = await show_budget(pilot)
         timeline = budget.timeline
         assert budget.max_scroll_y > 0
         scrolling = budget.scrollable_content_region.width
@@ -613,7 +612,7 @@ async def test_the_budget_pane_is_drawn_for_one_width_with_or_without_a_scrollba
         assert budget.scrollable_content_region.width == scrolling
         budget.show(timeline)
         await settle(pilot)
-        body = screen.query_one("#session-budget-body", Static)
+        body = budget.query_one("#session-budget-body", Static)
         charts = [
             line
             for line in str(body.content).split("\n")
@@ -728,12 +727,9 @@ async def test_at_80x24_the_entry_list_keeps_its_query_column(engine, day_files)
 @pytest.mark.parametrize("size", [NARROW, SIZE], ids=["80x24", "120x40"])
 def test_snapshot_of_the_budget_of_a_session(snap_compare, engine, session_files, size):
     async def run_before(pilot):
-        await show_trajectories(pilot)
-        await pilot.press("b")
-        await settle(pilot)
+        budget = await show_budget(pilot)
         # Past the legend, to the session (the pane is four lines high at 80x24). A pane
         # not laid out yet clamps the scroll to 0: scroll again until it holds.
-        budget = pilot.app.screen.query_one(SessionBudget)
         for _ in range(50):
             budget.scroll_to(y=3, animate=False)
             await settle(pilot)
