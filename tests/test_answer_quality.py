@@ -75,3 +75,14 @@ def test_the_textual_set_snippets_hold_the_answer_and_are_clean(textual_report):
     assert textual_report.groups["scope code"].passage_share >= 0.68
     assert textual_report.ladder.tokens_per_hit <= 350
     assert_clean_answers(textual_report)
+
+
+def test_the_checkouts_own_code_outranks_its_tests():
+    """eval/self asks about tierscope's implementation in its own checkout, where every
+    topic also has tests that name it more often than the code does."""
+    project = Project(REPO, str(EVAL / "self" / "tierscope.yaml"))
+    report = evaluate(project, read_query_set(EVAL / "self" / "queries.tsv"), tiers=("grep",))
+    assert report.ladder.queries >= 40
+    assert report.ladder.mrr >= 0.88
+    assert report.ladder.hit_at_1 >= 0.80
+    assert_clean_answers(report)

@@ -113,6 +113,35 @@ def test_inflections_and_identifier_parts_are_found(make_project, engine):
     assert sorted(sources(search(root, "preview"))) == ["docs/b.py", "docs/c.ts"]
 
 
+CODE_AND_ITS_TESTS = {
+    "src/budget.py": (
+        "def pack(hits, budget):\n"
+        '    """Pack hits into the token budget: a hit that does not fit is skipped."""\n'
+        "    return [hit for hit in hits if hit.tokens <= budget]\n"
+    ),
+    "tests/test_budget.py": "".join(
+        f"def test_pack_{n}():\n    assert pack(hits, budget={n}) == []  # token budget\n"
+        for n in range(6)
+    ),
+}
+
+
+def test_a_test_file_ranks_below_the_code_it_tests(make_project, engine):
+    root = make_project(CODE_AND_ITS_TESTS)
+    outcome = search(root, "how is the token budget applied to hits", paths=("src", "tests"))
+    assert sources(outcome) == ["src/budget.py", "tests/test_budget.py"]
+    demoted = dict(outcome.hits[1].terms)
+    assert demoted["(test file)"] < 0
+    assert sum(demoted.values()) == pytest.approx(outcome.hits[1].score, abs=1e-3)
+
+
+def test_a_question_about_tests_ranks_test_files_by_their_text(make_project, engine):
+    root = make_project(CODE_AND_ITS_TESTS)
+    outcome = search(root, "tests of the token budget", paths=("src", "tests"))
+    assert sources(outcome) == ["tests/test_budget.py", "src/budget.py"]
+    assert "(test file)" not in dict(outcome.hits[0].terms)
+
+
 def test_explain_terms_say_what_each_matched_term_added(make_project, engine):
     root = make_project({"docs/a.md": "token budget token\n", "docs/b.md": "other text\n"})
     [hit] = search(root, "token budget").hits

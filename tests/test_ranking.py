@@ -8,6 +8,13 @@ from hypothesis import strategies as st
 from tierscope.ranking.analysis import query_terms, split_identifier
 from tierscope.ranking.bm25 import Scorer
 from tierscope.ranking.candidates import Candidates, paths_terms, rank
+from tierscope.ranking.file_roles import (
+    DEMOTION_LABEL,
+    TEST_FILE_WEIGHT,
+    demoted_test_files,
+    is_test_file,
+    weighted,
+)
 from tierscope.ranking.matching import TermMatcher
 from tierscope.ranking.sections import cut_snippet
 
@@ -131,19 +138,21 @@ def test_lazy_ranking_yields_every_file_once_best_first(files):
 
 
 def ranked_by_sorting_everything(candidates, scorer, matcher):
-    """`rank` written plainly: every file scored at its length, best first, ties by path."""
+    """`rank` written plainly: every file scored at its length (a test file's score scaled),
+    best first, ties by path."""
     order = []
     for path, tf in candidates.frequencies.items():
         in_path = frozenset(matcher.count(path))
-        parts = scorer.contributions(tf, candidates.lengths[path], in_path)
-        order.append((-min(1.0, sum(parts.values())), path, parts))
+        weight = TEST_FILE_WEIGHT if is_test_file(path) else 1.0
+        score, parts = weighted(scorer.contributions(tf, candidates.lengths[path], in_path), weight)
+        order.append((-score, path, parts))
     return [(path, -negative, parts) for negative, path, parts in sorted(order)]
 
 
 @given(
     st.lists(
         st.tuples(
-            st.sampled_from(["docs", "docs/token", "src/budget_rules", "notes"]),
+            st.sampled_from(["docs", "docs/token", "src/budget_rules", "notes", "tests"]),
             st.integers(0, 3),  # which shared counts
             st.integers(1, 100_000),
         ),
@@ -163,6 +172,37 @@ def test_ranking_orders_and_scores_as_sorting_every_file_would(files):
     s = candidates.scorer(("token", "budget"))
     ranked = [(r.path, r.score, r.contributions) for r in rank(candidates, s, len, matcher)]
     assert ranked == ranked_by_sorting_everything(candidates, s, matcher)
+
+
+def test_test_files_are_told_by_their_folder_or_their_name():
+    tests = [
+        "tests/test_budget.py", "pkg/tests/helpers.py", "test/budget.js", "tests/README.md",
+        "src/test_budget.py", "budget_test.py", "budget_test.go", "conftest.py",
+        "web/__tests__/Budget.jsx", "web/budget.test.ts", "web/budget.spec.mjs",
+        "src/BudgetTest.java", "spec/models/budget_spec.rb",
+    ]  # fmt: skip
+    others = [
+        "src/budget.py", "src/latest.py", "src/contest.py", "src/testing.py", "docs/testing.md",
+        "spec/api.md", "specs/budget.md", "src/attestation/budget.py", "src/protest_test_plan.md",
+    ]  # fmt: skip
+    assert [path for path in tests if not is_test_file(path)] == []
+    assert [path for path in others if is_test_file(path)] == []
+
+
+def test_test_files_weigh_less_unless_the_query_asks_about_tests():
+    paths = ["src/budget.py", "tests/test_budget.py", "src/latest.py", "web/a.spec.ts"]
+    demoted = {"tests/test_budget.py": TEST_FILE_WEIGHT, "web/a.spec.ts": TEST_FILE_WEIGHT}
+    assert demoted_test_files(paths, keys("token budget")) == demoted
+    for query in ("tests of the token budget", "budget testing", "budget spec", "fixture"):
+        assert demoted_test_files(paths, keys(query)) == {}
+
+
+def test_a_demoted_score_is_explained_by_parts_that_still_add_up_to_it():
+    score, parts = weighted({"token": 0.3, "budget": 0.2}, 0.6)
+    assert score == 0.5 * 0.6
+    assert parts[DEMOTION_LABEL] < 0
+    assert abs(sum(parts.values()) - score) < 1e-12
+    assert weighted({"token": 0.3}, 1.0) == (0.3, {"token": 0.3})
 
 
 PATHS = [

@@ -15,6 +15,7 @@ from itertools import accumulate, islice
 from ..files import TextFile
 from . import bm25
 from .bm25 import Scorer
+from .file_roles import demoted_test_files, weighted
 from .matching import TermMatcher
 
 # How many of the best files are read and scored again with their headings or definitions.
@@ -50,11 +51,13 @@ class Candidates:
 
 @dataclass(frozen=True, slots=True)
 class RankedFile:
-    """A file's score and what each query term added to it."""
+    """A file's score and what each query term added to it; `weight` scales a test file's
+    score (file_roles.py)."""
 
     path: str
     score: float
     contributions: dict[str, float]
+    weight: float = 1.0
 
 
 def file_size(root: str) -> Callable[[str], int | None]:
@@ -82,6 +85,7 @@ def rank(
     # never repeated, so the counts are never compared). Most of thousands are never popped.
     entries: list[tuple[float, str, Mapping[str, float], frozenset[str]]] = []
     in_paths = paths_terms(candidates.frequencies, matcher) if matcher is not None else {}
+    weights = demoted_test_files(candidates.frequencies, scorer.weights)
     nothing: frozenset[str] = frozenset()
     # A bound depends only on the counts, in their order, when no term is in the path:
     # it is computed once for equal counts. Files with the same matches share one counts
@@ -103,9 +107,12 @@ def rank(
                     known = by_items[items] = -bound(counts, nothing)
                 by_identity[id(counts)] = known
             negated = known
+        weight = weights.get(path)
+        if weight is not None:
+            negated *= weight
         entries.append((negated, path, counts, in_path))
     heapq.heapify(entries)
-    scored: list[tuple[float, str, dict[str, float]]] = []
+    scored: list[tuple[float, str, dict[str, float], float]] = []
     while scored or entries:
         while entries and (not scored or -entries[0][0] + 1e-9 >= -scored[0][0]):
             _, path, tf, in_path = heapq.heappop(entries)
@@ -114,13 +121,13 @@ def rank(
                 length = length_of(path)
             if length is None:
                 continue
-            contributions = scorer.contributions(tf, length, in_path)
-            score = min(1.0, sum(contributions.values()))
-            heapq.heappush(scored, (-score, path, contributions))
+            weight = weights.get(path, 1.0)
+            score, contributions = weighted(scorer.contributions(tf, length, in_path), weight)
+            heapq.heappush(scored, (-score, path, contributions, weight))
         if not scored:
             return
-        negative, path, contributions = heapq.heappop(scored)
-        yield RankedFile(path, -negative, contributions)
+        negative, path, contributions, weight = heapq.heappop(scored)
+        yield RankedFile(path, -negative, contributions, weight)
 
 
 def paths_terms(paths: Iterable[str], matcher: TermMatcher) -> dict[str, frozenset[str]]:
@@ -202,13 +209,14 @@ def rerank_by_structure(
         in_structure = structure_terms(found.lines, found.line_terms, entry.path, matcher)
         together = bm25.closest_terms(found.line_terms, scorer.weights)
         length = candidates.lengths.get(entry.path, found.document.size)
-        contributions = scorer.contributions(
-            candidates.frequencies[entry.path], length, path_terms(entry.path, matcher),
-            in_structure, together,
+        score, contributions = weighted(
+            scorer.contributions(
+                candidates.frequencies[entry.path], length, path_terms(entry.path, matcher),
+                in_structure, together,
+            ),
+            entry.weight,
         )  # fmt: skip
-        rescored.append(
-            RankedFile(entry.path, min(1.0, sum(contributions.values())), contributions)
-        )
+        rescored.append(RankedFile(entry.path, score, contributions, entry.weight))
     rescored.sort(key=lambda entry: (-entry.score, entry.path))
     yield from rescored
     yield from ranked
