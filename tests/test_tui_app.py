@@ -239,3 +239,12 @@ async def test_startup_notices_show_inside_the_app():
         await pilot.pause()
         shown = [notification.message for notification in app._notifications]
         assert "demo project: /srv/harbor" in shown
+
+
+async def test_startup_notices_share_one_toast_so_a_small_terminal_keeps_its_results():
+    notices = ("demo project: /srv/harbor", "qmd: not installed, so queries fall through")
+    app = TierscopeApp(ScriptedProject(), notices=notices)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        shown = [notification.message for notification in app._notifications]
+        assert shown == ["\n".join(notices)]

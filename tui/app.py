@@ -272,8 +272,9 @@ class TierscopeApp(App[None]):
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         for problem in self.engine.config.problems:
             self.startup_warnings.append(f"config {problem}")
-        for notice in self.notices:
-            self.notify(notice, timeout=10)
+        if self.notices:
+            # One toast for them all: stacked toasts would cover a small terminal's results.
+            self.notify("\n".join(self.notices), timeout=10)
         for warning in self.startup_warnings:
             self.notify(warning, severity="warning", timeout=8)
 
