@@ -1,7 +1,8 @@
 """Test files, told by their paths. A test names the code it tests at every turn, so on the
 very words of a question about that code it often outscores the code itself. Unless the
 question is about tests, a test file's score is scaled by TEST_FILE_WEIGHT (measured with
-`tierscope eval` on eval/self: tests came first for 14 of the 40 questions without it)."""
+`tierscope eval` on eval/self, questions about tierscope's own code: MRR@10 0.78 without it,
+0.95 with it; 0.6 and anything down to 0.4 do as well, 0.8 less)."""
 
 from __future__ import annotations
 
