@@ -84,6 +84,8 @@ def _save(path: str) -> None:
         return
     # Imported here, at exit: this module runs first at every start, and a start needs
     # nothing of it.
+    import contextlib
+
     from .file_replace import replace_file
 
     try:
@@ -91,6 +93,10 @@ def _save(path: str) -> None:
         replace_file(path, marshal.dumps(_code), new_file_mode=0o600)
     except (OSError, ValueError):
         report_exception(f"cannot write the dataclass code cache {path}")
+        return
+    # This interpreter's cache in the format before v2 is read by no version now.
+    with contextlib.suppress(OSError):
+        os.unlink(cache_path(f"dataclass-code-{MAGIC_NUMBER.hex()}.marshal"))
 
 
 def _exec(source, globals=None, locals=None):

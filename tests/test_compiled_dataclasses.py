@@ -61,6 +61,22 @@ def test_a_symlink_planted_at_the_cache_path_is_not_followed(tmp_path):
     assert not written.is_symlink()
 
 
+def test_writing_the_cache_removes_this_pythons_cache_of_the_old_format(tmp_path):
+    run_probe(tmp_path)
+    [current] = cache_files(tmp_path)
+    magic = current.name.removesuffix(".marshal").rsplit("-", 1)[1]
+    old = tmp_path / "tierscope" / f"dataclass-code-{magic}.marshal"  # before "v2-"
+    other_python = tmp_path / "tierscope" / "dataclass-code-0d0d0a0d.marshal"
+    old.write_bytes(b"old")
+    other_python.write_bytes(b"another interpreter's")
+    current.unlink()  # the next start compiles, and writes the cache again
+
+    run_probe(tmp_path)
+    assert not old.exists()
+    assert other_python.read_bytes() == b"another interpreter's"
+    assert current.exists()
+
+
 def test_nothing_is_cached_when_python_is_told_not_to_write_bytecode(tmp_path):
     entries, _ = run_probe(tmp_path, PYTHONDONTWRITEBYTECODE="1")
     assert entries == 0
