@@ -179,7 +179,9 @@ def test_test_files_are_told_by_their_folder_or_their_name():
         "tests/test_budget.py", "pkg/tests/helpers.py", "test/budget.js", "tests/README.md",
         "src/test_budget.py", "budget_test.py", "budget_test.go", "conftest.py",
         "web/__tests__/Budget.jsx", "web/budget.test.ts", "web/budget.spec.mjs",
-        "src/BudgetTest.java", "spec/models/budget_spec.rb",
+        "src/BudgetTest.java", "spec/models/budget_spec.rb", "shop/tests.py",
+        "test/budget_test.rb", "test/budget_test.exs", "tests/BudgetTest.php",
+        "Budget.Tests/BudgetTests.cs", "Tests/BudgetTests.swift",
     ]  # fmt: skip
     others = [
         "src/budget.py", "src/latest.py", "src/contest.py", "src/testing.py", "docs/testing.md",

@@ -15,13 +15,15 @@ DEMOTION_LABEL = "(test file)"
 # Query terms (stems) that ask about tests: then tests rank as any file does.
 _ASKS_ABOUT_TESTS = frozenset({"test", "spec", "fixtur", "pytest", "unittest", "conftest"})
 
-# A folder of tests, or a file named as test runners find them (Python, Go, JavaScript and
-# TypeScript, Java and Kotlin, Ruby). Not a `spec/` folder: many projects keep their
-# specifications there (RSpec's tests are `*_spec.rb` wherever they are).
+# A folder of tests, or a file named as test runners find them (Python and Django, Go,
+# Ruby, Elixir, JavaScript and TypeScript, Java, Kotlin, PHP, C#, Swift). Not a `spec/`
+# folder: many projects keep their specifications there (RSpec's tests are `*_spec.rb`
+# wherever they are).
 _TEST_PATH = re.compile(
-    r"(?:^|/)(?:tests?|__tests__)/"
-    r"|(?:^|/)(?:test_[^/]*\.py|[^/]*_tests?\.py|conftest\.py|[^/]*_test\.go"
-    r"|[^/]*\.(?:test|spec)\.[cm]?[jt]sx?|[^/]*Tests?\.(?:java|kt)|[^/]*_spec\.rb)$"
+    r"(?:^|/)(?:tests?|Tests|__tests__)/"
+    r"|(?:^|/)(?:test_[^/]*\.py|[^/]*_tests?\.py|tests?\.py|conftest\.py"
+    r"|[^/]*_test\.(?:go|rb|exs)|[^/]*_spec\.rb|[^/]*\.(?:test|spec)\.[cm]?[jt]sx?"
+    r"|[^/]*Tests?\.(?:java|kt|php|cs|swift))$"
 )
 
 
