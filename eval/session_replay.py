@@ -25,7 +25,9 @@ import tempfile
 from pathlib import Path
 
 REFERENCE = "already provided in this session: "
-MARKER = re.compile(r"^\[lines? (\d+)(?:-(\d+))? already provided in this session\]$")
+# A line standing for file lines not sent: received before in the session, or left out
+# between two passages of a snippet.
+MARKER = re.compile(r"^\[lines? (\d+)(?:-(\d+))? (?:already provided in this session|not shown)\]$")
 
 
 def read_queries(path: Path) -> list[str]:

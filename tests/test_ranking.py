@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tierscope.models import left_out_lines
 from tierscope.ranking.analysis import query_terms, split_identifier
 from tierscope.ranking.bm25 import Scorer
 from tierscope.ranking.candidates import Candidates, paths_terms, rank
@@ -399,3 +400,62 @@ def test_a_clipped_line_keeps_its_indentation_when_its_start_is_kept():
     cut = snippet(f"def f():\n{line}\n", "src/a.py", "needle", max_line_chars=120)
     assert "\n        needle = part_0" in cut.text
     assert cut.text.endswith("[…]")
+
+
+def _filler(label: str, paragraphs: int) -> str:
+    return "".join(f"Paragraph {i} of the {label} says nothing.\n\n" for i in range(paragraphs))
+
+
+TEXT_AREA_PAGE = (
+    "# Text area\n\nA widget for editing text.\n\n"
+    "## Code editing\n\nThe code editor turns on line numbers; the tab key inserts an indent.\n\n"
+    f"## History\n\n{_filler('history', 12)}"
+    "## Tab behavior\n\nThe tab key moves focus by default. Set tab_behavior to indent.\n\n"
+    f"## Themes\n\n{_filler('themes', 12)}"
+)
+
+
+def test_a_snippet_adds_the_next_best_passage_from_elsewhere_when_the_first_leaves_room():
+    cut = snippet(TEXT_AREA_PAGE, "docs/text_area.md", "tab key indent editor", max_chars=500)
+    shown = cut.text.split("\n")
+    markers = [i for i, line in enumerate(shown) if left_out_lines(line)]
+    assert len(markers) == 1, cut.text
+    first, second = shown[: markers[0]], shown[markers[0] + 1 :]
+    assert "the tab key inserts an indent" in "\n".join(first)
+    assert "## Tab behavior" in second
+    assert "The tab key moves focus by default. Set tab_behavior to indent." in second
+    assert len(cut.text) <= 500
+    # Every line shown is the file's line at its number; the marker names those between.
+    lines = TEXT_AREA_PAGE.split("\n")
+    left_out = left_out_lines(shown[markers[0]])
+    assert lines[cut.line_start - 1 : left_out[0] - 1] == first
+    assert lines[left_out[1] : cut.line_end] == second
+
+
+def test_no_second_passage_when_the_rest_of_the_file_holds_less_than_half_of_the_first():
+    cut = snippet(TEXT_AREA_PAGE, "docs/text_area.md", "code editor line numbers", max_chars=400)
+    assert not any(left_out_lines(line) for line in cut.text.split("\n"))
+    assert "line numbers" in cut.text
+
+
+def test_no_second_passage_when_the_first_fills_the_cap():
+    cut = snippet(TEXT_AREA_PAGE, "docs/text_area.md", "tab key indent editor", max_chars=150)
+    assert not any(left_out_lines(line) for line in cut.text.split("\n"))
+    assert len(cut.text) <= 150
+
+
+def test_a_second_passage_right_after_the_first_is_joined_to_it_without_a_marker():
+    text = (
+        f"{_filler('intro', 12)}"
+        "Retry the upload after a delay.\n\n"
+        # One line too long to widen the first passage by, short enough to be the second.
+        "The delay doubles with each upload retry, up to a minute; then the upload stops for "
+        "good, the queue reports it to whoever asked for the upload, and the file is left in "
+        "place for a later attempt by hand, with its partial upload kept beside it on disk.\n\n"
+        f"{_filler('outro', 12)}"
+    )
+    cut = snippet(text, "notes.txt", "upload retry delay", max_chars=600, max_line_chars=400)
+    assert not any(left_out_lines(line) for line in cut.text.split("\n"))
+    assert "Retry the upload after a delay.\n\nThe delay doubles" in cut.text
+    lines = text.split("\n")
+    assert cut.text == "\n".join(lines[cut.line_start - 1 : cut.line_end])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tierscope.models import Hit
+from tierscope.models import Hit, left_out_marker
 from tierscope.session.memory import (
     NEW,
     PART,
@@ -106,6 +106,43 @@ def test_a_received_line_shorter_than_its_marker_is_sent_again_rather_than_marke
     memory = remembered(hit("## Retry", start=1))
     assessment = memory.assess(hit("\n".join(lines), start=1))
     assert assessment.kind == NEW
+
+
+LONG_PAGE = [f"Line {n}: rollout waves pause when health checks fail twice." for n in range(1, 101)]
+
+
+def two_passages(first: range, second: range) -> Hit:
+    """A hit of two passages of LONG_PAGE (1-based line ranges), as snippets cut them."""
+    shown = [
+        *(LONG_PAGE[n - 1] for n in first),
+        left_out_marker(first.stop, second.start - 1),
+        *(LONG_PAGE[n - 1] for n in second),
+    ]
+    return Hit("docs/rollout.md", 0.9, "\n".join(shown), "grep", first.start, second.stop - 1)
+
+
+def test_a_hit_of_two_passages_remembers_the_lines_of_each_and_not_those_between():
+    memory = remembered(two_passages(range(1, 11), range(51, 61)))
+    assert (
+        memory.assess(hit("\n".join(LONG_PAGE[50:60]), start=51, source="docs/rollout.md")).kind
+        == REPEAT
+    )
+    between = hit("\n".join(LONG_PAGE[20:30]), start=21, source="docs/rollout.md")
+    assert memory.assess(between).kind == NEW
+
+
+def test_a_two_passage_hit_leaves_out_the_lines_received_and_keeps_its_marker():
+    memory = remembered(hit("\n".join(LONG_PAGE[0:20]), start=1, source="docs/rollout.md"))
+    assessment = memory.assess(two_passages(range(1, 21), range(51, 61)))
+    assert assessment.kind == PART
+    kept = assessment.content.split("\n")
+    assert kept == [
+        gap_marker(1, 20),
+        left_out_marker(21, 50),
+        *LONG_PAGE[50:60],
+    ]
+    ((first, hashes),) = assessment.runs
+    assert first == 51 and len(hashes) == 10 * 8
 
 
 def test_a_hit_without_a_span_is_a_repeat_only_as_the_very_same_text():

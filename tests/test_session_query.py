@@ -44,7 +44,9 @@ FIVE_OVERLAPPING = (
     "rollout wave retry policy",
     "token budget under load",
 )
-MARKER = re.compile(r"^\[lines? (\d+)(?:-(\d+))? already provided in this session\]$")
+# A line standing for file lines not sent: received before in the session, or left out
+# between two passages of a snippet.
+MARKER = re.compile(r"^\[lines? (\d+)(?:-(\d+))? (?:already provided in this session|not shown)\]$")
 
 
 @pytest.fixture

@@ -233,7 +233,8 @@ SNIPPETS = SettingGroup(
             POSITIVE_INTEGER,
             1500,
             "max characters",
-            "the most characters one hit shows (its best section)",
+            "the most characters one hit shows (its best section, and a second passage"
+            " when there is room)",
         ),
         Setting(
             "max_line_chars",

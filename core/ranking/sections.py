@@ -7,6 +7,12 @@ docstring), or a paragraph of plain text. Each candidate that fits the cap is sc
 small document (BM25 over the query's terms, weighted by the terms' rarity in the scope);
 one that is too long is narrowed to its best window that fits. A line well over the line
 cap is clipped where most of the query is, with a visible marker.
+
+When the best section leaves room under the cap, the best one elsewhere in the file that
+holds at least half as much of the query follows it, in file order, after a line that
+says which lines are left out between them (`[lines 40-87 not shown]`):
+a question's words often cluster in one place (an overview, a signature) and its answer
+sits in another (the section on the option, the docstring of the attribute).
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import accumulate, islice
 
+from ..models import left_out_marker
 from .bm25 import saturated
 from .matching import TermMatcher
 from .spans import (
@@ -51,6 +58,14 @@ LOCAL_IDF_POWER = 0.5
 # A query term in a markdown section's own heading counts this much again towards the
 # section's coverage: a section titled for what is asked is where the answer is.
 HEADING_WEIGHT = 0.5
+# A second passage (see the module's docstring): the room kept for the line that stands
+# for the lines left out between the two (`[lines 40-87 not shown]`); the least room worth
+# filling; how much of the first's coverage it must hold. Measured with `tierscope eval`
+# on Textual: the answering passage is in 81% of hits on the right file instead of 77%,
+# for 301 tokens per hit instead of 267 (a share of 0.75: 79%; of 1: 77%).
+MARKER_CHARS = 32
+SECOND_MIN_CHARS = 200
+SECOND_SHARE = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,9 +154,11 @@ class _Cutter:
                 density += weight * saturated(tf, ratio)
         return round(coverage, 9), density
 
-    def best_window(self, span: Span) -> Span:
-        """The best run of lines inside `span` that fits the cap. A best window starts
-        on a matching line (or one line before it, for a lead-in): only those are tried."""
+    def best_window(self, span: Span, limit: int | None = None) -> Span:
+        """The best run of lines inside `span` that fits `limit` (the cap). A best window
+        starts on a matching line (or one line before it, for a lead-in): only those are
+        tried."""
+        limit = self.max_chars if limit is None else limit
         first = bisect_left(self.matching, span.start)
         last = bisect_left(self.matching, span.end)
         starts = sorted(
@@ -151,7 +168,7 @@ class _Cutter:
         end = span.start
         for start in starts:
             end = max(end, start + 1)
-            while end < span.end and self.chars[end + 1] - self.chars[start] <= self.max_chars:
+            while end < span.end and self.chars[end + 1] - self.chars[start] <= limit:
                 end += 1
             window = Span(start, end)
             candidate = (self.score(window), -start, window)
@@ -159,24 +176,34 @@ class _Cutter:
                 best = candidate
         return best[2] if best else Span(span.start, span.start + 1)
 
-    def widen(self, core: Span, structural: list[Span]) -> Span:
+    def widen(
+        self,
+        core: Span,
+        structural: list[Span],
+        limit: int | None = None,
+        bounds: Span | None = None,
+    ) -> Span:
         """The chosen span with its context: the largest enclosing section or block that
-        still fits the cap, then more lines after and before it up to FILL of the cap.
-        The answer to a question often sits a few lines from where its words cluster."""
+        still fits `limit` (the cap), then more lines after and before it up to FILL of
+        it, within `bounds` (the file). The answer to a question often sits a few lines
+        from where its words cluster."""
+        limit = self.max_chars if limit is None else limit
+        bounds = Span(0, len(self.lines)) if bounds is None else bounds
         fitting = [
             span
             for span in structural
             if span.start <= core.start and core.end <= span.end
-            and self.size(span) <= self.max_chars
+            and bounds.start <= span.start and span.end <= bounds.end
+            and self.size(span) <= limit
         ]  # fmt: skip
         core = max(fitting, key=self.size, default=core)
         start, end = core.start, core.end
-        target = self.max_chars * FILL
+        target = limit * FILL
         grew = True
         while grew:
             grew = False
             for candidate in (Span(start, end + 1), Span(start - 1, end)):
-                inside = candidate.start >= 0 and candidate.end <= len(self.lines)
+                inside = candidate.start >= bounds.start and candidate.end <= bounds.end
                 if inside and self.size(candidate) <= target:
                     start, end = candidate.start, candidate.end
                     grew = True
@@ -193,10 +220,34 @@ class _Cutter:
             return self.best_window(Span(0, len(self.lines)))
         return best[2]
 
-    def _best(self, spans: list[Span]) -> tuple[tuple[float, float], int, Span] | None:
-        """The best span, each over the cap narrowed to its best window. A span is
+    def second(self, structural: list[Span], chosen: Span, core: Span) -> Span | None:
+        """The best span elsewhere in the file that fits the room `chosen` leaves, when
+        it holds at least SECOND_SHARE of what the first holds."""
+        room = self.max_chars - self.size(chosen) - MARKER_CHARS
+        if room < SECOND_MIN_CHARS:
+            return None
+        outside = [
+            span for span in structural + self.paragraphs
+            if span.end <= chosen.start or span.start >= chosen.end
+        ]  # fmt: skip
+        best = self._best(outside, room)
+        if best is None or best[0][0] < SECOND_SHARE * self.score(core)[0]:
+            return None
+        found = best[2]
+        # Widened as the first is (a heading alone says nothing), on its side of the first.
+        if found.start >= chosen.end:
+            bounds = Span(chosen.end, len(self.lines))
+        else:
+            bounds = Span(0, chosen.start)
+        return self.widen(found, structural, room, bounds)
+
+    def _best(
+        self, spans: list[Span], limit: int | None = None
+    ) -> tuple[tuple[float, float], int, Span] | None:
+        """The best span, each over `limit` (the cap) narrowed to its best window. A span is
         narrowed only while the terms it holds in full could still beat the best so far:
         a long file has hundreds of nested blocks."""
+        limit = self.max_chars if limit is None else limit
         best: tuple[tuple[float, float], int, Span] | None = None
         matching = self.matching
         holding = [
@@ -207,10 +258,10 @@ class _Cutter:
         ]  # only spans with a matching line can score
         ranked = sorted(holding, key=lambda span: (-self.score(span)[0], self.size(span)))
         for span in ranked:
-            if self.size(span) > self.max_chars:
+            if self.size(span) > limit:
                 if best is not None and self.score(span)[0] <= best[0][0]:
                     continue
-                span = self.best_window(span)
+                span = self.best_window(span, limit)
             score = self.score(span)
             if score[0] <= 0:
                 continue
@@ -277,7 +328,8 @@ def cut_snippet(
     matcher: TermMatcher | None = None,
 ) -> Snippet:
     """The best section of `text` for the terms found on `line_terms` (1-based lines),
-    with its context (see `_Cutter.widen`)."""
+    with its context (see `_Cutter.widen`), and the next best elsewhere when it leaves
+    room (`_Cutter.second`). The lines given span both."""
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -295,17 +347,37 @@ def cut_snippet(
     cutter = _Cutter(lines, line_terms, weights, max_chars, max_line_chars, headings)
     if kind == "code":
         structural += _heads(structural, cutter.paragraphs)
-    chosen = cutter.widen(cutter.choose(structural, cutter.paragraphs), structural)
-    start, end = chosen.start, chosen.end
+    core = cutter.choose(structural, cutter.paragraphs)
+    chosen = cutter.widen(core, structural)
+    fragments = [_trimmed(lines, chosen)]
+    second = cutter.second(structural, chosen, core)
+    if second is not None:
+        fragments = sorted([fragments[0], _trimmed(lines, second)], key=lambda span: span.start)
+        gap = Span(fragments[0].end, fragments[1].start)
+        if cutter.size(gap) <= MARKER_CHARS and not any(
+            lines[i].strip() for i in range(gap.start, gap.end)
+        ):  # next to each other: one passage
+            fragments = [Span(fragments[0].start, fragments[1].end)]
+    shown: list[str] = []
+    shown_end = 0
+    for span in fragments:
+        if shown:
+            shown.append(left_out_marker(shown_end + 1, span.start))
+        shown += (
+            clip_line(lines[i].rstrip(), cutter.weights, matcher, max_line_chars)
+            for i in range(span.start, span.end)
+        )
+        shown_end = span.end
+    return Snippet("\n".join(shown), fragments[0].start + 1, fragments[-1].end)
+
+
+def _trimmed(lines: list[str], span: Span) -> Span:
+    start, end = span.start, span.end
     while start < end - 1 and not lines[start].strip():
         start += 1
     while end > start + 1 and not lines[end - 1].strip():
         end -= 1
-    body = "\n".join(
-        clip_line(lines[i].rstrip(), cutter.weights, matcher, max_line_chars)
-        for i in range(start, end)
-    )
-    return Snippet(body, start + 1, end)
+    return Span(start, end)
 
 
 def cut_span(

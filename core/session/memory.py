@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..models import Hit, estimate_tokens
+from ..models import Hit, estimate_tokens, left_out_lines
 from .fingerprint import LINE_HASH_WIDTH, content_hash, line_hash
 
 NEW = "new"
@@ -99,49 +99,75 @@ class SessionMemory:
     def assess(self, hit: Hit) -> Assessment:
         """What of `hit` the session has received."""
         digest = content_hash(hit.content)
-        span = _span_lines(hit)
+        numbered = _numbered_lines(hit)
         if digest in self.texts:
             return Assessment(hit, REPEAT, digest, where=self.texts[digest])
-        if span is None:
+        if numbered is None:
             return Assessment(hit, NEW, digest)
-        first, lines = span
-        hashes = [line_hash(line) for line in lines]
+        hashes = [line_hash(line) for _, line in numbered]
         known = self.lines.get(hit.source, {})
-        seen = [known.get(first + i) == value for i, value in enumerate(hashes)]
+        seen = [
+            number is not None and known.get(number) == value
+            for (number, _), value in zip(numbered, hashes, strict=True)
+        ]
         if not any(seen):
-            return Assessment(hit, NEW, digest, runs=((first, "".join(hashes)),))
-        return _partly_seen(hit, digest, first, lines, hashes, seen)
+            return Assessment(hit, NEW, digest, runs=_runs(numbered, hashes))
+        return _partly_seen(hit, digest, numbered, hashes, seen)
 
 
 def _partly_seen(
-    hit: Hit, digest: str, first: int, lines: list[str], hashes: list[str], seen: list[bool]
+    hit: Hit,
+    digest: str,
+    numbered: list[tuple[int | None, str]],
+    hashes: list[str],
+    seen: list[bool],
 ) -> Assessment:
     """Leave out each block of received lines that costs more than the marker standing in
-    for it. A hit with nothing but blank lines that are new is a repeat."""
-    if all(known or not line.strip() for line, known in zip(lines, seen, strict=True)):
+    for it. A hit with nothing but blank lines (and markers of lines left out) that are
+    new is a repeat."""
+    if all(
+        known or number is None or not line.strip()
+        for (number, line), known in zip(numbered, seen, strict=True)
+    ):
         where = span_label(hit.source, hit.line_start, hit.line_end)
         return Assessment(hit, REPEAT, digest, where=where)
     kept: list[str] = []
-    runs: list[tuple[int, str]] = []
-    run: list[int] = []  # indexes of the lines sent in full since the last marker
+    sent: list[int] = []  # indexes of the lines sent in full
     left_out = False
     for start, end in _blocks(seen):
-        block = lines[start:end]
-        marker = gap_marker(first + start, first + end - 1)
-        if seen[start] and estimate_tokens("\n".join(block)) > estimate_tokens(marker):
-            if run:
-                runs.append((first + run[0], "".join(hashes[i] for i in run)))
-            run = []
-            kept.append(marker)
-            left_out = True
-        else:
-            run.extend(range(start, end))
-            kept.extend(block)
-    if run:
-        runs.append((first + run[0], "".join(hashes[i] for i in run)))
+        block = [line for _, line in numbered[start:end]]
+        first, last = numbered[start][0], numbered[end - 1][0]
+        if seen[start] and first is not None and last is not None:
+            marker = gap_marker(first, last)
+            if estimate_tokens("\n".join(block)) > estimate_tokens(marker):
+                kept.append(marker)
+                left_out = True
+                continue
+        sent.extend(range(start, end))
+        kept.extend(block)
+    runs = _runs([numbered[i] for i in sent], [hashes[i] for i in sent])
     if not left_out:  # no received block was worth a marker
-        return Assessment(hit, NEW, digest, runs=tuple(runs))
-    return Assessment(hit, PART, digest, content="\n".join(kept), runs=tuple(runs))
+        return Assessment(hit, NEW, digest, runs=runs)
+    return Assessment(hit, PART, digest, content="\n".join(kept), runs=runs)
+
+
+def _runs(numbered: list[tuple[int | None, str]], hashes: list[str]) -> tuple[tuple[int, str], ...]:
+    """The numbered lines as runs of consecutive line numbers: (first line, hashes)."""
+    runs: list[tuple[int, str]] = []
+    first = previous = None
+    joined: list[str] = []
+    for (number, _), value in zip(numbered, hashes, strict=True):
+        if number is None:
+            continue
+        if previous is None or number != previous + 1:
+            if joined and first is not None:
+                runs.append((first, "".join(joined)))
+            first, joined = number, []
+        joined.append(value)
+        previous = number
+    if joined and first is not None:
+        runs.append((first, "".join(joined)))
+    return tuple(runs)
 
 
 def _blocks(flags: list[bool]) -> list[tuple[int, int]]:
@@ -157,23 +183,32 @@ def _blocks(flags: list[bool]) -> list[tuple[int, int]]:
 
 def full_runs(hit: Hit) -> tuple[tuple[int, str], ...]:
     """Every line of `hit` as one run (a repeat sent again in full), () without a span."""
-    span = _span_lines(hit)
-    if span is None:
+    numbered = _numbered_lines(hit)
+    if numbered is None:
         return ()
-    first, lines = span
-    return ((first, "".join(line_hash(line) for line in lines)),)
+    return _runs(numbered, [line_hash(line) for _, line in numbered])
 
 
-def _span_lines(hit: Hit) -> tuple[int, list[str]] | None:
-    """The hit's first line number and lines when they map one to one onto its span, else
+def _numbered_lines(hit: Hit) -> list[tuple[int | None, str]] | None:
+    """The hit's lines, each with its line number in the file (None for a line that
+    stands for lines left out between two passages), when they map onto its span, else
     None (a store entry, a tier's span that does not match its text)."""
     first, last = hit.line_start, hit.line_end
     if first is None or last is None or first < 1:
         return None
-    lines = hit.content.split("\n")
-    if len(lines) != last - first + 1:
+    numbered: list[tuple[int | None, str]] = []
+    number = first
+    for line in hit.content.split("\n"):
+        left_out = left_out_lines(line)
+        if left_out is not None and left_out[0] == number and left_out[1] >= number:
+            numbered.append((None, line))
+            number = left_out[1] + 1
+        else:
+            numbered.append((number, line))
+            number += 1
+    if number != last + 1:
         return None
-    return first, lines
+    return numbered
 
 
 def _integer(value: object) -> int | None:
