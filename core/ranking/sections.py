@@ -104,6 +104,7 @@ class _Cutter:
                     per_line[number - 1] = on_line.get(key, 0)
             self.counts[key] = list(accumulate(per_line, initial=0))
         self.paragraphs = paragraphs(lines)
+        self.scores: dict[Span, tuple[float, float]] = {}
         self.weights = self._local_weights(weights, line_terms)
 
     def _local_weights(
@@ -137,7 +138,14 @@ class _Cutter:
         return self.chars[span.end] - self.chars[span.start]
 
     def score(self, span: Span) -> tuple[float, float]:
-        """(weight of the distinct terms held, BM25 density): higher is better."""
+        """(weight of the distinct terms held, BM25 density): higher is better. Each span
+        is scored once (the first and the second passage look at the same spans)."""
+        known = self.scores.get(span)
+        if known is None:
+            known = self.scores[span] = self._score(span)
+        return known
+
+    def _score(self, span: Span) -> tuple[float, float]:
         ratio = (self.chars[span.end] - self.chars[span.start]) / REFERENCE_CHARS
         coverage = density = 0.0
         if HEADING_WEIGHT and span.start in self.headings:
