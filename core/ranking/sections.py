@@ -6,7 +6,7 @@ a function, a class, a method; or the paragraph that opens one, its definition a
 docstring), or a paragraph of plain text. Each candidate that fits the cap is scored like a
 small document (BM25 over the query's terms, weighted by the terms' rarity in the scope);
 one that is too long is narrowed to its best window that fits. A line well over the line
-cap is clipped where most of the query is, with a visible marker.
+cap is clipped where most of the query is, with a visible marker (line_clip.py).
 
 When the best section leaves room under the cap, the best one elsewhere in the file that
 holds at least half as much of the query follows it, in file order, after a line that
@@ -21,10 +21,11 @@ import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
-from itertools import accumulate, islice
+from itertools import accumulate
 
 from ..models import left_out_marker
 from .bm25 import saturated
+from .line_clip import clip_line, most_shown
 from .matching import TermMatcher
 from .spans import (
     HEADING,
@@ -39,14 +40,6 @@ from .spans import (
 # then on how densely: BM25 with this many characters as the "average" length, so that of
 # two sections holding the same terms the tighter one wins.
 REFERENCE_CHARS = 300
-CLIP_MARKER = " […] "
-# A line is clipped only when over the cap by more than 1/SLACK of it (cutting a few
-# characters would lose a sentence's end for nothing); a cut moves up to that much to fall
-# between words.
-SLACK = 5
-# A long line's matches looked at for where to clip it (a line of one word repeated has
-# thousands).
-MAX_CLIP_MATCHES = 200
 # How much of the character cap a snippet fills with the lines around its section.
 FILL = 0.5
 # Which section of a file answers is told by the terms that are rare *in that file*: a
@@ -94,7 +87,7 @@ class _Cutter:
         self.keys = [key for key in weights if weights[key] > 0] or list(weights)
         self.matching = sorted(number - 1 for number in line_terms)  # 0-based line indexes
         # Prefix sums: characters (as shown, long lines clipped) and each term's count.
-        shown = max_line_chars + max(max_line_chars // SLACK, len(CLIP_MARKER) * 2)
+        shown = most_shown(max_line_chars)
         self.chars = list(accumulate((min(len(line), shown) + 1 for line in lines), initial=0))
         self.counts: dict[str, list[int]] = {}
         for key in self.keys:
@@ -136,6 +129,13 @@ class _Cutter:
 
     def size(self, span: Span) -> int:
         return self.chars[span.end] - self.chars[span.start]
+
+    def shown(self, span: Span, matcher: TermMatcher | None) -> list[str]:
+        """The span's lines as served: trailing spaces dropped, long lines clipped."""
+        return [
+            clip_line(self.lines[i].rstrip(), self.weights, matcher, self.max_line_chars)
+            for i in range(span.start, span.end)
+        ]
 
     def score(self, span: Span) -> tuple[float, float]:
         """(weight of the distinct terms held, BM25 density): higher is better. Each span
@@ -286,45 +286,6 @@ def _heads(blocks: list[Span], paragraphs: list[Span]) -> list[Span]:
     return [p for p in paragraphs if p.start in ends and p.end < ends[p.start]]
 
 
-def clip_line(
-    line: str, weights: Mapping[str, float], matcher: TermMatcher | None, limit: int
-) -> str:
-    """A line over `limit` characters cut to about `limit` where the most of the query is:
-    of the windows starting a little before each match, the one holding the greatest
-    weight of distinct terms (the earliest of equals)."""
-    if len(line) <= limit + limit // SLACK:
-        return line
-    lead = limit // 6
-    start = 0
-    if matcher is not None:
-        found = [
-            (offset, keys)
-            for offset, text in islice(matcher.matches(line), MAX_CLIP_MATCHES)
-            if (keys := matcher.keys_of(text))
-        ]
-        best = -1.0
-        for first, (offset, _) in enumerate(found):
-            window_end = offset - lead + limit
-            held = {key for at, keys in found[first:] if at < window_end for key in keys}
-            weight = sum(weights.get(key, 1.0) for key in held)
-            if weight > best:
-                best, start = weight, offset - lead
-    start = max(0, min(start, len(line) - limit))
-    end = start + limit
-    # Between words, when a space is near.
-    if start > 0 and (space := line.find(" ", start, start + limit // SLACK)) != -1:
-        start = space + 1
-    if end < len(line) and (space := line.rfind(" ", end - limit // SLACK, end)) != -1:
-        end = space
-    piece = line[start:end]
-    head = tail = ""
-    if start > 0:
-        head, piece = CLIP_MARKER.lstrip(), piece.lstrip()
-    if end < len(line):
-        tail, piece = CLIP_MARKER.rstrip(), piece.rstrip()
-    return f"{head}{piece}{tail}"
-
-
 def cut_snippet(
     text: str,
     path: str,
@@ -338,9 +299,7 @@ def cut_snippet(
     """The best section of `text` for the terms found on `line_terms` (1-based lines),
     with its context (see `_Cutter.widen`), and the next best elsewhere when it leaves
     room (`_Cutter.second`). The lines given span both."""
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
+    lines = _file_lines(text)
     if not lines:
         return Snippet("", 1, 1)
     kind = document_kind(path)
@@ -366,17 +325,19 @@ def cut_snippet(
             lines[i].strip() for i in range(gap.start, gap.end)
         ):  # next to each other: one passage
             fragments = [Span(fragments[0].start, fragments[1].end)]
-    shown: list[str] = []
-    shown_end = 0
-    for span in fragments:
-        if shown:
-            shown.append(left_out_marker(shown_end + 1, span.start))
-        shown += (
-            clip_line(lines[i].rstrip(), cutter.weights, matcher, max_line_chars)
-            for i in range(span.start, span.end)
-        )
-        shown_end = span.end
+    shown = cutter.shown(fragments[0], matcher)
+    if len(fragments) == 2:
+        shown.append(left_out_marker(fragments[0].end + 1, fragments[1].start))
+        shown += cutter.shown(fragments[1], matcher)
     return Snippet("\n".join(shown), fragments[0].start + 1, fragments[-1].end)
+
+
+def _file_lines(text: str) -> list[str]:
+    """The lines of a file's text (a final newline ends the last line, it adds none)."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
 
 
 def _trimmed(lines: list[str], span: Span) -> Span:
@@ -402,9 +363,7 @@ def cut_span(
     """The lines a tier pointed at (1-based, inclusive), as they are now: narrowed to
     their best window when over the cap, long lines clipped. None when the span is past
     the end of the file."""
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
+    lines = _file_lines(text)
     start, end = max(1, line_start) - 1, min(len(lines), max(line_end, line_start))
     if start >= end:
         return None
@@ -412,8 +371,5 @@ def cut_span(
     span = Span(start, end)
     if cutter.size(span) > max_chars:
         span = cutter.best_window(span)
-    body = "\n".join(
-        clip_line(lines[i].rstrip(), cutter.weights, matcher, max_line_chars)
-        for i in range(span.start, span.end)
-    )
+    body = "\n".join(cutter.shown(span, matcher))
     return Snippet(body.strip("\n"), span.start + 1, span.end)
