@@ -37,21 +37,25 @@ def estimate_tokens(text: str) -> int:
     return max(math.ceil(len(text.split()) * 1.3), math.ceil(len(text) / 4))
 
 
+_LEFT_OUT_END = " not shown]"
+
+
 def left_out_marker(first: int, last: int) -> str:
     """The line that stands, inside a hit's content, for lines `first`-`last` (1-based) of
     its file left out between two of its passages."""
     lines = f"line {first}" if first == last else f"lines {first}-{last}"
-    return f"[{lines} not shown]"
+    return f"[{lines}{_LEFT_OUT_END}"
 
 
 def left_out_lines(line: str) -> tuple[int, int] | None:
     """The lines a `left_out_marker` line stands for, else None."""
-    if not (line.startswith("[line") and line.endswith(" not shown]")):
+    if not (line.startswith("[line") and line.endswith(_LEFT_OUT_END)):
         return None
-    numbers = line[1:-11].removeprefix("lines ").removeprefix("line ").split("-")
-    if not (1 <= len(numbers) <= 2 and all(n.isdigit() for n in numbers)):
+    numbers = line[1 : -len(_LEFT_OUT_END)].removeprefix("lines ").removeprefix("line ")
+    parts = numbers.split("-")
+    if not (1 <= len(parts) <= 2 and all(part.isdigit() for part in parts)):
         return None
-    return int(numbers[0]), int(numbers[-1])
+    return int(parts[0]), int(parts[-1])
 
 
 @dataclass(frozen=True, slots=True)

@@ -99,9 +99,9 @@ class SessionMemory:
     def assess(self, hit: Hit) -> Assessment:
         """What of `hit` the session has received."""
         digest = content_hash(hit.content)
-        numbered = _numbered_lines(hit)
         if digest in self.texts:
             return Assessment(hit, REPEAT, digest, where=self.texts[digest])
+        numbered = _numbered_lines(hit)
         if numbered is None:
             return Assessment(hit, NEW, digest)
         hashes = [line_hash(line) for _, line in numbered]
@@ -153,21 +153,15 @@ def _partly_seen(
 
 def _runs(numbered: list[tuple[int | None, str]], hashes: list[str]) -> tuple[tuple[int, str], ...]:
     """The numbered lines as runs of consecutive line numbers: (first line, hashes)."""
-    runs: list[tuple[int, str]] = []
-    first = previous = None
-    joined: list[str] = []
+    runs: list[tuple[int, list[str]]] = []
     for (number, _), value in zip(numbered, hashes, strict=True):
         if number is None:
             continue
-        if previous is None or number != previous + 1:
-            if joined and first is not None:
-                runs.append((first, "".join(joined)))
-            first, joined = number, []
-        joined.append(value)
-        previous = number
-    if joined and first is not None:
-        runs.append((first, "".join(joined)))
-    return tuple(runs)
+        if runs and number == runs[-1][0] + len(runs[-1][1]):
+            runs[-1][1].append(value)
+        else:
+            runs.append((number, [value]))
+    return tuple((first, "".join(values)) for first, values in runs)
 
 
 def _blocks(flags: list[bool]) -> list[tuple[int, int]]:
@@ -182,7 +176,8 @@ def _blocks(flags: list[bool]) -> list[tuple[int, int]]:
 
 
 def full_runs(hit: Hit) -> tuple[tuple[int, str], ...]:
-    """Every line of `hit` as one run (a repeat sent again in full), () without a span."""
+    """Every line of `hit` (a repeat sent again in full) as runs, one per passage; ()
+    without a span."""
     numbered = _numbered_lines(hit)
     if numbered is None:
         return ()
