@@ -1,6 +1,8 @@
 """Each piece of context once: hits that show the same lines of the same file (scope `all`
-overlaps paths, and several collections can index one file), and hits whose text is
-byte-identical (a copy of a file, build output) — served once, under the original's name."""
+overlaps paths, and several collections can index one file), hits whose text is
+byte-identical (a copy of a file, build output) — served once, under the original's name —
+and a documentation page in several languages, served in the best-ranked one
+(translations.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from dataclasses import replace
 
 from .ignore_rules import original_first
 from .models import Hit
+from .translations import ServedPages
 
 
 def _overlaps(a: Hit, b: Hit) -> bool:
@@ -21,10 +24,11 @@ def _overlaps(a: Hit, b: Hit) -> bool:
 
 
 def deduplicate(hits: Iterable[Hit]) -> tuple[tuple[Hit, ...], int]:
-    """Keep the best-scoring hit of each overlapping group and of each identical text;
-    return (kept, removed count)."""
+    """Keep the best-scoring hit of each overlapping group, of each identical text and of
+    each page's languages; return (kept, removed count)."""
     kept: list[Hit] = []
     by_content: dict[str, int] = {}
+    pages = ServedPages()
     removed = 0
     for hit in sorted(hits, key=lambda h: -h.score):
         if any(k.source == hit.source and _overlaps(k, hit) for k in kept):
@@ -39,6 +43,10 @@ def deduplicate(hits: Iterable[Hit]) -> tuple[tuple[Hit, ...], int]:
                     line_end=hit.line_end,
                 )  # fmt: skip
             continue
+        if pages.is_translation(hit.source):
+            removed += 1
+            continue
         by_content[hit.content] = len(kept)
+        pages.add(hit.source)
         kept.append(hit)
     return tuple(kept), removed

@@ -152,6 +152,20 @@ def test_overlapping_hits_of_one_file_are_deduplicated(tmp_path):
     assert result.deduplicated == 1
 
 
+def test_translations_from_any_tier_are_served_once(tmp_path):
+    hits = (
+        Hit("docs/en/guide.md", 0.9, "Deploy with waves.", "ck", 1, 3),
+        Hit("docs/ja/guide.md", 0.8, "ウェーブでデプロイ。", "ck", 1, 3),
+        Hit("docs/en/faq.md", 0.5, "Waves?", "ck", 1, 2),
+        Hit("README.fr.md", 0.4, "Déployer.", "ck", 1, 2),
+        Hit("README.md", 0.3, "Deploy.", "ck", 1, 2),
+    )
+    tiers = {"ck": ScriptedTier("ck", TierStatus.SERVED, hits)}
+    result, _ = run(tiers, tmp_path, order=("ck",))
+    assert [h.source for h in result.hits] == ["docs/en/guide.md", "docs/en/faq.md", "README.fr.md"]
+    assert result.deduplicated == 2
+
+
 def test_hits_from_filtered_files_are_removed_and_reported(make_project):
     root = make_project(
         {

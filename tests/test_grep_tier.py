@@ -282,6 +282,23 @@ def test_identical_copies_are_served_once_under_the_original_name(make_project, 
     assert any("identical copies" in note for note in outcome.notes)
 
 
+def test_translations_of_a_served_page_are_left_out(make_project, engine):
+    # Translated documentation keeps the original's code and names: on those words a copy
+    # in each language would fill the answer with the same page.
+    page = "# CORS\n\n{text}\n\n```python\napp.add_middleware(CORSMiddleware)\n```\n"
+    root = make_project(
+        {
+            "docs/en/docs/cors.md": page.format(text="Allow origins with CORSMiddleware."),
+            "docs/de/docs/cors.md": page.format(text="Erlauben Sie Origins mit CORSMiddleware."),
+            "docs/pt-BR/docs/cors.md": page.format(text="Permita origens com CORSMiddleware."),
+            "docs/en/docs/other.md": "Add middleware to the app.\n",
+        }
+    )
+    outcome = search(root, "allow origins with cors middleware")
+    assert sources(outcome) == ["docs/en/docs/cors.md", "docs/en/docs/other.md"]
+    assert any("2 translations of a served page left out" in note for note in outcome.notes)
+
+
 def test_binary_and_oversized_files_are_skipped(make_project, engine):
     config = Config()
     big = "needle " * (config.grep.max_filesize // 7 + 10)

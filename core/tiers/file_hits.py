@@ -1,6 +1,6 @@
 """From ranked files to hits: each file read as untrusted input, filtered, checked for
-machine data, its content deduplicated (a copy serves once, under its original's name),
-and cut to its best section."""
+machine data, its content deduplicated (a copy serves once, under its original's name,
+and a page once in one language), and cut to its best section."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from ..ranking.candidates import RankedFile, ReadFile
 from ..ranking.machine_data import machine_data_kind
 from ..ranking.matching import TermMatcher
 from ..ranking.sections import cut_snippet
+from ..translations import ServedPages
 from .base import TierRequest
 
 
@@ -61,6 +62,8 @@ class FileHits:
     filtered: list[FilteredHit] = field(default_factory=list)
     skipped: Counter = field(default_factory=Counter)  # reason -> files
     duplicates: int = 0
+    translations: int = 0  # other languages' copies of a served page, left out
+    _pages: ServedPages = field(default_factory=ServedPages)
     _texts: dict[str, int] = field(default_factory=dict)  # file text -> its hit's index
 
     @property
@@ -72,6 +75,9 @@ class FileHits:
         reason = self.context_filter.reason_to_exclude(ranked.path)
         if reason:
             self.filtered.append(FilteredHit(ranked.path, self.tier, reason))
+            return
+        if self._pages.is_translation(ranked.path):
+            self.translations += 1
             return
         settings = self.request.config
         if read is not None:
@@ -118,6 +124,7 @@ class FileHits:
             for key, part in sorted(ranked.contributions.items(), key=lambda kv: -kv[1])
         )
         self._texts[document.text] = len(self.hits)
+        self._pages.add(ranked.path)
         self.hits.append(
             Hit(
                 ranked.path,
@@ -136,4 +143,7 @@ class FileHits:
         if self.duplicates:
             noun = "copy" if self.duplicates == 1 else "copies"
             notes.append(f"{self.duplicates} identical {noun} of a served file left out")
+        if self.translations:
+            noun = "translation" if self.translations == 1 else "translations"
+            notes.append(f"{self.translations} {noun} of a served page left out")
         return notes

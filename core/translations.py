@@ -1,0 +1,97 @@
+"""Translated documentation: the same page in several languages, served once.
+
+A translation keeps the original's code blocks, names and anchors, so on a question's
+identifiers every language's copy ranks next to the original and fills the answer with
+one page (a project like FastAPI keeps its docs in a dozen languages). Two documentation
+files are the same page in two languages when their paths differ only by a language tag:
+a folder (`docs/en/docs/cors.md` and `docs/pt-BR/docs/cors.md`; `docs/guide.md` and
+`docs/zh/guide.md`) or a suffix before the extension (`README.md` and `README.fr.md`).
+Two English files (an untagged name counts as English) are the project's own two files
+(`docs/a.md`, `docs/en/a.md`). A tag that is also a common folder name or word (`io`,
+`it`, `ml`, `os`...) counts only beside `en`: `docs/ml/index.md` next to `docs/index.md`
+is a section, not Malayalam.
+"""
+
+from __future__ import annotations
+
+import re
+
+# ISO 639-1 language codes.
+LANGUAGE_CODES = frozenset(
+    """aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs
+    cu cv cy da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he
+    hi ho hr ht hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr
+    ks ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng
+    nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk
+    sl sm sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz
+    ve vi vo wa wo xh yi yo za zh zu""".split()
+)
+# A tag: a language code, then perhaps a region or script (`pt-BR`, `zh_CN`, `zh-hant`).
+_TAG = re.compile(r"([a-z]{2})(?:[-_][A-Za-z]{2,4})?")
+# Codes that are also common folder names or words: a tag only next to another tag.
+AMBIGUOUS_CODES = frozenset(
+    "am an as be cs id io is it ml mr ms my na no or os ps sa so ts to ug".split()
+)
+DOCUMENT_SUFFIXES = (".md", ".markdown", ".mdx", ".rst", ".adoc", ".txt")
+ORIGINAL = ""  # the tag of an untagged name (`README.md`)
+
+
+def language_of(tag: str) -> str | None:
+    """The language code of a tag (`pt-BR` -> `pt`), None when it is not one."""
+    match = _TAG.fullmatch(tag)
+    if match is None or match.group(1) not in LANGUAGE_CODES:
+        return None
+    return match.group(1)
+
+
+def page_and_language(path: str) -> tuple[str, str] | None:
+    """(the path without its language tag, the tag) for a documentation file; the tag is
+    ORIGINAL when the path holds none. None for any other file."""
+    folder, _, name = path.rpartition("/")
+    stem, dot, suffix = name.rpartition(".")
+    if not dot or f".{suffix.lower()}" not in DOCUMENT_SUFFIXES:
+        return None
+    parts = folder.split("/") if folder else []
+    for index, part in enumerate(parts):
+        if language_of(part):
+            return "/".join([*parts[:index], *parts[index + 1 :], name]), part
+    base, tag_dot, tag = stem.rpartition(".")
+    if tag_dot and base and language_of(tag):
+        return "/".join([*parts, f"{base}.{suffix}"]), tag
+    return path, ORIGINAL
+
+
+def _english(tag: str) -> bool:
+    return tag == ORIGINAL or language_of(tag) == "en"
+
+
+def _languages_of_one_page(tag: str, other: str) -> bool:
+    """Whether two tags of one page's paths are two languages of it."""
+    if _english(tag) and _english(other):
+        return False
+    if "en" in (language_of(tag), language_of(other)):
+        return True  # `docs/en/` beside `docs/it/`: surely languages
+    return not {language_of(tag), language_of(other)} & AMBIGUOUS_CODES
+
+
+class ServedPages:
+    """The pages served so far and their languages: `is_translation(path)` tells whether a
+    path is another language's copy of one of them (then it is not served); `add(path)`
+    records a served path."""
+
+    def __init__(self) -> None:
+        self._languages: dict[str, set[str]] = {}
+
+    def is_translation(self, path: str) -> bool:
+        found = page_and_language(path)
+        if found is None:
+            return False
+        page, tag = found
+        served = self._languages.get(page, ())
+        return any(_languages_of_one_page(tag, other) for other in served)
+
+    def add(self, path: str) -> None:
+        found = page_and_language(path)
+        if found is not None:
+            page, tag = found
+            self._languages.setdefault(page, set()).add(tag)

@@ -1,0 +1,65 @@
+"""A documentation page in several languages is one page: told by a language tag in its
+path, against its English original."""
+
+from __future__ import annotations
+
+import pytest
+
+from tierscope.translations import ServedPages, page_and_language
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("docs/en/docs/cors.md", ("docs/docs/cors.md", "en")),
+        ("docs/pt-BR/docs/cors.md", ("docs/docs/cors.md", "pt-BR")),
+        ("docs/zh-hant/guide.md", ("docs/guide.md", "zh-hant")),
+        ("docs/guide.md", ("docs/guide.md", "")),
+        ("README.fr.md", ("README.md", "fr")),
+        ("guide/intro.ja.rst", ("guide/intro.rst", "ja")),
+        ("notes.v2.md", ("notes.v2.md", "")),
+        ("src/de/module.py", None),
+        ("LICENSE", None),
+    ],
+)
+def test_a_path_names_its_page_and_language(path, expected):
+    assert page_and_language(path) == expected
+
+
+def served(*paths: str) -> ServedPages:
+    pages = ServedPages()
+    for path in paths:
+        pages.add(path)
+    return pages
+
+
+@pytest.mark.parametrize(
+    ("kept", "candidate"),
+    [
+        ("docs/en/docs/cors.md", "docs/de/docs/cors.md"),
+        ("docs/de/docs/cors.md", "docs/en/docs/cors.md"),  # the better-ranked one stays
+        ("docs/guide/start.md", "docs/zh/guide/start.md"),
+        ("README.md", "README.pt-BR.md"),
+        ("docs/en/a.md", "docs/it/a.md"),
+        ("docs/de/a.md", "docs/fr/a.md"),  # the original itself was not served
+    ],
+)
+def test_another_language_of_a_served_page_is_a_translation(kept, candidate):
+    assert served(kept).is_translation(candidate)
+
+
+@pytest.mark.parametrize(
+    ("kept", "candidate"),
+    [
+        ("docs/io/a.md", "docs/os/a.md"),  # folders named like languages
+        ("docs/it/a.md", "docs/de/a.md"),
+        ("docs/a.md", "docs/en/a.md"),  # both English: two files of the project
+        ("docs/index.md", "docs/io/index.md"),  # a section named like a language
+        ("docs/index.md", "docs/ml/index.md"),
+        ("docs/en/a.md", "docs/en/b.md"),
+        ("src/en/a.py", "src/de/a.py"),  # code, not documentation
+        ("docs/en/a.md", "docs/en/a.md"),
+    ],
+)
+def test_other_pairs_are_not_translations(kept, candidate):
+    assert not served(kept).is_translation(candidate)
