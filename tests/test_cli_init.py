@@ -94,6 +94,13 @@ def test_the_starter_is_commented_with_what_was_found(capsys, project):
     assert "documentation files only (docs/ also holds code)" in out
 
 
+def test_a_language_with_one_file_is_counted_in_the_singular(capsys, make_project):
+    root = make_project({"src/app.py": "x = 1\n", "src/lib.py": "y = 2\n", "src/ui.js": "z\n"})
+    _, out, _ = init(capsys, root, "--dry-run")
+
+    assert "# Source code: Python (2 files) and JavaScript (1 file) in src/." in out
+
+
 def test_ignored_vendored_and_machine_data_folders_get_no_scope(capsys, project):
     _, out, _ = init(capsys, project, "--dry-run")
     paths = {path for scope in scopes_of(out).values() for path in scope.grep_paths}
