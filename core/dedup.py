@@ -11,7 +11,6 @@ from dataclasses import replace
 
 from .ignore_rules import original_first
 from .models import Hit
-from .translations import ServedPages
 
 
 def _overlaps(a: Hit, b: Hit) -> bool:
@@ -28,6 +27,12 @@ def deduplicate(hits: Iterable[Hit]) -> tuple[tuple[Hit, ...], int]:
     each page's languages; return (kept, removed count)."""
     kept: list[Hit] = []
     by_content: dict[str, int] = {}
+    hits = tuple(hits)
+    if not hits:
+        return (), 0
+    # Imported once there is a hit: a query that finds nothing does not pay for it.
+    from .translations import ServedPages
+
     pages = ServedPages()
     removed = 0
     for hit in sorted(hits, key=lambda h: -h.score):
