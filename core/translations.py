@@ -28,7 +28,7 @@ LANGUAGE_CODES = frozenset(
 )
 # A tag: a language code, then perhaps a region or script (`pt-BR`, `zh_CN`, `zh-hant`).
 _TAG = re.compile(r"([a-z]{2})(?:[-_][A-Za-z]{2,4})?")
-# Codes that are also common folder names or words: a tag only next to another tag.
+# Codes that are also common folder names or words: a language only beside `en`.
 AMBIGUOUS_CODES = frozenset(
     "am an as be cs id io is it ml mr ms my na no or os ps sa so ts to ug".split()
 )
