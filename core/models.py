@@ -24,9 +24,15 @@ class TierStatus(StrEnum):
     DISABLED = "disabled"
 
 
+def noun_for(count: int, singular: str, plural: str = "") -> str:
+    """The noun for `count` things: `singular` for one, else `plural` (the singular with
+    an `s` unless given)."""
+    return singular if count == 1 else plural or f"{singular}s"
+
+
 def count_hits(count: int) -> str:
     """ "1 hit", "3 hits": how every tier's reason counts what it found."""
-    return f"{count} hit" if count == 1 else f"{count} hits"
+    return f"{count} {noun_for(count, 'hit')}"
 
 
 def estimate_tokens(text: str) -> int:

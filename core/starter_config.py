@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from .config.document import yaml_inline
 from .config.model import ScopeConfig
+from .models import noun_for
 from .project_survey import (
     DOC_EXTENSIONS,
     DOC_FOLDER_NAMES,
@@ -201,7 +202,8 @@ def _docs_scope(
         + (f" ({_join(mixed)} also hold{'s' if len(mixed) == 1 else ''} code)" if mixed else ""),
     }
     scope = ScopeConfig(",".join(collections), "", tuple(paths), include)
-    about = f"Documentation: {_files(count)} ({', '.join(include)}) in {_join(paths)}."
+    files = f"{count:,} {noun_for(count, 'file')}"
+    about = f"Documentation: {files} ({', '.join(include)}) in {_join(paths)}."
     return StarterScope("docs", scope, about, remarks)
 
 
@@ -232,7 +234,10 @@ def _code_scope(survey: ProjectSurvey, folders: list[FolderSurvey]) -> StarterSc
         + (f" (ck index found in {_join(p + '/.ck/' for p in indexed)})" if indexed else ""),
     }
     scope = ScopeConfig("", "", tuple(paths), ())
-    counts = _join(f"{language} ({_files(count)})" for language, count in languages.most_common())
+    counts = _join(
+        f"{language} ({count:,} {noun_for(count, 'file')})"
+        for language, count in languages.most_common()
+    )
     about = f"Source code: {counts} in {_join(paths)}."
     return StarterScope("code", scope, about, remarks)
 
@@ -303,10 +308,6 @@ def _entry(scope: ScopeConfig) -> dict[str, object]:
 
 def _wrap(text: str, width: int) -> list[str]:
     return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False) or [""]
-
-
-def _files(count: int) -> str:
-    return f"{count:,} file" if count == 1 else f"{count:,} files"
 
 
 def _suffix(name: str) -> str:

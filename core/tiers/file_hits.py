@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from ..files import TextFile, Unreadable, read_text_file
 from ..filtering import ContextFilter
 from ..ignore_rules import original_first
-from ..models import FilteredHit, Hit
+from ..models import FilteredHit, Hit, noun_for
 from ..ranking.analysis import Term
 from ..ranking.bm25 import Scorer
 from ..ranking.candidates import RankedFile, ReadFile
@@ -138,12 +138,12 @@ class FileHits:
         )
 
     def notes(self) -> list[str]:
-        notes = [f"{count} {'file' if count == 1 else 'files'} skipped: {reason}"
+        notes = [f"{count} {noun_for(count, 'file')} skipped: {reason}"
                  for reason, count in self.skipped.items()]  # fmt: skip
         if self.duplicates:
-            noun = "copy" if self.duplicates == 1 else "copies"
+            noun = noun_for(self.duplicates, "copy", "copies")
             notes.append(f"{self.duplicates} identical {noun} of a served file left out")
         if self.translations:
-            noun = "translation" if self.translations == 1 else "translations"
+            noun = noun_for(self.translations, "translation")
             notes.append(f"{self.translations} {noun} of a served page left out")
         return notes

@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ..files import read_head
+from ..models import noun_for
 from .base import Deadline
 from .qmd_collections import Collection, collection_files
 
@@ -174,7 +175,7 @@ def staleness_note(results: Sequence[Freshness]) -> str | None:
         detail = stale[0].describe()
     else:
         detail = "; ".join(f"{r.collection}: {r.describe()}" for r in stale)
-    noun = "file" if total == 1 else "files"
+    noun = noun_for(total, "file")
     return f"qmd: index {total} {noun} behind ({detail}); refresh with --refresh or qmd update"
 
 

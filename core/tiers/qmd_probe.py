@@ -8,6 +8,7 @@ import os
 import shlex
 from pathlib import Path
 
+from ..models import noun_for
 from .base import Probe, TierRequest
 from .qmd_collections import Collection
 from .qmd_freshness import Freshness, check_freshness, embedding_gap, staleness_note
@@ -93,11 +94,11 @@ def describe_index(collection: Collection, freshness: Freshness) -> str:
     if freshness.problem:
         return f"not checked: {freshness.problem}"
     if freshness.behind:
-        noun = "file" if freshness.behind == 1 else "files"
+        noun = noun_for(freshness.behind, "file")
         return f"{freshness.behind} {noun} behind ({freshness.describe()})"
     if freshness.method == "mtimes":
         return "up to date (judged by file times: the index schema is unknown)"
-    noun = "document" if freshness.indexed == 1 else "documents"
+    noun = noun_for(freshness.indexed, "document")
     return f"up to date ({freshness.indexed} {noun})"
 
 

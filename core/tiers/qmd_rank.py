@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..files import TextFile, Unreadable, read_text_file
-from ..models import FilteredHit, Hit
+from ..models import FilteredHit, Hit, noun_for
 from ..project import is_inside
 from ..ranking.analysis import Term
 from ..ranking.candidates import Candidates, rank, rerank_by_structure
@@ -91,7 +91,7 @@ def rank_found(
         candidates.frequencies[source] = counts
         candidates.lengths[source] = text.size
     if changed:
-        noun = "file" if changed == 1 else "files"
+        noun = noun_for(changed, "file")
         result.notes.append(
             f"qmd: {changed} {noun} changed since indexed: ranked and cut as they are now"
         )
