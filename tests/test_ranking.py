@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -317,16 +318,29 @@ def test_a_function_whose_signature_spans_lines_is_one_block_with_its_body():
     assert cut.text.endswith("    return base**attempt + jitter()")
 
 
-def test_a_section_titled_for_the_query_wins_over_one_that_only_mentions_it():
+TITLES = {  # a document's title, then two sections' titles, in each format
+    "docs/workers.md": ("# Workers", "## Cancelling workers", "## Thread workers"),
+    "docs/workers.rst": (
+        "Workers\n=======",
+        "Cancelling workers\n------------------",
+        "Thread workers\n--------------",
+    ),
+    "docs/workers.adoc": ("= Workers", "== Cancelling workers", "== Thread workers"),
+}
+
+
+@pytest.mark.parametrize("path", TITLES)
+def test_a_section_titled_for_the_query_wins_over_one_that_only_mentions_it(path: str):
+    page, cancelling, thread = TITLES[path]
     text = (
-        "# Workers\n\n"
-        "## Cancelling workers\n\nStop one early with its cancel method: it exits at its\n"
+        f"{page}\n\n"
+        f"{cancelling}\n\nStop one early with its cancel method: it exits at its\n"
         "next await, and its state says so.\n\n"
-        "## Thread workers\n\nCancel a worker? A thread worker's cancel waits: worker code\n"
+        f"{thread}\n\nCancel a worker? A thread worker's cancel waits: worker code\n"
         "checks for a cancel.\n\n"
     )
-    cut = snippet(text, "docs/workers.md", "cancel worker", max_chars=120)
-    assert cut.text.startswith("## Cancelling workers")
+    cut = snippet(text, path, "cancel worker", max_chars=120)
+    assert cut.text.startswith(cancelling)
 
 
 def test_a_term_in_every_paragraph_of_a_file_does_not_decide_the_section():

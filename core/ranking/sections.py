@@ -1,12 +1,13 @@
 """Snippets: the best section of a file for a query, capped in characters.
 
-A section is a markdown section (a heading and what follows, up to the next heading; or a
-heading with its subsections), a code block (a line and the more-indented lines under it:
-a function, a class, a method; or the paragraph that opens one, its definition and
-docstring), or a paragraph of plain text. Each candidate that fits the cap is scored like a
-small document (BM25 over the query's terms, weighted by the terms' rarity in the scope);
-one that is too long is narrowed to its best window that fits. A line well over the line
-cap is clipped where most of the query is, with a visible marker (line_clip.py).
+A section is a document's section (a heading and what follows, up to the next heading; or
+a heading with its subsections; markdown, reStructuredText and AsciiDoc headings, see
+spans.py), a code block (a line and the more-indented lines under it: a function, a class,
+a method; or the paragraph that opens one, its definition and docstring), or a paragraph
+of plain text. Each candidate that fits the cap is scored like a small document (BM25 over
+the query's terms, weighted by the terms' rarity in the scope); one that is too long is
+narrowed to its best window that fits. A line well over the line cap is clipped where most
+of the query is, with a visible marker (line_clip.py).
 
 When the best section leaves room under the cap, the best one elsewhere in the file that
 holds at least half as much of the query follows it, in file order, after a line that
@@ -28,11 +29,11 @@ from .bm25 import saturated
 from .line_clip import clip_line, most_shown
 from .matching import TermMatcher
 from .spans import (
-    HEADING,
     Span,
     code_blocks,
+    document_headings,
     document_kind,
-    markdown_sections,
+    document_sections,
     paragraphs,
 )
 
@@ -48,8 +49,8 @@ FILL = 0.5
 # paragraphs to this power (measured with `tierscope eval`: 0 → 0.5 raised the share of
 # hits holding the answering passage; 1 lowered it).
 LOCAL_IDF_POWER = 0.5
-# A query term in a markdown section's own heading counts this much again towards the
-# section's coverage: a section titled for what is asked is where the answer is.
+# A query term in a section's own heading counts this much again towards the section's
+# coverage: a section titled for what is asked is where the answer is.
 HEADING_WEIGHT = 0.5
 # A second passage (see the module's docstring): the room kept for the line that stands
 # for the lines left out between the two (`[lines 40-87 not shown]`); the least room worth
@@ -78,12 +79,12 @@ class _Cutter:
         weights: Mapping[str, float],
         max_chars: int,
         max_line_chars: int,
-        headings: frozenset[int] = frozenset(),
+        headings: Mapping[int, int] | None = None,
     ) -> None:
         self.lines = lines
         self.max_chars = max_chars
         self.max_line_chars = max_line_chars
-        self.headings = headings  # 0-based indexes of heading lines
+        self.headings = headings or {}  # a section's first line -> its heading's title line
         self.keys = [key for key in weights if weights[key] > 0] or list(weights)
         self.matching = sorted(number - 1 for number in line_terms)  # 0-based line indexes
         # Prefix sums: characters (as shown, long lines clipped) and each term's count.
@@ -148,10 +149,11 @@ class _Cutter:
     def _score(self, span: Span) -> tuple[float, float]:
         ratio = (self.chars[span.end] - self.chars[span.start]) / REFERENCE_CHARS
         coverage = density = 0.0
-        if HEADING_WEIGHT and span.start in self.headings:
+        title = self.headings.get(span.start)
+        if HEADING_WEIGHT and title is not None:
             for key in self.keys:
                 counts = self.counts[key]
-                if counts[span.start + 1] > counts[span.start]:
+                if counts[title + 1] > counts[title]:
                     coverage += HEADING_WEIGHT * self.weights.get(key, 1.0)
         for key in self.keys:
             counts = self.counts[key]
@@ -303,14 +305,14 @@ def cut_snippet(
     if not lines:
         return Snippet("", 1, 1)
     kind = document_kind(path)
-    headings: frozenset[int] = frozenset()
-    if kind == "markdown":
-        structural = markdown_sections(lines)
-        headings = frozenset(s.start for s in structural if HEADING.match(lines[s.start]))
-    elif kind == "code":
+    headings: dict[int, int] = {}
+    if kind == "code":
         structural = code_blocks(lines, [number - 1 for number in sorted(line_terms)])
     else:
-        structural = []
+        found = document_headings(lines, path)
+        headings = {heading.start: heading.title for heading in found}
+        # Plain text without titles is paragraphs only; markdown's is one section.
+        structural = document_sections(lines, found) if found or kind == "markdown" else []
     cutter = _Cutter(lines, line_terms, weights, max_chars, max_line_chars, headings)
     if kind == "code":
         structural += _heads(structural, cutter.paragraphs)

@@ -1,6 +1,11 @@
-"""The parts of a text a snippet can be: markdown sections (a heading and what follows, or a
-heading with its subsections), code blocks (a line and the more-indented lines under it: a
-function, a class, a method) and paragraphs; and which of these a file is made of."""
+"""The parts of a text a snippet can be: sections (a heading and what follows, or a heading
+with its subsections), code blocks (a line and the more-indented lines under it: a
+function, a class, a method) and paragraphs; and which of these a file is made of.
+
+Headings are markdown's (`## Title`, or a title underlined with `===` or `---`),
+AsciiDoc's (`== Title`), and in reStructuredText and plain text a title underlined (and
+perhaps overlined) with a repeated punctuation character, its level given by the order in
+which each style first appears, as docutils reads it."""
 
 from __future__ import annotations
 
@@ -10,10 +15,23 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".mdown"})
-PLAIN_SUFFIXES = frozenset({".txt", ".rst", ".adoc", ""})
+ASCIIDOC_SUFFIXES = frozenset({".adoc", ".asciidoc"})
+PLAIN_SUFFIXES = frozenset({".txt", ".rst", ""})
 
 HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]|$)")
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+# A markdown setext underline, and what cannot be the title above one (a list item, a
+# quote, a table row, HTML, indented code): those lines end in a rule instead.
+SETEXT = re.compile(r" {0,3}(={2,}|-{2,})[ \t]*$")
+_NOT_SETEXT_TITLE = re.compile(r" {0,3}(?:[-*+][ \t]|\d{1,9}[.)][ \t]|[>|<])| {4}|\t")
+# An rst adornment: one punctuation character, three times or more.
+ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1{2,}[ \t]*$")
+_PUNCTUATION = frozenset(  # string.punctuation
+    "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+)
+ASCIIDOC_HEADING = re.compile(r"(={1,6})[ \t]+\S")
+# AsciiDoc's listing and literal blocks (`----`, `....`): their lines are text.
+_ASCIIDOC_DELIMITER = re.compile(r"(-{4,}|\.{4,})[ \t]*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,52 +42,166 @@ class Span:
     end: int  # exclusive
 
 
+@dataclass(frozen=True, slots=True)
+class Heading:
+    """A heading: its first line (an rst overline, else its title), the line holding its
+    words, and its level (1 is the highest)."""
+
+    start: int
+    title: int
+    level: int
+
+
 def document_kind(path: str) -> str:
     suffix = PurePosixPath(path).suffix.lower()
     if suffix in MARKDOWN_SUFFIXES:
         return "markdown"
+    if suffix in ASCIIDOC_SUFFIXES:
+        return "asciidoc"
     if suffix in PLAIN_SUFFIXES:
         return "plain"
     return "code"
 
 
-def markdown_sections(lines: list[str]) -> list[Span]:
-    """Each heading's own section (to the next heading) and each heading with its
-    subsections (to the next heading of the same or a higher level), plus the text
-    before the first heading. Headings inside fenced code and front matter are text."""
-    headings: list[tuple[int, int]] = []  # (line index, level)
-    fence: str | None = None
-    first = 0
+def front_matter_end(lines: list[str]) -> int:
+    """The index of the line after a YAML front matter block (`---` ... `---`), else 0."""
     if lines and lines[0].strip() == "---":
-        closing = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
-        if closing is not None:
-            first = closing + 1
+        for index in range(1, len(lines)):
+            if lines[index].strip() == "---":
+                return index + 1
+    return 0
+
+
+def document_headings(lines: list[str], path: str) -> list[Heading]:
+    """The headings of a document, in order (none for code)."""
+    kind = document_kind(path)
+    if kind == "markdown":
+        return markdown_headings(lines)
+    if kind == "asciidoc":
+        return asciidoc_headings(lines)
+    if kind == "plain":
+        return underlined_headings(lines)
+    return []
+
+
+def markdown_headings(lines: list[str]) -> list[Heading]:
+    """`#` headings and setext ones (a paragraph line underlined with `=` or `-`), outside
+    fenced code and front matter. Runs on every served markdown file: each line is looked
+    at by its first character before any pattern is tried."""
+    headings: list[Heading] = []
+    fence: str | None = None
+    first = front_matter_end(lines)
+    text_line = -1  # the last line that may be a setext title (not a heading, not fenced)
     for index in range(first, len(lines)):
         line = lines[index]
-        fenced = FENCE.match(line)
-        if fenced:
-            marker = fenced.group(1)
-            if fence is None:
-                fence = marker[0] * 3
-            elif marker.startswith(fence):
-                fence = None
+        if "```" in line or "~~~" in line:
+            fenced = FENCE.match(line)
+            if fenced:
+                marker = fenced.group(1)
+                if fence is None:
+                    fence = marker[0] * 3
+                elif marker.startswith(fence):
+                    fence = None
+                continue
+        if fence is not None:
             continue
-        if fence is None:
+        lead = line.lstrip(" ")[:1]
+        if lead == "#":
             heading = HEADING.match(line)
             if heading:
-                headings.append((index, len(heading.group(1))))
+                headings.append(Heading(index, index, len(heading.group(1))))
+                continue
+        elif (
+            lead in ("=", "-")
+            and text_line == index - 1
+            and SETEXT.match(line)
+            and is_setext_title(lines[index - 1])
+        ):
+            headings.append(Heading(index - 1, index - 1, 1 if lead == "=" else 2))
+            continue
+        text_line = index
+    return headings
+
+
+def is_setext_title(line: str) -> bool:
+    """Whether a markdown line could be a setext heading's title (given an underline)."""
+    return bool(line.strip()) and not _NOT_SETEXT_TITLE.match(line) and not SETEXT.match(line)
+
+
+def asciidoc_headings(lines: list[str]) -> list[Heading]:
+    """`= Title` to `====== Title`, outside listing and literal blocks."""
+    headings: list[Heading] = []
+    delimiter: str | None = None
+    for index, line in enumerate(lines):
+        block = _ASCIIDOC_DELIMITER.match(line)
+        if block:
+            marker = block.group(1)
+            if delimiter is None:
+                delimiter = marker
+            elif marker == delimiter:
+                delimiter = None
+            continue
+        if delimiter is None:
+            heading = ASCIIDOC_HEADING.match(line)
+            if heading:
+                headings.append(Heading(index, index, len(heading.group(1))))
+    return headings
+
+
+def underlined_headings(lines: list[str]) -> list[Heading]:
+    """reStructuredText titles (see `underline_style`); a style's level is the order in
+    which it first appears."""
+    headings: list[Heading] = []
+    levels: dict[tuple[str, bool], int] = {}
+    for index in range(len(lines) - 1):
+        style = underline_style(lines, index)
+        if style is not None:
+            level = levels.setdefault(style, len(levels) + 1)
+            start = index - 1 if style[1] else index
+            headings.append(Heading(start, index, level))
+    return headings
+
+
+def underline_style(lines: list[str], index: int) -> tuple[str, bool] | None:
+    """(the adornment character, whether there is an overline) when line `index` is an
+    rst title: unindented text, after a blank line (or an overline), over an adornment
+    at least as long (or of four characters or more, as docutils allows)."""
+    if index + 1 >= len(lines) or lines[index + 1][:1] not in _PUNCTUATION:
+        return None
+    title = lines[index].rstrip()
+    if not title or title[0] in " \t" or ADORNMENT.match(title):
+        return None
+    under = ADORNMENT.match(lines[index + 1])
+    if under is None:
+        return None
+    length = len(lines[index + 1].rstrip())
+    if length < len(title) and length < 4:
+        return None
+    char = under.group(1)
+    above = lines[index - 1].rstrip() if index > 0 else ""
+    if above and ADORNMENT.match(above) and above[0] == char:
+        before = lines[index - 2].strip() if index > 1 else ""
+        return (char, True) if not before else None
+    return (char, False) if not above else None
+
+
+def document_sections(lines: list[str], headings: list[Heading]) -> list[Span]:
+    """Each heading's own section (to the next heading) and each heading with its
+    subsections (to the next heading of the same or a higher level), plus the text
+    before the first heading (after any front matter). Without headings: the whole text."""
+    first = front_matter_end(lines)
     spans: list[Span] = []
     if not headings:
         return [Span(first, len(lines))] if first < len(lines) else []
-    if headings[0][0] > first:
-        spans.append(Span(first, headings[0][0]))
-    for position, (index, level) in enumerate(headings):
+    if headings[0].start > first:
+        spans.append(Span(first, headings[0].start))
+    for position, heading in enumerate(headings):
         following = headings[position + 1 :]
-        own_end = following[0][0] if following else len(lines)
-        spans.append(Span(index, own_end))
-        parent_end = next((i for i, lvl in following if lvl <= level), len(lines))
+        own_end = following[0].start if following else len(lines)
+        spans.append(Span(heading.start, own_end))
+        parent_end = next((h.start for h in following if h.level <= heading.level), len(lines))
         if parent_end != own_end:
-            spans.append(Span(index, parent_end))
+            spans.append(Span(heading.start, parent_end))
     return spans
 
 

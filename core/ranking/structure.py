@@ -1,5 +1,6 @@
-"""The names a file gives its own parts: markdown headings (and a front-matter title), and
-the functions, classes and constants code defines. A query term among them says the file
+"""The names a file gives its own parts: a document's headings (markdown, and a front-matter
+title; reStructuredText and plain-text titles; AsciiDoc), and the functions, classes and
+constants code defines. A query term among them says the file
 is *about* it, not only that it mentions it."""
 
 from __future__ import annotations
@@ -8,7 +9,16 @@ import re
 from collections.abc import Mapping
 
 from .matching import TermMatcher
-from .spans import FENCE, HEADING, document_kind
+from .spans import (
+    ASCIIDOC_HEADING,
+    FENCE,
+    HEADING,
+    SETEXT,
+    document_kind,
+    front_matter_end,
+    is_setext_title,
+    underline_style,
+)
 
 # A definition in the common languages (Python, JavaScript/TypeScript, Go, Rust, Java/C#,
 # shell functions) or a module-level constant (`NOTIFICATION_TIMEOUT = 5`): its name.
@@ -24,12 +34,13 @@ _TITLE = re.compile(r"title:[ \t]*['\"]?(.+?)['\"]?[ \t]*$")
 def structure_terms(
     lines: list[str], line_terms: Mapping[int, Mapping[str, int]], path: str, matcher: TermMatcher
 ) -> frozenset[str]:
-    """The query terms among the file's headings (markdown, and a front-matter title) or
-    the names it defines (code). Only the lines holding terms are looked at."""
+    """The query terms among the file's headings or the names it defines (code). Only the
+    lines holding terms are looked at (and their neighbours, for an underline)."""
     names: list[str] = []
-    if document_kind(path) == "markdown":
+    kind = document_kind(path)
+    if kind == "markdown":
         fenced = _fenced_lines(lines)
-        front_end = _front_matter_end(lines)
+        front_end = front_matter_end(lines) - 1
         for number in line_terms:
             index = number - 1
             if index >= len(lines) or index in fenced:
@@ -39,8 +50,21 @@ def structure_terms(
                 title = _TITLE.match(line)
                 if title:
                     names.append(title.group(1))
-            elif HEADING.match(line):
+            elif HEADING.match(line) or (
+                index + 1 < len(lines)
+                and index + 1 not in fenced
+                and SETEXT.match(lines[index + 1])
+                and is_setext_title(line)
+            ):
                 names.append(line.lstrip(" #"))
+    elif kind == "plain":
+        for number in line_terms:
+            if underline_style(lines, number - 1) is not None:
+                names.append(lines[number - 1])
+    elif kind == "asciidoc":
+        for number in line_terms:
+            if number <= len(lines) and ASCIIDOC_HEADING.match(lines[number - 1]):
+                names.append(lines[number - 1].lstrip("= "))
     else:
         for number in line_terms:
             if number <= len(lines):
@@ -48,14 +72,6 @@ def structure_terms(
                 if found:
                     names.append(found.group(1) or found.group(2))
     return frozenset(matcher.count("\n".join(names))) if names else frozenset()
-
-
-def _front_matter_end(lines: list[str]) -> int:
-    if lines and lines[0].strip() == "---":
-        for index in range(1, len(lines)):
-            if lines[index].strip() == "---":
-                return index
-    return 0
 
 
 def _fenced_lines(lines: list[str]) -> set[int]:

@@ -1,0 +1,148 @@
+"""Headings beyond markdown's `#`: reStructuredText and plain-text titles (a line with an
+underline, perhaps an overline), AsciiDoc's `==` and markdown's setext headings. They
+start the sections a snippet is cut from, and their words say what a file is about."""
+
+from __future__ import annotations
+
+from tierscope.ranking.analysis import query_terms
+from tierscope.ranking.matching import TermMatcher
+from tierscope.ranking.sections import cut_snippet
+from tierscope.ranking.spans import document_headings
+from tierscope.ranking.structure import structure_terms
+
+
+def snippet(text: str, path: str, query: str, max_chars: int = 200):
+    matcher = TermMatcher(query_terms(query))
+    weights = {term.key: 1.0 for term in matcher.terms}
+    return cut_snippet(
+        text, path, matcher.lines(text), weights,
+        max_chars=max_chars, max_line_chars=120, matcher=matcher,
+    )  # fmt: skip
+
+
+def titles(text: str, path: str) -> list[tuple[str, int]]:
+    lines = text.split("\n")
+    return [(lines[h.title], h.level) for h in document_headings(lines, path)]
+
+
+RST = """\
+=====
+Guide
+=====
+
+Intro about budgets and other things.
+
+Setup
+=====
+
+Install it with pip.
+
+Token budget
+------------
+
+The token budget caps context.
+Tokens are counted.
+
+Other
+=====
+
+Unrelated text here.
+"""
+
+
+def test_an_rst_snippet_is_the_section_holding_the_matches():
+    cut = snippet(RST, "docs/guide.rst", "token budget", max_chars=90)
+    assert cut.text == (
+        "Token budget\n------------\n\nThe token budget caps context.\nTokens are counted."
+    )
+    assert (cut.line_start, cut.line_end) == (12, 16)
+
+
+def test_rst_levels_follow_the_order_adornment_styles_first_appear_in():
+    assert titles(RST, "guide.rst") == [
+        ("Guide", 1), ("Setup", 2), ("Token budget", 3), ("Other", 2)
+    ]  # fmt: skip
+
+
+def test_a_section_that_fits_is_widened_to_its_parent_in_rst():
+    cut = snippet(RST, "docs/guide.rst", "setup install pip", max_chars=180)
+    assert cut.text.startswith("Setup\n=====\n")
+    assert "Tokens are counted." in cut.text  # its subsection comes with it
+
+
+def test_plain_text_with_underlined_titles_has_sections():
+    text = (
+        "Changes\n=======\n\nVersion 2.0\n-----------\n\nDropped the old flag.\n\n"
+        "Version 1.0\n-----------\n\nAdded the retry flag.\nRetry waits longer.\n"
+    )
+    cut = snippet(text, "CHANGES.txt", "retry flag", max_chars=80)
+    assert cut.text.startswith("Version 1.0\n-----------")
+
+
+def test_rst_transitions_tables_and_short_lines_are_not_titles():
+    text = (
+        "Some text.\n\n----------\n\nMore text.\n\n"  # a transition: a blank line above it
+        "=====  =====\nName   Value\n=====  =====\n\n"  # a simple table
+        "x\n--\n\n"  # an underline of two characters
+        "    Indented title\n    --------------\n\n"  # a block quote, not a title
+        "Real title\n----------\n"
+    )
+    assert titles(text, "a.rst") == [("Real title", 1)]
+
+
+def test_an_underline_much_shorter_than_its_title_is_text():
+    text = "A sentence that goes on for a while\n---\n\nReal\n====\n"
+    assert titles(text, "a.rst") == [("Real", 1)]
+
+
+def test_asciidoc_headings_start_sections():
+    text = (
+        "= Guide\n\nIntro about budgets.\n\n== Setup\n\nInstall it.\n\n"
+        "=== Token budget\n\nThe token budget caps context.\n\n== Other\n\nUnrelated.\n"
+    )
+    assert titles(text, "guide.adoc") == [
+        ("= Guide", 1), ("== Setup", 2), ("=== Token budget", 3), ("== Other", 2)
+    ]  # fmt: skip
+    cut = snippet(text, "docs/guide.adoc", "token budget", max_chars=60)
+    assert cut.text == "=== Token budget\n\nThe token budget caps context."
+
+
+def test_asciidoc_listing_blocks_hold_no_headings():
+    text = "== Run it\n\n----\n= not a heading\n----\n\n== Next\n"
+    assert titles(text, "a.adoc") == [("== Run it", 2), ("== Next", 2)]
+
+
+def test_markdown_setext_headings_start_sections():
+    text = (
+        "Guide\n=====\n\nIntro about budgets.\n\nSetup\n-----\n\nInstall it.\n\n"
+        "Token budget\n------------\n\nThe token budget caps context.\n"
+    )
+    assert titles(text, "README.md") == [("Guide", 1), ("Setup", 2), ("Token budget", 2)]
+    cut = snippet(text, "README.md", "token budget", max_chars=60)
+    assert cut.text.startswith("Token budget\n------------")
+
+
+def test_markdown_rules_lists_and_fenced_lines_are_not_setext_headings():
+    text = (
+        "---\ntitle: Front matter\n---\n\n"
+        "Para.\n\n---\n\n"  # a thematic break after a blank line
+        "- a list item\n---\n\n"  # a list item, then a break
+        "```\ncode\n---\n```\n\n"  # inside a fence
+        "# Real\n"
+    )
+    assert titles(text, "a.md") == [("# Real", 1)]
+
+
+def structure(text: str, path: str, query: str) -> set[str]:
+    matcher = TermMatcher(query_terms(query))
+    return set(structure_terms(text.split("\n"), matcher.lines(text), path, matcher))
+
+
+def test_title_words_are_a_files_structure_in_rst_asciidoc_and_setext_markdown():
+    assert structure(RST, "guide.rst", "budget install") == {"budget"}
+    adoc = "= Guide\n\n== Token budget\n\nInstall it.\n"
+    assert structure(adoc, "guide.adoc", "budget install") == {"budget"}
+    setext = "Token budget\n------------\n\nInstall it.\n"
+    assert structure(setext, "README.md", "budget install") == {"budget"}
+    # Underlines are not titles of their own, nor is text above a transition.
+    assert structure("Install it.\n\n--------\n\nMore.\n", "a.rst", "install") == set()
