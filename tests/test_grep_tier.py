@@ -496,6 +496,26 @@ def test_deeply_nested_folders_are_searched(make_project, engine):
     assert outcome.status is TierStatus.SERVED
 
 
+def test_a_document_of_nothing_but_headings_is_cut_in_time(tmp_path):
+    # 190,000 headings (1.7 MB, under the size cap), each holding the query: finding each
+    # section's end must not compare every heading with every later one (that took 40 s a
+    # file). A child process with a time limit (test_config_limits.py): a regression fails
+    # the test instead of holding the suite. Its own timeout leaves the deadline out of it.
+    root = tmp_path / "repo"
+    (root / "docs").mkdir(parents=True)
+    (root / "docs" / "a.md").write_text("### needle\n" + "# needle\n## needle\n" * 95_000)
+    (root / "docs" / "b.rst").write_text("needle\n======\n\nneedle\n------\n\n" * 60_000)
+    result = subprocess.run(
+        [sys.executable, "-m", "tierscope", "query", "needle", "--root", str(root),
+         "--timeout", "25", "--explain"],
+        capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    answer = json.loads(result.stdout)
+    assert answer["trace"]["served_by"] == "grep"
+    assert sorted(hit["source"] for hit in answer["results"]) == ["docs/a.md", "docs/b.rst"]
+
+
 def test_dense_matches_beyond_the_output_cap_still_answer(make_project, engine):
     needles = "needle " * 280_000
     files = {f"docs/dense{i}.md": needles for i in range(6)}

@@ -188,20 +188,25 @@ def underline_style(lines: list[str], index: int) -> tuple[str, bool] | None:
 def document_sections(lines: list[str], headings: list[Heading]) -> list[Span]:
     """Each heading's own section (to the next heading) and each heading with its
     subsections (to the next heading of the same or a higher level), plus the text
-    before the first heading (after any front matter). Without headings: the whole text."""
+    before the first heading (after any front matter). Without headings: the whole text.
+    One pass: a heading still open (on the stack) ends at the next one as high or higher."""
     first = front_matter_end(lines)
-    spans: list[Span] = []
     if not headings:
         return [Span(first, len(lines))] if first < len(lines) else []
+    parent_ends = [len(lines)] * len(headings)
+    open_headings: list[int] = []  # positions in `headings`, levels increasing
+    for position, heading in enumerate(headings):
+        while open_headings and headings[open_headings[-1]].level >= heading.level:
+            parent_ends[open_headings.pop()] = heading.start
+        open_headings.append(position)
+    spans: list[Span] = []
     if headings[0].start > first:
         spans.append(Span(first, headings[0].start))
     for position, heading in enumerate(headings):
-        following = headings[position + 1 :]
-        own_end = following[0].start if following else len(lines)
+        own_end = headings[position + 1].start if position + 1 < len(headings) else len(lines)
         spans.append(Span(heading.start, own_end))
-        parent_end = next((h.start for h in following if h.level <= heading.level), len(lines))
-        if parent_end != own_end:
-            spans.append(Span(heading.start, parent_end))
+        if parent_ends[position] != own_end:
+            spans.append(Span(heading.start, parent_ends[position]))
     return spans
 
 
