@@ -9,6 +9,7 @@ The walk is bounded in files and time: a huge tree is surveyed in part, and says
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -28,7 +29,12 @@ DOC_EXTENSIONS = {
     ".mdx": "*.mdx",
     ".rst": "*.rst",
     ".adoc": "*.adoc",
+    ".txt": "*.txt",  # only inside a documentation folder (see is_documentation)
 }
+# Text files that are not documentation, even inside a documentation folder.
+_NOT_DOCUMENTATION = re.compile(
+    r"(?:requirements|constraints|cmakelists|robots|license|licence|copying|authors)\b", re.I
+)
 # Source code by file extension.
 LANGUAGES = {
     ".py": "Python", ".pyi": "Python",
@@ -119,6 +125,12 @@ def survey_project(root: Path) -> ProjectSurvey:
     )
 
 
+def is_documentation(top_folder: str, name: str) -> bool:
+    """Whether a `.txt` file is documentation: inside a documentation folder (`docs/`, as
+    Django writes its reStructuredText), and not a requirements or licence file."""
+    return top_folder.lower() in DOC_FOLDER_NAMES and not _NOT_DOCUMENTATION.match(name)
+
+
 class _Counter:
     def __init__(self, root: Path, *, skip_loa: bool) -> None:
         self.root = root
@@ -152,6 +164,8 @@ class _Counter:
             if top in self.skipped:
                 continue
             suffix = os.path.splitext(walked.path.name)[1].lower()
+            if suffix == ".txt" and not is_documentation(top, walked.path.name):
+                suffix = ""
             if not rest:
                 if suffix in DOC_EXTENSIONS:
                     self.top_docs.append(top)

@@ -260,6 +260,30 @@ def test_a_loa_project_keeps_its_builtin_default_scope(capsys, make_project, pat
     assert "Loa's layout is here" in out
 
 
+def test_plain_text_docs_in_a_docs_folder_are_documentation(capsys, make_project):
+    # Django's docs are reStructuredText in .txt files; a requirements file beside them
+    # (Sphinx's, for Read the Docs) and text files elsewhere are not documentation.
+    root = make_project(
+        {
+            "docs/topics/models.txt": "Models\n======\n\nA model is the source of truth.\n",
+            "docs/topics/forms.txt": "Forms\n=====\n\nForms handle input.\n",
+            "docs/requirements.txt": "sphinx\n",
+            "docs/conf.py": "project = 'x'\n",
+            "requirements.txt": "django\n",
+            "src/app/models.py": "class Model:\n    pass\n",
+            "src/app/notes.txt": "not documentation\n",
+        }
+    )
+    init(capsys, root)
+    written = (root / ".tierscope.yaml").read_text()
+    docs = scopes_of(written)["docs"]
+
+    assert (docs.grep_paths, docs.include) == (("docs/",), ("*.txt",))
+    assert "# Documentation: 2 files (*.txt) in docs/." in written
+    hits, _ = query(capsys, root, "where is the source of truth", "--scope", "docs")
+    assert [hit["source"] for hit in hits] == ["docs/topics/models.txt"]
+
+
 def test_a_project_of_code_alone_gets_code_and_all(capsys, make_project, path_without_tools):
     root = make_project({"main.go": "package main\n", "cmd/serve/main.go": "package main\n"})
 
