@@ -311,7 +311,7 @@ def cut_snippet(
     else:
         found = document_headings(lines, path)
         headings = {heading.start: heading.title for heading in found}
-        # Plain text without titles is paragraphs only; markdown's is one section.
+        # Without headings, markdown is one section and other text is its paragraphs.
         structural = document_sections(lines, found) if found or kind == "markdown" else []
     cutter = _Cutter(lines, line_terms, weights, max_chars, max_line_chars, headings)
     if kind == "code":

@@ -1,7 +1,7 @@
 """The names a file gives its own parts: a document's headings (markdown, and a front-matter
 title; reStructuredText and plain-text titles; AsciiDoc), and the functions, classes and
-constants code defines. A query term among them says the file
-is *about* it, not only that it mentions it."""
+constants code defines. A query term among them says the file is *about* it, not only that
+it mentions it."""
 
 from __future__ import annotations
 
