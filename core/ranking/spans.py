@@ -111,20 +111,20 @@ def markdown_headings(lines: list[str]) -> list[Heading]:
             if heading:
                 headings.append(Heading(index, index, len(heading.group(1))))
                 continue
-        elif (
-            lead in ("=", "-")
-            and text_line == index - 1
-            and SETEXT.match(line)
-            and is_setext_title(lines[index - 1])
-        ):
+        elif lead in ("=", "-") and text_line == index - 1 and is_setext_heading(lines, index - 1):
             headings.append(Heading(index - 1, index - 1, 1 if lead == "=" else 2))
             continue
         text_line = index
     return headings
 
 
-def is_setext_title(line: str) -> bool:
-    """Whether a markdown line could be a setext heading's title (given an underline)."""
+def is_setext_heading(lines: list[str], index: int) -> bool:
+    """Whether markdown line `index` is a setext heading's title: underlined with `===` or
+    `---`, and not a list item, quote, table row, indented code or an underline itself.
+    (Fences and `#` headings are the caller's to rule out.)"""
+    if index + 1 >= len(lines) or not SETEXT.match(lines[index + 1]):
+        return False
+    line = lines[index]
     return bool(line.strip()) and not _NOT_SETEXT_TITLE.match(line) and not SETEXT.match(line)
 
 

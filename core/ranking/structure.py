@@ -13,10 +13,9 @@ from .spans import (
     ASCIIDOC_HEADING,
     FENCE,
     HEADING,
-    SETEXT,
     document_kind,
     front_matter_end,
-    is_setext_title,
+    is_setext_heading,
     underline_style,
 )
 
@@ -51,10 +50,7 @@ def structure_terms(
                 if title:
                     names.append(title.group(1))
             elif HEADING.match(line) or (
-                index + 1 < len(lines)
-                and index + 1 not in fenced
-                and SETEXT.match(lines[index + 1])
-                and is_setext_title(line)
+                index + 1 not in fenced and is_setext_heading(lines, index)
             ):
                 names.append(line.lstrip(" #"))
     elif kind == "plain":
