@@ -142,6 +142,34 @@ def test_a_question_about_tests_ranks_test_files_by_their_text(make_project, eng
     assert "(test file)" not in dict(outcome.hits[0].terms)
 
 
+GUIDE_AND_A_POST = {
+    "docs/guide/workers.md": (
+        "# Workers\n\nRun slow work in a worker so the app keeps responding: call\n"
+        "run_worker with the function that fetches data.\n" + "More about the app.\n" * 30
+    ),
+    "docs/blog/posts/responsive-app.md": (
+        "# Keeping the app responding\n\nOur slow app fetched data and froze. A worker\n"
+        "fetches the data now, and the app keeps responding: slow data, fast app.\n"
+    ),
+}
+
+
+def test_a_dated_post_ranks_below_the_guide_on_the_same_words(make_project, engine):
+    root = make_project(GUIDE_AND_A_POST)
+    outcome = search(root, "keep the app responding while a slow worker fetches data")
+    assert sources(outcome) == ["docs/guide/workers.md", "docs/blog/posts/responsive-app.md"]
+    demoted = dict(outcome.hits[1].terms)
+    assert demoted["(dated post)"] < 0
+    assert sum(demoted.values()) == pytest.approx(outcome.hits[1].score, abs=1e-3)
+
+
+def test_a_question_about_the_blog_ranks_posts_by_their_text(make_project, engine):
+    root = make_project(GUIDE_AND_A_POST)
+    outcome = search(root, "blog post about a slow app that fetches data")
+    assert sources(outcome)[0] == "docs/blog/posts/responsive-app.md"
+    assert "(dated post)" not in dict(outcome.hits[0].terms)
+
+
 def test_explain_terms_say_what_each_matched_term_added(make_project, engine):
     root = make_project({"docs/a.md": "token budget token\n", "docs/b.md": "other text\n"})
     [hit] = search(root, "token budget").hits

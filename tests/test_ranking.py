@@ -12,8 +12,11 @@ from tierscope.ranking.bm25 import Scorer
 from tierscope.ranking.candidates import Candidates, paths_terms, rank
 from tierscope.ranking.file_roles import (
     DEMOTION_LABEL,
+    POST_DEMOTION_LABEL,
+    POST_WEIGHT,
     TEST_FILE_WEIGHT,
-    demoted_test_files,
+    demoted_files,
+    is_dated_post,
     is_test_file,
     weighted,
 )
@@ -146,7 +149,9 @@ def ranked_by_sorting_everything(candidates, scorer, matcher):
     for path, tf in candidates.frequencies.items():
         in_path = frozenset(matcher.count(path))
         weight = TEST_FILE_WEIGHT if is_test_file(path) else 1.0
-        score, parts = weighted(scorer.contributions(tf, candidates.lengths[path], in_path), weight)
+        weight = POST_WEIGHT if is_dated_post(path) else weight
+        contributions = scorer.contributions(tf, candidates.lengths[path], in_path)
+        score, parts = weighted(contributions, weight, path)
         order.append((-score, path, parts))
     return [(path, -negative, parts) for negative, path, parts in sorted(order)]
 
@@ -154,7 +159,9 @@ def ranked_by_sorting_everything(candidates, scorer, matcher):
 @given(
     st.lists(
         st.tuples(
-            st.sampled_from(["docs", "docs/token", "src/budget_rules", "notes", "tests"]),
+            st.sampled_from(
+                ["docs", "docs/token", "src/budget_rules", "notes", "tests", "docs/blog"]
+            ),
             st.integers(0, 3),  # which shared counts
             st.integers(1, 100_000),
         ),
@@ -196,17 +203,48 @@ def test_test_files_are_told_by_their_folder_or_their_name():
 def test_test_files_weigh_less_unless_the_query_asks_about_tests():
     paths = ["src/budget.py", "tests/test_budget.py", "src/latest.py", "web/a.spec.ts"]
     demoted = {"tests/test_budget.py": TEST_FILE_WEIGHT, "web/a.spec.ts": TEST_FILE_WEIGHT}
-    assert demoted_test_files(paths, keys("token budget")) == demoted
+    assert demoted_files(paths, keys("token budget")) == demoted
     for query in ("tests of the token budget", "budget testing", "budget spec", "fixture"):
-        assert demoted_test_files(paths, keys(query)) == {}
+        assert demoted_files(paths, keys(query)) == {}
+
+
+def test_dated_posts_are_told_by_their_folder_or_their_name():
+    posts = [
+        "docs/blog/posts/faster-startup.md", "blog/2024-01-02-release.md", "_posts/a.markdown",
+        "site/news/budget.rst", "CHANGELOG.md", "docs/changes.rst", "CHANGES", "HISTORY.rst",
+        "NEWS.txt", "docs/release-notes/1.2.md", "RELEASE_NOTES.md", "changelog.d/42.md",
+    ]  # fmt: skip
+    others = [
+        "docs/guide/workers.md", "news/views.py", "blog/models.py", "docs/blogging.md",
+        "src/changelog.py", "docs/history_of_budgets/intro.md", "README.md", "docs/posts.md",
+    ]  # fmt: skip
+    assert [path for path in posts if not is_dated_post(path)] == []
+    assert [path for path in others if is_dated_post(path)] == []
+
+
+def test_dated_posts_weigh_less_unless_the_query_asks_about_news():
+    paths = ["docs/guide/budget.md", "docs/blog/posts/budget.md", "CHANGELOG.md", "tests/a.py"]
+    demoted = {
+        "docs/blog/posts/budget.md": POST_WEIGHT,
+        "CHANGELOG.md": POST_WEIGHT,
+        "tests/a.py": TEST_FILE_WEIGHT,
+    }
+    assert demoted_files(paths, keys("token budget")) == demoted
+    for query in ("budget blog post", "token budget news", "budget in the changelog"):
+        assert demoted_files(paths, keys(query)) == {"tests/a.py": TEST_FILE_WEIGHT}
+    assert demoted_files(paths, keys("release notes of the budget")) == {
+        "tests/a.py": TEST_FILE_WEIGHT
+    }
 
 
 def test_a_demoted_score_is_explained_by_parts_that_still_add_up_to_it():
-    score, parts = weighted({"token": 0.3, "budget": 0.2}, 0.6)
+    score, parts = weighted({"token": 0.3, "budget": 0.2}, 0.6, "tests/test_budget.py")
     assert score == 0.5 * 0.6
     assert parts[DEMOTION_LABEL] < 0
     assert abs(sum(parts.values()) - score) < 1e-12
-    assert weighted({"token": 0.3}, 1.0) == (0.3, {"token": 0.3})
+    assert weighted({"token": 0.3}, 1.0, "src/budget.py") == (0.3, {"token": 0.3})
+    _, parts = weighted({"token": 0.3}, 0.6, "docs/blog/budget.md")
+    assert list(parts) == ["token", POST_DEMOTION_LABEL]
 
 
 PATHS = [

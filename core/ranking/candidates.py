@@ -15,7 +15,7 @@ from itertools import accumulate, islice
 from ..files import TextFile
 from . import bm25
 from .bm25 import Scorer
-from .file_roles import demoted_test_files, weighted
+from .file_roles import demoted_files, weighted
 from .matching import TermMatcher
 
 # How many of the best files are read and scored again with their headings or definitions.
@@ -51,8 +51,8 @@ class Candidates:
 
 @dataclass(frozen=True, slots=True)
 class RankedFile:
-    """A file's score and what each query term added to it; `weight` scales a test file's
-    score (file_roles.py)."""
+    """A file's score and what each query term added to it; `weight` scales the score of a
+    test file or a dated post (file_roles.py)."""
 
     path: str
     score: float
@@ -85,7 +85,7 @@ def rank(
     # never repeated, so the counts are never compared). Most of thousands are never popped.
     entries: list[tuple[float, str, Mapping[str, float], frozenset[str]]] = []
     in_paths = paths_terms(candidates.frequencies, matcher) if matcher is not None else {}
-    weights = demoted_test_files(candidates.frequencies, scorer.weights)
+    weights = demoted_files(candidates.frequencies, scorer.weights)
     nothing: frozenset[str] = frozenset()
     # A bound depends only on the counts, in their order, when no term is in the path:
     # it is computed once for equal counts. Files with the same matches share one counts
@@ -122,7 +122,7 @@ def rank(
             if length is None:
                 continue
             weight = weights.get(path, 1.0)
-            score, contributions = weighted(scorer.contributions(tf, length, in_path), weight)
+            score, contributions = weighted(scorer.contributions(tf, length, in_path), weight, path)
             heapq.heappush(scored, (-score, path, contributions, weight))
         if not scored:
             return
@@ -214,7 +214,7 @@ def rerank_by_structure(
                 candidates.frequencies[entry.path], length, path_terms(entry.path, matcher),
                 in_structure, together,
             ),
-            entry.weight,
+            entry.weight, entry.path,
         )  # fmt: skip
         rescored.append(RankedFile(entry.path, score, contributions, entry.weight))
     rescored.sort(key=lambda entry: (-entry.score, entry.path))

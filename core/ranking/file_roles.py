@@ -1,8 +1,17 @@
-"""Test files, told by their paths. A test names the code it tests at every turn, so on the
-very words of a question about that code it often outscores the code itself. Unless the
-question is about tests, a test file's score is scaled by TEST_FILE_WEIGHT (measured with
-`tierscope eval` on eval/self, questions about tierscope's own code: MRR@10 0.78 without it,
-0.95 with it; 0.6 and anything down to 0.4 do as well, 0.8 less)."""
+"""Files that answer a question second-hand, told by their paths, and scored lower.
+
+- A test file names the code it tests at every turn, so on the very words of a question
+  about that code it often outscores the code itself. Unless the question is about tests,
+  its score is scaled by TEST_FILE_WEIGHT (measured with `tierscope eval` on eval/self,
+  questions about tierscope's own code: MRR@10 0.78 without it, 0.95 with it; 0.6 and
+  anything down to 0.4 do as well, 0.8 less).
+- A dated post (a blog post, news, a changelog, release notes) tells a story around the
+  words of a how-to question, at length, where the guide or reference page answers it.
+  Unless the question is about news, its score is scaled by POST_WEIGHT (measured with
+  `tierscope eval` on Textual: docs MRR@10 0.869 without it, 0.874 with it; on the held-out
+  how-to questions 0.490 without, 0.547 with it, 0.529 at 0.8). Code is never a post: a
+  `news/` or `blog/` package holds an application's code.
+"""
 
 from __future__ import annotations
 
@@ -10,10 +19,13 @@ import re
 from collections.abc import Iterable, Mapping
 
 TEST_FILE_WEIGHT = 0.6
-# What the demotion is called where `--explain` lists what each term added.
+POST_WEIGHT = 0.6
+# What each demotion is called where `--explain` lists what each term added.
 DEMOTION_LABEL = "(test file)"
-# Query terms (stems) that ask about tests: then tests rank as any file does.
+POST_DEMOTION_LABEL = "(dated post)"
+# Query terms (stems) that ask about tests, or about news: then those rank as any file does.
 _ASKS_ABOUT_TESTS = frozenset({"test", "spec", "fixtur", "pytest", "unittest", "conftest"})
+_ASKS_ABOUT_NEWS = frozenset({"blog", "post", "news", "changelog", "releas", "announc"})
 
 # A folder of tests, or a file named as test runners find them (Python and Django, Go,
 # Ruby, Elixir, JavaScript and TypeScript, Java, Kotlin, PHP, C#, Swift). Not a `spec/`
@@ -27,38 +39,75 @@ _TEST_PATH = re.compile(
 )
 
 
+# A blog, news or release-notes folder, or a changelog's name (towncrier's `changelog.d/`
+# and `changes/` hold its pieces); only for documents (see _CODE_SUFFIX).
+_POST_PATH = re.compile(
+    r"(?:^|/)(?:blog|_?posts|news|changelog\.d|changes|release[-_]?notes)/"
+    r"|(?:^|/)(?:changelog|changes|history|news|release[-_]?notes)(?:\.[a-z]+)?$",
+    re.IGNORECASE,
+)
+_POST_WORDS = tuple(
+    spelling
+    for word in ("blog", "post", "news", "change", "history", "release")
+    for spelling in (word, word.capitalize(), word.upper())
+)
+_CODE_SUFFIX = re.compile(r"\.(?!(?:md|markdown|mdx|mdown|rst|txt|adoc|asciidoc)$)[^./]+$")
+
+
 def is_test_file(path: str) -> bool:
     """True for a root-relative POSIX path of a test (a file under `tests/`, `test_x.py`...)."""
     return _TEST_PATH.search(path) is not None
 
 
-def demoted_test_files(paths: Iterable[str], query_keys: Iterable[str]) -> dict[str, float]:
-    """The weight of each test file among `paths` (files not listed weigh 1); none when the
-    query asks about tests."""
-    if not TEST_FILE_WEIGHT < 1 or _ASKS_ABOUT_TESTS.intersection(query_keys):
-        return {}
-    # Only a path holding one of these words can be a test's (the pattern is case-sensitive):
-    # they are found in the joined paths (in C), not path by path.
-    joined = "\n".join(paths)
+def is_dated_post(path: str) -> bool:
+    """True for a root-relative POSIX path of a document that is a blog post, news, a
+    changelog or release notes (`docs/blog/posts/x.md`, `CHANGELOG.md`, `docs/changes.rst`)."""
+    return _POST_PATH.search(path) is not None and _CODE_SUFFIX.search(path) is None
+
+
+def demoted_files(paths: Iterable[str], query_keys: Iterable[str]) -> dict[str, float]:
+    """The weight of each test file and dated post among `paths` (files not listed weigh
+    1); tests are not demoted when the query asks about tests, posts when it asks about
+    news."""
+    keys = set(query_keys)
+    roles = []
+    if TEST_FILE_WEIGHT < 1 and not _ASKS_ABOUT_TESTS.intersection(keys):
+        roles.append((("test", "Test", "spec"), is_test_file, TEST_FILE_WEIGHT))
+    if POST_WEIGHT < 1 and not _ASKS_ABOUT_NEWS.intersection(keys):
+        roles.append((_POST_WORDS, is_dated_post, POST_WEIGHT))
     found: dict[str, float] = {}
-    for word in ("test", "Test", "spec"):
-        start = joined.find(word)
-        while start >= 0:
-            begin = joined.rfind("\n", 0, start) + 1
-            end = joined.find("\n", start)
-            end = len(joined) if end < 0 else end
-            path = joined[begin:end]
-            if path not in found and is_test_file(path):
-                found[path] = TEST_FILE_WEIGHT
-            start = joined.find(word, end)
+    if not roles:
+        return found
+    # Only a path holding one of these words can have the role (the words are matched as
+    # written): they are found in the joined paths (in C), not path by path.
+    joined = "\n".join(paths)
+    for words, has_role, weight in roles:
+        for word in words:
+            start = joined.find(word)
+            while start >= 0:
+                begin = joined.rfind("\n", 0, start) + 1
+                end = joined.find("\n", start)
+                end = len(joined) if end < 0 else end
+                path = joined[begin:end]
+                if path not in found and has_role(path):
+                    found[path] = weight
+                start = joined.find(word, end)
     return found
 
 
-def weighted(contributions: Mapping[str, float], weight: float) -> tuple[float, dict[str, float]]:
+def demotion_label(path: str) -> str:
+    """What a demoted file's lost score is called in `--explain`."""
+    return DEMOTION_LABEL if is_test_file(path) else POST_DEMOTION_LABEL
+
+
+def weighted(
+    contributions: Mapping[str, float], weight: float, path: str
+) -> tuple[float, dict[str, float]]:
     """A file's score from what each term added, scaled by its weight; below 1, the part
-    taken away is listed as DEMOTION_LABEL, so the parts still add up to the score."""
+    taken away is listed under the file's demotion label, so the parts still add up to the
+    score."""
     total = min(1.0, sum(contributions.values()))
     parts = dict(contributions)
     if weight < 1.0:
-        parts[DEMOTION_LABEL] = -(1.0 - weight) * total
+        parts[demotion_label(path)] = -(1.0 - weight) * total
     return total * weight, parts
