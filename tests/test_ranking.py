@@ -299,6 +299,30 @@ def test_a_section_that_fits_is_widened_to_its_parent_sections():
     assert cut.text.endswith("The disruption budget applies.")
 
 
+def test_a_section_is_not_led_in_by_the_tail_of_the_section_before_it():
+    intro = "Themes give an app its colors; this is about what they hold and how.\n" * 8
+    text = (
+        f'# Themes\n\n{intro}\n=== "nord"\n\n    ```{{.textual path="app.py"}}\n    ```\n\n'
+        "## Changing the theme\n\nSet the app's theme attribute to change it.\n\n"
+        "# Elsewhere\n\n" + "Unrelated words for a while.\n" * 20
+    )
+    cut = snippet(text, "design.md", "change the theme", max_chars=500)
+    assert cut.text.startswith("## Changing the theme\n")
+
+
+def test_the_lines_around_a_section_are_whole_paragraphs():
+    def paragraph(words: str) -> str:
+        return f"{words} line one of three.\n{words} line two of three.\n{words} the last.\n"
+
+    paragraphs = [paragraph(f"Filler {n}") for n in range(6)]
+    paragraphs.insert(3, paragraph("The rollback budget"))
+    text = "\n".join(paragraphs)
+    cut = snippet(text, "notes.txt", "rollback budget", max_chars=500)
+    assert "The rollback budget the last." in cut.text
+    blocks = cut.text.split("\n\n")
+    assert all(block.count("\n") == 2 for block in blocks), cut.text
+
+
 def test_headings_inside_code_fences_do_not_start_sections():
     text = "## Run it\n\n```bash\n# install first\npip install x\n```\n\nThen run x.\n"
     cut = snippet(text, "a.md", "install run")

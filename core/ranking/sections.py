@@ -98,6 +98,8 @@ class _Cutter:
                     per_line[number - 1] = on_line.get(key, 0)
             self.counts[key] = list(accumulate(per_line, initial=0))
         self.paragraphs = paragraphs(lines)
+        self.paragraph_starts = [span.start for span in self.paragraphs]
+        self.paragraph_ends = [span.end for span in self.paragraphs]
         self.scores: dict[Span, tuple[float, float]] = {}
         self.weights = self._local_weights(weights, line_terms)
 
@@ -194,9 +196,9 @@ class _Cutter:
         bounds: Span | None = None,
     ) -> Span:
         """The chosen span with its context: the largest enclosing section or block that
-        still fits `limit` (the cap), then more lines after and before it up to FILL of
-        it, within `bounds` (the file). The answer to a question often sits a few lines
-        from where its words cluster."""
+        still fits `limit` (the cap), then whole paragraphs after and before it up to FILL
+        of it, within `bounds` (the file), never back past a section's first line. The
+        answer to a question often sits a few lines from where its words cluster."""
         limit = self.max_chars if limit is None else limit
         bounds = Span(0, len(self.lines)) if bounds is None else bounds
         fitting = [
@@ -212,12 +214,29 @@ class _Cutter:
         grew = True
         while grew:
             grew = False
-            for candidate in (Span(start, end + 1), Span(start - 1, end)):
+            for candidate in (self._with_next(start, end), self._with_previous(start, end)):
+                if candidate is None:
+                    continue
                 inside = candidate.start >= bounds.start and candidate.end <= bounds.end
                 if inside and self.size(candidate) <= target:
                     start, end = candidate.start, candidate.end
                     grew = True
         return Span(start, end)
+
+    def _with_next(self, start: int, end: int) -> Span | None:
+        """The span grown to the end of the paragraph after it (or of the one it ends
+        inside)."""
+        found = bisect_right(self.paragraph_ends, end)
+        return Span(start, self.paragraphs[found].end) if found < len(self.paragraphs) else None
+
+    def _with_previous(self, start: int, end: int) -> Span | None:
+        """The span grown back to the start of the paragraph before it (or of the one it
+        starts inside); None at a section's first line: what ends the section before is no
+        lead-in to this one."""
+        if start in self.headings:
+            return None
+        found = bisect_left(self.paragraph_starts, start) - 1
+        return Span(self.paragraphs[found].start, end) if found >= 0 else None
 
     def choose(self, structural: list[Span], fallback: list[Span]) -> Span:
         """The best structural span (section, block); a fallback span (paragraph) only
