@@ -15,9 +15,9 @@ from tierscope.ranking.file_roles import (
     POST_DEMOTION_LABEL,
     POST_WEIGHT,
     TEST_FILE_WEIGHT,
-    demoted_files,
     is_dated_post,
     is_test_file,
+    role_weigher,
     weighted,
 )
 from tierscope.ranking.matching import TermMatcher
@@ -198,6 +198,11 @@ def test_test_files_are_told_by_their_folder_or_their_name():
     ]  # fmt: skip
     assert [path for path in tests if not is_test_file(path)] == []
     assert [path for path in others if is_test_file(path)] == []
+
+
+def demoted_files(paths: list[str], query_keys: list[str]) -> dict[str, float]:
+    weight_of = role_weigher(query_keys)
+    return {path: weight_of(path) for path in paths if weight_of(path) < 1}
 
 
 def test_test_files_weigh_less_unless_the_query_asks_about_tests():

@@ -15,7 +15,7 @@ from itertools import accumulate, islice
 from ..files import TextFile
 from . import bm25
 from .bm25 import Scorer
-from .file_roles import demoted_files, weighted
+from .file_roles import role_weigher, weighted
 from .matching import TermMatcher
 
 # How many of the best files are read and scored again with their headings or definitions.
@@ -80,12 +80,13 @@ def rank(
 ) -> Iterator[RankedFile]:
     """Every candidate, best first (ties by path), lazily: a file's length is looked up
     only while its best possible score (at length 0) could still beat the best file not
-    yet yielded — the caller usually takes ten files of thousands."""
+    yet yielded — the caller usually takes ten files of thousands. A file's role weight
+    (file_roles.py) only lowers its score, so it is asked when the file is scored."""
     # Negated bounds: a heap of the entries pops them best first, ties by path (a path is
     # never repeated, so the counts are never compared). Most of thousands are never popped.
     entries: list[tuple[float, str, Mapping[str, float], frozenset[str]]] = []
     in_paths = paths_terms(candidates.frequencies, matcher) if matcher is not None else {}
-    weights = demoted_files(candidates.frequencies, scorer.weights)
+    weight_of = role_weigher(scorer.weights)
     nothing: frozenset[str] = frozenset()
     # A bound depends only on the counts, in their order, when no term is in the path:
     # it is computed once for equal counts. Files with the same matches share one counts
@@ -107,9 +108,6 @@ def rank(
                     known = by_items[items] = -bound(counts, nothing)
                 by_identity[id(counts)] = known
             negated = known
-        weight = weights.get(path)
-        if weight is not None:
-            negated *= weight
         entries.append((negated, path, counts, in_path))
     heapq.heapify(entries)
     scored: list[tuple[float, str, dict[str, float], float]] = []
@@ -121,7 +119,7 @@ def rank(
                 length = length_of(path)
             if length is None:
                 continue
-            weight = weights.get(path, 1.0)
+            weight = weight_of(path)
             score, contributions = weighted(scorer.contributions(tf, length, in_path), weight, path)
             heapq.heappush(scored, (-score, path, contributions, weight))
         if not scored:

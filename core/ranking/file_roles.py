@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 TEST_FILE_WEIGHT = 0.6
 POST_WEIGHT = 0.6
@@ -46,11 +46,6 @@ _POST_PATH = re.compile(
     r"|(?:^|/)(?:changelog|changes|history|news|release[-_]?notes)(?:\.[a-z]+)?$",
     re.IGNORECASE,
 )
-_POST_WORDS = tuple(
-    spelling
-    for word in ("blog", "post", "news", "change", "history", "release")
-    for spelling in (word, word.capitalize(), word.upper())
-)
 _CODE_SUFFIX = re.compile(r"\.(?!(?:md|markdown|mdx|mdown|rst|txt|adoc|asciidoc)$)[^./]+$")
 
 
@@ -65,34 +60,22 @@ def is_dated_post(path: str) -> bool:
     return _POST_PATH.search(path) is not None and _CODE_SUFFIX.search(path) is None
 
 
-def demoted_files(paths: Iterable[str], query_keys: Iterable[str]) -> dict[str, float]:
-    """The weight of each test file and dated post among `paths` (files not listed weigh
-    1); tests are not demoted when the query asks about tests, posts when it asks about
-    news."""
+def role_weigher(query_keys: Iterable[str]) -> Callable[[str], float]:
+    """The weight of a file, by its path, for a query with these keys: TEST_FILE_WEIGHT for
+    a test file unless the query asks about tests, POST_WEIGHT for a dated post unless it
+    asks about news, else 1. Asked only of the files a ranking scores (a few of thousands)."""
     keys = set(query_keys)
-    roles = []
-    if TEST_FILE_WEIGHT < 1 and not _ASKS_ABOUT_TESTS.intersection(keys):
-        roles.append((("test", "Test", "spec"), is_test_file, TEST_FILE_WEIGHT))
-    if POST_WEIGHT < 1 and not _ASKS_ABOUT_NEWS.intersection(keys):
-        roles.append((_POST_WORDS, is_dated_post, POST_WEIGHT))
-    found: dict[str, float] = {}
-    if not roles:
-        return found
-    # Only a path holding one of these words can have the role (the words are matched as
-    # written): they are found in the joined paths (in C), not path by path.
-    joined = "\n".join(paths)
-    for words, has_role, weight in roles:
-        for word in words:
-            start = joined.find(word)
-            while start >= 0:
-                begin = joined.rfind("\n", 0, start) + 1
-                end = joined.find("\n", start)
-                end = len(joined) if end < 0 else end
-                path = joined[begin:end]
-                if path not in found and has_role(path):
-                    found[path] = weight
-                start = joined.find(word, end)
-    return found
+    tests = TEST_FILE_WEIGHT < 1 and not _ASKS_ABOUT_TESTS.intersection(keys)
+    posts = POST_WEIGHT < 1 and not _ASKS_ABOUT_NEWS.intersection(keys)
+
+    def weight(path: str) -> float:
+        if tests and is_test_file(path):
+            return TEST_FILE_WEIGHT
+        if posts and is_dated_post(path):
+            return POST_WEIGHT
+        return 1.0
+
+    return weight
 
 
 def demotion_label(path: str) -> str:
