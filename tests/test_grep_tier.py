@@ -113,6 +113,18 @@ def test_inflections_and_identifier_parts_are_found(make_project, engine):
     assert sorted(sources(search(root, "preview"))) == ["docs/b.py", "docs/c.ts"]
 
 
+def test_a_british_spelling_finds_the_american_one_and_back(make_project, engine):
+    root = make_project(
+        {
+            "docs/us.md": "Set the background color of the widget.\n",
+            "docs/uk.md": "Centre the label in its container.\n",
+            "docs/other.md": "Nothing about it.\n",
+        }
+    )
+    assert sources(search(root, "which colour")) == ["docs/us.md"]
+    assert sources(search(root, "center it")) == ["docs/uk.md"]
+
+
 CODE_AND_ITS_TESTS = {
     "src/budget.py": (
         "def pack(hits, budget):\n"

@@ -80,6 +80,16 @@ def test_a_compound_matches_with_or_without_separators():
     assert found == {"callafterrefresh": 2, "call": 3, "refresh": 2}
 
 
+def test_british_and_american_spellings_are_one_term():
+    text = "The color, the colour; centered, centred; initialize, initialised; gray, greyed."
+    both = {"color": 2, "center": 2, "initi": 2, "gray": 2}
+    assert counts("colour centre initialise grey", text) == both
+    assert counts("color center initialize gray", text) == both
+    assert counts("colors", "Colours, coloured text and a colourful border.") == {"color": 3}
+    # Only listed words are respelt: `precise` still finds `precision`.
+    assert counts("precise", "precision") == {"precis": 1}
+
+
 def test_lines_say_which_terms_are_on_each_line():
     matcher = TermMatcher(query_terms("token budget"))
     assert matcher.lines("a token\nnothing\nbudget and tokens\n") == {

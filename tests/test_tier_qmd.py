@@ -261,6 +261,13 @@ def test_a_multi_word_query_finds_documents_holding_any_word_in_one_call(
     }
 
 
+def test_a_word_with_two_spellings_is_sent_as_both(indexed, argv_log, through_cli):
+    search(make_request(indexed, "kubernetes colour"))
+
+    [argv] = logged_calls(argv_log)
+    assert argv[-1] == "lex: kubernetes\nlex: color\nlex: colour"
+
+
 def test_stopwords_are_not_sent_as_lex_lines(indexed, argv_log, through_cli):
     search(make_request(indexed, "what is the kubernetes lighthouse"))
 

@@ -1,8 +1,9 @@
 """From text to terms, the same way for the query and for the files.
 
 A word is split into identifier parts (`dryrun_preview`, `dryRunPreview` and
-`dry-run-preview` all hold `preview`), each part lower-cased and stemmed (Snowball English:
-`retargeted` and `retargeting` are both `retarget`). A query word made of several parts
+`dry-run-preview` all hold `preview`), each part lower-cased, read in its American spelling
+(`colour` is `color`, spelling.py) and stemmed (Snowball English: `retargeted` and
+`retargeting` are both `retarget`). A query word made of several parts
 also counts as a whole (`callafterrefresh`), which ranks the identifier itself above text
 that merely uses its parts.
 """
@@ -14,6 +15,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import Stemmer  # PyStemmer: C Snowball stemmers, ~1 ms to import
+
+from .spelling import american, spellings
 
 STOPWORDS = frozenset(
     """a about above after again against all am an and any are as at be because been before
@@ -32,8 +35,8 @@ _STEMMER = Stemmer.Stemmer("english")
 
 @lru_cache(maxsize=65536)
 def stem(part: str) -> str:
-    """The Snowball stem of one lower-case identifier part."""
-    return _STEMMER.stemWord(part)
+    """The Snowball stem of one lower-case identifier part, in its American spelling."""
+    return _STEMMER.stemWord(american(part))
 
 
 def split_identifier(word: str) -> list[str]:
@@ -91,9 +94,18 @@ class Term:
 
 
 def search_prefix(part: str, stemmed: str) -> str:
-    """The pattern every form of `part` starts with (letters and digits, and `[iy]`): the
-    common start of the word and its stem, where a stem ending in `i` may also be spelt
-    with `y` (`polici` must find `policy` and `policies`)."""
+    """The pattern every form of `part` starts with (letters and digits, `[iy]`, and
+    `(?:..|..)` for a word with a British and an American spelling): the common start of
+    the word and its stem, where a stem ending in `i` may also be spelt with `y` (`polici`
+    must find `policy` and `policies`)."""
+    forms = spellings(part)
+    if len(forms) == 1:
+        return _spelling_prefix(part, stemmed)
+    prefixes = sorted({_spelling_prefix(form, _STEMMER.stemWord(form)) for form in forms})
+    return "(?:" + "|".join(sorted(prefixes, key=len, reverse=True)) + ")"
+
+
+def _spelling_prefix(part: str, stemmed: str) -> str:
     common = 0
     for a, b in zip(part, stemmed, strict=False):
         if a != b:
@@ -128,6 +140,15 @@ def query_terms(text: str) -> tuple[Term, ...]:
             )
     terms = list(singles.values()) or list(dropped.values())
     return (*terms, *compounds.values())
+
+
+def spelt_stems(term: Term) -> tuple[str, ...]:
+    """The stem of each spelling of a single-word term as Snowball spells it (`harbour`
+    and `harbor` for the key `harbor`): for a tool that stems the text itself."""
+    forms = spellings(term.word) if term.word and not term.compound else ()
+    if len(forms) < 2:
+        return (term.key,)
+    return tuple(dict.fromkeys(_STEMMER.stemWord(form) for form in forms))
 
 
 @dataclass(frozen=True, slots=True)

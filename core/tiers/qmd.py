@@ -19,6 +19,7 @@ from pathlib import Path
 from ..models import Hit, TierOutcome, TierStatus, count_hits
 from ..process import run_bounded
 from ..ranking.analysis import Term, query_terms
+from ..ranking.spelling import spellings
 from .base import Deadline, Probe, TierRequest
 from .qmd_cli import (
     QmdCall,
@@ -302,8 +303,9 @@ class _Search:
 def lex_query_argv(
     binary: str, collections: tuple[Collection, ...], terms: tuple[Term, ...]
 ) -> tuple[str, ...]:
-    """One `qmd query` of per-keyword `lex:` lines (OR-combined by qmd, no models needed)."""
-    keywords = tuple(dict.fromkeys(term.word for term in terms))
+    """One `qmd query` of per-keyword `lex:` lines (OR-combined by qmd, no models needed);
+    a word with a British and an American spelling is sent as both."""
+    keywords = tuple(dict.fromkeys(form for term in terms for form in spellings(term.word)))
     scope_flags = tuple(flag for c in collections for flag in ("-c", c.name))
     return (
         binary, "query", "--no-rerank", "--json", "-n", str(CANDIDATES), *scope_flags,

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..ranking.analysis import Term
+from ..ranking.analysis import Term, spelt_stems
 from ..tool_version import tool_version
 from .base import Deadline
 
@@ -91,17 +91,19 @@ def search_index(
 
 def fts_expression(terms: Iterable[Term]) -> str | None:
     """One FTS5 MATCH expression: every term OR-ed. A term is its stem as a prefix
-    (`"retarget"*`, stemmed again by qmd's porter tokenizer); a compound is the phrase of
-    its parts (`dry_run` and `dry-run` are tokenized so) or the joined word."""
+    (`"retarget"*`, stemmed again by qmd's porter tokenizer), each of its spellings'
+    (`"colour"*`, `"color"*`); a compound is the phrase of its parts (`dry_run` and
+    `dry-run` are tokenized so) or the joined word."""
     parts: list[str] = []
     for term in terms:
         if term.compound:
             parts.append('"' + " ".join(term.parts) + '"')
             parts.append(f'"{term.key}"*')
         else:
-            word = _NOT_TERM_CHARS.sub("", term.key)
-            if word:
-                parts.append(f'"{word}"*')
+            for stemmed in spelt_stems(term):
+                word = _NOT_TERM_CHARS.sub("", stemmed)
+                if word:
+                    parts.append(f'"{word}"*')
     return " OR ".join(dict.fromkeys(parts)) or None
 
 
