@@ -138,15 +138,6 @@ CODE_AND_ITS_TESTS = {
 }
 
 
-def test_a_test_file_ranks_below_the_code_it_tests(make_project, engine):
-    root = make_project(CODE_AND_ITS_TESTS)
-    outcome = search(root, "how is the token budget applied to hits", paths=("src", "tests"))
-    assert sources(outcome) == ["src/budget.py", "tests/test_budget.py"]
-    demoted = dict(outcome.hits[1].terms)
-    assert demoted["(test file)"] < 0
-    assert sum(demoted.values()) == pytest.approx(outcome.hits[1].score, abs=1e-3)
-
-
 def test_a_question_about_tests_ranks_test_files_by_their_text(make_project, engine):
     root = make_project(CODE_AND_ITS_TESTS)
     outcome = search(root, "tests of the token budget", paths=("src", "tests"))
@@ -166,12 +157,28 @@ GUIDE_AND_A_POST = {
 }
 
 
-def test_a_dated_post_ranks_below_the_guide_on_the_same_words(make_project, engine):
-    root = make_project(GUIDE_AND_A_POST)
-    outcome = search(root, "keep the app responding while a slow worker fetches data")
-    assert sources(outcome) == ["docs/guide/workers.md", "docs/blog/posts/responsive-app.md"]
+@pytest.mark.parametrize(
+    ("files", "query", "paths", "order", "label"),
+    [
+        pytest.param(
+            CODE_AND_ITS_TESTS, "how is the token budget applied to hits", ("src", "tests"),
+            ["src/budget.py", "tests/test_budget.py"], "(test file)", id="test-file",
+        ),
+        pytest.param(
+            GUIDE_AND_A_POST, "keep the app responding while a slow worker fetches data",
+            ("docs",), ["docs/guide/workers.md", "docs/blog/posts/responsive-app.md"],
+            "(dated post)", id="dated-post",
+        ),
+    ],
+)  # fmt: skip
+def test_a_demoted_file_ranks_below_the_one_it_repeats(
+    make_project, engine, files, query, paths, order, label
+):
+    """A test file below the code it tests; a blog post below the guide on its words."""
+    outcome = search(make_project(files), query, paths=paths)
+    assert sources(outcome) == order
     demoted = dict(outcome.hits[1].terms)
-    assert demoted["(dated post)"] < 0
+    assert demoted[label] < 0
     assert sum(demoted.values()) == pytest.approx(outcome.hits[1].score, abs=1e-3)
 
 
