@@ -113,6 +113,24 @@ def test_inflections_and_identifier_parts_are_found(make_project, engine):
     assert sorted(sources(search(root, "preview"))) == ["docs/b.py", "docs/c.ts"]
 
 
+def test_a_version_number_finds_its_changelog_section(make_project, engine):
+    root = make_project(
+        {
+            "docs/CHANGELOG.md": (
+                "# Changelog\n\n## 0.29.0 (28th January)\n\nWhat changed: retries.\n\n"
+                + "- A fix in the transport.\n" * 40
+                + "\n## 0.28.0 (28th November)\n\nJSON bodies are compact now.\n\n"
+                + "- A fix in the client.\n" * 40
+                + "\n## 0.27.0 (2nd May)\n\nWhat changed: proxies, on the 28th.\n"
+            ),
+            "docs/guide.md": "# Guide\n\nWhat changed in the app you run? See the log.\n",
+        }
+    )
+    outcome = search(root, "what changed in version 0.28")
+    assert sources(outcome)[0] == "docs/CHANGELOG.md"
+    assert outcome.hits[0].content.startswith("## 0.28.0 (28th November)")
+
+
 def test_a_british_spelling_finds_the_american_one_and_back(make_project, engine):
     root = make_project(
         {

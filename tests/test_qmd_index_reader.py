@@ -65,3 +65,4 @@ def test_the_fts_expression_ors_every_term_stem_as_a_prefix():
     # Either spelling finds both: qmd's porter stemmer keeps `colour` and `color` apart.
     assert fts_expression(query_terms("colour")) == '"color"* OR "colour"*'
     assert fts_expression(query_terms("harbor")) == '"harbor"* OR "harbour"*'
+    assert fts_expression(query_terms("changes in v0.28")) == '"chang"* OR "0 28"'

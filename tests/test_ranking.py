@@ -80,6 +80,20 @@ def test_a_compound_matches_with_or_without_separators():
     assert found == {"callafterrefresh": 2, "call": 3, "refresh": 2}
 
 
+def test_a_dotted_number_is_one_term_found_as_written():
+    assert keys("what changed in version 0.28?") == ["chang", "version", "0.28"]
+    assert keys("the v2.1.0 release") == ["releas", "2.1.0"]
+    assert keys("3.14fr") == ["14", "fr", "14fr"]  # a number with a unit is words
+    text = "## 0.28.1\n## v0.28.0 (28th November)\n10.28 and 0.281 are others\n"
+    assert counts("changes in 0.28", text) == {"0.28": 2}
+
+
+def test_a_version_in_the_query_asks_about_news():
+    paths = ["CHANGELOG.md", "docs/guide.md"]
+    assert demoted_files(paths, keys("compact json bodies")) == {"CHANGELOG.md": POST_WEIGHT}
+    assert demoted_files(paths, keys("compact json bodies in 0.28")) == {}
+
+
 def test_british_and_american_spellings_are_one_term():
     text = "The color, the colour; centered, centred; initialize, initialised; gray, greyed."
     both = {"color": 2, "center": 2, "initi": 2, "gray": 2}

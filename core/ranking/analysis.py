@@ -3,9 +3,9 @@
 A word is split into identifier parts (`dryrun_preview`, `dryRunPreview` and
 `dry-run-preview` all hold `preview`), each part lower-cased, read in its American spelling
 (`colour` is `color`, spelling.py) and stemmed (Snowball English: `retargeted` and
-`retargeting` are both `retarget`). A query word made of several parts
-also counts as a whole (`callafterrefresh`), which ranks the identifier itself above text
-that merely uses its parts.
+`retargeting` are both `retarget`). A dotted number (`0.28`) is one term, found as
+written. A query word made of several parts also counts as a whole (`callafterrefresh`),
+which ranks the identifier itself above text that merely uses its parts.
 """
 
 from __future__ import annotations
@@ -30,6 +30,9 @@ STOPWORDS = frozenset(
 # A word of the query: word characters, joined across the separators one identifier uses
 # (`dry_run`, `dry-run`); dots and apostrophes separate words.
 _WORD = re.compile(r"[^\W_]+(?:[_-]+[^\W_]+)*")
+# A version or section number (`0.28`, `v2.1.0`, `task 2.4`): one literal term, not its
+# digits (`28` would find every date on the 28th).
+_NUMBER = re.compile(r"(?<![\w.])[vV]?(\d+(?:\.\d+)+)(?![\w.]*\w)")
 _STEMMER = Stemmer.Stemmer("english")
 
 
@@ -87,6 +90,7 @@ class Term:
     compound: bool = False
     parts: tuple[str, ...] = ()  # a compound's parts, in order
     word: str = ""  # as the query spelt it (lower-cased), for tools that stem themselves
+    literal: bool = False  # a dotted number (`0.28`), found as written
 
     @property
     def label(self) -> str:
@@ -117,10 +121,14 @@ def _spelling_prefix(part: str, stemmed: str) -> str:
 
 
 def query_terms(text: str) -> tuple[Term, ...]:
-    """Every distinct term of the query, in order. Stopwords are dropped (unless nothing
-    else is left) and single characters are never terms: they match nearly every line.
-    There is no cap on the number of terms."""
-    words = _WORD.findall(text)
+    """Every distinct term of the query, in order (dotted numbers last). Stopwords are
+    dropped (unless nothing else is left) and single characters are never terms: they
+    match nearly every line. There is no cap on the number of terms."""
+    numbers = {
+        number: Term(number, re.escape(number), word=number, literal=True)
+        for number in _NUMBER.findall(text)
+    }
+    words = _WORD.findall(_NUMBER.sub(" ", text))
     singles: dict[str, Term] = {}
     compounds: dict[str, Term] = {}
     dropped: dict[str, Term] = {}
@@ -139,7 +147,7 @@ def query_terms(text: str) -> tuple[Term, ...]:
                 key, Term(key, key, compound=True, parts=tuple(parts), word="_".join(parts))
             )
     terms = list(singles.values()) or list(dropped.values())
-    return (*terms, *compounds.values())
+    return (*terms, *compounds.values(), *numbers.values())
 
 
 def spelt_stems(term: Term) -> tuple[str, ...]:

@@ -26,6 +26,8 @@ POST_DEMOTION_LABEL = "(dated post)"
 # Query terms (stems) that ask about tests, or about news: then those rank as any file does.
 _ASKS_ABOUT_TESTS = frozenset({"test", "spec", "fixtur", "pytest", "unittest", "conftest"})
 _ASKS_ABOUT_NEWS = frozenset({"blog", "post", "news", "changelog", "releas", "announc"})
+# A version number in the query (`0.28`) asks about news too.
+_VERSION = re.compile(r"\d+(?:\.\d+)+")
 
 # A folder of tests, or a file named as test runners find them (Python and Django, Go,
 # Ruby, Elixir, JavaScript and TypeScript, Java, Kotlin, PHP, C#, Swift). Not a `spec/`
@@ -63,10 +65,12 @@ def is_dated_post(path: str) -> bool:
 def role_weigher(query_keys: Iterable[str]) -> Callable[[str], float]:
     """The weight of a file, by its path, for a query with these keys: TEST_FILE_WEIGHT for
     a test file unless the query asks about tests, POST_WEIGHT for a dated post unless it
-    asks about news, else 1. Asked only of the files a ranking scores (a few of thousands)."""
+    asks about news (or holds a version number), else 1. Asked only of the files a ranking
+    scores (a few of thousands)."""
     keys = set(query_keys)
     tests = TEST_FILE_WEIGHT < 1 and not _ASKS_ABOUT_TESTS.intersection(keys)
-    posts = POST_WEIGHT < 1 and not _ASKS_ABOUT_NEWS.intersection(keys)
+    asks_about_news = _ASKS_ABOUT_NEWS.intersection(keys) or any(map(_VERSION.fullmatch, keys))
+    posts = POST_WEIGHT < 1 and not asks_about_news
 
     def weight(path: str) -> float:
         if tests and is_test_file(path):

@@ -32,7 +32,8 @@ def regex_escape(text: str) -> str:
 def _alternatives(terms: Iterable[Term]) -> str:
     """Compounds first (at one position the first alternative wins, and a compound match
     also counts its parts), then prefixes, longest first. Parts are letters and digits
-    only (prefixes may end in `[iy]`), so no term text needs escaping."""
+    only (a prefix may end in `[iy]` or hold `(?:..|..)` spellings, a dotted number's is
+    escaped), so no other term text needs escaping."""
     ordered = sorted(terms, key=lambda t: (not t.compound, -len(t.prefix)))
     return "|".join("[_-]?".join(t.parts) if t.compound else t.prefix for t in ordered)
 
@@ -57,6 +58,7 @@ class TermMatcher:
     _starts: re.Pattern[str] = field(init=False, repr=False)
     _stems: frozenset[str] = field(init=False, repr=False)
     _compounds: frozenset[str] = field(init=False, repr=False)
+    _literals: frozenset[str] = field(init=False, repr=False)
     # What each matched text counts for, as found: the same words recur in every file.
     _keys: dict[str, list[str]] = field(init=False, repr=False, compare=False)
 
@@ -70,10 +72,11 @@ class TermMatcher:
         object.__setattr__(
             self, "_scan_any_case", re.compile(f"(?i)(?:{alternatives}){_WORD_CHAR}*")
         )
-        stems = frozenset(t.key for t in self.terms if not t.compound)
+        stems = frozenset(t.key for t in self.terms if not (t.compound or t.literal))
         compounds = frozenset(t.key for t in self.terms if t.compound)
         object.__setattr__(self, "_stems", stems)
         object.__setattr__(self, "_compounds", compounds)
+        object.__setattr__(self, "_literals", frozenset(t.key for t in self.terms if t.literal))
         object.__setattr__(self, "_keys", {})
 
     def word_of(self, match: str) -> str | None:
@@ -97,6 +100,10 @@ class TermMatcher:
         return keys
 
     def _analysed_keys(self, match: str) -> list[str]:
+        if self._literals:  # `0.28` as written, or `v0.28` (`0.28.1` holds it too)
+            bare = match[1:] if match[:1] in "vV" else match
+            if bare in self._literals:
+                return [bare]
         word = self.word_of(match)
         if word is None:
             return []

@@ -99,6 +99,8 @@ def fts_expression(terms: Iterable[Term]) -> str | None:
         if term.compound:
             parts.append('"' + " ".join(term.parts) + '"')
             parts.append(f'"{term.key}"*')
+        elif term.literal:  # `0.28`: tokenized as 0 and 28
+            parts.append('"' + " ".join(term.key.split(".")) + '"')
         else:
             for stemmed in spelt_stems(term):
                 word = _NOT_TERM_CHARS.sub("", stemmed)
