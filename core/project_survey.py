@@ -127,7 +127,8 @@ def survey_project(root: Path) -> ProjectSurvey:
 
 def is_documentation(top_folder: str, name: str) -> bool:
     """Whether a `.txt` file is documentation: inside a documentation folder (`docs/`, as
-    Django writes its reStructuredText), and not a requirements or licence file."""
+    Django writes its reStructuredText), and not a requirements or licence file (nor is a
+    licence at the root, whatever its extension)."""
     return top_folder.lower() in DOC_FOLDER_NAMES and not _NOT_DOCUMENTATION.match(name)
 
 
@@ -167,7 +168,7 @@ class _Counter:
             if suffix == ".txt" and not is_documentation(top, walked.path.name):
                 suffix = ""
             if not rest:
-                if suffix in DOC_EXTENSIONS:
+                if suffix in DOC_EXTENSIONS and not _NOT_DOCUMENTATION.match(top):
                     self.top_docs.append(top)
                 elif suffix in LANGUAGES:
                     self.top_sources[LANGUAGES[suffix]] += 1

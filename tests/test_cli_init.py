@@ -284,6 +284,22 @@ def test_plain_text_docs_in_a_docs_folder_are_documentation(capsys, make_project
     assert [hit["source"] for hit in hits] == ["docs/topics/models.txt"]
 
 
+def test_a_licence_beside_the_readme_is_not_documentation(capsys, make_project):
+    root = make_project(
+        {
+            "README.md": "# Tool\n\nA tool.\n",
+            "CHANGELOG.md": "# Changes\n\n## 1.0\n",
+            "LICENSE.md": "Permission is hereby granted, free of charge, to any person...\n",
+            "COPYING.md": "GNU GENERAL PUBLIC LICENSE\n",
+            "docs/guide.md": "# Guide\n",
+            "src/tool.py": "def run():\n    pass\n",
+        }
+    )
+    _, out, _ = init(capsys, root, "--dry-run")
+
+    assert scopes_of(out)["docs"].grep_paths == ("docs/", "CHANGELOG.md", "README.md")
+
+
 def test_a_project_of_code_alone_gets_code_and_all(capsys, make_project, path_without_tools):
     root = make_project({"main.go": "package main\n", "cmd/serve/main.go": "package main\n"})
 
