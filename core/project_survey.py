@@ -62,8 +62,9 @@ MAX_SECONDS = 5.0
 
 @dataclass(frozen=True, slots=True)
 class FolderSurvey:
-    """One top-level folder: its documentation files by extension, its source files by
-    language, and how many files it holds in all (machine data included)."""
+    """One top-level folder (or a documentation folder one level down, `packages/docs`):
+    its documentation files by extension, its source files by language, and how many
+    files it holds in all (machine data included)."""
 
     name: str
     docs: Counter[str] = field(default_factory=Counter)
@@ -89,6 +90,8 @@ class FoundCollection:
 class ProjectSurvey:
     root: Path
     folders: tuple[FolderSurvey, ...]
+    # Folders named for documentation one level down (`packages/docs`, a monorepo's).
+    nested_docs: tuple[FolderSurvey, ...]
     top_docs: tuple[str, ...]  # documentation files in the root
     top_sources: Counter[str]  # language -> source files in the root
     top_source_files: tuple[str, ...]
@@ -112,6 +115,7 @@ def survey_project(root: Path) -> ProjectSurvey:
     return ProjectSurvey(
         root=root,
         folders=counted.folder_surveys(),
+        nested_docs=counted.nested_surveys(),
         top_docs=tuple(counted.top_docs),
         top_sources=counted.top_sources,
         top_source_files=tuple(counted.top_source_files),
@@ -140,6 +144,10 @@ class _Counter:
         self.docs: dict[str, Counter[str]] = {}
         self.sources: dict[str, Counter[str]] = {}
         self.files: Counter[str] = Counter()
+        # The same for documentation folders one level down (`packages/docs`).
+        self.nested_docs: dict[str, Counter[str]] = {}
+        self.nested_sources: dict[str, Counter[str]] = {}
+        self.nested_files: Counter[str] = Counter()
         self.top_docs: list[str] = []
         self.top_sources: Counter[str] = Counter()
         self.top_source_files: list[str] = []
@@ -179,6 +187,25 @@ class _Counter:
                 self.docs.setdefault(top, Counter())[suffix] += 1
             elif suffix in LANGUAGES:
                 self.sources.setdefault(top, Counter())[LANGUAGES[suffix]] += 1
+            second, _, deeper = rest.partition(os.sep)
+            if deeper and second.lower() in DOC_FOLDER_NAMES:
+                nested = f"{top}/{second}"
+                self.nested_files[nested] += 1
+                if suffix in DOC_EXTENSIONS:
+                    self.nested_docs.setdefault(nested, Counter())[suffix] += 1
+                elif suffix in LANGUAGES:
+                    self.nested_sources.setdefault(nested, Counter())[LANGUAGES[suffix]] += 1
+
+    def nested_surveys(self) -> tuple[FolderSurvey, ...]:
+        return tuple(
+            FolderSurvey(
+                name,
+                self.nested_docs.get(name, Counter()),
+                self.nested_sources.get(name, Counter()),
+                files,
+            )
+            for name, files in self.nested_files.items()
+        )
 
     def folder_surveys(self) -> tuple[FolderSurvey, ...]:
         return tuple(

@@ -72,8 +72,17 @@ class Starter:
 
 
 def docs_places(survey: ProjectSurvey) -> tuple[list[FolderSurvey], list[str]]:
-    """The folders and root files that hold the project's documentation."""
+    """The folders and root files that hold the project's documentation: top-level
+    folders, and a folder named for documentation inside one that is not (a monorepo's
+    `packages/docs/`) when it holds a few documents."""
     folders = [folder for folder in survey.folders if _is_docs(folder)]
+    taken = {folder.name for folder in folders}
+    folders += [
+        folder
+        for folder in survey.nested_docs
+        if folder.name.split("/")[0] not in taken and _is_docs(folder)
+        and sum(folder.docs.values()) >= FEW_FILES
+    ]  # fmt: skip
     return folders, list(survey.top_docs)
 
 
@@ -86,7 +95,7 @@ def _is_docs(folder: FolderSurvey) -> bool:
     docs, sources = sum(folder.docs.values()), sum(folder.sources.values())
     if not docs:
         return False
-    if folder.name.lower() in DOC_FOLDER_NAMES:
+    if folder.name.rsplit("/", 1)[-1].lower() in DOC_FOLDER_NAMES:
         return True
     return docs > sources and (docs >= FEW_FILES or 2 * docs >= folder.files)
 

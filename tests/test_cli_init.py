@@ -300,6 +300,31 @@ def test_a_licence_beside_the_readme_is_not_documentation(capsys, make_project):
     assert scopes_of(out)["docs"].grep_paths == ("docs/", "CHANGELOG.md", "README.md")
 
 
+def test_a_docs_folder_inside_a_folder_of_code_is_documentation(capsys, make_project):
+    # A monorepo (pinia, vite...): the docs are one package among the code's.
+    root = make_project(
+        {
+            "README.md": "# Store\n",
+            "packages/docs/index.md": "# Store\n\nA store for state.\n",
+            "packages/docs/core-concepts/actions.md": "# Actions\n\nActions change state.\n",
+            "packages/docs/core-concepts/getters.md": "# Getters\n\nGetters derive state.\n",
+            "packages/store/src/store.ts": "export function defineStore() {}\n",
+            "packages/store/src/actions.ts": "export function action() {}\n",
+            "packages/store/src/getters.ts": "export function getter() {}\n",
+            "packages/store/src/notes/docs/one.md": "# Deeper docs are the package's own\n",
+            **{f"packages/store/src/part{n}.ts": "export const part = 1\n" for n in range(4)},
+        }
+    )
+    init(capsys, root)
+    written = (root / ".tierscope.yaml").read_text()
+    scopes = scopes_of(written)
+
+    assert scopes["docs"].grep_paths == ("packages/docs/", "README.md")
+    assert scopes["code"].grep_paths == ("packages/",)
+    hits, _ = query(capsys, root, "how do actions change state", "--scope", "docs")
+    assert hits[0]["source"] == "packages/docs/core-concepts/actions.md"
+
+
 def test_a_project_of_code_alone_gets_code_and_all(capsys, make_project, path_without_tools):
     root = make_project({"main.go": "package main\n", "cmd/serve/main.go": "package main\n"})
 
