@@ -22,6 +22,7 @@ from tierscope.ranking.file_roles import (
 )
 from tierscope.ranking.matching import TermMatcher
 from tierscope.ranking.sections import cut_snippet
+from tierscope.ranking.spans import code_blocks
 
 
 def keys(text: str) -> list[str]:
@@ -371,6 +372,29 @@ def test_a_code_snippet_holds_the_whole_function_with_the_matches():
         cut.text
     )
     assert len(cut.text) <= 300
+
+
+SPREAD_SIGNATURE = (
+    "class Retry:\n"
+    "    def __init__(\n        self,\n        attempts: int = 3,\n"
+    "        backoff: float = 0.5,\n    ) -> None:\n"
+    '        """Retry a failed call with exponential jitter backoff."""\n'
+    + "".join(f"        self.setting_{i} = {i}\n" for i in range(30))
+)
+
+
+def test_a_signature_closer_does_not_start_a_block_of_its_own():
+    lines = SPREAD_SIGNATURE.split("\n")
+    starts = [lines[span.start].strip() for span in code_blocks(lines)]
+    assert ") -> None:" not in starts
+    assert "def __init__(" in starts
+
+
+def test_a_window_in_a_long_function_starts_where_its_statement_does():
+    # The answer is on the body's first line; the line before it closes the signature.
+    cut = snippet(SPREAD_SIGNATURE, "src/retry.py", "exponential jitter backoff", max_chars=300)
+    assert "exponential jitter backoff" in cut.text
+    assert not cut.text.lstrip().startswith(")")
 
 
 def test_a_section_over_the_cap_is_narrowed_to_its_best_window():

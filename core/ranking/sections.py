@@ -35,6 +35,7 @@ from .spans import (
     document_kind,
     document_sections,
     paragraphs,
+    statement_start,
 )
 
 # Sections of one file compete first on which query terms they hold (weighted by rarity),
@@ -168,13 +169,18 @@ class _Cutter:
 
     def best_window(self, span: Span, limit: int | None = None) -> Span:
         """The best run of lines inside `span` that fits `limit` (the cap). A best window
-        starts on a matching line (or one line before it, for a lead-in): only those are
-        tried."""
+        starts on a matching line (or one line before it, for a lead-in; or where the
+        statement that line closes starts): only those are tried."""
         limit = self.max_chars if limit is None else limit
         first = bisect_left(self.matching, span.start)
         last = bisect_left(self.matching, span.end)
+        lines = self.lines
         starts = sorted(
-            {max(span.start, index - 1) for index in self.matching[first:last]} or {span.start}
+            {
+                statement_start(lines, max(span.start, index - 1), span.start)
+                for index in self.matching[first:last]
+            }
+            or {span.start}
         )
         best: tuple[tuple[float, float], int, Span] | None = None
         end = span.start

@@ -245,6 +245,8 @@ def code_blocks(lines: list[str], matching: list[int] | None = None) -> list[Spa
     for start, end in sorted(ends.items()):
         if matching is not None and bisect_left(matching, start) == bisect_left(matching, end):
             continue
+        if lines[start].lstrip().startswith(_CLOSERS):
+            continue  # `) -> None:`, `} else {`: the rest of the block above, not one
         level = levels[start]
         closing = end
         while closing < len(lines) and not lines[closing].strip():
@@ -264,6 +266,21 @@ def code_blocks(lines: list[str], matching: list[int] | None = None) -> list[Spa
                 break
         spans.append(Span(first, end))
     return spans
+
+
+def statement_start(lines: list[str], index: int, lowest: int, reach: int = 20) -> int:
+    """The line a statement that line `index` closes starts on (`) -> None:` closes the
+    `def` of a signature spread over lines): the nearest line above, down to `lowest` and
+    at most `reach` lines up, at most as indented and not itself a closer; `index` for a
+    line that closes nothing."""
+    if not lines[index].lstrip().startswith(_CLOSERS):
+        return index
+    level = _indent(lines[index])
+    for above in range(index - 1, max(lowest, index - reach) - 1, -1):
+        line = lines[above]
+        if line.strip() and _indent(line) <= level and not line.lstrip().startswith(_CLOSERS):
+            return above
+    return index
 
 
 def paragraphs(lines: list[str]) -> list[Span]:
