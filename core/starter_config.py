@@ -21,6 +21,7 @@ from .models import noun_for
 from .project_survey import (
     DOC_EXTENSIONS,
     DOC_FOLDER_NAMES,
+    LANGUAGES,
     FolderSurvey,
     FoundCollection,
     ProjectSurvey,
@@ -232,17 +233,24 @@ def _code_scope(survey: ProjectSurvey, folders: list[FolderSurvey]) -> StarterSc
         languages.update(folder.sources)
     top_files = list(survey.top_source_files)
     paths = [folder.path for folder in folders]
+    include: tuple[str, ...] = ()
     if len(top_files) <= MAX_LISTED_FILES:
         paths += top_files
     else:
+        # The whole root, but only its source files: not the documentation beside them.
         paths = ["./"]
+        ranked = [language for language, _ in languages.most_common()]
+        found = [(ranked.index(lang), ext) for ext, lang in LANGUAGES.items() if lang in ranked]
+        include = tuple(f"*{ext}" for _, ext in sorted(found))
     indexed = survey.ck_indexes
     remarks = {
         "qmd_collection": "qmd indexes markdown: code is searched by ck and grep",
         "ck_path": CK_REMARK
         + (f" (ck index found in {_join(p + '/.ck/' for p in indexed)})" if indexed else ""),
     }
-    scope = ScopeConfig("", "", tuple(paths), ())
+    if include:
+        remarks["include"] = "source files only (the root holds the code)"
+    scope = ScopeConfig("", "", tuple(paths), include)
     counts = _join(
         f"{language} ({count:,} {noun_for(count, 'file')})"
         for language, count in languages.most_common()

@@ -325,6 +325,23 @@ def test_a_docs_folder_inside_a_folder_of_code_is_documentation(capsys, make_pro
     assert hits[0]["source"] == "packages/docs/core-concepts/actions.md"
 
 
+def test_code_at_the_root_is_searched_by_its_extensions(capsys, make_project):
+    # A Go module keeps its code in the root: more files than a scope lists one by one.
+    files = {f"cmd{n}.go": "package cli\n\n// Mark a flag as required.\n" for n in range(9)}
+    files.update({f"run{n}.go": "package cli\n\nfunc run() {}\n" for n in range(5)})
+    files["site/content/guide.md"] = "# Guide\n\nMark a flag as required with a call.\n"
+    files["site/content/flags.md"] = "# Flags\n\nA required flag must be given.\n"
+    files["site/content/completions.md"] = "# Completions\n\nFor shells.\n"
+    root = make_project(files)
+    init(capsys, root)
+    written = (root / ".tierscope.yaml").read_text()
+    code = scopes_of(written)["code"]
+
+    assert (code.grep_paths, code.include) == (("./",), ("*.go",))
+    hits, _ = query(capsys, root, "mark a flag as required", "--scope", "code")
+    assert hits and all(hit["source"].endswith(".go") for hit in hits)
+
+
 def test_a_project_of_code_alone_gets_code_and_all(capsys, make_project, path_without_tools):
     root = make_project({"main.go": "package main\n", "cmd/serve/main.go": "package main\n"})
 
