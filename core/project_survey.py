@@ -131,8 +131,7 @@ def survey_project(root: Path) -> ProjectSurvey:
 
 def is_documentation(top_folder: str, name: str) -> bool:
     """Whether a `.txt` file is documentation: inside a documentation folder (`docs/`, as
-    Django writes its reStructuredText), and not a requirements or licence file (nor is a
-    licence at the root, whatever its extension)."""
+    Django writes its reStructuredText), and not a requirements or licence file."""
     return top_folder.lower() in DOC_FOLDER_NAMES and not _NOT_DOCUMENTATION.match(name)
 
 
@@ -175,7 +174,7 @@ class _Counter:
             suffix = os.path.splitext(walked.path.name)[1].lower()
             if suffix == ".txt" and not is_documentation(top, walked.path.name):
                 suffix = ""
-            if not rest:
+            if not rest:  # a file of the root; a licence there is no documentation either
                 if suffix in DOC_EXTENSIONS and not _NOT_DOCUMENTATION.match(top):
                     self.top_docs.append(top)
                 elif suffix in LANGUAGES:

@@ -105,8 +105,8 @@ def search_prefix(part: str, stemmed: str) -> str:
     forms = spellings(part)
     if len(forms) == 1:
         return _spelling_prefix(part, stemmed)
-    prefixes = sorted({_spelling_prefix(form, _STEMMER.stemWord(form)) for form in forms})
-    return "(?:" + "|".join(sorted(prefixes, key=len, reverse=True)) + ")"
+    prefixes = {_spelling_prefix(form, _STEMMER.stemWord(form)) for form in forms}
+    return "(?:" + "|".join(sorted(prefixes, key=lambda p: (-len(p), p))) + ")"
 
 
 def _spelling_prefix(part: str, stemmed: str) -> str:
