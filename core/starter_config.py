@@ -108,9 +108,10 @@ def _is_code(folder: FolderSurvey) -> bool:
 
 def collections_to_create(survey: ProjectSurvey) -> dict[str, WantedCollection]:
     """The project-local qmd collections `init --qmd` would make for the docs scope: one
-    per documentation folder, and one for the root's documentation files, each unless an
-    existing collection already covers it. Nothing when qmd's collections for this project
-    live in the user's own index: a project-local index would hide them from qmd here."""
+    per documentation folder (of its kinds of document), and one for the root's
+    documentation files, each unless an existing collection already covers it. Nothing
+    when qmd's collections for this project live in the user's own index: a project-local
+    index would hide them from qmd here."""
     existing = survey.collections
     if existing and not survey.qmd_project_local:
         return {}
@@ -119,11 +120,20 @@ def collections_to_create(survey: ProjectSurvey) -> dict[str, WantedCollection]:
     wanted: dict[str, WantedCollection] = {}
     for folder in folders:
         if not _covered(folder.name, existing):
-            wanted[_unique(_slug(folder.name), taken)] = WantedCollection(folder.name)
+            name = _unique(_slug(folder.name), taken)
+            wanted[name] = WantedCollection(folder.name, _documents_mask(folder))
     listed = [name for name in top_docs if not _MASK_SPECIAL.search(name)]
     if listed and not any(c.folder == "." for c in existing):
         wanted[_unique(TOP_LEVEL_COLLECTION, taken)] = WantedCollection(".", ",".join(listed))
     return wanted
+
+
+def _documents_mask(folder: FolderSurvey) -> str:
+    """The mask of a folder's collection: qmd's default (every markdown file) for a folder
+    of markdown, else its kinds of document (`**/*.rst`): qmd indexes any text its mask
+    names, and by default it would index nothing of reStructuredText docs."""
+    kinds = [suffix for suffix, _ in folder.docs.most_common()]
+    return "" if kinds == [".md"] else ",".join(f"**/*{suffix}" for suffix in kinds)
 
 
 def _covered(folder: str, collections: Iterable[FoundCollection]) -> bool:

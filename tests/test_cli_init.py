@@ -381,6 +381,28 @@ def test_qmd_makes_project_local_collections_for_the_docs_scope(capsys, project,
     assert hits[0]["source"] == "faq/why-is-the-meter-red.md"
 
 
+def test_qmd_indexes_docs_that_are_not_markdown_by_their_kind(capsys, make_project, qmd_on_path):
+    # qmd's default mask is markdown: a folder of reStructuredText (Flask's, Django's)
+    # would be an empty collection, and the qmd tier would find nothing there.
+    root = make_project(
+        {
+            "README.md": "# Tool\n\nA tool.\n",
+            "docs/index.rst": "Tool\n====\n\nA tool.\n",
+            "docs/usage.rst": "Usage\n=====\n\nRun it with the zebra flag.\n",
+            "docs/api.rst": "API\n===\n\nCalls.\n",
+            "src/tool.py": "def run():\n    pass\n",
+        }
+    )
+    code, _, _ = init(capsys, root, "--qmd")
+    registry = read_registry(root / LOCAL_DIR / "index.yml")
+
+    assert code == 0
+    assert registry.collections["docs"].mask == "**/*.rst"
+    assert load_config(root).scopes["docs"].qmd_collection == "docs,top-level"
+    hits, _ = query(capsys, root, "run it with the zebra flag", "--scope", "docs")
+    assert (hits[0]["tier"], hits[0]["source"]) == ("qmd", "docs/usage.rst")
+
+
 def test_qmd_with_a_dry_run_creates_nothing(capsys, project, qmd_on_path):
     code, out, err = init(capsys, project, "--qmd", "--dry-run")
 
