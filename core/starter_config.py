@@ -119,9 +119,9 @@ def collections_to_create(survey: ProjectSurvey) -> dict[str, WantedCollection]:
     taken = {collection.name for collection in existing}
     wanted: dict[str, WantedCollection] = {}
     for folder in folders:
-        if not _covered(folder.name, existing):
-            name = _unique(_slug(folder.name), taken)
-            wanted[name] = WantedCollection(folder.name, _documents_mask(folder))
+        mask = _documents_mask(folder)
+        if not _covered(folder.name, existing, mask):
+            wanted[_unique(_slug(folder.name), taken)] = WantedCollection(folder.name, mask)
     listed = [name for name in top_docs if not _MASK_SPECIAL.search(name)]
     if listed and not any(c.folder == "." for c in existing):
         wanted[_unique(TOP_LEVEL_COLLECTION, taken)] = WantedCollection(".", ",".join(listed))
@@ -136,12 +136,13 @@ def _documents_mask(folder: FolderSurvey) -> str:
     return "" if kinds == [".md"] else ",".join(f"**/*{suffix}" for suffix in kinds)
 
 
-def _covered(folder: str, collections: Iterable[FoundCollection]) -> bool:
-    """Whether a collection indexes the folder: one of it, or of a folder above it."""
+def _covered(folder: str, collections: Iterable[FoundCollection], mask: str = "") -> bool:
+    """Whether a collection indexes the folder (its markdown, or what `mask` names): one of
+    it, or of a folder above it."""
     return any(
         c.folder == folder or c.folder == "." or folder.startswith(f"{c.folder}/")
         for c in collections
-        if c.mask in ("**/*.md", "")
+        if c.mask in ("**/*.md", "", mask)
     )
 
 

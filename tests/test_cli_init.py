@@ -401,6 +401,11 @@ def test_qmd_indexes_docs_that_are_not_markdown_by_their_kind(capsys, make_proje
     assert load_config(root).scopes["docs"].qmd_collection == "docs,top-level"
     hits, _ = query(capsys, root, "run it with the zebra flag", "--scope", "docs")
     assert (hits[0]["tier"], hits[0]["source"]) == ("qmd", "docs/usage.rst")
+    # Made again from scratch, the config names the same collections: none is added.
+    (root / ".tierscope.yaml").unlink()
+    init(capsys, root, "--qmd")
+    assert set(read_registry(root / LOCAL_DIR / "index.yml").collections) == {"docs", "top-level"}
+    assert load_config(root).scopes["docs"].qmd_collection == "docs,top-level"
 
 
 def test_qmd_with_a_dry_run_creates_nothing(capsys, project, qmd_on_path):
