@@ -137,12 +137,13 @@ def _documents_mask(folder: FolderSurvey) -> str:
 
 
 def _covered(folder: str, collections: Iterable[FoundCollection], mask: str = "") -> bool:
-    """Whether a collection indexes the folder (its markdown, or what `mask` names): one of
-    it, or of a folder above it."""
+    """Whether a collection indexes the folder's documents (its markdown; or, for a folder
+    of other documents, what `mask` names): one of it, or of a folder above it."""
+    masks = (mask,) if mask else ("**/*.md", "")
     return any(
         c.folder == folder or c.folder == "." or folder.startswith(f"{c.folder}/")
         for c in collections
-        if c.mask in ("**/*.md", "", mask)
+        if c.mask in masks
     )
 
 

@@ -408,6 +408,29 @@ def test_qmd_indexes_docs_that_are_not_markdown_by_their_kind(capsys, make_proje
     assert load_config(root).scopes["docs"].qmd_collection == "docs,top-level"
 
 
+def test_a_markdown_collection_above_rst_docs_does_not_cover_them(
+    capsys, make_project, qmd_on_path
+):
+    root = make_project(
+        {
+            "README.md": "# Tool\n",
+            "docs/index.rst": "Tool\n====\n\nA tool.\n",
+            "docs/usage.rst": "Usage\n=====\n\nRun it with the zebra flag.\n",
+            "docs/api.rst": "API\n===\n\nCalls.\n",
+        }
+    )
+    (root / LOCAL_DIR).mkdir()
+    (root / LOCAL_DIR / "index.yml").write_text("collections: {}\n")
+    add = ["qmd", "collection", "add", str(root), "--name", "everything"]
+    subprocess.run(add, cwd=root, capture_output=True, check=True)
+
+    init(capsys, root, "--qmd")
+    collections = read_registry(root / LOCAL_DIR / "index.yml").collections
+
+    assert set(collections) == {"everything", "docs"}
+    assert collections["docs"].mask == "**/*.rst"
+
+
 def test_qmd_with_a_dry_run_creates_nothing(capsys, project, qmd_on_path):
     code, out, err = init(capsys, project, "--qmd", "--dry-run")
 
