@@ -55,6 +55,11 @@ DOC_FOLDER_NAMES = frozenset(
     {"docs", "doc", "documentation", "guide", "guides", "manual", "handbook", "wiki", "book",
      "adr", "adrs", "rfcs"}
 )  # fmt: skip
+# Folder names of tests: what markdown they hold is fixtures (mdBook's test books), not
+# the project's documentation.
+TEST_FOLDER_NAMES = frozenset(
+    {"test", "tests", "__tests__", "testdata", "test-data", "testsuite", "fixtures"}
+)
 # A survey reads names, never contents; these only bound a very large tree.
 MAX_FILES = 50_000
 MAX_SECONDS = 5.0

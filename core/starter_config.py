@@ -22,6 +22,7 @@ from .project_survey import (
     DOC_EXTENSIONS,
     DOC_FOLDER_NAMES,
     LANGUAGES,
+    TEST_FOLDER_NAMES,
     FolderSurvey,
     FoundCollection,
     ProjectSurvey,
@@ -94,15 +95,18 @@ def code_folders(survey: ProjectSurvey) -> list[FolderSurvey]:
 
 def _is_docs(folder: FolderSurvey) -> bool:
     docs, sources = sum(folder.docs.values()), sum(folder.sources.values())
-    if not docs:
+    name = folder.name.rsplit("/", 1)[-1].lower()
+    if not docs or name in TEST_FOLDER_NAMES:
         return False
-    if folder.name.rsplit("/", 1)[-1].lower() in DOC_FOLDER_NAMES:
+    if name in DOC_FOLDER_NAMES:
         return True
     return docs > sources and (docs >= FEW_FILES or 2 * docs >= folder.files)
 
 
 def _is_code(folder: FolderSurvey) -> bool:
     docs, sources = sum(folder.docs.values()), sum(folder.sources.values())
+    if sources and folder.name.lower() in TEST_FOLDER_NAMES:
+        return True  # tests, whatever fixtures they keep beside them
     return sources > 0 and sources >= docs and (sources >= FEW_FILES or 2 * sources >= folder.files)
 
 

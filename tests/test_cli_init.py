@@ -342,6 +342,21 @@ def test_code_at_the_root_is_searched_by_its_extensions(capsys, make_project):
     assert hits and all(hit["source"].endswith(".go") for hit in hits)
 
 
+def test_a_tests_folder_of_markdown_fixtures_is_not_documentation(capsys, make_project):
+    # mdBook's tests/ holds books (markdown) its tests build: fixtures, not its docs.
+    files = {f"tests/books/book{n}/src/chapter.md": f"# Chapter {n}\n" for n in range(8)}
+    files.update({f"tests/build{n}.rs": "#[test]\nfn builds() {}\n" for n in range(3)})
+    files.update({f"guide/src/page{n}.md": f"# Page {n}\n" for n in range(4)})
+    files["src/main.rs"] = "fn main() {}\n"
+    root = make_project(files)
+
+    _, out, _ = init(capsys, root, "--dry-run")
+    scopes = scopes_of(out)
+
+    assert scopes["docs"].grep_paths == ("guide/",)
+    assert "tests/" in scopes["code"].grep_paths
+
+
 def test_a_project_of_code_alone_gets_code_and_all(capsys, make_project, path_without_tools):
     root = make_project({"main.go": "package main\n", "cmd/serve/main.go": "package main\n"})
 
