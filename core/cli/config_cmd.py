@@ -211,7 +211,9 @@ def _format_problem(problem: ConfigProblem) -> str:
 
 
 def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"
+    from tierscope.models import noun_for
+
+    return f"{number} {noun_for(number, noun)}"
 
 
 def _edit(args: argparse.Namespace, target: Path, root: Path) -> int:

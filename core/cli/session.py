@@ -168,6 +168,8 @@ def _show(args: argparse.Namespace) -> int:
 def report_lines(report) -> list[str]:
     """`session show` as text: a summary, the crossings, one row per query or clearing,
     and the accumulated curve."""
+    from tierscope.models import noun_for
+
     limits = report.limits
     totals = report.totals
     queries = report.queries
@@ -175,8 +177,8 @@ def report_lines(report) -> list[str]:
     count = totals.get("queries", len(queries))
     clearings = report.clearings
     lines = [
-        f"session {report.session} · {count:,} quer{'y' if count == 1 else 'ies'} · "
-        f"{clearings} clearing{'' if clearings == 1 else 's'} · agents: {agents}",
+        f"session {report.session} · {count:,} {noun_for(count, 'query', 'queries')} · "
+        f"{clearings} {noun_for(clearings, 'clearing')} · agents: {agents}",
         f"tokens served {totals.get('total', 0):,} (session threshold {limits.session:,}) · "
         f"accumulated now {totals.get('accumulated', 0):,} "
         f"(threshold {limits.accumulated:,})",

@@ -13,6 +13,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 from textual.widgets.button import ButtonVariant
 
+from tierscope.models import noun_for
+
 from ..widgets.config_diff import ConfigDiff
 
 
@@ -81,7 +83,7 @@ def save_dialog(name: str, diff: str, changed: int, creating: bool) -> ConfigDia
     """Confirm a save of `changed` lines, showing exactly what it changes."""
     what = "creates" if creating else "changes"
     message = (
-        f"Saving {what} {changed} line{'s' if changed != 1 else ''} of {name}; every other "
+        f"Saving {what} {changed} {noun_for(changed, 'line')} of {name}; every other "
         "line of the file, comments included, stays as it is."
     )
     return ConfigDialog(f"Save {name}?", message, (SAVE, CANCEL), diff=diff)

@@ -13,6 +13,7 @@ from tierscope.config.document import ConfigDocument
 from tierscope.config.edit_errors import ConfigConflict, ConfigEditError
 from tierscope.config.loader import load_config
 from tierscope.config.model import ConfigProblem
+from tierscope.models import noun_for
 
 from ..config_text import changed_lines, introduced_errors, shown_diff
 from ..messages import ConfigSaved
@@ -86,7 +87,7 @@ class ConfigSaving(ScreenPart):
         if errors:
             count = len(errors)
             self.notify(
-                f"Not saved: the edits introduce {count} error{'s' if count != 1 else ''} "
+                f"Not saved: the edits introduce {count} {noun_for(count, 'error')} "
                 f"(first: {errors[0].key or 'line ' + str(errors[0].line)}: {errors[0].message}).",
                 severity="error",
             )

@@ -19,7 +19,7 @@ from textual.widgets import Header, Static, TabbedContent, TabPane
 
 from tierscope.api import QueryOptions, read_timeout
 from tierscope.budget import apply_budget
-from tierscope.models import Hit, QueryResult
+from tierscope.models import Hit, QueryResult, count_hits
 from tierscope.render import render_json
 from tierscope.scopes import DEFAULT_SCOPE, INIT_HINT, offered_scopes, resolve_scope
 
@@ -370,7 +370,7 @@ class QueryScreen(Screen):
         text = render_json(self.result.hits)
         self.app.copy_to_clipboard(text)
         count = len(self.result.hits)
-        what = f"{count} hit{'s' if count != 1 else ''} as JSON"
+        what = f"{count_hits(count)} as JSON"
         self._report_copy(copy_report(what, text, "result.json", osc52_refusal(os.environ)))
 
     def action_copy_command(self) -> None:

@@ -8,10 +8,10 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
-from tierscope.models import Hit, TierOutcome
+from tierscope.models import Hit, TierOutcome, count_hits
 
 from .short_path import fit_path
-from .tier_row import format_ms, hit_count
+from .tier_row import format_ms
 from .tier_style import status_style, tier_style
 
 SNIPPET_LINES = 2
@@ -30,7 +30,7 @@ def column_content(outcome: TierOutcome, width: int = 0) -> Content:
         (outcome.tier, tier_style(outcome.tier)),
         " ",
         (outcome.status.value, status_style(outcome.status.value)),
-        f" · {hit_count(len(outcome.hits))} · {format_ms(outcome.latency_ms)}\n",
+        f" · {count_hits(len(outcome.hits))} · {format_ms(outcome.latency_ms)}\n",
         (outcome.reason, "$foreground-muted"),
         "\n",
     )

@@ -15,7 +15,7 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Button, Input, Label, Static
 
 from tierscope.api import QueryOptions
-from tierscope.models import QueryResult
+from tierscope.models import QueryResult, count_hits
 
 from .budget_meter import BudgetMeter
 from .query_form import SKILL_NAME
@@ -54,7 +54,7 @@ def refusal(reason: str | None) -> str:
 
 
 def hits_text(count: int, tokens: int) -> str:
-    return f"{count} hit{'' if count == 1 else 's'} ({tokens:,} tokens)"
+    return f"{count_hits(count)} ({tokens:,} tokens)"
 
 
 def compare_results(saved: QueryResult, edited: QueryResult) -> list[Content]:

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from textual.content import Content
 from textual.widgets import Static
 
+from tierscope.models import count_hits
+
 from .tier_style import status_style, tier_style
 
 if TYPE_CHECKING:
@@ -35,7 +37,7 @@ def _tiers(tiers: Iterable[tuple[str, str, int | None]]) -> Content:
 def _hits(count: int | None) -> str:
     if count is None:
         return "? hits"
-    return f"{count} hit{'' if count == 1 else 's'}"
+    return count_hits(count)
 
 
 def _tokens(used: int | None, limit: int | None) -> str:

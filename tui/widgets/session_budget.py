@@ -10,6 +10,7 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
+from tierscope.models import noun_for
 from tierscope.trajectory.budget_timeline import (
     ACCUMULATED,
     SESSION,
@@ -112,17 +113,17 @@ def heading(series: BudgetSeries, timeline: BudgetTimeline) -> Content:
         )
     return Content.assemble(
         who,
-        (f" · {queries} quer{'y' if queries == 1 else 'ies'}", "$foreground-muted"),
-        (f" · {clearings} clearing{'s' if clearings != 1 else ''}" if clearings else "", ""),
+        (f" · {queries} {noun_for(queries, 'query', 'queries')}", "$foreground-muted"),
+        (f" · {clearings} {noun_for(clearings, 'clearing')}" if clearings else "", ""),
         (
-            f" · {series.repeats} repeat{'s' if series.repeats != 1 else ''} avoided"
+            f" · {series.repeats} {noun_for(series.repeats, 'repeat')} avoided"
             f" ({series.saved:,} tokens saved)"
             if series.session
             else "",
             WITHIN,
         ),
         (
-            f" · {singles} single search{'es' if singles != 1 else ''} over "
+            f" · {singles} single {noun_for(singles, 'search', 'searches')} over "
             f"{timeline.limits.single_search:,}"
             if singles
             else "",

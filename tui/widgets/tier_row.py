@@ -11,7 +11,7 @@ from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widget import Widget
 
-from tierscope.models import TierOutcome
+from tierscope.models import TierOutcome, count_hits
 
 from .latency_history import sparkline
 from .tier_style import status_style, tier_style
@@ -32,10 +32,6 @@ def format_ms(milliseconds: float) -> str:
     if milliseconds < 1000:
         return f"{milliseconds:.1f} ms"
     return f"{milliseconds / 1000:.2f} s"
-
-
-def hit_count(count: int) -> str:
-    return f"{count} hit" if count == 1 else f"{count} hits"
 
 
 # How the qmd tier notes an index behind the files (`qmd: index 3 files behind (...)`).
@@ -167,7 +163,7 @@ class TierRow(Widget):
     def _hits_text(self) -> str:
         if self.outcome is None:
             return ""
-        return hit_count(len(self.outcome.hits))
+        return count_hits(len(self.outcome.hits))
 
     def _reason(self, width: int) -> Content:
         """The reason, after a warning when the tier's index is behind its files."""
