@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 
+from .spans import document_kind
+
 TEST_FILE_WEIGHT = 0.6
 POST_WEIGHT = 0.6
 # What each demotion is called where `--explain` lists what each term added.
@@ -42,13 +44,12 @@ _TEST_PATH = re.compile(
 
 
 # A blog, news or release-notes folder, or a changelog's name (towncrier's `changelog.d/`
-# and `changes/` hold its pieces); only for documents (see _CODE_SUFFIX).
+# and `changes/` hold its pieces); only for documents (spans.document_kind).
 _POST_PATH = re.compile(
     r"(?:^|/)(?:blog|_?posts|news|changelog\.d|changes|release[-_]?notes)/"
     r"|(?:^|/)(?:changelog|changes|history|news|release[-_]?notes)(?:\.[a-z]+)?$",
     re.IGNORECASE,
 )
-_CODE_SUFFIX = re.compile(r"\.(?!(?:md|markdown|mdx|mdown|rst|txt|adoc|asciidoc)$)[^./]+$")
 
 
 def is_test_file(path: str) -> bool:
@@ -59,7 +60,7 @@ def is_test_file(path: str) -> bool:
 def is_dated_post(path: str) -> bool:
     """True for a root-relative POSIX path of a document that is a blog post, news, a
     changelog or release notes (`docs/blog/posts/x.md`, `CHANGELOG.md`, `docs/changes.rst`)."""
-    return _POST_PATH.search(path) is not None and _CODE_SUFFIX.search(path) is None
+    return _POST_PATH.search(path) is not None and document_kind(path) != "code"
 
 
 def role_weigher(query_keys: Iterable[str]) -> Callable[[str], float]:
