@@ -119,8 +119,8 @@ def survey_project(root: Path) -> ProjectSurvey:
     registry = read_registry(locations.config_file)
     return ProjectSurvey(
         root=root,
-        folders=counted.folder_surveys(),
-        nested_docs=counted.nested_surveys(),
+        folders=counted.folders.surveys(),
+        nested_docs=counted.nested.surveys(),
         top_docs=tuple(counted.top_docs),
         top_sources=counted.top_sources,
         top_source_files=tuple(counted.top_source_files),
@@ -128,7 +128,7 @@ def survey_project(root: Path) -> ProjectSurvey:
         qmd_config=locations.config_file,
         qmd_project_local=locations.project_local,
         qmd_problem=registry.problem,
-        ck_indexes=_ck_indexes(root, tuple(counted.files)),
+        ck_indexes=_ck_indexes(root, tuple(counted.folders.files)),
         loa_layout=loa,
         stopped=counted.stopped,
     )
@@ -140,18 +140,37 @@ def is_documentation(top_folder: str, name: str) -> bool:
     return top_folder.lower() in DOC_FOLDER_NAMES and not _NOT_DOCUMENTATION.match(name)
 
 
+class _Folders:
+    """Per folder: documentation files by extension, source files by language, all files."""
+
+    def __init__(self) -> None:
+        self.docs: dict[str, Counter[str]] = {}
+        self.sources: dict[str, Counter[str]] = {}
+        self.files: Counter[str] = Counter()
+
+    def count(self, name: str, suffix: str) -> None:
+        self.files[name] += 1
+        if suffix in DOC_EXTENSIONS:
+            self.docs.setdefault(name, Counter())[suffix] += 1
+        elif suffix in LANGUAGES:
+            self.sources.setdefault(name, Counter())[LANGUAGES[suffix]] += 1
+
+    def surveys(self) -> tuple[FolderSurvey, ...]:
+        return tuple(
+            FolderSurvey(
+                name, self.docs.get(name, Counter()), self.sources.get(name, Counter()), files
+            )
+            for name, files in self.files.items()
+        )
+
+
 class _Counter:
     def __init__(self, root: Path, *, skip_loa: bool) -> None:
         self.root = root
         # Loa's own folders are the built-in scopes' business, not documentation to add.
         self.skipped = {path.split("/")[0] for path in LOA_FOLDERS} if skip_loa else set()
-        self.docs: dict[str, Counter[str]] = {}
-        self.sources: dict[str, Counter[str]] = {}
-        self.files: Counter[str] = Counter()
-        # The same for documentation folders one level down (`packages/docs`).
-        self.nested_docs: dict[str, Counter[str]] = {}
-        self.nested_sources: dict[str, Counter[str]] = {}
-        self.nested_files: Counter[str] = Counter()
+        self.folders = _Folders()  # top-level folders
+        self.nested = _Folders()  # documentation folders one level down (`packages/docs`)
         self.top_docs: list[str] = []
         self.top_sources: Counter[str] = Counter()
         self.top_source_files: list[str] = []
@@ -186,38 +205,10 @@ class _Counter:
                     self.top_sources[LANGUAGES[suffix]] += 1
                     self.top_source_files.append(top)
                 continue
-            self.files[top] += 1
-            if suffix in DOC_EXTENSIONS:
-                self.docs.setdefault(top, Counter())[suffix] += 1
-            elif suffix in LANGUAGES:
-                self.sources.setdefault(top, Counter())[LANGUAGES[suffix]] += 1
+            self.folders.count(top, suffix)
             second, _, deeper = rest.partition(os.sep)
             if deeper and second.lower() in DOC_FOLDER_NAMES:
-                nested = f"{top}/{second}"
-                self.nested_files[nested] += 1
-                if suffix in DOC_EXTENSIONS:
-                    self.nested_docs.setdefault(nested, Counter())[suffix] += 1
-                elif suffix in LANGUAGES:
-                    self.nested_sources.setdefault(nested, Counter())[LANGUAGES[suffix]] += 1
-
-    def nested_surveys(self) -> tuple[FolderSurvey, ...]:
-        return tuple(
-            FolderSurvey(
-                name,
-                self.nested_docs.get(name, Counter()),
-                self.nested_sources.get(name, Counter()),
-                files,
-            )
-            for name, files in self.nested_files.items()
-        )
-
-    def folder_surveys(self) -> tuple[FolderSurvey, ...]:
-        return tuple(
-            FolderSurvey(
-                name, self.docs.get(name, Counter()), self.sources.get(name, Counter()), files
-            )
-            for name, files in self.files.items()
-        )
+                self.nested.count(f"{top}/{second}", suffix)
 
 
 def _project_collections(registry: Registry, root: Path) -> tuple[FoundCollection, ...]:
