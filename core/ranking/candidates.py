@@ -194,7 +194,7 @@ def rerank_by_structure(
     definitions and the terms found close together (`read` reads a file; None when it
     cannot), then the rest as they came. These fields only add, so no file left behind
     outscores those ahead of it by its text."""
-    # Imported when there is a file to re-rank: headings and definitions (sections.py).
+    # Imported when there is a file to re-rank: headings and definitions (structure.py).
     from .structure import structure_terms
 
     head = list(islice(ranked, RERANK_DEPTH if depth is None else depth))

@@ -1,0 +1,277 @@
+"""Choosing the lines of one file that answer a query: each candidate span (a section, a
+code block, a paragraph) scored like a small document, one too long narrowed to its best
+window, the chosen one widened with its context, and a second passage from elsewhere in
+the file when there is room (sections.py cuts the snippet from them)."""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_left, bisect_right
+from collections.abc import Mapping
+from itertools import accumulate
+
+from .bm25 import saturated
+from .line_clip import clip_line, most_shown
+from .matching import TermMatcher
+from .spans import Span, paragraphs, statement_start
+
+# Sections of one file compete first on which query terms they hold (weighted by rarity),
+# then on how densely: BM25 with this many characters as the "average" length, so that of
+# two sections holding the same terms the tighter one wins.
+REFERENCE_CHARS = 300
+# How much of the character cap a snippet fills with the lines around its section.
+FILL = 0.5
+# Which section of a file answers is told by the terms that are rare *in that file*: a
+# term in every paragraph of a page about it (`reactive` in the reactivity guide) says
+# little about where. A term's weight is multiplied by its rarity among the file's
+# paragraphs to this power (measured with `tierscope eval`: 0 → 0.5 raised the share of
+# hits holding the answering passage; 1 lowered it).
+LOCAL_IDF_POWER = 0.5
+# A query term in a section's own heading counts this much again towards the section's
+# coverage: a section titled for what is asked is where the answer is.
+HEADING_WEIGHT = 0.5
+# A second passage (see sections.py's docstring): the room kept for the line that stands
+# for the lines left out between the two (`[lines 40-87 not shown]`); the least room worth
+# filling; how much of the first's coverage it must hold. Measured with `tierscope eval`
+# on Textual: the answering passage is in 81% of hits on the right file instead of 77%,
+# for 301 tokens per hit instead of 267 (a share of 0.75: 79%; of 1: 77%).
+MARKER_CHARS = 32
+SECOND_MIN_CHARS = 200
+SECOND_SHARE = 0.5
+
+
+class SpanChooser:
+    """One file's lines, scored for a query: which span answers (`choose`), narrowed to
+    its best window when too long (`best_window`), with its context (`widen`), and a second
+    passage elsewhere (`second`)."""
+
+    def __init__(
+        self,
+        lines: list[str],
+        line_terms: Mapping[int, Mapping[str, int]],
+        weights: Mapping[str, float],
+        max_chars: int,
+        max_line_chars: int,
+        headings: Mapping[int, int] | None = None,
+    ) -> None:
+        self.lines = lines
+        self.max_chars = max_chars
+        self.max_line_chars = max_line_chars
+        self.headings = headings or {}  # a section's first line -> its heading's title line
+        self.keys = [key for key in weights if weights[key] > 0] or list(weights)
+        self.matching = sorted(number - 1 for number in line_terms)  # 0-based line indexes
+        # Prefix sums: characters (as shown, long lines clipped) and each term's count.
+        shown = most_shown(max_line_chars)
+        self.chars = list(accumulate((min(len(line), shown) + 1 for line in lines), initial=0))
+        self.counts: dict[str, list[int]] = {}
+        for key in self.keys:
+            per_line = [0] * len(lines)
+            for number, on_line in line_terms.items():
+                if 0 < number <= len(lines):
+                    per_line[number - 1] = on_line.get(key, 0)
+            self.counts[key] = list(accumulate(per_line, initial=0))
+        self.paragraphs = paragraphs(lines)
+        self.paragraph_starts = [span.start for span in self.paragraphs]
+        self.paragraph_ends = [span.end for span in self.paragraphs]
+        self.scores: dict[Span, tuple[float, float]] = {}
+        self.weights = self._local_weights(weights, line_terms)
+
+    def _local_weights(
+        self, weights: Mapping[str, float], line_terms: Mapping[int, Mapping[str, int]]
+    ) -> dict[str, float]:
+        """Each term's weight times its rarity among this file's paragraphs (found from
+        the matching lines only: most lines hold no term)."""
+        if not LOCAL_IDF_POWER:
+            return dict(weights)
+        blocks, starts = self.paragraphs, self.paragraph_starts
+        holding: dict[str, set[int]] = {}
+        for number, on_line in line_terms.items():
+            found = bisect_right(starts, number - 1) - 1
+            if found < 0 or number - 1 >= blocks[found].end:
+                continue
+            for key in on_line:
+                holding.setdefault(key, set()).add(found)
+        total = len(blocks) or 1
+        local: dict[str, float] = {}
+        for key, weight in weights.items():
+            count = len(holding.get(key, ()))
+            if not count:
+                local[key] = weight
+                continue
+            rarity = math.log(1 + (total - count + 0.5) / (count + 0.5))
+            local[key] = weight * rarity**LOCAL_IDF_POWER
+        return local
+
+    def size(self, span: Span) -> int:
+        return self.chars[span.end] - self.chars[span.start]
+
+    def shown(self, span: Span, matcher: TermMatcher | None) -> list[str]:
+        """The span's lines as served: trailing spaces dropped, long lines clipped."""
+        return [
+            clip_line(self.lines[i].rstrip(), self.weights, matcher, self.max_line_chars)
+            for i in range(span.start, span.end)
+        ]
+
+    def score(self, span: Span) -> tuple[float, float]:
+        """(weight of the distinct terms held, BM25 density): higher is better. Each span
+        is scored once (the first and the second passage look at the same spans)."""
+        known = self.scores.get(span)
+        if known is None:
+            known = self.scores[span] = self._score(span)
+        return known
+
+    def _score(self, span: Span) -> tuple[float, float]:
+        ratio = (self.chars[span.end] - self.chars[span.start]) / REFERENCE_CHARS
+        coverage = density = 0.0
+        title = self.headings.get(span.start)
+        if HEADING_WEIGHT and title is not None:
+            for key in self.keys:
+                counts = self.counts[key]
+                if counts[title + 1] > counts[title]:
+                    coverage += HEADING_WEIGHT * self.weights.get(key, 1.0)
+        for key in self.keys:
+            counts = self.counts[key]
+            tf = counts[span.end] - counts[span.start]
+            if tf:
+                weight = self.weights.get(key, 1.0)
+                coverage += weight
+                density += weight * saturated(tf, ratio)
+        return round(coverage, 9), density
+
+    def best_window(self, span: Span, limit: int | None = None) -> Span:
+        """The best run of lines inside `span` that fits `limit` (the cap). A best window
+        starts on a matching line (or one line before it, for a lead-in; or where the
+        statement that line closes starts): only those are tried."""
+        limit = self.max_chars if limit is None else limit
+        first = bisect_left(self.matching, span.start)
+        last = bisect_left(self.matching, span.end)
+        lines = self.lines
+        starts = sorted(
+            {
+                statement_start(lines, max(span.start, index - 1), span.start)
+                for index in self.matching[first:last]
+            }
+            or {span.start}
+        )
+        best: tuple[tuple[float, float], int, Span] | None = None
+        end = span.start
+        for start in starts:
+            end = max(end, start + 1)
+            while end < span.end and self.chars[end + 1] - self.chars[start] <= limit:
+                end += 1
+            window = Span(start, end)
+            candidate = (self.score(window), -start, window)
+            if best is None or candidate[:2] > best[:2]:
+                best = candidate
+        return best[2] if best else Span(span.start, span.start + 1)
+
+    def widen(
+        self,
+        core: Span,
+        structural: list[Span],
+        limit: int | None = None,
+        bounds: Span | None = None,
+    ) -> Span:
+        """The chosen span with its context: the largest enclosing section or block that
+        still fits `limit` (the cap), then whole paragraphs after and before it up to FILL
+        of it, within `bounds` (the file), never back past a section's first line. The
+        answer to a question often sits a few lines from where its words cluster."""
+        limit = self.max_chars if limit is None else limit
+        bounds = Span(0, len(self.lines)) if bounds is None else bounds
+        fitting = [
+            span
+            for span in structural
+            if span.start <= core.start and core.end <= span.end
+            and bounds.start <= span.start and span.end <= bounds.end
+            and self.size(span) <= limit
+        ]  # fmt: skip
+        core = max(fitting, key=self.size, default=core)
+        start, end = core.start, core.end
+        target = limit * FILL
+        grew = True
+        while grew:
+            grew = False
+            for candidate in (self._with_next(start, end), self._with_previous(start, end)):
+                if candidate is None:
+                    continue
+                inside = candidate.start >= bounds.start and candidate.end <= bounds.end
+                if inside and self.size(candidate) <= target:
+                    start, end = candidate.start, candidate.end
+                    grew = True
+        return Span(start, end)
+
+    def _with_next(self, start: int, end: int) -> Span | None:
+        """The span grown to the end of the paragraph after it (or of the one it ends
+        inside)."""
+        found = bisect_right(self.paragraph_ends, end)
+        return Span(start, self.paragraphs[found].end) if found < len(self.paragraphs) else None
+
+    def _with_previous(self, start: int, end: int) -> Span | None:
+        """The span grown back to the start of the paragraph before it (or of the one it
+        starts inside); None at a section's first line: what ends the section before is no
+        lead-in to this one."""
+        if start in self.headings:
+            return None
+        found = bisect_left(self.paragraph_starts, start) - 1
+        return Span(self.paragraphs[found].start, end) if found >= 0 else None
+
+    def choose(self, structural: list[Span], fallback: list[Span]) -> Span:
+        """The best structural span (section, block); a fallback span (paragraph) only
+        when it holds more of the query than any structural one."""
+        best = self._best(structural)
+        other = self._best(fallback)
+        if best is None or (other is not None and other[0][0] > best[0][0]):
+            best = other
+        if best is None:
+            return self.best_window(Span(0, len(self.lines)))
+        return best[2]
+
+    def second(self, structural: list[Span], chosen: Span, core: Span) -> Span | None:
+        """The best span elsewhere in the file that fits the room `chosen` leaves, when
+        it holds at least SECOND_SHARE of what the first holds."""
+        room = self.max_chars - self.size(chosen) - MARKER_CHARS
+        if room < SECOND_MIN_CHARS:
+            return None
+        outside = [
+            span for span in structural + self.paragraphs
+            if span.end <= chosen.start or span.start >= chosen.end
+        ]  # fmt: skip
+        best = self._best(outside, room)
+        if best is None or best[0][0] < SECOND_SHARE * self.score(core)[0]:
+            return None
+        found = best[2]
+        # Widened as the first is (a heading alone says nothing), on its side of the first.
+        if found.start >= chosen.end:
+            bounds = Span(chosen.end, len(self.lines))
+        else:
+            bounds = Span(0, chosen.start)
+        return self.widen(found, structural, room, bounds)
+
+    def _best(
+        self, spans: list[Span], limit: int | None = None
+    ) -> tuple[tuple[float, float], int, Span] | None:
+        """The best span, each over `limit` (the cap) narrowed to its best window. A span is
+        narrowed only while the terms it holds in full could still beat the best so far:
+        a long file has hundreds of nested blocks."""
+        limit = self.max_chars if limit is None else limit
+        best: tuple[tuple[float, float], int, Span] | None = None
+        matching = self.matching
+        holding = [
+            span
+            for span in spans
+            if span.end > span.start
+            and bisect_left(matching, span.start) < bisect_left(matching, span.end)
+        ]  # only spans with a matching line can score
+        ranked = sorted(holding, key=lambda span: (-self.score(span)[0], self.size(span)))
+        for span in ranked:
+            if self.size(span) > limit:
+                if best is not None and self.score(span)[0] <= best[0][0]:
+                    continue
+                span = self.best_window(span, limit)
+            score = self.score(span)
+            if score[0] <= 0:
+                continue
+            candidate = (score, -self.size(span), span)
+            if best is None or candidate[:2] > best[:2]:
+                best = candidate
+        return best
