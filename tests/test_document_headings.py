@@ -146,3 +146,49 @@ def test_title_words_are_a_files_structure_in_rst_asciidoc_and_setext_markdown()
     assert structure(setext, "README.md", "budget install") == {"budget"}
     # Underlines are not titles of their own, nor is text above a transition.
     assert structure("Install it.\n\n--------\n\nMore.\n", "a.rst", "install") == set()
+
+
+# An FAQ written with HTML headings (ripgrep's FAQ.md), and READMEs' centred titles.
+HTML_FAQ = """\
+## FAQ
+
+* [Does it read config files?](#config)
+* [How do I search compressed files?](#compressed)
+
+<h3 name="config">
+Does it read config files?
+</h3>
+
+Yes. See the guide's section on configuration files.
+
+<h3 name="compressed">
+How do I search compressed files?
+</h3>
+
+Pass the `-z` flag: gzip, xz and bzip2 files are decompressed first.
+
+<H2 align="center">Licence</H2>
+
+MIT.
+"""
+
+
+def test_markdown_html_headings_start_sections():
+    assert titles(HTML_FAQ, "FAQ.md") == [
+        ("## FAQ", 2),
+        ("Does it read config files?", 3),
+        ("How do I search compressed files?", 3),
+        ('<H2 align="center">Licence</H2>', 2),
+    ]
+    cut = snippet(HTML_FAQ, "FAQ.md", "search compressed files", max_chars=140)
+    assert cut.text.startswith('<h3 name="compressed">\nHow do I search compressed files?')
+    assert "-z" in cut.text
+    assert "config" not in cut.text
+
+
+def test_html_heading_words_are_structure_and_html_elsewhere_is_not():
+    in_titles = {term.key for term in query_terms("compressed licence")}
+    assert structure(HTML_FAQ, "FAQ.md", "compressed licence gzip") == in_titles
+    text = "<p>\nCompressed files are searched.\n</p>\n\n```\n<h2>Fenced gzip</h2>\n```\n"
+    assert structure(text, "a.md", "compressed gzip") == set()
+    assert titles(text, "a.md") == []

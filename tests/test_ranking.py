@@ -588,3 +588,81 @@ def test_a_second_passage_right_after_the_first_is_joined_to_it_without_a_marker
     assert "Retry the upload after a delay.\n\nThe delay doubles" in cut.text
     lines = text.split("\n")
     assert cut.text == "\n".join(lines[cut.line_start - 1 : cut.line_end])
+
+
+def test_a_table_of_contents_is_no_second_passage():
+    # A README's contents list names every section: it holds the query's words, and
+    # points at the answer rather than giving it.
+    text = (
+        "# Tool\n\n## Contents\n\n"
+        "* [Install](#install)\n* [Search compressed files](#compressed)\n"
+        "* [Colours](#colours)\n* [Licence](#licence)\n\n"
+        f"## Install\n\n{_filler('install', 10)}"
+        "## Search compressed files\n\nPass `-z` to search compressed files: gzip, xz "
+        "and bzip2 archives are decompressed first.\n\n"
+        f"## Colours\n\n{_filler('colours', 10)}"
+    )
+    cut = snippet(text, "README.md", "search compressed files", max_chars=700)
+    assert "Pass `-z` to search compressed files" in cut.text
+    assert "[Search compressed files](#compressed)" not in cut.text
+    assert not any(left_out_lines(line) for line in cut.text.split("\n"))
+
+
+EXPRESS_STYLE = (
+    "/**\n * Clear cookie `name`.\n *\n * @param {String} name\n * @public\n */\n\n"
+    "res.clearCookie = function clearCookie(name, options) {\n"
+    "  const opts = { path: '/', ...options, expires: new Date(1)};\n"
+    "  delete opts.maxAge\n\n"
+    "  return this.cookie(name, '', opts);\n};\n\n"
+    "/**\n * Set cookie `name` to `value`, with the given `options`.\n *\n"
+    " * Options:\n *\n *    - `maxAge`   max-age in milliseconds\n"
+    " *    - `signed`   sign the cookie\n *\n * @param {String} name\n * @public\n */\n\n"
+    "res.cookie = function (name, value, options) {\n"
+    "  var opts = { ...options };\n  var secret = this.req.secret;\n\n"
+    "  this.append('Set-Cookie', serialize(name, String(value), opts));\n\n"
+    "  return this;\n};\n"
+)
+
+
+def test_a_doc_comment_a_blank_line_above_a_definition_is_its_lead_in():
+    lines = EXPRESS_STYLE.split("\n")
+    starts = {lines[span.start] for span in code_blocks(lines)}
+    assert starts == {"/**"}
+    cut = snippet(EXPRESS_STYLE, "lib/response.js", "set cookie value options", max_chars=600)
+    assert cut.text.startswith("/**\n * Set cookie `name` to `value`")
+    assert "res.cookie = function (name, value, options) {" in cut.text
+
+
+@pytest.mark.parametrize("max_chars", [1000, 1200, 1400])
+def test_code_context_never_reaches_back_into_the_block_above(max_chars):
+    # The room left after the definition is no reason to show the end of the one before.
+    cut = snippet(EXPRESS_STYLE, "lib/response.js", "set cookie value options", max_chars)
+    assert cut.text.startswith("/**\n * Set cookie `name` to `value`")
+    assert "clearCookie" not in cut.text
+
+
+def test_code_context_before_a_window_stays_inside_its_function():
+    body = "".join(f"  step{i} = prepare({i});\n" for i in range(40))
+    text = (
+        "function other() {\n  return 1;\n}\n\n"
+        "function upload(file) {\n  var size = file.size;\n\n"
+        f"{body}\n  retryUpload(file, delay);\n  return size;\n}}\n"
+    )
+    cut = snippet(text, "lib/upload.js", "retry upload delay", max_chars=1200)
+    assert "retryUpload(file, delay);" in cut.text
+    assert "function other" not in cut.text
+
+
+def test_a_window_that_starts_inside_a_section_does_not_run_into_the_next():
+    # The first section ends with a rare query word in a code block; the next section is
+    # about the rest of the question. A window across them would open on the end of a
+    # code block.
+    text = (
+        "# FAQ\n\n## Alpha\n\n"
+        f"{_filler('alpha', 10)}"
+        "```\n$ tool --ctrl\n```\n\n"
+        "## Colour settings\n\nThe terminal colour can be set.\n\n"
+        f"{_filler('colour', 20)}"
+    )
+    cut = snippet(text, "FAQ.md", "ctrl terminal colour", max_chars=300)
+    assert cut.text.startswith("## Colour settings\n\nThe terminal colour can be set.")

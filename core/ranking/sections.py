@@ -68,7 +68,9 @@ def cut_snippet(
         headings = {heading.start: heading.title for heading in found}
         # Without headings, markdown is one section and other text is its paragraphs.
         structural = document_sections(lines, found) if found or kind == "markdown" else []
-    chooser = SpanChooser(lines, line_terms, weights, max_chars, max_line_chars, headings)
+    chooser = SpanChooser(
+        lines, line_terms, weights, max_chars, max_line_chars, headings, code=kind == "code"
+    )
     if kind == "code":
         structural += _heads(structural, chooser.paragraphs)
     core = chooser.choose(structural, chooser.paragraphs)

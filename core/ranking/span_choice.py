@@ -6,14 +6,15 @@ the file when there is room (sections.py cuts the snippet from them)."""
 from __future__ import annotations
 
 import math
+import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from itertools import accumulate
 
 from .bm25 import saturated
 from .line_clip import clip_line, most_shown
 from .matching import TermMatcher
-from .spans import Span, paragraphs, statement_start
+from .spans import Span, indentation, is_closer, paragraphs, statement_start
 
 # Sections of one file compete first on which query terms they hold (weighted by rarity),
 # then on how densely: BM25 with this many characters as the "average" length, so that of
@@ -38,6 +39,12 @@ HEADING_WEIGHT = 0.5
 MARKER_CHARS = 32
 SECOND_MIN_CHARS = 200
 SECOND_SHARE = 0.5
+# A list item that is a link and nothing else (`* [Install](#install)`): a line of a table
+# of contents. A span more than NAVIGATION_SHARE of whose lines are such items points at
+# answers rather than giving them: it is never the second passage.
+_LINK_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[[^\]]*\]\([^)]*\)[ \t]*$")
+NAVIGATION_SHARE = 0.5
+_LIST_MARKS = frozenset("-*+0123456789")
 
 
 class SpanChooser:
@@ -53,11 +60,14 @@ class SpanChooser:
         max_chars: int,
         max_line_chars: int,
         headings: Mapping[int, int] | None = None,
+        code: bool = False,
     ) -> None:
         self.lines = lines
         self.max_chars = max_chars
         self.max_line_chars = max_line_chars
         self.headings = headings or {}  # a section's first line -> its heading's title line
+        self.heading_starts = sorted(self.headings)
+        self.code = code  # the spans are code blocks
         self.keys = [key for key in weights if weights[key] > 0] or list(weights)
         self.matching = sorted(number - 1 for number in line_terms)  # 0-based line indexes
         # Prefix sums: characters (as shown, long lines clipped) and each term's count.
@@ -141,25 +151,28 @@ class SpanChooser:
     def best_window(self, span: Span, limit: int | None = None) -> Span:
         """The best run of lines inside `span` that fits `limit` (the cap). A best window
         starts on a matching line (or one line before it, for a lead-in; or where the
-        statement that line closes starts): only those are tried."""
+        statement that line closes starts) or at a heading: only those are tried. One
+        that starts inside a section ends where the next begins (no tail of one section
+        run into another); one that starts at a heading may go on into the next ones."""
         limit = self.max_chars if limit is None else limit
         first = bisect_left(self.matching, span.start)
         last = bisect_left(self.matching, span.end)
         lines = self.lines
-        starts = sorted(
-            {
-                statement_start(lines, max(span.start, index - 1), span.start)
-                for index in self.matching[first:last]
-            }
-            or {span.start}
-        )
+        starts = {
+            statement_start(lines, max(span.start, index - 1), span.start)
+            for index in self.matching[first:last]
+        } or {span.start}
+        headings = self.heading_starts
+        starts.update(headings[bisect_left(headings, span.start) : bisect_left(headings, span.end)])
         best: tuple[tuple[float, float], int, Span] | None = None
-        end = span.start
-        for start in starts:
-            end = max(end, start + 1)
-            while end < span.end and self.chars[end + 1] - self.chars[start] <= limit:
-                end += 1
-            window = Span(start, end)
+        for start in sorted(starts):
+            stop = span.end
+            if start not in self.headings:
+                after = bisect_right(headings, start)
+                if after < len(headings) and headings[after] < stop:
+                    stop = headings[after]
+            fits = bisect_right(self.chars, self.chars[start] + limit) - 1
+            window = Span(start, max(start + 1, min(fits, stop)))
             candidate = (self.score(window), -start, window)
             if best is None or candidate[:2] > best[:2]:
                 best = candidate
@@ -174,7 +187,8 @@ class SpanChooser:
     ) -> Span:
         """The chosen span with its context: the largest enclosing section or block that
         still fits `limit` (the cap), then whole paragraphs after and before it up to FILL
-        of it, within `bounds` (the file), never back past a section's first line. The
+        of it, within `bounds` (the file), never back past a section's first line, nor in
+        code back into the end of a block above (another definition's). The
         answer to a question often sits a few lines from where its words cluster."""
         limit = self.max_chars if limit is None else limit
         bounds = Span(0, len(self.lines)) if bounds is None else bounds
@@ -208,12 +222,16 @@ class SpanChooser:
 
     def _with_previous(self, start: int, end: int) -> Span | None:
         """The span grown back to the start of the paragraph before it (or of the one it
-        starts inside); None at a section's first line: what ends the section before is no
-        lead-in to this one."""
+        starts inside); None at a section's first line, or in code under the end of a
+        block: what ends the section or the function before is no lead-in to this one."""
         if start in self.headings:
             return None
         found = bisect_left(self.paragraph_starts, start) - 1
-        return Span(self.paragraphs[found].start, end) if found >= 0 else None
+        if found < 0:
+            return None
+        if self.code and _ends_a_block(self.lines, self.paragraphs[found], start):
+            return None
+        return Span(self.paragraphs[found].start, end)
 
     def choose(self, structural: list[Span], fallback: list[Span]) -> Span:
         """The best structural span (section, block); a fallback span (paragraph) only
@@ -232,9 +250,11 @@ class SpanChooser:
         room = self.max_chars - self.size(chosen) - MARKER_CHARS
         if room < SECOND_MIN_CHARS:
             return None
+        is_navigation = self._navigation()
         outside = [
             span for span in structural + self.paragraphs
-            if span.end <= chosen.start or span.start >= chosen.end
+            if (span.end <= chosen.start or span.start >= chosen.end)
+            and not is_navigation(span)
         ]  # fmt: skip
         best = self._best(outside, room)
         if best is None or best[0][0] < SECOND_SHARE * self.score(core)[0]:
@@ -246,6 +266,26 @@ class SpanChooser:
         else:
             bounds = Span(0, chosen.start)
         return self.widen(found, structural, room, bounds)
+
+    def _navigation(self) -> Callable[[Span], bool]:
+        """Whether a span is mostly a table of contents (see NAVIGATION_SHARE)."""
+        lines = self.lines
+        links = list(
+            accumulate(
+                (line.lstrip(" \t")[:1] in _LIST_MARKS and bool(_LINK_ITEM.match(line))
+                 for line in lines),
+                initial=0,
+            )
+        )  # fmt: skip
+        if not links[-1]:
+            return lambda span: False
+        written = list(accumulate((bool(line.strip()) for line in lines), initial=0))
+
+        def is_navigation(span: Span) -> bool:
+            listed = links[span.end] - links[span.start]
+            return listed > NAVIGATION_SHARE * (written[span.end] - written[span.start])
+
+        return is_navigation
 
     def _best(
         self, spans: list[Span], limit: int | None = None
@@ -275,3 +315,14 @@ class SpanChooser:
             if best is None or candidate[:2] > best[:2]:
                 best = candidate
         return best
+
+
+def _ends_a_block(lines: list[str], paragraph: Span, start: int) -> bool:
+    """Whether a paragraph of code ends a block above line `start`: its last line is more
+    indented than `start` (the inside of a function above), or a closer at most as
+    indented (`}`, `end`)."""
+    last = lines[paragraph.end - 1]
+    level = indentation(lines[start])
+    if indentation(last) > level:
+        return True
+    return indentation(last) <= level and is_closer(last)

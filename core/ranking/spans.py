@@ -2,10 +2,11 @@
 with its subsections), code blocks (a line and the more-indented lines under it: a
 function, a class, a method) and paragraphs; and which of these a file is made of.
 
-Headings are markdown's (`## Title`, or a title underlined with `===` or `---`),
-AsciiDoc's (`== Title`), and in reStructuredText and plain text a title underlined (and
-perhaps overlined) with a repeated punctuation character, its level given by the order in
-which each style first appears, as docutils reads it."""
+Headings are markdown's (`## Title`, a title underlined with `===` or `---`, or an HTML
+heading such as `<h3 name="config">`), AsciiDoc's (`== Title`), and in reStructuredText
+and plain text a title underlined (and perhaps overlined) with a repeated punctuation
+character, its level given by the order in which each style first appears, as docutils
+reads it."""
 
 from __future__ import annotations
 
@@ -24,6 +25,10 @@ FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 # quote, a table row, HTML, indented code): those lines end in a rule instead.
 SETEXT = re.compile(r" {0,3}(={2,}|-{2,})[ \t]*$")
 _NOT_SETEXT_TITLE = re.compile(r" {0,3}(?:[-*+][ \t]|\d{1,9}[.)][ \t]|[>|<])| {4}|\t")
+# An HTML heading in markdown (`<h3 name="config">`, `<h1 align="center">Title</h1>`): its
+# level, and the text after its opening tag on the same line.
+_HTML_HEADING = re.compile(r" {0,3}<[hH]([1-6])(?=[\s>/])[^>]*>(.*)$")
+_TAG = re.compile(r"<[^>]*>")
 # An rst adornment: one punctuation character, three times or more.
 ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1{2,}[ \t]*$")
 _PUNCTUATION = frozenset(  # string.punctuation
@@ -111,11 +116,34 @@ def markdown_headings(lines: list[str]) -> list[Heading]:
             if heading:
                 headings.append(Heading(index, index, len(heading.group(1))))
                 continue
+        elif lead == "<":
+            html = html_heading(lines, index)
+            if html is not None:
+                headings.append(html)
+                continue
         elif lead in ("=", "-") and text_line == index - 1 and is_setext_heading(lines, index - 1):
             headings.append(Heading(index - 1, index - 1, 1 if lead == "=" else 2))
             continue
         text_line = index
     return headings
+
+
+def html_heading(lines: list[str], index: int) -> Heading | None:
+    """The HTML heading markdown line `index` opens, if it does: its words are on that line
+    after the tag, or on the next line when the tag stands alone (`<h3 name="config">`,
+    then the title, then `</h3>`). (Fences are the caller's to rule out.)"""
+    found = _HTML_HEADING.match(lines[index])
+    if found is None:
+        return None
+    title = index
+    if not html_text(found.group(2)) and index + 1 < len(lines) and html_text(lines[index + 1]):
+        title = index + 1
+    return Heading(index, title, int(found.group(1)))
+
+
+def html_text(line: str) -> str:
+    """A line's text without its HTML tags."""
+    return _TAG.sub(" ", line).strip() if "<" in line else line.strip()
 
 
 def is_setext_heading(lines: list[str], index: int) -> bool:
@@ -210,13 +238,19 @@ def document_sections(lines: list[str], headings: list[Heading]) -> list[Span]:
     return spans
 
 
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" \t"))
-
-
 _CLOSERS = ("}", ")", "]")
 _CLOSING_WORDS = frozenset({"end", "fi", "done", "esac"})
 _LEAD_INS = ("@", "#", "//", "/*", "*", "///")
+
+
+def indentation(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def is_closer(line: str) -> bool:
+    """Whether a line of code closes a block: `}`, `)`, `]` first, or a closing word."""
+    text = line.strip()
+    return text.startswith(_CLOSERS) or text in _CLOSING_WORDS
 
 
 def code_blocks(lines: list[str], matching: list[int] | None = None) -> list[Span]:
@@ -251,21 +285,38 @@ def code_blocks(lines: list[str], matching: list[int] | None = None) -> list[Spa
         closing = end
         while closing < len(lines) and not lines[closing].strip():
             closing += 1
-        if closing < len(lines) and _indent(lines[closing]) == level:
-            text = lines[closing].strip()
-            if text.startswith(_CLOSERS) or text in _CLOSING_WORDS:
-                # A closing line that opens a block of its own (`) -> None:` after a
-                # signature spread over lines, `} else {`) continues the same definition.
-                end = ends.get(closing, closing + 1)
-        first = start
-        while first > 0:
-            above = lines[first - 1]
-            if above.strip().startswith(_LEAD_INS) and _indent(above) == level:
-                first -= 1
-            else:
-                break
-        spans.append(Span(first, end))
+        if (
+            closing < len(lines)
+            and indentation(lines[closing]) == level
+            and is_closer(lines[closing])
+        ):
+            # A closing line that opens a block of its own (`) -> None:` after a
+            # signature spread over lines, `} else {`) continues the same definition.
+            end = ends.get(closing, closing + 1)
+        spans.append(Span(_lead_in_start(lines, start, level), end))
     return spans
+
+
+def _lead_in_start(lines: list[str], start: int, level: int) -> int:
+    """Where the block at `start` begins with its lead-in: the comments and decorators just
+    above it at its indentation, and a doc comment (`/** ... */`, its ` * ` lines one
+    column in) even with a blank line between it and the definition."""
+    first = start
+    if first > 1 and not lines[first - 1].strip() and lines[first - 2].strip().endswith("*/"):
+        first -= 1  # the blank line under a doc comment
+    while first > 0:
+        above = lines[first - 1]
+        text = above.strip()
+        indent = indentation(above)
+        if text.startswith(_LEAD_INS) and (
+            indent == level or (indent == level + 1 and text.startswith("*"))
+        ):
+            first -= 1
+        else:
+            break
+    if first < start and not lines[first].strip():
+        return start  # a blank line with no comment above it
+    return first
 
 
 def statement_start(lines: list[str], index: int, lowest: int, reach: int = 20) -> int:
@@ -275,10 +326,10 @@ def statement_start(lines: list[str], index: int, lowest: int, reach: int = 20) 
     line that closes nothing."""
     if not lines[index].lstrip().startswith(_CLOSERS):
         return index
-    level = _indent(lines[index])
+    level = indentation(lines[index])
     for above in range(index - 1, max(lowest, index - reach) - 1, -1):
         line = lines[above]
-        if line.strip() and _indent(line) <= level and not line.lstrip().startswith(_CLOSERS):
+        if line.strip() and indentation(line) <= level and not line.lstrip().startswith(_CLOSERS):
             return above
     return index
 

@@ -15,6 +15,8 @@ from .spans import (
     HEADING,
     document_kind,
     front_matter_end,
+    html_heading,
+    html_text,
     is_setext_heading,
     underline_style,
 )
@@ -53,6 +55,8 @@ def structure_terms(
                 index + 1 not in fenced and is_setext_heading(lines, index)
             ):
                 names.append(line.lstrip(" #"))
+            elif _is_html_title(lines, index, fenced):
+                names.append(html_text(line))
     elif kind == "plain":
         for number in line_terms:
             if underline_style(lines, number - 1) is not None:
@@ -68,6 +72,17 @@ def structure_terms(
                 if found:
                     names.append(found.group(1) or found.group(2))
     return frozenset(matcher.count("\n".join(names))) if names else frozenset()
+
+
+def _is_html_title(lines: list[str], index: int, fenced: set[int]) -> bool:
+    """Whether markdown line `index` holds an HTML heading's words: the heading's own line,
+    or the line under a tag that stands alone."""
+    for start in (index, index - 1):
+        if start >= 0 and start not in fenced and lines[start].lstrip(" ")[:1] == "<":
+            heading = html_heading(lines, start)
+            if heading is not None and heading.title == index:
+                return True
+    return False
 
 
 def _fenced_lines(lines: list[str]) -> set[int]:
