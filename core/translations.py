@@ -10,11 +10,17 @@ Two English files (an untagged name counts as English) are the project's own two
 (`docs/a.md`, `docs/en/a.md`). A tag that is also a common folder name or word (`io`,
 `it`, `ml`, `os`...) counts only beside `en`: `docs/ml/index.md` next to `docs/index.md`
 is a section, not Malayalam.
+
+A translation that ranks above its original (it is shorter, and shares the code) is served
+as the original when the original holds as many of the query's words, as written, as the
+translation does: the question was not asked in the translation's language (`depende`
+shares a stem with `dependency`, not its spelling).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 # ISO 639-1 language codes.
 LANGUAGE_CODES = frozenset(
@@ -95,3 +101,40 @@ class ServedPages:
         if found is not None:
             page, tag = found
             self._languages.setdefault(page, set()).add(tag)
+
+
+class Originals:
+    """The English originals among a search's matching files, by page: `of(path)` lists
+    the originals of a translation's page (none for an English path, or a file that is not
+    documentation). The index is built on the first question: most answers hold no
+    translation."""
+
+    def __init__(self, paths: Iterable[str]) -> None:
+        self._paths = paths
+        self._by_page: dict[str, list[tuple[str, str]]] | None = None
+
+    def of(self, path: str) -> list[str]:
+        found = page_and_language(path)
+        if found is None or _english(found[1]):
+            return []
+        page, tag = found
+        if self._by_page is None:
+            self._by_page = {}
+            for candidate in self._paths:
+                other = page_and_language(candidate)
+                if other is not None and _english(other[1]):
+                    self._by_page.setdefault(other[0], []).append((candidate, other[1]))
+        return [
+            original
+            for original, other in self._by_page.get(page, ())
+            if _languages_of_one_page(tag, other)
+        ]
+
+
+def words_held(text: str, words: Iterable[str]) -> int:
+    """How many of `words` (lower-cased) `text` holds as whole words, in any case."""
+    wanted = sorted({word for word in words if word}, key=len, reverse=True)
+    if not wanted:
+        return 0
+    pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, wanted)) + r")(?!\w)", re.I)
+    return len({found.lower() for found in pattern.findall(text)})

@@ -653,3 +653,24 @@ def test_a_matched_file_replaced_by_a_fifo_is_skipped_not_waited_on(make_project
     outcome = search(root, "needle", timeout=3.0)
     assert sources(outcome) == ["docs/b.md"]
     assert any("not a regular file" in note for note in outcome.notes)
+
+
+def test_an_original_is_served_in_place_of_its_translation_for_a_question_in_its_language(
+    make_project, engine
+):
+    # The translation is shorter, so it ranks first on the words both share (the code's).
+    code = "```python\napp.dependency_overrides[get_db] = override_get_db\n```\n"
+    english = (
+        "# Testing dependencies\n\nOverride a dependency in your tests with "
+        f"dependency_overrides.\n\n{code}\n" + "Some more explanation of the idea.\n" * 30
+    )
+    spanish = f"# Probar dependencias\n\nSobrescribe una dependencia.\n\n{code}"
+    root = make_project({"docs/en/docs/testing.md": english, "docs/es/docs/testing.md": spanish})
+    outcome = search(root, "dependency_overrides get_db")
+    assert sources(outcome) == ["docs/en/docs/testing.md"]
+    assert "dependency_overrides" in outcome.hits[0].content
+    assert "1 translation served as the original" in outcome.notes
+    assert not any("cop" in note for note in outcome.notes)  # not served twice either
+    # A question in the translation's words is answered by the translation.
+    outcome = search(root, "sobrescribe dependency_overrides")
+    assert sources(outcome) == ["docs/es/docs/testing.md"]

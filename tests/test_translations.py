@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tierscope.translations import ServedPages, page_and_language
+from tierscope.translations import ServedPages, page_and_language, words_held
 
 
 @pytest.mark.parametrize(
@@ -63,3 +63,10 @@ def test_another_language_of_a_served_page_is_a_translation(kept, candidate):
 )
 def test_other_pairs_are_not_translations(kept, candidate):
     assert not served(kept).is_translation(candidate)
+
+
+def test_words_held_counts_the_query_words_a_text_spells_as_written():
+    text = "Si tu aplicación depende de eventos, usa `Depends` y las pruebas."
+    assert words_held(text, ["dependency", "pruebas", "depends", "tests"]) == 2
+    assert words_held("The dependency_overrides dict", ["dependency", "overrides"]) == 0
+    assert words_held("anything", []) == 0

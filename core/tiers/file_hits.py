@@ -5,7 +5,8 @@ and a page once in one language), and cut to its best section."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 
 from ..files import TextFile, Unreadable, read_text_file
 from ..filtering import ContextFilter
@@ -17,7 +18,7 @@ from ..ranking.candidates import RankedFile, ReadFile
 from ..ranking.machine_data import machine_data_kind
 from ..ranking.matching import TermMatcher
 from ..ranking.sections import cut_snippet
-from ..translations import ServedPages
+from ..translations import Originals, ServedPages, words_held
 from .base import TierRequest
 
 
@@ -63,7 +64,12 @@ class FileHits:
     skipped: Counter = field(default_factory=Counter)  # reason -> files
     duplicates: int = 0
     translations: int = 0  # other languages' copies of a served page, left out
+    # The query terms of every matching file (a search over the whole scope), when known:
+    # a translation is served as its original when that holds every term it holds.
+    frequencies: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     _pages: ServedPages = field(default_factory=ServedPages)
+    _served_originals: set[str] = field(default_factory=set)
+    _originals: Originals | None = None
     _texts: dict[str, int] = field(default_factory=dict)  # file text -> its hit's index
 
     @property
@@ -72,24 +78,29 @@ class FileHits:
 
     def add(self, ranked: RankedFile, read: ReadFile | None = None) -> None:
         """Make a hit of the file (read now unless `read` has it already)."""
+        if self._pages.is_translation(ranked.path):
+            self.translations += 1
+            return
+        if ranked.path in self._served_originals:
+            return  # served already, in place of a translation ranked above it
         reason = self.context_filter.reason_to_exclude(ranked.path)
         if reason:
             self.filtered.append(FilteredHit(ranked.path, self.tier, reason))
-            return
-        if self._pages.is_translation(ranked.path):
-            self.translations += 1
             return
         settings = self.request.config
         if read is not None:
             document = read.document
         else:
             try:
-                document = read_text_file(
-                    self.request.root / ranked.path, self.request.root, settings.grep.max_filesize
-                )
+                document = self._read(ranked.path)
             except Unreadable as exc:
                 self.skipped[str(exc)] += 1
                 return
+        original = self._original_of(ranked.path, document.text)
+        if original is not None:
+            (path, document), read = original, None
+            ranked = replace(ranked, path=path)
+            self._served_originals.add(path)
         if not settings.filtering.include_machine_data:
             kind = machine_data_kind(document.text)
             if kind:
@@ -137,6 +148,40 @@ class FileHits:
             )
         )
 
+    def _read(self, path: str) -> TextFile:
+        root = self.request.root
+        return read_text_file(root / path, root, self.request.config.grep.max_filesize)
+
+    def _original_of(self, path: str, text: str) -> tuple[str, TextFile] | None:
+        """The original to serve in place of a translation (`text`), read: a matching
+        English file of the same page holding as many of the query's words as written."""
+        if not self.frequencies:
+            return None
+        if self._originals is None:
+            self._originals = Originals(self.frequencies)
+        candidates = self._originals.of(path)
+        if not candidates:
+            return None
+        # The words as typed; an identifier's parts (`dependency_overrides`) are code,
+        # which a translation keeps: they tell no language.
+        parts = {part for term in self.terms if term.compound for part in term.parts}
+        words = [
+            term.word
+            for term in self.terms
+            if not term.compound and not term.literal and term.word not in parts
+        ]
+        held = words_held(text, words)
+        for original in candidates:
+            if self.context_filter.reason_to_exclude(original):
+                continue
+            try:
+                document = self._read(original)
+            except Unreadable:
+                continue
+            if words_held(document.text, words) >= held:
+                return original, document
+        return None
+
     def notes(self) -> list[str]:
         notes = [f"{count} {noun_for(count, 'file')} skipped: {reason}"
                  for reason, count in self.skipped.items()]  # fmt: skip
@@ -146,4 +191,8 @@ class FileHits:
         if self.translations:
             noun = noun_for(self.translations, "translation")
             notes.append(f"{self.translations} {noun} of a served page left out")
+        if self._served_originals:
+            count = len(self._served_originals)
+            noun = noun_for(count, "translation")
+            notes.append(f"{count} {noun} served as the original")
         return notes

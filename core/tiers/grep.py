@@ -97,6 +97,7 @@ class _GrepSearch:
             tier=self.name,
             context_filter=request.context(),
             limit=request.config.grep.limit,
+            frequencies=found.frequencies,
         )
         reader = FileReader(request, matcher)
         ranked_files = rerank_by_structure(
