@@ -713,3 +713,19 @@ def test_reading_the_index_directly_ors_every_term_in_one_match(indexed, argv_lo
         "grimoires/loa/prd.md",
         "grimoires/loa/reality/api.md",
     }
+
+
+def test_an_original_is_served_in_place_of_a_translation_ranked_above_it(qmd_on_path, root):
+    code = "```python\napp.dependency_overrides[get_db] = override_get_db\n```\n"
+    english = (
+        "# Testing dependencies\n\nOverride a dependency in your tests with "
+        f"dependency_overrides.\n\n{code}\n" + "Some more explanation of the idea.\n" * 30
+    )
+    spanish = f"# Probar dependencias\n\nSobrescribe una dependencia.\n\n{code}"
+    write_files(root, {"site/en/docs/testing.md": english, "site/es/docs/testing.md": spanish})
+    qmd("collection", "add", "site", "--name", "site", cwd=root)
+
+    outcome = search(make_request(root, "dependency_overrides get_db", collections=("site",)))
+
+    assert [hit.source for hit in outcome.hits] == ["site/en/docs/testing.md"]
+    assert "1 translation served as the original" in outcome.notes

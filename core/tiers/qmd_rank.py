@@ -105,6 +105,7 @@ def rank_found(
         tier=tier,
         context_filter=request.context(),
         limit=limit,
+        frequencies=candidates.frequencies,
     )
     reader = FileReader(request, matcher, read_already=texts)
     ranked_files = rerank_by_structure(
