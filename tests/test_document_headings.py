@@ -7,7 +7,7 @@ from __future__ import annotations
 from tierscope.ranking.analysis import query_terms
 from tierscope.ranking.matching import TermMatcher
 from tierscope.ranking.sections import cut_snippet
-from tierscope.ranking.spans import document_headings
+from tierscope.ranking.spans import document_headings, split_lines
 from tierscope.ranking.structure import structure_terms
 
 
@@ -21,7 +21,7 @@ def snippet(text: str, path: str, query: str, max_chars: int = 200):
 
 
 def titles(text: str, path: str) -> list[tuple[str, int]]:
-    lines = text.split("\n")
+    lines = split_lines(text)
     return [(lines[h.title], h.level) for h in document_headings(lines, path)]
 
 
@@ -135,7 +135,7 @@ def test_markdown_rules_lists_and_fenced_lines_are_not_setext_headings():
 
 def structure(text: str, path: str, query: str) -> set[str]:
     matcher = TermMatcher(query_terms(query))
-    return set(structure_terms(text.split("\n"), matcher.lines(text), path, matcher))
+    return set(structure_terms(split_lines(text), matcher.lines(text), path, matcher))
 
 
 def test_title_words_are_a_files_structure_in_rst_asciidoc_and_setext_markdown():
@@ -192,3 +192,17 @@ def test_html_heading_words_are_structure_and_html_elsewhere_is_not():
     text = "<p>\nCompressed files are searched.\n</p>\n\n```\n<h2>Fenced gzip</h2>\n```\n"
     assert structure(text, "a.md", "compressed gzip") == set()
     assert titles(text, "a.md") == []
+
+
+def test_headings_of_a_file_with_crlf_line_ends_are_found():
+    crlf = RST.replace("\n", "\r\n")
+    assert [title for title, _ in titles(crlf, "guide.rst")] == [
+        "Guide", "Setup", "Token budget", "Other"
+    ]  # fmt: skip
+    cut = snippet(crlf, "docs/guide.rst", "token budget", max_chars=90)
+    assert cut.text == (
+        "Token budget\n------------\n\nThe token budget caps context.\nTokens are counted."
+    )
+    setext = "Guide\r\n=====\r\n\r\nIntro.\r\n\r\nToken budget\r\n------------\r\n\r\nCaps.\r\n"
+    assert [level for _, level in titles(setext, "README.md")] == [1, 2]
+    assert structure(setext, "README.md", "budget") == {"budget"}

@@ -666,3 +666,22 @@ def test_a_window_that_starts_inside_a_section_does_not_run_into_the_next():
     )
     cut = snippet(text, "FAQ.md", "ctrl terminal colour", max_chars=300)
     assert cut.text.startswith("## Colour settings\n\nThe terminal colour can be set.")
+
+
+def test_a_window_starts_at_the_heading_of_its_matches_not_at_an_earlier_one():
+    filler = "".join(f"Filler paragraph {i} says nothing at all.\n\n" for i in range(40))
+    text = (
+        "Guide\n=====\n\nIntro text here.\n\nSetup\n-----\n\nInstall it with pip.\n\n"
+        f"Token budget\n------------\n\nThe token budget caps context.\n\n{filler}"
+    )
+    cut = snippet(text, "docs/guide.rst", "token budget", max_chars=600)
+    assert cut.text.startswith("Token budget\n------------\n\nThe token budget caps context.")
+
+
+def test_a_window_does_not_open_on_a_parent_heading_before_its_section():
+    text = "# Guide\n\nIntro.\n\n## Limits\n\nThe token budget caps context.\n\n" + "".join(
+        f"Filler paragraph {i} says nothing.\n\n" for i in range(40)
+    )
+    cut = snippet(text, "docs/guide.md", "token budget", max_chars=400)
+    assert "The token budget caps context." in cut.text
+    assert "Intro." not in cut.text

@@ -17,6 +17,7 @@ from . import bm25
 from .bm25 import Scorer
 from .file_roles import role_weigher, weighted
 from .matching import TermMatcher
+from .spans import split_lines
 
 # How many of the best files are read and scored again with their headings or definitions.
 RERANK_DEPTH = 20
@@ -179,7 +180,7 @@ class ReadFile:
 
     @cached_property
     def lines(self) -> list[str]:
-        return self.document.text.split("\n")
+        return split_lines(self.document.text)
 
 
 def rerank_by_structure(

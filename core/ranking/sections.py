@@ -24,7 +24,14 @@ from dataclasses import dataclass
 from ..models import left_out_marker
 from .matching import TermMatcher
 from .span_choice import MARKER_CHARS, SpanChooser
-from .spans import Span, code_blocks, document_headings, document_kind, document_sections
+from .spans import (
+    Span,
+    code_blocks,
+    document_headings,
+    document_kind,
+    document_sections,
+    split_lines,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +63,7 @@ def cut_snippet(
     """The best section of `text` for the terms found on `line_terms` (1-based lines),
     with its context (see `SpanChooser.widen`), and the next best elsewhere when it leaves
     room (`SpanChooser.second`). The lines given span both."""
-    lines = _file_lines(text)
+    lines = split_lines(text)
     if not lines:
         return Snippet("", 1, 1)
     kind = document_kind(path)
@@ -91,14 +98,6 @@ def cut_snippet(
     return Snippet("\n".join(shown), fragments[0].start + 1, fragments[-1].end)
 
 
-def _file_lines(text: str) -> list[str]:
-    """The lines of a file's text (a final newline ends the last line, it adds none)."""
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
-
-
 def _trimmed(lines: list[str], span: Span) -> Span:
     start, end = span.start, span.end
     while start < end - 1 and not lines[start].strip():
@@ -122,7 +121,7 @@ def cut_span(
     """The lines a tier pointed at (1-based, inclusive), as they are now: narrowed to
     their best window when over the cap, long lines clipped. None when the span is past
     the end of the file."""
-    lines = _file_lines(text)
+    lines = split_lines(text)
     start, end = max(1, line_start) - 1, min(len(lines), max(line_end, line_start))
     if start >= end:
         return None

@@ -151,9 +151,10 @@ class SpanChooser:
     def best_window(self, span: Span, limit: int | None = None) -> Span:
         """The best run of lines inside `span` that fits `limit` (the cap). A best window
         starts on a matching line (or one line before it, for a lead-in; or where the
-        statement that line closes starts) or at a heading: only those are tried. One
-        that starts inside a section ends where the next begins (no tail of one section
-        run into another); one that starts at a heading may go on into the next ones."""
+        statement that line closes starts) or at the heading of a match's section: only
+        those are tried. One that starts inside a section ends where the next begins (no
+        tail of one section run into another); one that starts at a heading may go on into
+        the next ones."""
         limit = self.max_chars if limit is None else limit
         first = bisect_left(self.matching, span.start)
         last = bisect_left(self.matching, span.end)
@@ -163,7 +164,10 @@ class SpanChooser:
             for index in self.matching[first:last]
         } or {span.start}
         headings = self.heading_starts
-        starts.update(headings[bisect_left(headings, span.start) : bisect_left(headings, span.end)])
+        for index in self.matching[first:last]:  # the heading of each match's section
+            above = bisect_right(headings, index) - 1
+            if above >= 0 and headings[above] >= span.start:
+                starts.add(headings[above])
         best: tuple[tuple[float, float], int, Span] | None = None
         for start in sorted(starts):
             stop = span.end

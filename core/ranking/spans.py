@@ -57,6 +57,17 @@ class Heading:
     level: int
 
 
+def split_lines(text: str) -> list[str]:
+    """A text's lines, without their line ends (`\n` or `\r\n`). A final line end adds
+    no line."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if "\r" in text:
+        lines = [line[:-1] if line.endswith("\r") else line for line in lines]
+    return lines
+
+
 def document_kind(path: str) -> str:
     suffix = PurePosixPath(path).suffix.lower()
     if suffix in MARKDOWN_SUFFIXES:
