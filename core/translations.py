@@ -5,7 +5,8 @@ identifiers every language's copy ranks next to the original and fills the answe
 one page (a project like FastAPI keeps its docs in a dozen languages). Two documentation
 files are the same page in two languages when their paths differ only by a language tag:
 a folder (`docs/en/docs/cors.md` and `docs/pt-BR/docs/cors.md`; `docs/guide.md` and
-`docs/zh/guide.md`) or a suffix before the extension (`README.md` and `README.fr.md`).
+`docs/zh/guide.md`) or a suffix before the extension (`README.md` and `README.fr.md`,
+`README_zh-CN.md`, `README-de.md`).
 Two English files (an untagged name counts as English) are the project's own two files
 (`docs/a.md`, `docs/en/a.md`). A tag that is also a common folder name or word (`io`,
 `it`, `ml`, `os`...) counts only beside `en`: `docs/ml/index.md` next to `docs/index.md`
@@ -38,6 +39,8 @@ _TAG = re.compile(r"([a-z]{2})(?:[-_][A-Za-z]{2,4})?")
 AMBIGUOUS_CODES = frozenset(
     "am an as be cs id io is it ml mr ms my na no or os ps sa so ts to ug".split()
 )
+# A name ending in a tag after `_` or `-` (`README_zh-CN`, `README-de`).
+_JOINED_TAG = re.compile(r"(.+?)[_-]([a-z]{2}(?:[-_][A-Za-z]{2,4})?)")
 DOCUMENT_SUFFIXES = (".md", ".markdown", ".mdx", ".rst", ".adoc", ".txt")
 ORIGINAL = ""  # the tag of an untagged name (`README.md`)
 
@@ -64,6 +67,9 @@ def page_and_language(path: str) -> tuple[str, str] | None:
     base, tag_dot, tag = stem.rpartition(".")
     if tag_dot and base and language_of(tag):
         return "/".join([*parts, f"{base}.{suffix}"]), tag
+    joined = _JOINED_TAG.fullmatch(stem)  # `README_zh-CN`, `README-de`
+    if joined and language_of(joined.group(2)):
+        return "/".join([*parts, f"{joined.group(1)}.{suffix}"]), joined.group(2)
     return path, ORIGINAL
 
 

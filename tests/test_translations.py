@@ -16,6 +16,10 @@ from tierscope.translations import ServedPages, page_and_language, words_held
         ("docs/zh-hant/guide.md", ("docs/guide.md", "zh-hant")),
         ("docs/guide.md", ("docs/guide.md", "")),
         ("README.fr.md", ("README.md", "fr")),
+        ("Readme_zh-CN.md", ("Readme.md", "zh-CN")),
+        ("docs/README-de.md", ("docs/README.md", "de")),
+        ("docs/getting-started.md", ("docs/getting-started.md", "")),
+        ("docs/user_guide.md", ("docs/user_guide.md", "")),
         ("guide/intro.ja.rst", ("guide/intro.rst", "ja")),
         ("notes.v2.md", ("notes.v2.md", "")),
         ("src/de/module.py", None),
@@ -40,6 +44,7 @@ def served(*paths: str) -> ServedPages:
         ("docs/de/docs/cors.md", "docs/en/docs/cors.md"),  # the better-ranked one stays
         ("docs/guide/start.md", "docs/zh/guide/start.md"),
         ("README.md", "README.pt-BR.md"),
+        ("Readme.md", "Readme_zh-CN.md"),
         ("docs/en/a.md", "docs/it/a.md"),
         ("docs/de/a.md", "docs/fr/a.md"),  # the original itself was not served
     ],
