@@ -16,8 +16,13 @@ from hypothesis import strategies as st
 
 from tierscope.config.model import Config, FilteringSettings, SnippetSettings
 from tierscope.models import ResolvedScope, TierStatus
+from tierscope.ranking.analysis import query_terms
+from tierscope.ranking.bm25 import Scorer
+from tierscope.ranking.candidates import RankedFile
+from tierscope.ranking.matching import TermMatcher
 from tierscope.tiers import grep_ripgrep
 from tierscope.tiers.base import Deadline, TierRequest
+from tierscope.tiers.file_hits import FileHits
 from tierscope.tiers.grep import GrepTier, find_ripgrep
 
 
@@ -655,22 +660,62 @@ def test_a_matched_file_replaced_by_a_fifo_is_skipped_not_waited_on(make_project
     assert any("not a regular file" in note for note in outcome.notes)
 
 
-def test_an_original_is_served_in_place_of_its_translation_for_a_question_in_its_language(
-    make_project, engine
-):
-    # The translation is shorter, so it ranks first on the words both share (the code's).
+def test_a_question_gets_the_page_in_its_own_language(make_project, engine):
+    # The translation names the code more often, in a page a fraction as long: on the
+    # words both share (the code's) it would outrank the original.
     code = "```python\napp.dependency_overrides[get_db] = override_get_db\n```\n"
     english = (
-        "# Testing dependencies\n\nOverride a dependency in your tests with "
-        f"dependency_overrides.\n\n{code}\n" + "Some more explanation of the idea.\n" * 30
+        "# Testing\n\nReplace what an endpoint receives while testing.\n\n"
+        + "Some more explanation of the idea.\n" * 400
+        + code
     )
-    spanish = f"# Probar dependencias\n\nSobrescribe una dependencia.\n\n{code}"
+    spanish = (
+        "# Probar dependencias\n\nSobrescribe `get_db` con `dependency_overrides`: "
+        f"`get_db` y `get_db`.\n\n{code}"
+    )
     root = make_project({"docs/en/docs/testing.md": english, "docs/es/docs/testing.md": spanish})
     outcome = search(root, "dependency_overrides get_db")
     assert sources(outcome) == ["docs/en/docs/testing.md"]
     assert "dependency_overrides" in outcome.hits[0].content
-    assert "1 translation served as the original" in outcome.notes
     assert not any("cop" in note for note in outcome.notes)  # not served twice either
     # A question in the translation's words is answered by the translation.
     outcome = search(root, "sobrescribe dependency_overrides")
     assert sources(outcome) == ["docs/es/docs/testing.md"]
+
+
+def collector(root, query, frequencies) -> FileHits:
+    matcher = TermMatcher(query_terms(query))
+    scope = ResolvedScope("docs", (), (), ((root / "docs").resolve(),))
+    request = TierRequest(query, root, scope, Config(), 5.0)
+    scorer = Scorer.for_scope(tuple(t.key for t in matcher.terms), 2, {}, 100.0)
+    return FileHits(
+        request=request, terms=matcher.terms, matcher=matcher, scorer=scorer, tier="grep",
+        context_filter=request.context(), limit=10, frequencies=frequencies,
+    )  # fmt: skip
+
+
+def test_a_translation_about_to_be_served_is_served_as_its_original(make_project):
+    code = "```python\napp.dependency_overrides[get_db] = override_get_db\n```\n"
+    root = make_project(
+        {
+            "docs/en/docs/testing.md": f"# Testing\n\nReplace a dependency in tests.\n\n{code}",
+            "docs/es/docs/testing.md": f"# Pruebas\n\nSobrescribe una dependencia.\n\n{code}",
+        }
+    )
+    counts = {"dependencyoverrides": 1, "getdb": 1}
+    frequencies = {"docs/en/docs/testing.md": counts, "docs/es/docs/testing.md": counts}
+    es = RankedFile("docs/es/docs/testing.md", 0.9, {"getdb": 0.9})
+    en = RankedFile("docs/en/docs/testing.md", 0.5, {"getdb": 0.5})
+
+    english = collector(root, "dependency_overrides get_db in tests", frequencies)
+    english.add(es)
+    english.add(en)  # served already: not again, not as a copy
+    assert [hit.source for hit in english.hits] == ["docs/en/docs/testing.md"]
+    assert "Replace a dependency" in english.hits[0].content
+    assert english.notes() == ["1 translation served as the original"]
+
+    spanish = collector(root, "sobrescribe dependency_overrides", frequencies)
+    spanish.add(es)
+    spanish.add(en)
+    assert [hit.source for hit in spanish.hits] == ["docs/es/docs/testing.md"]
+    assert spanish.notes() == ["1 translation of a served page left out"]

@@ -15,6 +15,7 @@ from tierscope.ranking.file_roles import (
     POST_DEMOTION_LABEL,
     POST_WEIGHT,
     TEST_FILE_WEIGHT,
+    TRANSLATION_WEIGHT,
     is_dated_post,
     is_test_file,
     role_weigher,
@@ -685,3 +686,21 @@ def test_a_window_does_not_open_on_a_parent_heading_before_its_section():
     cut = snippet(text, "docs/guide.md", "token budget", max_chars=400)
     assert "The token budget caps context." in cut.text
     assert "Intro." not in cut.text
+
+
+def test_translated_pages_weigh_less_unless_the_query_is_in_another_language():
+    paths = [
+        "docs/en/docs/cors.md", "docs/zh-CN/选项.md", "docs/es/docs/cors.md",
+        "README.md", "README_zh-CN.md", "docs/it/index.md", "src/de/cors.py",
+    ]  # fmt: skip
+    demoted = {
+        "docs/zh-CN/选项.md": TRANSLATION_WEIGHT,
+        "docs/es/docs/cors.md": TRANSLATION_WEIGHT,
+        "README_zh-CN.md": TRANSLATION_WEIGHT,
+    }
+    assert demoted_files(paths, keys("allow cors origins")) == demoted
+    # A word no English query spells (`asíncronas`, `选项`): the query may be theirs.
+    assert demoted_files(paths, keys("pruebas asíncronas")) == {}
+    assert demoted_files(paths, keys("选项 required")) == {}
+    _, parts = weighted({"cors": 0.4}, TRANSLATION_WEIGHT, "docs/es/docs/cors.md")
+    assert "(translation)" in parts

@@ -11,6 +11,13 @@
   `tierscope eval` on Textual: docs MRR@10 0.869 without it, 0.874 with it; on the held-out
   how-to questions 0.490 without, 0.547 with it, 0.529 at 0.8). Code is never a post: a
   `news/` or `blog/` package holds an application's code.
+- A translated page (a document under a language's folder or named with its tag, other
+  than English: `docs/zh-CN/`, `README_zh-CN.md`) keeps the original's code and names, so
+  on a question's identifiers it ranks as the English page does, and on FastAPI or
+  commander.js an English question got Spanish and Chinese pages. Unless the query holds
+  a word no English query spells (a letter outside ASCII), its score is scaled by
+  TRANSLATION_WEIGHT. A tag that is also a common folder name (`it`, `io`...) is left
+  alone (translations.py).
 """
 
 from __future__ import annotations
@@ -18,13 +25,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 
+from ..translations import AMBIGUOUS_CODES, language_of, page_and_language
 from .spans import document_kind
 
 TEST_FILE_WEIGHT = 0.6
 POST_WEIGHT = 0.6
+TRANSLATION_WEIGHT = 0.6
 # What each demotion is called where `--explain` lists what each term added.
 DEMOTION_LABEL = "(test file)"
 POST_DEMOTION_LABEL = "(dated post)"
+TRANSLATION_DEMOTION_LABEL = "(translation)"
 # Query terms (stems) that ask about tests, or about news: then those rank as any file does.
 _ASKS_ABOUT_TESTS = frozenset({"test", "spec", "fixtur", "pytest", "unittest", "conftest"})
 _ASKS_ABOUT_NEWS = frozenset({"blog", "post", "news", "changelog", "releas", "announc"})
@@ -63,21 +73,36 @@ def is_dated_post(path: str) -> bool:
     return _POST_PATH.search(path) is not None and document_kind(path) != "code"
 
 
+def is_translated_page(path: str) -> bool:
+    """True for a document in a language other than English, told by its path
+    (`docs/es/docs/cors.md`, `README_zh-CN.md`); not for a tag that is also a common
+    folder name (`docs/it/`)."""
+    found = page_and_language(path)
+    if found is None:
+        return False
+    language = language_of(found[1])
+    return language is not None and language != "en" and language not in AMBIGUOUS_CODES
+
+
 def role_weigher(query_keys: Iterable[str]) -> Callable[[str], float]:
     """The weight of a file, by its path, for a query with these keys: TEST_FILE_WEIGHT for
     a test file unless the query asks about tests, POST_WEIGHT for a dated post unless it
-    asks about news (or holds a version number), else 1. Asked only of the files a ranking
+    asks about news (or holds a version number), TRANSLATION_WEIGHT for a translated page
+    unless the query holds a word outside ASCII, else 1. Asked only of the files a ranking
     scores (a few of thousands)."""
     keys = set(query_keys)
     tests = TEST_FILE_WEIGHT < 1 and not _ASKS_ABOUT_TESTS.intersection(keys)
     asks_about_news = _ASKS_ABOUT_NEWS.intersection(keys) or any(map(_VERSION.fullmatch, keys))
     posts = POST_WEIGHT < 1 and not asks_about_news
+    translations = TRANSLATION_WEIGHT < 1 and all(key.isascii() for key in keys)
 
     def weight(path: str) -> float:
         if tests and is_test_file(path):
             return TEST_FILE_WEIGHT
         if posts and is_dated_post(path):
             return POST_WEIGHT
+        if translations and is_translated_page(path):
+            return TRANSLATION_WEIGHT
         return 1.0
 
     return weight
@@ -85,7 +110,9 @@ def role_weigher(query_keys: Iterable[str]) -> Callable[[str], float]:
 
 def demotion_label(path: str) -> str:
     """What a demoted file's lost score is called in `--explain`."""
-    return DEMOTION_LABEL if is_test_file(path) else POST_DEMOTION_LABEL
+    if is_test_file(path):
+        return DEMOTION_LABEL
+    return POST_DEMOTION_LABEL if is_dated_post(path) else TRANSLATION_DEMOTION_LABEL
 
 
 def weighted(
