@@ -30,7 +30,10 @@ DOC_EXTENSIONS = {
     ".rst": "*.rst",
     ".adoc": "*.adoc",
     ".txt": "*.txt",  # only inside a documentation folder (see is_documentation)
+    ".ipynb": "*.ipynb",  # Jupyter notebooks: read as their cells' text (ranking/notebooks.py)
 }
+# Documentation qmd cannot index: a notebook is JSON to it.
+NOT_FOR_QMD = frozenset({".ipynb"})
 # Text files that are not documentation, even inside a documentation folder.
 _NOT_DOCUMENTATION = re.compile(
     r"(?:requirements|constraints|cmakelists|robots|license|licence|copying|authors)\b", re.I

@@ -22,6 +22,7 @@ from .project_survey import (
     DOC_EXTENSIONS,
     DOC_FOLDER_NAMES,
     LANGUAGES,
+    NOT_FOR_QMD,
     TEST_FOLDER_NAMES,
     FolderSurvey,
     FoundCollection,
@@ -124,19 +125,26 @@ def collections_to_create(survey: ProjectSurvey) -> dict[str, WantedCollection]:
     wanted: dict[str, WantedCollection] = {}
     for folder in folders:
         mask = _documents_mask(folder)
-        if not _covered(folder.name, existing, mask):
+        if mask is not None and not _covered(folder.name, existing, mask):
             wanted[_unique(_slug(folder.name), taken)] = WantedCollection(folder.name, mask)
-    listed = [name for name in top_docs if not _MASK_SPECIAL.search(name)]
+    listed = [
+        name
+        for name in top_docs
+        if not _MASK_SPECIAL.search(name) and _suffix(name) not in NOT_FOR_QMD
+    ]
     if listed and not any(c.folder == "." for c in existing):
         wanted[_unique(TOP_LEVEL_COLLECTION, taken)] = WantedCollection(".", ",".join(listed))
     return wanted
 
 
-def _documents_mask(folder: FolderSurvey) -> str:
+def _documents_mask(folder: FolderSurvey) -> str | None:
     """The mask of a folder's collection: qmd's default (every markdown file) for a folder
     of markdown, else its kinds of document (`**/*.rst`): qmd indexes any text its mask
-    names, and by default it would index nothing of reStructuredText docs."""
-    kinds = [suffix for suffix, _ in folder.docs.most_common()]
+    names, and by default it would index nothing of reStructuredText docs. None for a
+    folder of nothing qmd can index (notebooks: JSON to qmd)."""
+    kinds = [suffix for suffix, _ in folder.docs.most_common() if suffix not in NOT_FOR_QMD]
+    if not kinds:
+        return None
     return "" if kinds == [".md"] else ",".join(f"**/*{suffix}" for suffix in kinds)
 
 

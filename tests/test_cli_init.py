@@ -514,3 +514,35 @@ def test_qmd_makes_nothing_when_the_config_is_not_written(capsys, project, qmd_o
     assert code == 1
     assert "--qmd: no collection made, since no config is written" in err
     assert not (project / LOCAL_DIR).exists()
+
+
+def _notebook(title: str, text: str) -> str:
+    cell = {"cell_type": "markdown", "metadata": {}, "source": [f"# {title}\n", "\n", text]}
+    return json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4}, indent=1) + "\n"
+
+
+def test_a_folder_of_notebooks_is_documentation_and_qmd_is_not_asked_to_index_it(
+    capsys, make_project, qmd_on_path
+):
+    root = make_project(
+        {
+            "README.md": "# Models\n\nTraining recipes.\n",
+            "notebooks/01-train.ipynb": _notebook("Train", "Fine-tune with a warmup schedule."),
+            "notebooks/02-eval.ipynb": _notebook("Evaluate", "Accuracy on the test split."),
+            "notebooks/03-export.ipynb": _notebook("Export", "Save the weights as ONNX."),
+            "src/models/train.py": "def train():\n    pass\n",
+        }
+    )
+    code, _, _ = init(capsys, root, "--qmd")
+    docs = load_config(root).scopes["docs"]
+
+    assert code == 0
+    assert "notebooks/" in docs.grep_paths and "*.ipynb" in docs.include
+    # qmd indexes text by its mask: a notebook's JSON is no document to it.
+    registry = read_registry(root / LOCAL_DIR / "index.yml")
+    assert all(
+        "ipynb" not in c.mask and c.root.name != "notebooks" for c in registry.collections.values()
+    )
+    hits, _ = query(capsys, root, "warmup schedule", "--scope", "docs", "--tiers", "grep")
+    assert [hit["source"] for hit in hits] == ["notebooks/01-train.ipynb"]
+    assert hits[0]["content"].startswith("# Train")

@@ -17,6 +17,7 @@ from . import bm25
 from .bm25 import Scorer
 from .file_roles import role_weigher, weighted
 from .matching import TermMatcher
+from .notebooks import NotebookView
 from .spans import split_lines
 
 # How many of the best files are read and scored again with their headings or definitions.
@@ -173,14 +174,26 @@ def path_terms(path: str, matcher: TermMatcher) -> frozenset[str]:
 
 @dataclass(frozen=True)
 class ReadFile:
-    """A file read for ranking: its text and the query terms on each line."""
+    """A file read for ranking: its text and the query terms on each line; for a notebook,
+    the text of its cells (`view`, notebooks.py), which the lines and terms are of."""
 
     document: TextFile
     line_terms: dict[int, dict[str, int]]
+    view: NotebookView | None = None
+
+    @property
+    def text(self) -> str:
+        return self.view.text if self.view is not None else self.document.text
+
+    @property
+    def size(self) -> int:
+        """The length ranking counts: a notebook's cells, not its outputs (an image is
+        most of a notebook's bytes)."""
+        return len(self.view.text.encode()) if self.view is not None else self.document.size
 
     @cached_property
     def lines(self) -> list[str]:
-        return split_lines(self.document.text)
+        return split_lines(self.text)
 
 
 def rerank_by_structure(
@@ -207,7 +220,7 @@ def rerank_by_structure(
             continue
         in_structure = structure_terms(found.lines, found.line_terms, entry.path, matcher)
         together = bm25.closest_terms(found.line_terms, scorer.weights)
-        length = candidates.lengths.get(entry.path, found.document.size)
+        length = candidates.lengths.get(entry.path, found.size)
         score, contributions = weighted(
             scorer.contributions(
                 candidates.frequencies[entry.path], length, path_terms(entry.path, matcher),

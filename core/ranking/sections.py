@@ -18,7 +18,7 @@ sits in another (the section on the option, the docstring of the attribute).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..models import left_out_marker
@@ -27,9 +27,9 @@ from .span_choice import MARKER_CHARS, SpanChooser
 from .spans import (
     Span,
     code_blocks,
-    document_headings,
     document_kind,
     document_sections,
+    headings_of_kind,
     split_lines,
 )
 
@@ -59,10 +59,13 @@ def cut_snippet(
     max_chars: int,
     max_line_chars: int,
     matcher: TermMatcher | None = None,
+    file_lines: Sequence[int] | None = None,
 ) -> Snippet:
     """The best section of `text` for the terms found on `line_terms` (1-based lines),
     with its context (see `SpanChooser.widen`), and the next best elsewhere when it leaves
-    room (`SpanChooser.second`). The lines given span both."""
+    room (`SpanChooser.second`). The lines given span both: the file's lines, or when
+    `file_lines` gives the file's line for each of `text` (a notebook's cells,
+    notebooks.py), those."""
     lines = split_lines(text)
     if not lines:
         return Snippet("", 1, 1)
@@ -71,7 +74,7 @@ def cut_snippet(
     if kind == "code":
         structural = code_blocks(lines, [number - 1 for number in sorted(line_terms)])
     else:
-        found = document_headings(lines, path)
+        found = headings_of_kind(lines, kind)
         headings = {heading.start: heading.title for heading in found}
         # Without headings, markdown is one section and other text is its paragraphs.
         structural = document_sections(lines, found) if found or kind == "markdown" else []
@@ -91,11 +94,18 @@ def cut_snippet(
             lines[i].strip() for i in range(gap.start, gap.end)
         ):  # next to each other: one passage
             fragments = [Span(fragments[0].start, fragments[1].end)]
+
+    def file_line(index: int) -> int:  # a 0-based line of `text` -> the file's (1-based)
+        return file_lines[index] if file_lines is not None else index + 1
+
     shown = chooser.shown(fragments[0], matcher)
     if len(fragments) == 2:
-        shown.append(left_out_marker(fragments[0].end + 1, fragments[1].start))
+        left_out = (file_line(fragments[0].end - 1) + 1, file_line(fragments[1].start) - 1)
+        shown.append(left_out_marker(*left_out))
         shown += chooser.shown(fragments[1], matcher)
-    return Snippet("\n".join(shown), fragments[0].start + 1, fragments[-1].end)
+    return Snippet(
+        "\n".join(shown), file_line(fragments[0].start), file_line(fragments[-1].end - 1)
+    )
 
 
 def _trimmed(lines: list[str], span: Span) -> Span:

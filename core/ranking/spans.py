@@ -15,7 +15,8 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".mdown"})
+# A notebook's text, as ranking and snippets read it, is its cells': markdown (notebooks.py).
+MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".mdown", ".ipynb"})
 ASCIIDOC_SUFFIXES = frozenset({".adoc", ".asciidoc"})
 PLAIN_SUFFIXES = frozenset({".txt", ".rst", ""})
 
@@ -90,7 +91,11 @@ def front_matter_end(lines: list[str]) -> int:
 
 def document_headings(lines: list[str], path: str) -> list[Heading]:
     """The headings of a document, in order (none for code)."""
-    kind = document_kind(path)
+    return headings_of_kind(lines, document_kind(path))
+
+
+def headings_of_kind(lines: list[str], kind: str) -> list[Heading]:
+    """The headings of a text of a `document_kind`, in order (none for code)."""
     if kind == "markdown":
         return markdown_headings(lines)
     if kind == "asciidoc":

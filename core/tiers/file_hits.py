@@ -17,9 +17,17 @@ from ..ranking.bm25 import Scorer
 from ..ranking.candidates import RankedFile, ReadFile
 from ..ranking.machine_data import machine_data_kind
 from ..ranking.matching import TermMatcher
+from ..ranking.notebooks import is_notebook, notebook_view
 from ..ranking.sections import cut_snippet
 from ..translations import Originals, ServedPages, words_held
 from .base import TierRequest
+
+
+def read_file(document: TextFile, path: str, matcher: TermMatcher) -> ReadFile:
+    """A file as ranking and snippets read it: a notebook as its cells' text (its outputs
+    and metadata left out, notebooks.py), any other file as it is."""
+    view = notebook_view(document.text) if is_notebook(path) else None
+    return ReadFile(document, matcher.lines(view.text if view else document.text), view)
 
 
 @dataclass
@@ -44,8 +52,13 @@ class FileReader:
                     )
                 except Unreadable:
                     return None
-            self.cache[path] = ReadFile(document, self.matcher.lines(document.text))
+            self.cache[path] = read_file(document, path, self.matcher)
         return self.cache[path]
+
+    def size(self, path: str) -> int | None:
+        """The length ranking counts for a notebook (its cells' text; notebooks.py)."""
+        found = self.read(path)
+        return found.size if found is not None else None
 
 
 @dataclass
@@ -88,21 +101,22 @@ class FileHits:
             self.filtered.append(FilteredHit(ranked.path, self.tier, reason))
             return
         settings = self.request.config
-        if read is not None:
-            document = read.document
-        else:
+        if read is None:
             try:
                 document = self._read(ranked.path)
             except Unreadable as exc:
                 self.skipped[str(exc)] += 1
                 return
-        original = self._original_of(ranked.path, document.text)
+            read = read_file(document, ranked.path, self.matcher)
+        original = self._original_of(ranked.path, read.text)
         if original is not None:
-            (path, document), read = original, None
+            path, document = original
             ranked = replace(ranked, path=path)
+            read = read_file(document, path, self.matcher)
             self._served_originals.add(path)
+        document, view, text = read.document, read.view, read.text
         if not settings.filtering.include_machine_data:
-            kind = machine_data_kind(document.text)
+            kind = machine_data_kind(text)
             if kind:
                 self.filtered.append(FilteredHit(ranked.path, self.tier, f"machine data ({kind})"))
                 return
@@ -116,18 +130,22 @@ class FileHits:
                     kept.line_end, kept.terms,
                 )  # fmt: skip
             return
-        line_terms = read.line_terms if read is not None else self.matcher.lines(document.text)
+        line_terms = read.line_terms
         if not line_terms:
-            self.skipped["changed since it was searched: no query term left"] += 1
+            if view is not None:
+                self.skipped["query terms only in a notebook's outputs"] += 1
+            else:
+                self.skipped["changed since it was searched: no query term left"] += 1
             return
         snippet = cut_snippet(
-            document.text,
+            text,
             ranked.path,
             line_terms,
             self.scorer.weights,
             max_chars=settings.snippets.max_chars,
             max_line_chars=settings.snippets.max_line_chars,
             matcher=self.matcher,
+            file_lines=view.file_lines if view is not None else None,
         )
         labels = {term.key: term.label for term in self.terms}
         explained = tuple(

@@ -18,7 +18,10 @@ from .base import Deadline, Probe, TierRequest
 # search: an empty project's query never needs them.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..ranking.candidates import Candidates
+    from .file_hits import FileReader
 
 
 def find_ripgrep() -> str | None:
@@ -44,6 +47,21 @@ def _holds_anything(path: Path) -> bool:
         return True
     except OSError:
         return True  # unreadable, or gone: ripgrep says what it finds
+
+
+def _length_of(
+    request: TierRequest, reader: FileReader, found: Candidates
+) -> Callable[[str], int | None]:
+    """The length ranking counts for each file: its size, but a notebook's cells' text
+    (an image in its outputs would otherwise be most of its length), read when the
+    ranking gets to it."""
+    from ..ranking.candidates import file_size
+    from ..ranking.notebooks import is_notebook
+
+    for path in [path for path in found.lengths if is_notebook(path)]:
+        del found.lengths[path]  # the scan's byte count, not the cells'
+    size = file_size(str(request.root))
+    return lambda path: reader.size(path) if is_notebook(path) else size(path)
 
 
 class GrepTier:
@@ -85,7 +103,7 @@ class _GrepSearch:
         if found is None or not found.frequencies:
             return self.finish(TierStatus.EMPTY, f"no file matches {words!r} ({self.engine})")
         # Imported once a file matches: ranking, reading files and cutting snippets.
-        from ..ranking.candidates import file_size, rank, rerank_by_structure
+        from ..ranking.candidates import rank, rerank_by_structure
         from .file_hits import FileHits, FileReader
 
         scorer = found.scorer(tuple(term.key for term in terms))
@@ -101,7 +119,7 @@ class _GrepSearch:
         )
         reader = FileReader(request, matcher)
         ranked_files = rerank_by_structure(
-            rank(found, scorer, file_size(str(request.root)), matcher),
+            rank(found, scorer, _length_of(request, reader, found), matcher),
             found, scorer, matcher, reader.read,
         )  # fmt: skip
         for ranked in ranked_files:
