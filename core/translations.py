@@ -41,7 +41,8 @@ AMBIGUOUS_CODES = frozenset(
 )
 # A name ending in a tag after `_` or `-` (`README_zh-CN`, `README-de`).
 _JOINED_TAG = re.compile(r"(.+?)[_-]([a-z]{2}(?:[-_][A-Za-z]{2,4})?)")
-DOCUMENT_SUFFIXES = (".md", ".markdown", ".mdx", ".rst", ".adoc", ".txt")
+# The documents spans.py reads as markdown, AsciiDoc or plain text (notebooks aside).
+DOCUMENT_SUFFIXES = (".md", ".markdown", ".mdx", ".mdown", ".rst", ".adoc", ".asciidoc", ".txt")
 ORIGINAL = ""  # the tag of an untagged name (`README.md`)
 
 

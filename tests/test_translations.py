@@ -21,6 +21,8 @@ from tierscope.translations import ServedPages, page_and_language, words_held
         ("docs/getting-started.md", ("docs/getting-started.md", "")),
         ("docs/user_guide.md", ("docs/user_guide.md", "")),
         ("guide/intro.ja.rst", ("guide/intro.rst", "ja")),
+        ("docs/fr/guide.mdown", ("docs/guide.mdown", "fr")),
+        ("docs/de/guide.asciidoc", ("docs/guide.asciidoc", "de")),
         ("notes.v2.md", ("notes.v2.md", "")),
         ("src/de/module.py", None),
         ("LICENSE", None),
