@@ -27,9 +27,9 @@ from .span_choice import MARKER_CHARS, SpanChooser
 from .spans import (
     Span,
     code_blocks,
+    document_headings,
     document_kind,
     document_sections,
-    headings_of_kind,
     split_lines,
 )
 
@@ -74,7 +74,7 @@ def cut_snippet(
     if kind == "code":
         structural = code_blocks(lines, [number - 1 for number in sorted(line_terms)])
     else:
-        found = headings_of_kind(lines, kind)
+        found = document_headings(lines, path)
         headings = {heading.start: heading.title for heading in found}
         # Without headings, markdown is one section and other text is its paragraphs.
         structural = document_sections(lines, found) if found or kind == "markdown" else []

@@ -91,11 +91,7 @@ def front_matter_end(lines: list[str]) -> int:
 
 def document_headings(lines: list[str], path: str) -> list[Heading]:
     """The headings of a document, in order (none for code)."""
-    return headings_of_kind(lines, document_kind(path))
-
-
-def headings_of_kind(lines: list[str], kind: str) -> list[Heading]:
-    """The headings of a text of a `document_kind`, in order (none for code)."""
+    kind = document_kind(path)
     if kind == "markdown":
         return markdown_headings(lines)
     if kind == "asciidoc":

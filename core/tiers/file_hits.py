@@ -78,7 +78,8 @@ class FileHits:
     duplicates: int = 0
     translations: int = 0  # other languages' copies of a served page, left out
     # The query terms of every matching file (a search over the whole scope), when known:
-    # a translation is served as its original when that holds every term it holds.
+    # a translation about to be served is served as its original when that matched too and
+    # holds as many of the query's words as typed (`_original_of`).
     frequencies: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     _pages: ServedPages = field(default_factory=ServedPages)
     _served_originals: set[str] = field(default_factory=set)
