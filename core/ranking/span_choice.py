@@ -326,7 +326,4 @@ def _ends_a_block(lines: list[str], paragraph: Span, start: int) -> bool:
     indented than `start` (the inside of a function above), or a closer at most as
     indented (`}`, `end`)."""
     last = lines[paragraph.end - 1]
-    level = indentation(lines[start])
-    if indentation(last) > level:
-        return True
-    return indentation(last) <= level and is_closer(last)
+    return indentation(last) > indentation(lines[start]) or is_closer(last)
