@@ -25,6 +25,8 @@ from tierscope.tiers.base import Deadline, TierRequest
 from tierscope.tiers.file_hits import FileHits
 from tierscope.tiers.grep import GrepTier, find_ripgrep
 
+from tier_projects import translated_page
+
 
 @pytest.fixture(params=["ripgrep", "python"])
 def engine(request, monkeypatch):
@@ -661,19 +663,7 @@ def test_a_matched_file_replaced_by_a_fifo_is_skipped_not_waited_on(make_project
 
 
 def test_a_question_gets_the_page_in_its_own_language(make_project, engine):
-    # The translation names the code more often, in a page a fraction as long: on the
-    # words both share (the code's) it would outrank the original.
-    code = "```python\napp.dependency_overrides[get_db] = override_get_db\n```\n"
-    english = (
-        "# Testing\n\nReplace what an endpoint receives while testing.\n\n"
-        + "Some more explanation of the idea.\n" * 400
-        + code
-    )
-    spanish = (
-        "# Probar dependencias\n\nSobrescribe `get_db` con `dependency_overrides`: "
-        f"`get_db` y `get_db`.\n\n{code}"
-    )
-    root = make_project({"docs/en/docs/testing.md": english, "docs/es/docs/testing.md": spanish})
+    root = make_project(translated_page("docs"))
     outcome = search(root, "dependency_overrides get_db")
     assert sources(outcome) == ["docs/en/docs/testing.md"]
     assert "dependency_overrides" in outcome.hits[0].content

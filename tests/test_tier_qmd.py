@@ -33,7 +33,13 @@ from qmd_rankings import (
     ranked_by_qmd_search,
     ranking_files,
 )
-from tier_projects import QMD_PROJECT_FILES, SELECTION_MASKS, write_files, write_selection_tree
+from tier_projects import (
+    QMD_PROJECT_FILES,
+    SELECTION_MASKS,
+    translated_page,
+    write_files,
+    write_selection_tree,
+)
 
 FAKE_QMD = Path(__file__).parent / "fakes" / "qmd"
 GENEROUS = 30.0
@@ -716,19 +722,7 @@ def test_reading_the_index_directly_ors_every_term_in_one_match(indexed, argv_lo
 
 
 def test_an_english_question_gets_the_english_page_over_a_translation(qmd_on_path, root):
-    # The translation names the code more often, in a page a fraction as long: on the
-    # words both share (the code's) it would outrank the original.
-    code = "```python\napp.dependency_overrides[get_db] = override_get_db\n```\n"
-    english = (
-        "# Testing\n\nReplace what an endpoint receives while testing.\n\n"
-        + "Some more explanation of the idea.\n" * 400
-        + code
-    )
-    spanish = (
-        "# Probar dependencias\n\nSobrescribe `get_db` con `dependency_overrides`: "
-        f"`get_db` y `get_db`.\n\n{code}"
-    )
-    write_files(root, {"site/en/docs/testing.md": english, "site/es/docs/testing.md": spanish})
+    write_files(root, translated_page("site"))
     qmd("collection", "add", "site", "--name", "site", cwd=root)
 
     outcome = search(make_request(root, "dependency_overrides get_db", collections=("site",)))

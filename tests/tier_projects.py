@@ -1,5 +1,5 @@
 """Small projects the tier tests search: the qmd project (used against the fake and the
-real qmd alike) and the helper that writes any of them."""
+real qmd alike), a page and its translation, and the helper that writes any of them."""
 
 from __future__ import annotations
 
@@ -79,3 +79,20 @@ def write_selection_tree(root: Path) -> Path:
     (root / "linked.md").symlink_to(root / "top.md")
     (root / "linked-docs").symlink_to(root / "docs", target_is_directory=True)
     return root.resolve()
+
+
+def translated_page(folder: str) -> dict[str, str]:
+    """An English page and its Spanish translation under `folder` (`docs/en/docs/...`,
+    `docs/es/docs/...`). The translation names the code more often, in a page a fraction
+    as long: on the words both share (the code's) it would outrank the original."""
+    code = "```python\napp.dependency_overrides[get_db] = override_get_db\n```\n"
+    english = (
+        "# Testing\n\nReplace what an endpoint receives while testing.\n\n"
+        + "Some more explanation of the idea.\n" * 400
+        + code
+    )
+    spanish = (
+        "# Probar dependencias\n\nSobrescribe `get_db` con `dependency_overrides`: "
+        f"`get_db` y `get_db`.\n\n{code}"
+    )
+    return {f"{folder}/en/docs/testing.md": english, f"{folder}/es/docs/testing.md": spanish}
