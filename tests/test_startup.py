@@ -202,3 +202,33 @@ def test_a_config_file_is_parsed_once_while_it_does_not_change(make_project, tmp
     (root / ".tierscope.yaml").write_text(CONFIG.replace("60", "70"))
     edited, _, modules_edited = query_with_config(root, cache)
     assert loaded(modules_edited, "yaml") and '"limit": 70' in edited
+
+
+REGISTRY_PROBE = """
+import json, sys
+from pathlib import Path
+from tierscope.tiers.qmd_collections import read_registry
+registry = read_registry(Path(sys.argv[1]))
+masks = {name: c.mask for name, c in registry.collections.items()}
+print(json.dumps({"masks": masks, "yaml": "yaml" in sys.modules}))
+"""
+
+
+def test_qmds_collection_registry_is_parsed_once_while_it_does_not_change(tmp_path):
+    # Every query the qmd tier serves reads qmd's index.yml; PyYAML's import alone costs
+    # several ms of a query that qmd answers in well under 100.
+    index = tmp_path / "index.yml"
+    index.write_text("collections:\n  docs:\n    path: /srv/docs\n    pattern: '**/*.md'\n")
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    environment["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+
+    def read() -> dict:
+        argv = [sys.executable, "-c", REGISTRY_PROBE, str(index)]
+        found = subprocess.run(argv, capture_output=True, text=True, env=environment, check=True)
+        return json.loads(found.stdout)
+
+    first, again = read(), read()
+    assert first == {"masks": {"docs": "**/*.md"}, "yaml": True}
+    assert again == {"masks": {"docs": "**/*.md"}, "yaml": False}
+    index.write_text("collections:\n  notes:\n    path: /srv/notes\n    pattern: '**/*.txt'\n")
+    assert read() == {"masks": {"notes": "**/*.txt"}, "yaml": True}

@@ -15,14 +15,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
-
 from ..globs import glob_to_regex, split_top_level
 
 DEFAULT_MASK = "**/*.md"
 # Directories qmd never indexes, at any depth; hidden files and folders are skipped too.
 EXCLUDED_DIRS = frozenset({"node_modules", ".git", ".cache", "vendor", "dist", "build"})
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# The parse cache's key for qmd's collection config (config/parse_cache.py).
+_CACHE_KEY = "qmd index.yml"
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,10 +61,9 @@ def read_registry(config_file: Path) -> Registry:
     except (OSError, UnicodeDecodeError) as exc:
         return Registry(problem=f"cannot read {config_file}: {exc}")
     try:
-        data = yaml.load(text, Loader=_Loader)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{config_file}:{mark.line + 1}" if mark is not None else str(config_file)
+        data = _parsed(text)
+    except _ParseError as exc:
+        where = f"{config_file}:{exc.line}" if exc.line else str(config_file)
         return Registry(problem=f"cannot parse {where}")
     if data is None:
         return Registry()
@@ -83,6 +81,31 @@ def read_registry(config_file: Path) -> Registry:
     if isinstance(raw_models, dict):
         models = {str(k): str(v) for k, v in raw_models.items() if isinstance(v, str) and v}
     return Registry(collections, models)
+
+
+class _ParseError(ValueError):
+    def __init__(self, line: int | None) -> None:
+        super().__init__(line)
+        self.line = line
+
+
+def _parsed(text: str) -> object:
+    """The data of a YAML text, as parsed before when the same text was (the parse cache:
+    importing PyYAML costs a query that qmd answers several ms), else parsed now."""
+    from ..config import parse_cache
+
+    cached = parse_cache.lookup(text, _CACHE_KEY)
+    if cached is not None:
+        return cached[0]
+    import yaml
+
+    try:
+        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise _ParseError(mark.line + 1 if mark is not None else None) from exc
+    parse_cache.remember(text, _CACHE_KEY, data, {})
+    return data
 
 
 def _collection(name: str, entry: object) -> Collection | None:
