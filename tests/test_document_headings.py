@@ -206,3 +206,14 @@ def test_headings_of_a_file_with_crlf_line_ends_are_found():
     setext = "Guide\r\n=====\r\n\r\nIntro.\r\n\r\nToken budget\r\n------------\r\n\r\nCaps.\r\n"
     assert [level for _, level in titles(setext, "README.md")] == [1, 2]
     assert structure(setext, "README.md", "budget") == {"budget"}
+
+
+def test_a_setext_title_over_two_lines_starts_its_section_at_its_first_line():
+    text = (
+        "Intro about nothing.\n\nA long title that\nwraps onto two lines\n"
+        "====================\n\nBody of the section.\n"
+    )
+    lines = split_lines(text)
+    [heading] = document_headings(lines, "README.md")
+    assert lines[heading.start] == "A long title that"
+    assert lines[heading.title] == "wraps onto two lines"

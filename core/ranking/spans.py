@@ -109,6 +109,7 @@ def markdown_headings(lines: list[str]) -> list[Heading]:
     fence: str | None = None
     first = front_matter_end(lines)
     text_line = -1  # the last line that may be a setext title (not a heading, not fenced)
+    run_start = first  # where the run of text lines ending at text_line began
     for index in range(first, len(lines)):
         line = lines[index]
         if "```" in line or "~~~" in line:
@@ -134,8 +135,16 @@ def markdown_headings(lines: list[str]) -> list[Heading]:
                 headings.append(html)
                 continue
         elif lead in ("=", "-") and text_line == index - 1 and is_setext_heading(lines, index - 1):
-            headings.append(Heading(index - 1, index - 1, 1 if lead == "=" else 2))
+            # The title is the paragraph above the underline, perhaps over several lines.
+            start = index - 1
+            while start > run_start and not _NOT_SETEXT_TITLE.match(lines[start - 1]):
+                start -= 1
+            headings.append(Heading(start, index - 1, 1 if lead == "=" else 2))
             continue
+        if not line.strip():
+            run_start = index + 1
+        elif text_line != index - 1:
+            run_start = index
         text_line = index
     return headings
 
