@@ -121,6 +121,8 @@ def collections_to_create(survey: ProjectSurvey) -> dict[str, WantedCollection]:
     if existing and not survey.qmd_project_local:
         return {}
     folders, top_docs = docs_places(survey)
+    if _holds_notebooks(folders, top_docs):
+        return {}  # the docs scope names no collection (see _docs_scope)
     taken = {collection.name for collection in existing}
     wanted: dict[str, WantedCollection] = {}
     for folder in folders:
@@ -229,8 +231,15 @@ def _docs_scope(
         paths = ["./"]
     count = sum(extensions.values())
     mixed = [folder.path for folder in folders if sum(folder.sources.values())]
+    qmd_remark = _collection_remark(survey, collections, new_collections)
+    if _holds_notebooks(folders, top_docs):
+        # qmd answering from the other documents would never let grep reach these.
+        collections, qmd_remark = (
+            [],
+            "none: qmd cannot index notebooks and would answer without them",
+        )
     remarks = {
-        "qmd_collection": _collection_remark(survey, collections, new_collections),
+        "qmd_collection": qmd_remark,
         "ck_path": CK_REMARK,
         "include": "documentation files only"
         + (f" ({_join(mixed)} also hold{'s' if len(mixed) == 1 else ''} code)" if mixed else ""),
@@ -239,6 +248,13 @@ def _docs_scope(
     files = f"{count:,} {noun_for(count, 'file')}"
     about = f"Documentation: {files} ({', '.join(include)}) in {_join(paths)}."
     return StarterScope("docs", scope, about, remarks)
+
+
+def _holds_notebooks(folders: list[FolderSurvey], top_docs: list[str]) -> bool:
+    """Whether the documentation places hold documents qmd cannot index (notebooks)."""
+    return any(NOT_FOR_QMD.intersection(folder.docs) for folder in folders) or any(
+        _suffix(name) in NOT_FOR_QMD for name in top_docs
+    )
 
 
 def _collection_remark(

@@ -521,7 +521,7 @@ def _notebook(title: str, text: str) -> str:
     return json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4}, indent=1) + "\n"
 
 
-def test_a_folder_of_notebooks_is_documentation_and_qmd_is_not_asked_to_index_it(
+def test_a_folder_of_notebooks_is_documentation_searched_without_qmd(
     capsys, make_project, qmd_on_path
 ):
     root = make_project(
@@ -538,11 +538,11 @@ def test_a_folder_of_notebooks_is_documentation_and_qmd_is_not_asked_to_index_it
 
     assert code == 0
     assert "notebooks/" in docs.grep_paths and "*.ipynb" in docs.include
-    # qmd indexes text by its mask: a notebook's JSON is no document to it.
-    registry = read_registry(root / LOCAL_DIR / "index.yml")
-    assert all(
-        "ipynb" not in c.mask and c.root.name != "notebooks" for c in registry.collections.values()
-    )
-    hits, _ = query(capsys, root, "warmup schedule", "--scope", "docs", "--tiers", "grep")
-    assert [hit["source"] for hit in hits] == ["notebooks/01-train.ipynb"]
+    # qmd cannot index a notebook (JSON to it): serving the scope from the readme alone,
+    # it would never let the grep tier reach the notebooks.
+    assert docs.qmd_collection == ""
+    assert "qmd cannot index notebooks" in (root / ".tierscope.yaml").read_text()
+    assert not (root / LOCAL_DIR / "index.yml").exists()
+    hits, _ = query(capsys, root, "training recipes with a warmup schedule", "--scope", "docs")
+    assert [hit["source"] for hit in hits][:1] == ["notebooks/01-train.ipynb"]
     assert hits[0]["content"].startswith("# Train")
