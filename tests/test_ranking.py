@@ -11,9 +11,12 @@ from tierscope.ranking.analysis import query_terms, split_identifier
 from tierscope.ranking.bm25 import Scorer
 from tierscope.ranking.candidates import Candidates, paths_terms, rank
 from tierscope.ranking.file_roles import (
+    AS_IS,
+    DATED_POST,
     DEMOTION_LABEL,
     POST_DEMOTION_LABEL,
     POST_WEIGHT,
+    TEST_FILE,
     TEST_FILE_WEIGHT,
     TRANSLATION_WEIGHT,
     is_dated_post,
@@ -174,10 +177,10 @@ def ranked_by_sorting_everything(candidates, scorer, matcher):
     order = []
     for path, tf in candidates.frequencies.items():
         in_path = frozenset(matcher.count(path))
-        weight = TEST_FILE_WEIGHT if is_test_file(path) else 1.0
-        weight = POST_WEIGHT if is_dated_post(path) else weight
+        role = TEST_FILE if is_test_file(path) else AS_IS
+        role = DATED_POST if is_dated_post(path) else role
         contributions = scorer.contributions(tf, candidates.lengths[path], in_path)
-        score, parts = weighted(contributions, weight, path)
+        score, parts = weighted(contributions, role)
         order.append((-score, path, parts))
     return [(path, -negative, parts) for negative, path, parts in sorted(order)]
 
@@ -227,8 +230,8 @@ def test_test_files_are_told_by_their_folder_or_their_name():
 
 
 def demoted_files(paths: list[str], query_keys: list[str]) -> dict[str, float]:
-    weight_of = role_weigher(query_keys)
-    return {path: weight_of(path) for path in paths if weight_of(path) < 1}
+    role_of = role_weigher(query_keys)
+    return {path: role_of(path).weight for path in paths if role_of(path).weight < 1}
 
 
 def test_test_files_weigh_less_unless_the_query_asks_about_tests():
@@ -268,13 +271,22 @@ def test_dated_posts_weigh_less_unless_the_query_asks_about_news():
     }
 
 
+def test_a_demotion_is_labelled_by_the_role_that_made_it():
+    # A changelog kept under tests/: for a question about tests it is no test file to
+    # demote, but it is still a dated post.
+    role = role_weigher(keys("changes to the test fixtures"))("tests/CHANGELOG.md")
+    _, parts = weighted({"fixtur": 0.4}, role)
+    assert role.weight == POST_WEIGHT
+    assert list(parts) == ["fixtur", POST_DEMOTION_LABEL]
+
+
 def test_a_demoted_score_is_explained_by_parts_that_still_add_up_to_it():
-    score, parts = weighted({"token": 0.3, "budget": 0.2}, 0.6, "tests/test_budget.py")
+    score, parts = weighted({"token": 0.3, "budget": 0.2}, TEST_FILE)
     assert score == 0.5 * 0.6
     assert parts[DEMOTION_LABEL] < 0
     assert abs(sum(parts.values()) - score) < 1e-12
-    assert weighted({"token": 0.3}, 1.0, "src/budget.py") == (0.3, {"token": 0.3})
-    _, parts = weighted({"token": 0.3}, 0.6, "docs/blog/budget.md")
+    assert weighted({"token": 0.3}, AS_IS) == (0.3, {"token": 0.3})
+    _, parts = weighted({"token": 0.3}, DATED_POST)
     assert list(parts) == ["token", POST_DEMOTION_LABEL]
 
 
@@ -702,5 +714,5 @@ def test_translated_pages_weigh_less_unless_the_query_is_in_another_language():
     # A word no English query spells (`asíncronas`, `选项`): the query may be theirs.
     assert demoted_files(paths, keys("pruebas asíncronas")) == {}
     assert demoted_files(paths, keys("选项 required")) == {}
-    _, parts = weighted({"cors": 0.4}, TRANSLATION_WEIGHT, "docs/es/docs/cors.md")
+    _, parts = weighted({"cors": 0.4}, role_weigher(keys("allow cors"))("docs/es/docs/cors.md"))
     assert "(translation)" in parts

@@ -15,7 +15,7 @@ from itertools import accumulate, islice
 from ..files import TextFile
 from . import bm25
 from .bm25 import Scorer
-from .file_roles import role_weigher, weighted
+from .file_roles import AS_IS, Role, role_weigher, weighted
 from .matching import TermMatcher
 from .notebooks import NotebookView
 from .spans import split_lines
@@ -53,13 +53,13 @@ class Candidates:
 
 @dataclass(frozen=True, slots=True)
 class RankedFile:
-    """A file's score and what each query term added to it; `weight` scales the score of a
-    test file or a dated post (file_roles.py)."""
+    """A file's score and what each query term added to it; `role` scales the score of a
+    test file, a dated post or a translated page (file_roles.py)."""
 
     path: str
     score: float
     contributions: dict[str, float]
-    weight: float = 1.0
+    role: Role = AS_IS
 
 
 def file_size(root: str) -> Callable[[str], int | None]:
@@ -82,13 +82,13 @@ def rank(
 ) -> Iterator[RankedFile]:
     """Every candidate, best first (ties by path), lazily: a file's length is looked up
     only while its best possible score (at length 0) could still beat the best file not
-    yet yielded — the caller usually takes ten files of thousands. A file's role weight
+    yet yielded — the caller usually takes ten files of thousands. A file's role
     (file_roles.py) only lowers its score, so it is asked when the file is scored."""
     # Negated bounds: a heap of the entries pops them best first, ties by path (a path is
     # never repeated, so the counts are never compared). Most of thousands are never popped.
     entries: list[tuple[float, str, Mapping[str, float], frozenset[str]]] = []
     in_paths = paths_terms(candidates.frequencies, matcher) if matcher is not None else {}
-    weight_of = role_weigher(scorer.weights)
+    role_of = role_weigher(scorer.weights)
     nothing: frozenset[str] = frozenset()
     # A bound depends only on the counts, in their order, when no term is in the path:
     # it is computed once for equal counts. Files with the same matches share one counts
@@ -112,7 +112,7 @@ def rank(
             negated = known
         entries.append((negated, path, counts, in_path))
     heapq.heapify(entries)
-    scored: list[tuple[float, str, dict[str, float], float]] = []
+    scored: list[tuple[float, str, dict[str, float], Role]] = []
     while scored or entries:
         while entries and (not scored or -entries[0][0] + 1e-9 >= -scored[0][0]):
             _, path, tf, in_path = heapq.heappop(entries)
@@ -121,13 +121,13 @@ def rank(
                 length = length_of(path)
             if length is None:
                 continue
-            weight = weight_of(path)
-            score, contributions = weighted(scorer.contributions(tf, length, in_path), weight, path)
-            heapq.heappush(scored, (-score, path, contributions, weight))
+            role = role_of(path)
+            score, contributions = weighted(scorer.contributions(tf, length, in_path), role)
+            heapq.heappush(scored, (-score, path, contributions, role))
         if not scored:
             return
-        negative, path, contributions, weight = heapq.heappop(scored)
-        yield RankedFile(path, -negative, contributions, weight)
+        negative, path, contributions, role = heapq.heappop(scored)
+        yield RankedFile(path, -negative, contributions, role)
 
 
 def paths_terms(paths: Iterable[str], matcher: TermMatcher) -> dict[str, frozenset[str]]:
@@ -226,9 +226,9 @@ def rerank_by_structure(
                 candidates.frequencies[entry.path], length, path_terms(entry.path, matcher),
                 in_structure, together,
             ),
-            entry.weight, entry.path,
+            entry.role,
         )  # fmt: skip
-        rescored.append(RankedFile(entry.path, score, contributions, entry.weight))
+        rescored.append(RankedFile(entry.path, score, contributions, entry.role))
     rescored.sort(key=lambda entry: (-entry.score, entry.path))
     yield from rescored
     yield from ranked

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 
 from ..translations import AMBIGUOUS_CODES, language_of, page_and_language
 from .spans import document_kind
@@ -62,6 +63,21 @@ _POST_PATH = re.compile(
 )
 
 
+@dataclass(frozen=True, slots=True)
+class Role:
+    """What a file's role keeps of the score its text earns (`weight`), and what the rest
+    is called where `--explain` lists what each term added (`label`)."""
+
+    weight: float = 1.0
+    label: str = ""
+
+
+AS_IS = Role()
+TEST_FILE = Role(TEST_FILE_WEIGHT, DEMOTION_LABEL)
+DATED_POST = Role(POST_WEIGHT, POST_DEMOTION_LABEL)
+TRANSLATED_PAGE = Role(TRANSLATION_WEIGHT, TRANSLATION_DEMOTION_LABEL)
+
+
 def is_test_file(path: str) -> bool:
     """True for a root-relative POSIX path of a test (a file under `tests/`, `test_x.py`...)."""
     return _TEST_PATH.search(path) is not None
@@ -84,45 +100,35 @@ def is_translated_page(path: str) -> bool:
     return language is not None and language != "en" and language not in AMBIGUOUS_CODES
 
 
-def role_weigher(query_keys: Iterable[str]) -> Callable[[str], float]:
-    """The weight of a file, by its path, for a query with these keys: TEST_FILE_WEIGHT for
-    a test file unless the query asks about tests, POST_WEIGHT for a dated post unless it
-    asks about news (or holds a version number), TRANSLATION_WEIGHT for a translated page
-    unless the query holds a word outside ASCII, else 1. Asked only of the files a ranking
-    scores (a few of thousands)."""
+def role_weigher(query_keys: Iterable[str]) -> Callable[[str], Role]:
+    """The role of a file, by its path, for a query with these keys: TEST_FILE unless the
+    query asks about tests, DATED_POST unless it asks about news (or holds a version
+    number), TRANSLATED_PAGE unless the query holds a word outside ASCII, else AS_IS.
+    Asked only of the files a ranking scores (a few of thousands)."""
     keys = set(query_keys)
     tests = TEST_FILE_WEIGHT < 1 and not _ASKS_ABOUT_TESTS.intersection(keys)
     asks_about_news = _ASKS_ABOUT_NEWS.intersection(keys) or any(map(_VERSION.fullmatch, keys))
     posts = POST_WEIGHT < 1 and not asks_about_news
     translations = TRANSLATION_WEIGHT < 1 and all(key.isascii() for key in keys)
 
-    def weight(path: str) -> float:
+    def role(path: str) -> Role:
         if tests and is_test_file(path):
-            return TEST_FILE_WEIGHT
+            return TEST_FILE
         if posts and is_dated_post(path):
-            return POST_WEIGHT
+            return DATED_POST
         if translations and is_translated_page(path):
-            return TRANSLATION_WEIGHT
-        return 1.0
+            return TRANSLATED_PAGE
+        return AS_IS
 
-    return weight
-
-
-def demotion_label(path: str) -> str:
-    """What a demoted file's lost score is called in `--explain`."""
-    if is_test_file(path):
-        return DEMOTION_LABEL
-    return POST_DEMOTION_LABEL if is_dated_post(path) else TRANSLATION_DEMOTION_LABEL
+    return role
 
 
-def weighted(
-    contributions: Mapping[str, float], weight: float, path: str
-) -> tuple[float, dict[str, float]]:
-    """A file's score from what each term added, scaled by its weight; below 1, the part
-    taken away is listed under the file's demotion label, so the parts still add up to the
+def weighted(contributions: Mapping[str, float], role: Role) -> tuple[float, dict[str, float]]:
+    """A file's score from what each term added, scaled by its role's weight; below 1, the
+    part taken away is listed under the role's label, so the parts still add up to the
     score."""
     total = min(1.0, sum(contributions.values()))
     parts = dict(contributions)
-    if weight < 1.0:
-        parts[demotion_label(path)] = -(1.0 - weight) * total
-    return total * weight, parts
+    if role.weight < 1.0:
+        parts[role.label] = -(1.0 - role.weight) * total
+    return total * role.weight, parts
