@@ -50,11 +50,10 @@ def notebook_view(raw: str) -> NotebookView | None:
     numbers: list[int] = []
     for cell, pieces in zip(cells, sources, strict=True):
         source = cell.get("source", "")
-        if "".join(text for _, text in pieces) != (
-            "".join(source) if isinstance(source, list) else source
-        ):
+        written = "".join(text for _, text in pieces)
+        if written != ("".join(source) if isinstance(source, list) else source):
             return None  # the file's lines are not the cells' sources
-        if not pieces or not "".join(text for _, text in pieces).strip():
+        if not written.strip():
             continue
         if lines:
             lines.append("")

@@ -23,6 +23,13 @@ from ..translations import Originals, ServedPages, words_held
 from .base import TierRequest
 
 
+def read_in(request: TierRequest, path: str) -> TextFile:
+    """A root-relative file of the request's project, read as untrusted input (within
+    the root, at most grep.max_filesize bytes); raises Unreadable."""
+    root = request.root
+    return read_text_file(root / path, root, request.config.grep.max_filesize)
+
+
 def read_file(document: TextFile, path: str, matcher: TermMatcher) -> ReadFile:
     """A file as ranking and snippets read it: a notebook as its cells' text (its outputs
     and metadata left out, notebooks.py), any other file as it is."""
@@ -45,11 +52,7 @@ class FileReader:
             document = self.read_already.get(path)
             if document is None:
                 try:
-                    document = read_text_file(
-                        self.request.root / path,
-                        self.request.root,
-                        self.request.config.grep.max_filesize,
-                    )
+                    document = read_in(self.request, path)
                 except Unreadable:
                     return None
             self.cache[path] = read_file(document, path, self.matcher)
@@ -104,7 +107,7 @@ class FileHits:
         settings = self.request.config
         if read is None:
             try:
-                document = self._read(ranked.path)
+                document = read_in(self.request, ranked.path)
             except Unreadable as exc:
                 self.skipped[str(exc)] += 1
                 return
@@ -167,10 +170,6 @@ class FileHits:
             )
         )
 
-    def _read(self, path: str) -> TextFile:
-        root = self.request.root
-        return read_text_file(root / path, root, self.request.config.grep.max_filesize)
-
     def _original_of(self, path: str, text: str) -> tuple[str, TextFile] | None:
         """The original to serve in place of a translation (`text`), read: a matching
         English file of the same page holding as many of the query's words as written."""
@@ -194,7 +193,7 @@ class FileHits:
             if self.context_filter.reason_to_exclude(original):
                 continue
             try:
-                document = self._read(original)
+                document = read_in(self.request, original)
             except Unreadable:
                 continue
             if words_held(document.text, words) >= held:
