@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import time
 from pathlib import Path
 
@@ -30,3 +31,10 @@ def gone_soon(pid: int, within: float = 5.0) -> bool:
             return True
         time.sleep(0.02)
     return not process_exists(pid)
+
+
+def interruptible() -> None:
+    """For Popen's preexec_fn: the child takes SIGINT as from a terminal's Ctrl-C. A suite
+    started in the background by a script (`.ci/run &`) has SIGINT ignored, every process
+    it starts inherits that, and Python then installs no KeyboardInterrupt handler."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -17,6 +17,8 @@ import pytest
 
 from tierscope.cli import main
 
+from process_watch import interruptible
+
 TODAY = date.today().isoformat()
 
 
@@ -166,6 +168,7 @@ def test_tail_follow_prints_appended_lines_and_exits_cleanly_on_ctrl_c(logs):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        preexec_fn=interruptible,
     )
     try:
         assert "not json" in read_line(process)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from process_watch import gone_soon, process_exists
+from process_watch import gone_soon, interruptible, process_exists
 from tier_projects import write_files
 
 FAKE_CK = Path(__file__).parent / "fakes" / "ck"
@@ -80,6 +80,7 @@ def test_a_signal_kills_the_tiers_process_group_and_the_query_exits(root, hangin
         env=hanging_ck,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=interruptible,
     )  # fmt: skip
     try:
         child = wait_for_pid(Path(hanging_ck["FAKE_CK_PIDFILE"]), process)
