@@ -184,7 +184,7 @@ def plan_starter(survey: ProjectSurvey, new_collections: Iterable[str] = ()) -> 
     if docs_folders or top_docs:
         scopes.append(_docs_scope(survey, docs_folders, top_docs, collections, new_collections))
     if code or survey.top_sources:
-        scopes.append(_code_scope(survey, code))
+        scopes.append(_code_scope(survey, code, docs_folders))
     if not survey.loa_layout:
         scopes.append(_all_scope(collections))
     return Starter(survey, tuple(scopes))
@@ -267,18 +267,27 @@ def _collection_remark(
     return f"in qmd's index {survey.qmd_config}"
 
 
-def _code_scope(survey: ProjectSurvey, folders: list[FolderSurvey]) -> StarterScope:
+def _code_scope(
+    survey: ProjectSurvey, folders: list[FolderSurvey], docs_folders: list[FolderSurvey]
+) -> StarterScope:
     languages: Counter[str] = Counter(survey.top_sources)
     for folder in folders:
         languages.update(folder.sources)
     top_files = list(survey.top_source_files)
     paths = [folder.path for folder in folders]
-    include: tuple[str, ...] = ()
+    # Only source files where the code's paths also hold the documentation scope's.
+    holding_docs = [
+        code.path
+        for code in folders
+        if any(docs.name.startswith(f"{code.name}/") for docs in docs_folders)
+    ]
     if len(top_files) <= MAX_LISTED_FILES:
         paths += top_files
     else:
-        # The whole root, but only its source files: not the documentation beside them.
-        paths = ["./"]
+        paths = ["./"]  # the whole root, which holds the documentation too
+        holding_docs = ["the root"]
+    include: tuple[str, ...] = ()
+    if holding_docs:
         ranked = [language for language, _ in languages.most_common()]
         found = [(ranked.index(lang), ext) for ext, lang in LANGUAGES.items() if lang in ranked]
         include = tuple(f"*{ext}" for _, ext in sorted(found))
@@ -289,7 +298,7 @@ def _code_scope(survey: ProjectSurvey, folders: list[FolderSurvey]) -> StarterSc
         + (f" (ck index found in {_join(p + '/.ck/' for p in indexed)})" if indexed else ""),
     }
     if include:
-        remarks["include"] = "source files only (the root holds the code)"
+        remarks["include"] = f"source files only: the documentation is in {_join(holding_docs)} too"
     scope = ScopeConfig("", "", tuple(paths), include)
     counts = _join(
         f"{language} ({count:,} {noun_for(count, 'file')})"

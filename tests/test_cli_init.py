@@ -323,6 +323,11 @@ def test_a_docs_folder_inside_a_folder_of_code_is_documentation(capsys, make_pro
     assert scopes["code"].grep_paths == ("packages/",)
     hits, _ = query(capsys, root, "how do actions change state", "--scope", "docs")
     assert hits[0]["source"] == "packages/docs/core-concepts/actions.md"
+    # The code scope takes the packages' source files, not the docs package beside them.
+    include = scopes["code"].include
+    assert "*.ts" in include and not any(glob.endswith(".md") for glob in include)
+    hits, _ = query(capsys, root, "actions change state", "--scope", "code")
+    assert {hit["source"] for hit in hits} == {"packages/store/src/actions.ts"}
 
 
 def test_code_at_the_root_is_searched_by_its_extensions(capsys, make_project):
