@@ -217,3 +217,38 @@ def test_a_setext_title_over_two_lines_starts_its_section_at_its_first_line():
     [heading] = document_headings(lines, "README.md")
     assert lines[heading.start] == "A long title that"
     assert lines[heading.title] == "wraps onto two lines"
+
+
+NESTED_FENCES = """\
+# Templates
+
+````hbs
+```rust
+# fn main() {
+let x = 1;
+# }
+```
+````
+
+## Includes
+
+Include a file with anchors.
+
+~~~
+```
+## not a heading either
+~~~
+
+```python title="a.py"
+# a comment, not a heading
+```python
+"""
+
+
+def test_a_fence_closes_only_at_its_own_kind_at_least_as_long_and_bare():
+    # CommonMark: a block opened by ```` is not closed by ```rust inside it, nor a ~~~
+    # block by ```, nor any by a fence with an info string after it (the last block runs
+    # to the end); rustdoc's hidden lines (`# fn main() {`) are not headings.
+    assert titles(NESTED_FENCES, "book.md") == [("# Templates", 1), ("## Includes", 2)]
+    gotten = structure(NESTED_FENCES, "book.md", "main comment includes heading")
+    assert gotten == {term.key for term in query_terms("includes")}

@@ -101,28 +101,52 @@ def document_headings(lines: list[str], path: str) -> list[Heading]:
     return []
 
 
+def fenced_blocks(lines: list[str], start: int = 0) -> list[Span]:
+    """Markdown's fenced code blocks from line `start`, each from its opening fence to its
+    closing one (an unclosed one runs to the end). As CommonMark reads them, a block closes
+    only at a fence of its own character, at least as long as the opening one, with
+    nothing after it: a ```` block holds a ```rust one whole."""
+    blocks: list[Span] = []
+    opened = -1
+    opening = ""
+    for index in range(start, len(lines)):
+        line = lines[index]
+        if "```" not in line and "~~~" not in line:
+            continue
+        found = FENCE.match(line)
+        if not found:
+            continue
+        marker = found.group(1)
+        if opened < 0:
+            opened, opening = index, marker
+        elif marker.startswith(opening) and not line[found.end() :].strip():
+            blocks.append(Span(opened, index + 1))
+            opened = -1
+    if opened >= 0:
+        blocks.append(Span(opened, len(lines)))
+    return blocks
+
+
+def fenced_lines(lines: list[str], start: int = 0) -> set[int]:
+    """Indexes of the lines inside fenced code blocks, the fences themselves included."""
+    return {
+        index for block in fenced_blocks(lines, start) for index in range(block.start, block.end)
+    }
+
+
 def markdown_headings(lines: list[str]) -> list[Heading]:
     """`#` headings and setext ones (a paragraph line underlined with `=` or `-`), outside
     fenced code and front matter. Runs on every served markdown file: each line is looked
     at by its first character before any pattern is tried."""
     headings: list[Heading] = []
-    fence: str | None = None
     first = front_matter_end(lines)
+    fenced = fenced_lines(lines, first)
     text_line = -1  # the last line that may be a setext title (not a heading, not fenced)
     run_start = first  # where the run of text lines ending at text_line began
     for index in range(first, len(lines)):
-        line = lines[index]
-        if "```" in line or "~~~" in line:
-            fenced = FENCE.match(line)
-            if fenced:
-                marker = fenced.group(1)
-                if fence is None:
-                    fence = marker[0] * 3
-                elif marker.startswith(fence):
-                    fence = None
-                continue
-        if fence is not None:
+        if index in fenced:
             continue
+        line = lines[index]
         lead = line.lstrip(" ")[:1]
         if lead == "#":
             heading = HEADING.match(line)

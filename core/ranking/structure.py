@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from .matching import TermMatcher
 from .spans import (
     ASCIIDOC_HEADING,
-    FENCE,
     HEADING,
     document_kind,
+    fenced_lines,
     front_matter_end,
     html_heading,
     html_text,
@@ -40,7 +40,7 @@ def structure_terms(
     names: list[str] = []
     kind = document_kind(path)
     if kind == "markdown":
-        fenced = _fenced_lines(lines)
+        fenced = fenced_lines(lines)
         front_end = front_matter_end(lines) - 1
         for number in line_terms:
             index = number - 1
@@ -83,27 +83,3 @@ def _is_html_title(lines: list[str], index: int, fenced: set[int]) -> bool:
             if heading is not None and heading.title == index:
                 return True
     return False
-
-
-def _fenced_lines(lines: list[str]) -> set[int]:
-    """Indexes of the lines inside fenced code blocks (and the fences themselves)."""
-    fenced: set[int] = set()
-    if not any("```" in line or "~~~" in line for line in lines):
-        return fenced
-    fence: str | None = None
-    opened = 0
-    for index, line in enumerate(lines):
-        if "```" not in line and "~~~" not in line:
-            continue
-        found = FENCE.match(line)
-        if not found:
-            continue
-        marker = found.group(1)
-        if fence is None:
-            fence, opened = marker[0] * 3, index
-        elif marker.startswith(fence):
-            fenced.update(range(opened, index + 1))
-            fence = None
-    if fence is not None:
-        fenced.update(range(opened, len(lines)))
-    return fenced
