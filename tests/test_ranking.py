@@ -85,6 +85,12 @@ def test_a_compound_matches_with_or_without_separators():
     assert found == {"callafterrefresh": 2, "call": 3, "refresh": 2}
 
 
+def test_a_compound_matches_across_a_double_separator():
+    # mdBook's environment variables separate a table from its key with `__`.
+    text = "Set MDBOOK_BOOK__TITLE or mdbook-book--title; MDBOOK_BOOK is another."
+    assert counts("MDBOOK_BOOK__TITLE", text)["mdbookbooktitle"] == 2
+
+
 def test_a_dotted_number_is_one_term_found_as_written():
     assert keys("what changed in version 0.28?") == ["chang", "version", "0.28"]
     assert keys("the v2.1.0 release") == ["releas", "2.1.0"]

@@ -35,7 +35,7 @@ def _alternatives(terms: Iterable[Term]) -> str:
     only (a prefix may end in `[iy]` or hold `(?:..|..)` spellings, a dotted number's is
     escaped), so no other term text needs escaping."""
     ordered = sorted(terms, key=lambda t: (not t.compound, -len(t.prefix)))
-    return "|".join("[_-]?".join(t.parts) if t.compound else t.prefix for t in ordered)
+    return "|".join("[_-]*".join(t.parts) if t.compound else t.prefix for t in ordered)
 
 
 def term_pattern(terms: Iterable[Term]) -> str:
