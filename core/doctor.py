@@ -110,6 +110,11 @@ class DoctorReport:
             if scope.missing and name not in self.unused
         )
 
+    @property
+    def used_scopes(self) -> dict[str, ResolvedScope]:
+        """The scopes worth a report of their own: all but the unused built-in ones."""
+        return {name: scope for name, scope in self.scopes.items() if name not in self.unused}
+
     def unused_note(self) -> str:
         """One line on the unused built-in scopes ("" when there are none)."""
         if not self.unused:

@@ -140,6 +140,18 @@ def test_the_doctor_finds_no_problem_in_the_written_config(capsys, project):
     assert report["config"]["problems"] == []
 
 
+def test_the_doctor_lists_the_unused_builtin_scopes_without_warnings(capsys, project):
+    init(capsys, project)
+    main(["doctor", "--root", str(project)])
+    out = capsys.readouterr().out
+
+    assert "no problems" in out
+    assert "!" not in out, out  # nothing to act on: the built-in Loa scopes are not used
+    scopes = out[out.index("\nscopes\n") :]
+    assert "  docs\n" in scopes and "  code\n" in scopes
+    assert "grimoires/loa/" not in scopes and ".ck/" not in scopes
+
+
 def test_after_init_a_builtin_loa_scope_is_empty_without_the_init_hint(capsys, project):
     init(capsys, project)
     hits, err = query(capsys, project, "budget meter", "--scope", "grimoires")

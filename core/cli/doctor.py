@@ -79,7 +79,7 @@ def render(report: DoctorReport, width: int = WIDTH) -> str:
     for tier in report.tiers:
         lines += _tier_lines(tier, root, width)
     lines += ["", "scopes"]
-    for name, scope in report.scopes.items():
+    for name, scope in report.used_scopes.items():
         lines.append(f"  {name}")
         resolved = scope.to_dict(root)
         for tier in report.tiers:

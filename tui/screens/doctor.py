@@ -121,7 +121,7 @@ class DoctorScreen(Screen):
         await self.query_one(ConfigSummary).show(report)
         root = Path(report.root)
         await self.query_one(TierTable).show(report.tiers, root)
-        await self.query_one(ScopeDetails).show(report.scopes, root, report.tiers)
+        await self.query_one(ScopeDetails).show(report.used_scopes, root, report.tiers)
         self.query_one("#doctor-status", Static).update(summary(report))
 
     def on_doctor_failed(self, message: DoctorFailed) -> None:
