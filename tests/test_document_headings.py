@@ -252,3 +252,41 @@ def test_a_fence_closes_only_at_its_own_kind_at_least_as_long_and_bare():
     assert titles(NESTED_FENCES, "book.md") == [("# Templates", 1), ("## Includes", 2)]
     gotten = structure(NESTED_FENCES, "book.md", "main comment includes heading")
     assert gotten == {term.key for term in query_terms("includes")}
+
+
+def test_a_passage_never_ends_on_the_next_sections_bare_heading():
+    doc = (
+        "# Guide\n\nAn introduction that is long enough not to fit with the rest of the "
+        "guide.\n\n## Budget\n\nThe token budget caps the context served.\n\n## Setup\n\n"
+        "Install it with pip and run the tool once.\n"
+    )
+    cut = snippet(doc, "guide.md", "token budget", max_chars=160)
+    assert cut.text == "## Budget\n\nThe token budget caps the context served."
+    assert (cut.line_start, cut.line_end) == (5, 7)
+    rst = "Budget\n======\n\nThe token budget caps the context.\n\nSetup\n=====\n\nInstall it.\n"
+    assert "Setup" not in snippet(rst, "guide.rst", "token budget", max_chars=80).text
+
+
+FENCED = """\
+# Guide
+
+## Budget
+
+The token budget caps the context served to a skill, counted in tokens.
+
+```python
+import os
+print(os.getcwd())
+print(1)
+```
+"""
+
+
+def test_the_cut_off_start_of_a_code_block_is_left_out_unless_it_holds_the_query():
+    # The cap cuts the block after `import os`: an open fence says nothing of the query.
+    assert snippet(FENCED, "guide.md", "token budget", max_chars=110).text == (
+        "## Budget\n\nThe token budget caps the context served to a skill, counted in tokens."
+    )
+    held = FENCED.replace("import os", "import budget")
+    cut = snippet(held, "guide.md", "token budget", max_chars=110).text
+    assert cut.endswith("```python\nimport budget")

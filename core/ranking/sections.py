@@ -7,7 +7,9 @@ a method; or the paragraph that opens one, its definition and docstring), or a p
 of plain text. Each candidate that fits the cap is scored like a small document (BM25 over
 the query's terms, weighted by the terms' rarity in the scope); one that is too long is
 narrowed to its best window that fits. A line well over the line cap is clipped where most
-of the query is, with a visible marker (line_clip.py).
+of the query is, with a visible marker (line_clip.py). A passage of a document never ends
+on the next section's bare heading, nor on the cut-off start of a fenced code block that
+holds none of the query's words (`_PassageEnds`).
 
 When the best section leaves room under the cap, the best one elsewhere in the file that
 holds at least half as much of the query follows it, in file order, after a line that
@@ -18,6 +20,7 @@ sits in another (the section on the option, the docstring of the attribute).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -25,11 +28,15 @@ from ..models import left_out_marker
 from .matching import TermMatcher
 from .span_choice import MARKER_CHARS, SpanChooser
 from .spans import (
+    ADORNMENT,
+    SETEXT,
     Span,
     code_blocks,
     document_headings,
     document_kind,
     document_sections,
+    fenced_blocks,
+    html_text,
     split_lines,
 )
 
@@ -85,10 +92,11 @@ def cut_snippet(
         structural += _heads(structural, chooser.paragraphs)
     core = chooser.choose(structural, chooser.paragraphs)
     chosen = chooser.widen(core, structural)
-    fragments = [_trimmed(lines, chosen)]
+    ends = _PassageEnds(lines, headings, kind, chooser.matching)
+    fragments = [ends.trimmed(chosen)]
     second = chooser.second(structural, chosen, core)
     if second is not None:
-        fragments = sorted([fragments[0], _trimmed(lines, second)], key=lambda span: span.start)
+        fragments = sorted([fragments[0], ends.trimmed(second)], key=lambda span: span.start)
         gap = Span(fragments[0].end, fragments[1].start)
         if chooser.size(gap) <= MARKER_CHARS and not any(
             lines[i].strip() for i in range(gap.start, gap.end)
@@ -115,6 +123,59 @@ def _trimmed(lines: list[str], span: Span) -> Span:
     while end > start + 1 and not lines[end - 1].strip():
         end -= 1
     return Span(start, end)
+
+
+class _PassageEnds:
+    """Where a passage of a document ends as served: blank lines trimmed, and two tails
+    that say nothing left out. A heading with none of its section under it (the next
+    section's title at the end of a passage); and the opening part of a fenced code block
+    cut off by the cap, when it holds none of the query's words (a fence left open, and a
+    reader reads on into the next passage as code)."""
+
+    def __init__(
+        self, lines: list[str], headings: Mapping[int, int], kind: str, matching: list[int]
+    ) -> None:
+        self.lines = lines
+        self.headings = headings  # a heading's first line -> its title line
+        self.heading_starts = sorted(headings)
+        self.fences = fenced_blocks(lines) if kind == "markdown" else []
+        self.matching = matching  # sorted 0-based indexes of the lines holding a term
+
+    def trimmed(self, span: Span) -> Span:
+        span = _trimmed(self.lines, span)
+        while True:
+            shorter = self._without_open_fence(self._without_bare_heading(span))
+            if shorter == span:
+                return span
+            span = shorter
+
+    def _without_bare_heading(self, span: Span) -> Span:
+        found = bisect_left(self.heading_starts, span.end) - 1
+        if found < 0 or self.heading_starts[found] <= span.start:
+            return span
+        start = self.heading_starts[found]
+        under = range(self.headings[start] + 1, span.end)
+        if all(_is_decoration(self.lines[i]) for i in under):
+            return _trimmed(self.lines, Span(span.start, start))
+        return span
+
+    def _without_open_fence(self, span: Span) -> Span:
+        for block in self.fences:
+            if span.start < block.start < span.end < block.end:
+                held = bisect_left(self.matching, block.start) < bisect_left(
+                    self.matching, span.end
+                )
+                if not held:
+                    return _trimmed(self.lines, Span(span.start, block.start))
+                return span
+        return span
+
+
+def _is_decoration(line: str) -> bool:
+    """A line under a heading's title that is still the heading: blank, an underline, a
+    closing tag."""
+    text = line.strip()
+    return not text or bool(ADORNMENT.match(text) or SETEXT.match(line)) or not html_text(text)
 
 
 def cut_span(
