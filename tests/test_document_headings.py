@@ -290,3 +290,18 @@ def test_the_cut_off_start_of_a_code_block_is_left_out_unless_it_holds_the_query
     held = FENCED.replace("import os", "import budget")
     cut = snippet(held, "guide.md", "token budget", max_chars=110).text
     assert cut.endswith("```python\nimport budget")
+
+
+def test_a_passage_starting_inside_a_code_block_starts_at_its_fence_when_that_fits():
+    doc = (
+        "# Clock\n\nAn introduction that is long enough not to fit with the rest of the "
+        "guide, really it is long.\n\n```python\nimport os\nimport sys\nimport json\n"
+        "from textual.app import App, ComposeResult\n\nclass ClockApp(App):\n"
+        "    def compose(self) -> ComposeResult:\n        yield Digits()\n```\n\nMore text.\n"
+    )
+    cut = snippet(doc, "README.md", "ComposeResult", max_chars=200)
+    assert cut.text.startswith("```python\nimport os\n")
+    assert cut.line_start == 5 and len(cut.text) <= 200
+    # With no room for the lines above, the passage is as it was: never over the cap.
+    tight = snippet(doc, "README.md", "ComposeResult", max_chars=140)
+    assert tight.text.startswith("import json\n") and len(tight.text) <= 140

@@ -9,7 +9,8 @@ the query's terms, weighted by the terms' rarity in the scope); one that is too 
 narrowed to its best window that fits. A line well over the line cap is clipped where most
 of the query is, with a visible marker (line_clip.py). A passage of a document never ends
 on the next section's bare heading, nor on the cut-off start of a fenced code block that
-holds none of the query's words (`_PassageEnds`).
+holds none of the query's words; one that starts inside a code block starts at its fence
+when the cap leaves room for the lines above (`_PassageEnds`).
 
 When the best section leaves room under the cap, the best one elsewhere in the file that
 holds at least half as much of the query follows it, in file order, after a line that
@@ -21,7 +22,7 @@ sits in another (the section on the option, the docstring of the attribute).
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..models import left_out_marker
@@ -102,6 +103,7 @@ def cut_snippet(
             lines[i].strip() for i in range(gap.start, gap.end)
         ):  # next to each other: one passage
             fragments = [Span(fragments[0].start, fragments[1].end)]
+    fragments = ends.opened_at_fences(fragments, max_chars, chooser.size)
 
     def file_line(index: int) -> int:  # a 0-based line of `text` -> the file's (1-based)
         return file_lines[index] if file_lines is not None else index + 1
@@ -126,8 +128,8 @@ def _trimmed(lines: list[str], span: Span) -> Span:
 
 
 class _PassageEnds:
-    """Where a passage of a document ends as served: blank lines trimmed, and two tails
-    that say nothing left out. A heading with none of its section under it (the next
+    """Where a passage of a document starts and ends as served: blank lines trimmed, and
+    two tails that say nothing left out. A heading with none of its section under it (the next
     section's title at the end of a passage); and the opening part of a fenced code block
     cut off by the cap, when it holds none of the query's words (a fence left open, and a
     reader reads on into the next passage as code)."""
@@ -148,6 +150,29 @@ class _PassageEnds:
             if shorter == span:
                 return span
             span = shorter
+
+    def opened_at_fences(
+        self, passages: list[Span], max_chars: int, size: Callable[[Span], int]
+    ) -> list[Span]:
+        """The passages (one or two, in file order), each that starts inside a fenced code
+        block started at its opening fence while the cap leaves room for the lines above."""
+        room = max_chars - sum(size(span) for span in passages)
+        room -= MARKER_CHARS * (len(passages) - 1)
+        opened = []
+        for span in passages:
+            above = next(
+                (Span(b.start, span.start) for b in self.fences if b.start < span.start < b.end),
+                None,
+            )
+            if above is not None and size(above) <= room:
+                room -= size(above)
+                span = Span(above.start, span.end)
+            opened.append(span)
+        if len(opened) == 2 and opened[0].end >= opened[1].start:
+            if opened[0].end > opened[1].start:
+                return passages
+            return [Span(opened[0].start, opened[1].end)]  # only the fence lay between
+        return opened
 
     def _without_bare_heading(self, span: Span) -> Span:
         found = bisect_left(self.heading_starts, span.end) - 1
