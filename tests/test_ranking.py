@@ -722,3 +722,43 @@ def test_translated_pages_weigh_less_unless_the_query_is_in_another_language():
     assert demoted_files(paths, keys("选项 required")) == {}
     _, parts = weighted({"cors": 0.4}, role_weigher(keys("allow cors"))("docs/es/docs/cors.md"))
     assert "(translation)" in parts
+
+
+def _method_with_long_docstring(body_lines: int) -> str:
+    filler = "".join(f"    def unrelated_{i}(self):\n        return {i}\n\n" for i in range(20))
+    body = "".join(f"        self.step_{i} = compute_step({i})\n" for i in range(body_lines))
+    return (
+        f"class Scheduler:\n{filler}"
+        "    @property\n"
+        "    def current_wave(self) -> int:\n"
+        '        """The wave now running.\n\n'
+        "        Waves run one after another, each on its own hosts.\n"
+        "        A wave starts when the one before it is healthy.\n\n"
+        "        The disruption budget caps how many hosts one wave drains.\n"
+        '        """\n'
+        f"{body}        return self._wave\n\n{filler}"
+    )
+
+
+def test_a_code_passage_does_not_start_inside_a_docstring_when_its_definition_fits():
+    text = _method_with_long_docstring(body_lines=40)
+    cut = snippet(text, "src/scheduler.py", "disruption budget drains", max_chars=900)
+    assert "The disruption budget caps" in cut.text
+    assert cut.text.startswith("    @property\n    def current_wave(self) -> int:"), cut.text
+    assert len(cut.text) <= 900
+
+
+def test_a_code_passage_does_not_end_inside_a_call_when_its_end_fits():
+    filler = "".join(f"def unrelated_{i}():\n    return {i}\n\n\n" for i in range(20))
+    text = (
+        f"{filler}def drain(hosts):\n"
+        '    """Drain hosts within the disruption budget."""\n'
+        "    plan = schedule(\n        hosts,\n\n"
+        + "".join(f"        option_{i}=True,\n" for i in range(30))
+        + "    )\n\n"
+        + "".join(f"    plan.step_{i} = {i}\n" for i in range(40))
+        + f"    return plan\n\n\n{filler}"
+    )
+    cut = snippet(text, "src/drain.py", "disruption budget", max_chars=1500)
+    assert "Drain hosts within the disruption budget." in cut.text
+    assert cut.text.endswith("        option_29=True,\n    )"), cut.text

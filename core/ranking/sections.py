@@ -10,7 +10,10 @@ narrowed to its best window that fits. A line well over the line cap is clipped 
 of the query is, with a visible marker (line_clip.py). A passage of a document never ends
 on the next section's bare heading, nor on the cut-off start of a fenced code block that
 holds none of the query's words; one that starts inside a code block starts at its fence
-when the cap leaves room for the lines above (`_PassageEnds`).
+when the cap leaves room for the lines above (`_PassageEnds`). A passage of code is
+started, and ended, the same way outside a signature, a call or a docstring spread over
+lines (a docstring at its definition), when the cap leaves room (code_constructs.py); the
+best window of a block too long to serve may start there too.
 
 When the best section leaves room under the cap, the best one elsewhere in the file that
 holds at least half as much of the query follows it, in file order, after a line that
@@ -26,6 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..models import left_out_marker
+from .code_constructs import OpenConstructs, open_constructs
 from .matching import TermMatcher
 from .span_choice import MARKER_CHARS, SpanChooser
 from .spans import (
@@ -86,14 +90,16 @@ def cut_snippet(
         headings = {heading.start: heading.title for heading in found}
         # Without headings, markdown is one section and other text is its paragraphs.
         structural = document_sections(lines, found) if found or kind == "markdown" else []
+    constructs = open_constructs(lines, path) if kind == "code" else None
     chooser = SpanChooser(
-        lines, line_terms, weights, max_chars, max_line_chars, headings, code=kind == "code"
-    )
+        lines, line_terms, weights, max_chars, max_line_chars, headings,
+        code=kind == "code", constructs=constructs,
+    )  # fmt: skip
     if kind == "code":
         structural += _heads(structural, chooser.paragraphs)
     core = chooser.choose(structural, chooser.paragraphs)
     chosen = chooser.widen(core, structural)
-    ends = _PassageEnds(lines, headings, kind, chooser.matching)
+    ends = _PassageEnds(lines, headings, kind, chooser.matching, constructs)
     fragments = [ends.trimmed(chosen)]
     second = chooser.second(structural, chosen, core)
     if second is not None:
@@ -103,7 +109,7 @@ def cut_snippet(
             lines[i].strip() for i in range(gap.start, gap.end)
         ):  # next to each other: one passage
             fragments = [Span(fragments[0].start, fragments[1].end)]
-    fragments = ends.opened_at_fences(fragments, max_chars, chooser.size)
+    fragments = ends.opened_whole(fragments, max_chars, chooser.size)
 
     def file_line(index: int) -> int:  # a 0-based line of `text` -> the file's (1-based)
         return file_lines[index] if file_lines is not None else index + 1
@@ -135,9 +141,15 @@ class _PassageEnds:
     reader reads on into the next passage as code)."""
 
     def __init__(
-        self, lines: list[str], headings: Mapping[int, int], kind: str, matching: list[int]
+        self,
+        lines: list[str],
+        headings: Mapping[int, int],
+        kind: str,
+        matching: list[int],
+        constructs: OpenConstructs | None = None,
     ) -> None:
         self.lines = lines
+        self.constructs = constructs
         self.headings = headings  # a heading's first line -> its title line
         self.heading_starts = sorted(headings)
         self.fences = fenced_blocks(lines) if kind == "markdown" else []
@@ -151,28 +163,46 @@ class _PassageEnds:
                 return span
             span = shorter
 
-    def opened_at_fences(
+    def opened_whole(
         self, passages: list[Span], max_chars: int, size: Callable[[Span], int]
     ) -> list[Span]:
-        """The passages (one or two, in file order), each that starts inside a fenced code
-        block started at its opening fence while the cap leaves room for the lines above."""
+        """The passages (one or two, in file order) each started where what it starts
+        inside starts, and in code each ended where what it ends inside ends, while the cap
+        leaves room for the lines added: a fenced code block at its opening fence; a
+        signature, call or string at its first line, a docstring at its definition's."""
         room = max_chars - sum(size(span) for span in passages)
         room -= MARKER_CHARS * (len(passages) - 1)
         opened = []
         for span in passages:
-            above = next(
-                (Span(b.start, span.start) for b in self.fences if b.start < span.start < b.end),
-                None,
-            )
-            if above is not None and size(above) <= room:
-                room -= size(above)
-                span = Span(above.start, span.end)
+            above = self._start_above(span.start)
+            if above is not None and size(Span(above, span.start)) <= room:
+                room -= size(Span(above, span.start))
+                span = Span(above, span.end)
             opened.append(span)
         if len(opened) == 2 and opened[0].end >= opened[1].start:
             if opened[0].end > opened[1].start:
                 return passages
             return [Span(opened[0].start, opened[1].end)]  # only the fence lay between
-        return opened
+        if self.constructs is None:
+            return opened
+        closed = []
+        for number, span in enumerate(opened):
+            construct = self.constructs.around(span.end) if span.end < len(self.lines) else None
+            limit = opened[number + 1].start if number + 1 < len(opened) else len(self.lines)
+            if construct is not None and construct.first >= span.start:
+                rest = Span(span.end, construct.last + 1)
+                if rest.end <= limit and size(rest) <= room:
+                    room -= size(rest)
+                    span = Span(span.start, rest.end)
+            closed.append(span)
+        return closed
+
+    def _start_above(self, start: int) -> int | None:
+        """The line above `start` a passage starting there is read whole from, if any."""
+        if self.constructs is not None:
+            above = self.constructs.readable_start(start)
+            return above if above < start else None
+        return next((b.start for b in self.fences if b.start < start < b.end), None)
 
     def _without_bare_heading(self, span: Span) -> Span:
         found = bisect_left(self.heading_starts, span.end) - 1

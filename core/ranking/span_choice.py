@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from itertools import accumulate
 
 from .bm25 import saturated
+from .code_constructs import OpenConstructs
 from .line_clip import clip_line, most_shown
 from .matching import TermMatcher
 from .spans import Span, indentation, is_closer, paragraphs, statement_start
@@ -61,6 +62,7 @@ class SpanChooser:
         max_line_chars: int,
         headings: Mapping[int, int] | None = None,
         code: bool = False,
+        constructs: OpenConstructs | None = None,
     ) -> None:
         self.lines = lines
         self.max_chars = max_chars
@@ -68,6 +70,7 @@ class SpanChooser:
         self.headings = headings or {}  # a section's first line -> its heading's title line
         self.heading_starts = sorted(self.headings)
         self.code = code  # the spans are code blocks
+        self.constructs = constructs  # code's brackets and strings over lines, if read
         self.keys = [key for key in weights if weights[key] > 0] or list(weights)
         self.matching = sorted(number - 1 for number in line_terms)  # 0-based line indexes
         # Prefix sums: characters (as shown, long lines clipped) and each term's count.
@@ -151,7 +154,8 @@ class SpanChooser:
     def best_window(self, span: Span, limit: int | None = None) -> Span:
         """The best run of lines inside `span` that fits `limit` (the cap). A best window
         starts on a matching line (or one line before it, for a lead-in; or where the
-        statement that line closes starts) or at the heading of a match's section: only
+        statement that line closes starts; or in code where the signature, call or
+        docstring it is inside starts) or at the heading of a match's section: only
         those are tried. One that starts inside a section ends where the next begins (no
         tail of one section run into another); one that starts at a heading may go on into
         the next ones."""
@@ -163,6 +167,12 @@ class SpanChooser:
             statement_start(lines, max(span.start, index - 1), span.start)
             for index in self.matching[first:last]
         } or {span.start}
+        if self.constructs is not None:  # or where a signature or docstring cut in two starts
+            starts |= {
+                start
+                for start in map(self.constructs.readable_start, list(starts))
+                if start >= span.start
+            }
         headings = self.heading_starts
         for index in self.matching[first:last]:  # the heading of each match's section
             above = bisect_right(headings, index) - 1

@@ -1,0 +1,131 @@
+"""Which lines of code start inside a signature, a call, a string or a comment spread over
+lines, and where a passage starting there is read whole from."""
+
+from __future__ import annotations
+
+from tierscope.ranking.code_constructs import open_constructs
+from tierscope.ranking.spans import split_lines
+
+PYTHON = '''\
+import os
+
+
+@cache
+# Keeps the answer.
+def lookup(
+    key: str,
+    default: str = ")",
+) -> str:
+    """Find a key.
+
+    Args:
+        key: What to find (a name).
+    """
+    value = fetch(
+        key,  # a comment with a quote ' and a bracket (
+        default,
+    )
+    return value
+
+
+LABEL = "a # that is no comment"
+'''
+
+
+def line_of(lines: list[str], text: str) -> int:
+    return next(index for index, line in enumerate(lines) if text in line)
+
+
+def test_a_python_docstring_is_read_from_the_definition_with_its_decorators():
+    lines = split_lines(PYTHON)
+    constructs = open_constructs(lines, "src/lookup.py")
+    assert constructs is not None
+    inside = line_of(lines, "key: What to find")
+    assert constructs.readable_start(inside) == line_of(lines, "@cache")
+
+
+def test_a_signature_or_call_over_lines_is_read_from_its_first_line():
+    lines = split_lines(PYTHON)
+    constructs = open_constructs(lines, "src/lookup.py")
+    assert constructs is not None
+    assert constructs.readable_start(line_of(lines, "default: str")) == line_of(
+        lines, "def lookup("
+    )
+    # A quote and a bracket in a comment, and a bracket in a string, change nothing.
+    assert constructs.readable_start(line_of(lines, "        default,")) == line_of(
+        lines, "value = fetch("
+    )
+    assert constructs.readable_start(line_of(lines, "return value")) == line_of(
+        lines, "return value"
+    )
+    assert constructs.readable_start(line_of(lines, "LABEL")) == line_of(lines, "LABEL")
+
+
+def test_the_construct_a_line_starts_inside_spans_from_its_opening_to_its_closing_line():
+    lines = split_lines(PYTHON)
+    constructs = open_constructs(lines, "src/lookup.py")
+    assert constructs is not None
+    docstring = constructs.around(line_of(lines, "Args:"))
+    assert docstring is not None and docstring.is_string
+    assert (docstring.first, docstring.last) == (
+        line_of(lines, '"""Find a key.'),
+        line_of(lines, "key: What to find") + 1,
+    )
+    # The opening line itself starts outside it.
+    assert constructs.around(line_of(lines, '"""Find a key.')) is None
+
+
+def test_a_string_that_opens_no_definition_is_read_from_its_own_first_line():
+    lines = split_lines('HELP = """\nUsage: run it\nwith care\n"""\n')
+    constructs = open_constructs(lines, "cli.py")
+    assert constructs is not None
+    assert constructs.readable_start(2) == 0
+
+
+def test_in_the_c_family_braces_are_bodies_not_constructs():
+    text = (
+        "/**\n * Retries a call.\n */\nfunction retry(\n  call,\n  attempts,\n) {\n"
+        "  const message = `tried\n  ${attempts} times`;\n  return call();\n}\n"
+    )
+    lines = split_lines(text)
+    constructs = open_constructs(lines, "src/retry.ts")
+    assert constructs is not None
+    assert constructs.readable_start(line_of(lines, "* Retries")) == 0
+    assert constructs.readable_start(line_of(lines, "  attempts,")) == line_of(lines, "function")
+    assert constructs.readable_start(line_of(lines, "${attempts}")) == line_of(lines, "const")
+    body = line_of(lines, "return call()")
+    assert constructs.readable_start(body) == body
+
+
+def test_rust_lifetimes_are_not_quotes():
+    text = "fn first<'a>(\n    items: &'a [u8],\n) -> &'a u8 {\n    &items[0]\n}\n"
+    lines = split_lines(text)
+    constructs = open_constructs(lines, "src/lib.rs")
+    assert constructs is not None
+    assert constructs.readable_start(1) == 0
+    assert constructs.readable_start(3) == 3
+
+
+def test_other_files_are_not_read():
+    assert open_constructs(["echo (", ")"], "run.sh") is None
+    assert open_constructs(["# Title"], "README.md") is None
+
+
+def test_a_definition_in_a_docstring_example_does_not_restart_the_scan():
+    text = (
+        "def on(message):\n"
+        '    """Declare a handler.\n\n'
+        "    ```python\n"
+        "    @on(Button.Pressed)\n"
+        "    def quit(self):\n"
+        "        self.app.exit()\n"
+        "    ```\n\n"
+        "    Works for any message.\n"
+        '    """\n'
+        "    return message\n"
+    )
+    lines = split_lines(text)
+    constructs = open_constructs(lines, "src/on.py")
+    assert constructs is not None
+    assert constructs.readable_start(line_of(lines, "Works for any")) == 0
+    assert constructs.readable_start(line_of(lines, "def quit")) == 0
