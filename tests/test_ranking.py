@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -762,3 +764,22 @@ def test_a_code_passage_does_not_end_inside_a_call_when_its_end_fits():
     cut = snippet(text, "src/drain.py", "disruption budget", max_chars=1500)
     assert "Drain hosts within the disruption budget." in cut.text
     assert cut.text.endswith("        option_29=True,\n    )"), cut.text
+
+
+def test_a_heading_alone_is_never_the_second_passage():
+    # The title holds a query word; the text under it says nothing of the query, and is
+    # too long to come with it. A heading with nothing under it answers nothing.
+    under = "Layers wrap what was added before them, in the order shown below here.\n" * 6
+    text = (
+        "# Middleware\n\nWrite middleware with from_fn.\n\n"
+        f"# Ordering\n\n{under}\n"
+        "# Running\n\nEvery middleware layer runs once per request, the outer one first.\n"
+        "A middleware layer may end the request early and run nothing after it.\n"
+    )
+    cut = snippet(text, "docs/middleware.md", "middleware ordering run", max_chars=420)
+    assert "Every middleware layer runs once" in cut.text
+    fragments = [
+        [line for line in fragment.split("\n") if line.strip()]
+        for fragment in re.split(r"\[lines \d+-\d+ not shown\]", cut.text)
+    ]
+    assert all(fragment != ["# Ordering"] for fragment in fragments), cut.text

@@ -33,15 +33,13 @@ from .code_constructs import OpenConstructs, open_constructs
 from .matching import TermMatcher
 from .span_choice import MARKER_CHARS, SpanChooser
 from .spans import (
-    ADORNMENT,
-    SETEXT,
     Span,
     code_blocks,
     document_headings,
     document_kind,
     document_sections,
     fenced_blocks,
-    html_text,
+    is_heading_decoration,
     split_lines,
 )
 
@@ -210,7 +208,7 @@ class _PassageEnds:
             return span
         start = self.heading_starts[found]
         under = range(self.headings[start] + 1, span.end)
-        if all(_is_decoration(self.lines[i]) for i in under):
+        if all(is_heading_decoration(self.lines[i]) for i in under):
             return _trimmed(self.lines, Span(span.start, start))
         return span
 
@@ -224,13 +222,6 @@ class _PassageEnds:
                     return _trimmed(self.lines, Span(span.start, block.start))
                 return span
         return span
-
-
-def _is_decoration(line: str) -> bool:
-    """A line under a heading's title that is still the heading: blank, an underline, a
-    closing tag."""
-    text = line.strip()
-    return not text or bool(ADORNMENT.match(text) or SETEXT.match(line)) or not html_text(text)
 
 
 def cut_span(

@@ -15,7 +15,14 @@ from .bm25 import saturated
 from .code_constructs import OpenConstructs
 from .line_clip import clip_line, most_shown
 from .matching import TermMatcher
-from .spans import Span, indentation, is_closer, paragraphs, statement_start
+from .spans import (
+    Span,
+    indentation,
+    is_closer,
+    is_heading_decoration,
+    paragraphs,
+    statement_start,
+)
 
 # Sections of one file compete first on which query terms they hold (weighted by rarity),
 # then on how densely: BM25 with this many characters as the "average" length, so that of
@@ -260,7 +267,8 @@ class SpanChooser:
 
     def second(self, structural: list[Span], chosen: Span, core: Span) -> Span | None:
         """The best span elsewhere in the file that fits the room `chosen` leaves, when
-        it holds at least SECOND_SHARE of what the first holds."""
+        it holds at least SECOND_SHARE of what the first holds: never a table of contents,
+        nor a heading alone."""
         room = self.max_chars - self.size(chosen) - MARKER_CHARS
         if room < SECOND_MIN_CHARS:
             return None
@@ -268,7 +276,7 @@ class SpanChooser:
         outside = [
             span for span in structural + self.paragraphs
             if (span.end <= chosen.start or span.start >= chosen.end)
-            and not is_navigation(span)
+            and not is_navigation(span) and not self._bare_heading(span)
         ]  # fmt: skip
         best = self._best(outside, room)
         if best is None or best[0][0] < SECOND_SHARE * self.score(core)[0]:
@@ -280,6 +288,14 @@ class SpanChooser:
         else:
             bounds = Span(0, chosen.start)
         return self.widen(found, structural, room, bounds)
+
+    def _bare_heading(self, span: Span) -> bool:
+        """Whether a span is a heading with nothing of its section under it: it answers
+        nothing, and as a second passage it has no room to grow into its section."""
+        title = self.headings.get(span.start)
+        return title is not None and all(
+            is_heading_decoration(self.lines[i]) for i in range(title + 1, span.end)
+        )
 
     def _navigation(self) -> Callable[[Span], bool]:
         """Whether a span is mostly a table of contents (see NAVIGATION_SHARE)."""

@@ -191,6 +191,13 @@ def html_text(line: str) -> str:
     return _TAG.sub(" ", line).strip() if "<" in line else line.strip()
 
 
+def is_heading_decoration(line: str) -> bool:
+    """A line under a heading's title that is still the heading: blank, an underline, a
+    closing tag."""
+    text = line.strip()
+    return not text or bool(ADORNMENT.match(text) or SETEXT.match(line)) or not html_text(text)
+
+
 def is_setext_heading(lines: list[str], index: int) -> bool:
     """Whether markdown line `index` is a setext heading's title: underlined with `===` or
     `---`, and not a list item, quote, table row, indented code or an underline itself.
