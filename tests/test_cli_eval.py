@@ -78,6 +78,39 @@ def test_the_report_gives_the_figures_and_lists_the_misses(capsys, project):
     assert "expected docs/notes.md: not in top 10" in out
 
 
+def test_the_report_lists_the_hits_on_the_right_file_without_the_passage(capsys, project):
+    # The right file comes first, but the passage asked for is not in what was served.
+    (project / "queries.tsv").write_text(
+        "retry backoff\tdocs/retry.md\tdocs\texponential backoff\n"
+        "retry waits\tdocs/retry.md\tdocs\t# Retries\n"
+    )
+    (project / "docs" / "retry.md").write_text(
+        "# Retries\n\n"
+        + "Filler about nothing in particular.\n" * 80
+        + "\nEach retry waits with exponential backoff and jitter.\n"
+    )
+    code, out, _ = run_eval(capsys, project, "--tiers", "grep", "--budget", "60")
+    assert code == 0
+    assert "\nmisses (" not in out
+    assert "passage misses (1: the right file was served without the passage):" in out
+    assert "line 2 [docs] 'retry waits'" in out
+    assert "docs/retry.md lines 84-84 served; passage '# Retries'" in out
+
+
+def test_a_right_file_the_budget_left_out_is_told_apart(capsys, project):
+    # The best file is too long for what the budget leaves; the next ones fit.
+    (project / "queries.tsv").write_text("retries deploys\tdocs/deploy.md\tdocs\n")
+    (project / "docs" / "deploy.md").write_text(
+        "# Deploys\n\n" + "Deploys retry, and retries deploy again.\n" * 12
+    )
+    code, out, _ = run_eval(capsys, project, "--tiers", "grep", "--budget", "60")
+    assert code == 0
+    assert (
+        "expected docs/deploy.md: not served (the grep tier ranked it 1; the budget or "
+        "dedup left it out)" in out
+    )
+
+
 def test_json_has_the_ladder_each_tier_and_each_query(capsys, project):
     code, out, _ = run_eval(capsys, project, "--scope", "docs", "--json")
 

@@ -17,6 +17,8 @@ class RankedHit:
     source: str
     content: str
     tokens: int
+    line_start: int | None = None
+    line_end: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,9 +44,21 @@ class QueryEvaluation:
     served_by: str | None
     tiers: dict[str, RankedAnswer]
 
+    def passage_miss(self) -> RankedHit | None:
+        """The first hit the ladder served on a file holding the query's passage, when it
+        does not show that passage."""
+        for hit in self.ladder.hits:
+            if self.query.passage and hit.source in self.query.passage_files:
+                return None if holds_passage(self.query, hit) else hit
+        return None
+
 
 def normalise_passage(text: str) -> str:
     return " ".join(text.split()).casefold()
+
+
+def holds_passage(query: KnownItemQuery, hit: RankedHit) -> bool:
+    return normalise_passage(query.passage) in normalise_passage(hit.content)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +110,7 @@ def summarise(pairs: Iterable[tuple[KnownItemQuery, RankedAnswer]]) -> Summary:
             seen.add(hit.content)
             if query.passage and hit.source in query.passage_files:
                 checked += 1
-                if normalise_passage(query.passage) in normalise_passage(hit.content):
+                if holds_passage(query, hit):
                     contained += 1
     characters = sum(len(hit.content) for hit in hits)
     long_characters = sum(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .metrics import Summary
+from .metrics import QueryEvaluation, Summary
 from .runner import EvaluationReport
 
 _HEADER = (
@@ -23,8 +23,9 @@ def _row(label: str, summary: Summary) -> str:
 
 
 def render_report(report: EvaluationReport, misses: int | None = None) -> str:
-    """The figures table (ladder, its groups, each tier) and the list of misses:
-    queries whose expected file was not first, with what came first instead."""
+    """The figures table (ladder, its groups, each tier), the list of misses (queries
+    whose expected file was not first) and of passage misses (the right file served
+    without the answering passage), each at most `misses` long."""
     lines = [_HEADER, _row("ladder", report.ladder)]
     lines += [_row(f"  {key}", summary) for key, summary in report.groups.items()]
     for tier in report.tiers:
@@ -40,22 +41,59 @@ def render_report(report: EvaluationReport, misses: int | None = None) -> str:
         " tier's own ranking. passage = hits on the right file that hold the answering"
         " passage; long = characters in lines over 1,000; ms = median latency."
     )
-    found = report.misses()
-    if found:
-        shown = found if misses is None else found[:misses]
-        lines.append("")
-        lines.append(f"misses ({len(found)}: the expected file was not first):")
-        for evaluation in shown:
-            query = evaluation.query
-            rank = evaluation.ladder.rank_of(query.expected)
-            got = ", ".join(h.source for h in evaluation.ladder.hits[:MISS_TOP]) or "nothing"
-            where = f"rank {rank}" if rank else "not in top 10"
-            scope = query.scope or "(default)"
-            lines.append(f"  line {query.line} [{scope}] {query.text!r}")
-            lines.append(f"      expected {' | '.join(query.expected)}: {where}; got {got}")
-        if len(shown) < len(found):
-            lines.append(f"  ... and {len(found) - len(shown)} more (--misses N to show more)")
+    lines += _misses(report, misses)
+    lines += _passage_misses(report, misses)
     return "\n".join(lines)
+
+
+def _misses(report: EvaluationReport, limit: int | None) -> list[str]:
+    """Queries whose expected file was not first, with what came first instead; a file a
+    tier ranked that the answer left out is told apart from one no tier found."""
+    found = report.misses()
+    if not found:
+        return []
+    shown = found if limit is None else found[:limit]
+    lines = ["", f"misses ({len(found)}: the expected file was not first):"]
+    for evaluation in shown:
+        query = evaluation.query
+        rank = evaluation.ladder.rank_of(query.expected)
+        got = ", ".join(h.source for h in evaluation.ladder.hits[:MISS_TOP]) or "nothing"
+        tier = evaluation.tiers.get(evaluation.served_by or "")
+        tier_rank = tier.rank_of(query.expected) if tier is not None else None
+        if rank:
+            where = f"rank {rank}"
+        elif tier_rank:
+            where = (
+                f"not served (the {evaluation.served_by} tier ranked it {tier_rank}; the"
+                " budget or dedup left it out)"
+            )
+        else:
+            where = "not in top 10"
+        lines.append(f"  line {query.line} [{query.scope or '(default)'}] {query.text!r}")
+        lines.append(f"      expected {' | '.join(query.expected)}: {where}; got {got}")
+    if len(shown) < len(found):
+        lines.append(f"  ... and {len(found) - len(shown)} more (--misses N to show more)")
+    return lines
+
+
+def _passage_misses(report: EvaluationReport, limit: int | None) -> list[str]:
+    """Queries whose answer served the right file without the answering passage: which
+    lines it served instead."""
+    found = report.passage_misses()
+    if not found:
+        return []
+    shown = found if limit is None else found[:limit]
+    lines = ["", f"passage misses ({len(found)}: the right file was served without the passage):"]
+    for evaluation in shown:
+        query = evaluation.query
+        hit = evaluation.passage_miss()
+        assert hit is not None
+        served = f"lines {hit.line_start}-{hit.line_end}" if hit.line_start else "a snippet"
+        lines.append(f"  line {query.line} [{query.scope or '(default)'}] {query.text!r}")
+        lines.append(f"      {hit.source} {served} served; passage {query.passage[:80]!r}")
+    if len(shown) < len(found):
+        lines.append(f"  ... and {len(found) - len(shown)} more (--misses N to show more)")
+    return lines
 
 
 def report_dict(report: EvaluationReport) -> dict:
@@ -75,6 +113,7 @@ def report_dict(report: EvaluationReport) -> dict:
                 "rank": e.ladder.rank_of(e.query.expected),
                 "served_by": e.served_by,
                 "sources": [h.source for h in e.ladder.hits],
+                "passage_served": _passage_served(e),
                 "tier_ranks": {
                     name: answer.rank_of(e.query.expected) for name, answer in e.tiers.items()
                 },
@@ -82,3 +121,12 @@ def report_dict(report: EvaluationReport) -> dict:
             for e in report.evaluations
         ],
     }
+
+
+def _passage_served(evaluation: QueryEvaluation) -> bool | None:
+    """Whether the answer's hit on the file holding the passage shows it; None when the
+    query gives no passage or no such file was served."""
+    query = evaluation.query
+    if not any(hit.source in query.passage_files for hit in evaluation.ladder.hits):
+        return None
+    return evaluation.passage_miss() is None

@@ -41,6 +41,10 @@ class EvaluationReport:
         """Queries whose expected file the ladder did not put first."""
         return [e for e in self.evaluations if e.ladder.rank_of(e.query.expected) != 1]
 
+    def passage_misses(self) -> list[QueryEvaluation]:
+        """Queries whose answer served a file holding the passage without showing it."""
+        return [e for e in self.evaluations if e.passage_miss() is not None]
+
 
 def evaluate(
     project: Project,
@@ -129,7 +133,7 @@ def _group_keys(evaluations: list[QueryEvaluation]) -> list[str]:
 
 
 def _answer(hits: Sequence[Hit], latency_ms: float, status: str = "") -> RankedAnswer:
-    ranked = tuple(RankedHit(h.source, h.content, h.tokens) for h in hits)
+    ranked = tuple(RankedHit(h.source, h.content, h.tokens, h.line_start, h.line_end) for h in hits)
     return RankedAnswer(ranked, latency_ms, status)
 
 
