@@ -53,16 +53,20 @@ LANGUAGES = {
     ".sh": "Shell", ".bash": "Shell", ".zsh": "Shell", ".ps1": "PowerShell", ".sql": "SQL",
     ".vue": "Vue", ".svelte": "Svelte", ".sol": "Solidity", ".tf": "Terraform",
 }  # fmt: skip
-# Folder names that hold documentation whatever else they hold (examples, assets).
+# Folder names that hold documentation whatever else they hold (examples, assets, the
+# programs a tutorial builds).
 DOC_FOLDER_NAMES = frozenset(
     {"docs", "doc", "documentation", "guide", "guides", "manual", "handbook", "wiki", "book",
-     "adr", "adrs", "rfcs"}
+     "tutorial", "tutorials", "adr", "adrs", "rfcs"}
 )  # fmt: skip
 # Folder names of tests: what markdown they hold is fixtures (mdBook's test books), not
 # the project's documentation.
 TEST_FOLDER_NAMES = frozenset(
     {"test", "tests", "__tests__", "testdata", "test-data", "testsuite", "fixtures"}
 )
+# How deep under a top-level folder a folder named for documentation is still the
+# project's: `packages/docs/` (a monorepo's), `axum/src/docs/` (a crate's rustdoc pages).
+NESTED_DOCS_DEPTH = 2
 # A survey reads names, never contents; these only bound a very large tree.
 MAX_FILES = 50_000
 MAX_SECONDS = 5.0
@@ -70,7 +74,7 @@ MAX_SECONDS = 5.0
 
 @dataclass(frozen=True, slots=True)
 class FolderSurvey:
-    """One top-level folder (or a documentation folder one level down, `packages/docs`):
+    """One top-level folder (or a documentation folder inside one, `packages/docs`):
     its documentation files by extension, its source files by language, and how many
     files it holds in all (machine data included)."""
 
@@ -98,7 +102,8 @@ class FoundCollection:
 class ProjectSurvey:
     root: Path
     folders: tuple[FolderSurvey, ...]
-    # Folders named for documentation one level down (`packages/docs`, a monorepo's).
+    # Folders named for documentation one or two levels down (`packages/docs`, a
+    # monorepo's; `axum/src/docs`, a crate's).
     nested_docs: tuple[FolderSurvey, ...]
     top_docs: tuple[str, ...]  # documentation files in the root
     top_sources: Counter[str]  # language -> source files in the root
@@ -209,9 +214,14 @@ class _Counter:
                     self.top_source_files.append(top)
                 continue
             self.folders.count(top, suffix)
-            second, _, deeper = rest.partition(os.sep)
-            if deeper and second.lower() in DOC_FOLDER_NAMES:
-                self.nested.count(f"{top}/{second}", suffix)
+            inner = rest.split(os.sep)[:-1][:NESTED_DOCS_DEPTH]  # the folders under `top`
+            for depth, name in enumerate(inner, start=1):
+                lowered = name.lower()
+                if lowered in TEST_FOLDER_NAMES:
+                    break
+                if lowered in DOC_FOLDER_NAMES:
+                    self.nested.count("/".join([top, *inner[:depth]]), suffix)
+                    break
 
 
 def _project_collections(registry: Registry, root: Path) -> tuple[FoundCollection, ...]:

@@ -342,6 +342,52 @@ def test_a_docs_folder_inside_a_folder_of_code_is_documentation(capsys, make_pro
     assert {hit["source"] for hit in hits} == {"packages/store/src/actions.ts"}
 
 
+def test_a_docs_folder_inside_a_crates_source_is_documentation(capsys, make_project):
+    # A Cargo workspace (axum): rustdoc pulls its guide pages from `<crate>/src/docs/`.
+    root = make_project(
+        {
+            "CONTRIBUTING.md": "# Contributing\n\nOpen a pull request.\n",
+            "axum/src/docs/middleware.md": "# Ordering\n\nLayers run from bottom to top.\n",
+            "axum/src/docs/extract.md": "# Extractors\n\nExtractors take requests apart.\n",
+            "axum/src/docs/routing/route.md": "# Routes\n\nAdd a route.\n",
+            "axum/src/lib.rs": "pub mod routing;\n",
+            "axum/src/routing.rs": "pub fn route() {}\n",
+            "axum/src/middleware.rs": "pub fn from_fn() {}\n",
+            "axum-core/src/lib.rs": "pub trait FromRequest {}\n",
+            "axum-core/src/body.rs": "pub struct Body;\n",
+            "axum-core/src/ext.rs": "pub trait Ext {}\n",
+        }
+    )
+    init(capsys, root)
+    scopes = scopes_of((root / ".tierscope.yaml").read_text())
+
+    assert scopes["docs"].grep_paths == ("axum/src/docs/", "CONTRIBUTING.md")
+    hits, _ = query(capsys, root, "in what order do middleware layers run", "--scope", "docs")
+    assert hits[0]["source"] == "axum/src/docs/middleware.md"
+    # The code scope takes the crates' source files, not the guide pages among them.
+    assert "*.rs" in scopes["code"].include
+    hits, _ = query(capsys, root, "middleware layers", "--scope", "code")
+    assert all(hit["source"].endswith(".rs") for hit in hits)
+
+
+def test_a_tutorials_folder_is_documentation_whatever_code_it_keeps(capsys, make_project):
+    # bubbletea: each tutorial is a README beside the program it builds.
+    root = make_project(
+        {
+            "README.md": "# Bubble Tea\n",
+            "tutorials/basics/README.md": "# Basics\n\nA model, an update, a view.\n",
+            "tutorials/basics/main.go": "package main\n",
+            "tutorials/commands/README.md": "# Commands\n\nCommands do I/O.\n",
+            "tutorials/commands/main.go": "package main\n",
+            "tutorials/go.mod": "module tutorials\n",
+            "tea.go": "package tea\n",
+            "commands.go": "package tea\n",
+        }
+    )
+    _, out, _ = init(capsys, root, "--dry-run")
+    assert scopes_of(out)["docs"].grep_paths == ("tutorials/", "README.md")
+
+
 def test_code_at_the_root_is_searched_by_its_extensions(capsys, make_project):
     # A Go module keeps its code in the root: more files than a scope lists one by one.
     files = {f"cmd{n}.go": "package cli\n\n// Mark a flag as required.\n" for n in range(9)}
