@@ -783,3 +783,15 @@ def test_a_heading_alone_is_never_the_second_passage():
         for fragment in re.split(r"\[lines \d+-\d+ not shown\]", cut.text)
     ]
     assert all(fragment != ["# Ordering"] for fragment in fragments), cut.text
+
+
+def test_a_table_of_contents_is_not_served_where_a_passage_with_the_same_terms_is():
+    codes = [f"ERR_CODE_{n:02}" for n in range(30)]
+    toc = "".join(f"- [{code}](#{code.lower()})\n" for code in codes)
+    rows = "".join(
+        f'| <a id="{code.lower()}">{code}</a> | Request {n} was refused, at some length. |\n'
+        for n, code in enumerate(codes)
+    )
+    text = f"# Errors\n\n## Reference\n\n{toc}\n| Code | Description |\n| --- | --- |\n{rows}"
+    cut = snippet(text, "docs/Errors.md", "ERR_CODE_17 meaning", max_chars=600)
+    assert "Request 17 was refused" in cut.text, cut.text

@@ -94,6 +94,7 @@ class SpanChooser:
         self.paragraph_starts = [span.start for span in self.paragraphs]
         self.paragraph_ends = [span.end for span in self.paragraphs]
         self.scores: dict[Span, tuple[float, float]] = {}
+        self._is_navigation: Callable[[Span], bool] | None = None
         self.weights = self._local_weights(weights, line_terms)
 
     def _local_weights(
@@ -185,7 +186,7 @@ class SpanChooser:
             above = bisect_right(headings, index) - 1
             if above >= 0 and headings[above] >= span.start:
                 starts.add(headings[above])
-        best: tuple[tuple[float, float], int, Span] | None = None
+        best: tuple[tuple[float, bool, float], int, Span] | None = None
         for start in sorted(starts):
             stop = span.end
             if start not in self.headings:
@@ -194,10 +195,17 @@ class SpanChooser:
                     stop = headings[after]
             fits = bisect_right(self.chars, self.chars[start] + limit) - 1
             window = Span(start, max(start + 1, min(fits, stop)))
-            candidate = (self.score(window), -start, window)
+            candidate = (self._rank(window), -start, window)
             if best is None or candidate[:2] > best[:2]:
                 best = candidate
         return best[2] if best else Span(span.start, span.start + 1)
+
+    def _rank(self, span: Span) -> tuple[float, bool, float]:
+        """How a span compares with others: the terms it holds; of two holding the same,
+        the one that is not a table of contents (a list of links points at the answer the
+        other gives); then the denser."""
+        coverage, density = self.score(span)
+        return coverage, not self.is_navigation(span), density
 
     def widen(
         self,
@@ -256,10 +264,11 @@ class SpanChooser:
 
     def choose(self, structural: list[Span], fallback: list[Span]) -> Span:
         """The best structural span (section, block); a fallback span (paragraph) only
-        when it holds more of the query than any structural one."""
+        when it holds more of the query than any structural one (or as much, where that
+        one is a table of contents)."""
         best = self._best(structural)
         other = self._best(fallback)
-        if best is None or (other is not None and other[0][0] > best[0][0]):
+        if best is None or (other is not None and other[0][:2] > best[0][:2]):
             best = other
         if best is None:
             return self.best_window(Span(0, len(self.lines)))
@@ -272,7 +281,7 @@ class SpanChooser:
         room = self.max_chars - self.size(chosen) - MARKER_CHARS
         if room < SECOND_MIN_CHARS:
             return None
-        is_navigation = self._navigation()
+        is_navigation = self.is_navigation
         outside = [
             span for span in structural + self.paragraphs
             if (span.end <= chosen.start or span.start >= chosen.end)
@@ -297,8 +306,14 @@ class SpanChooser:
             is_heading_decoration(self.lines[i]) for i in range(title + 1, span.end)
         )
 
-    def _navigation(self) -> Callable[[Span], bool]:
+    def is_navigation(self, span: Span) -> bool:
         """Whether a span is mostly a table of contents (see NAVIGATION_SHARE)."""
+        if self._is_navigation is None:
+            self._is_navigation = self._navigation()
+        return self._is_navigation(span)
+
+    def _navigation(self) -> Callable[[Span], bool]:
+        """The test of `is_navigation`, made once per file."""
         lines = self.lines
         links = list(
             accumulate(
@@ -319,12 +334,12 @@ class SpanChooser:
 
     def _best(
         self, spans: list[Span], limit: int | None = None
-    ) -> tuple[tuple[float, float], int, Span] | None:
+    ) -> tuple[tuple[float, bool, float], int, Span] | None:
         """The best span, each over `limit` (the cap) narrowed to its best window. A span is
         narrowed only while the terms it holds in full could still beat the best so far:
         a long file has hundreds of nested blocks."""
         limit = self.max_chars if limit is None else limit
-        best: tuple[tuple[float, float], int, Span] | None = None
+        best: tuple[tuple[float, bool, float], int, Span] | None = None
         matching = self.matching
         holding = [
             span
@@ -335,13 +350,15 @@ class SpanChooser:
         ranked = sorted(holding, key=lambda span: (-self.score(span)[0], self.size(span)))
         for span in ranked:
             if self.size(span) > limit:
-                if best is not None and self.score(span)[0] <= best[0][0]:
+                if best is not None and self.score(span)[0] < best[0][0]:
                     continue
+                if best is not None and self.score(span)[0] == best[0][0] and best[0][1]:
+                    continue  # the same terms at best, and the best is no table of contents
                 span = self.best_window(span, limit)
-            score = self.score(span)
-            if score[0] <= 0:
+            rank = self._rank(span)
+            if rank[0] <= 0:
                 continue
-            candidate = (score, -self.size(span), span)
+            candidate = (rank, -self.size(span), span)
             if best is None or candidate[:2] > best[:2]:
                 best = candidate
         return best
