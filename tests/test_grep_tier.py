@@ -70,6 +70,18 @@ def test_file_matching_more_distinct_terms_ranks_first(make_project, engine):
     assert outcome.hits[0].score > outcome.hits[1].score
 
 
+def test_the_digits_of_a_name_are_no_term_of_their_own(make_project, engine):
+    # `OSC52` is one name: its `52` alone would find every table of numbers.
+    root = make_project(
+        {
+            "docs/clipboard.md": "# Clipboard\n\nSetClipboard writes with OSC52 escapes.\n",
+            "docs/cities.md": "| city | 52 | 52 | 52 | 52 |\n| town | 52 | 52 | 52 |\n",
+        }
+    )
+    outcome = search(root, "clipboard OSC52")
+    assert sources(outcome) == ["docs/clipboard.md"]
+
+
 def test_rarer_term_weighs_more(make_project, engine):
     files = {f"docs/common{i}.md": "rollback happens\n" for i in range(5)}
     files["docs/rare.md"] = "canary only\n"

@@ -58,6 +58,15 @@ def test_identifiers_split_into_parts_in_any_spelling():
     assert split_identifier("base64") == ["base", "64"]
 
 
+def test_the_digits_of_a_query_name_count_only_with_its_letters():
+    assert [(t.key, t.compound) for t in query_terms("sha256 of port 8080")] == [
+        ("sha", False),
+        ("port", False),
+        ("8080", False),
+        ("sha256", True),
+    ]
+
+
 def test_a_query_identifier_counts_as_its_parts_and_as_a_whole():
     terms = query_terms("call_after_refresh")
     assert [(t.key, t.compound) for t in terms] == [
@@ -96,7 +105,7 @@ def test_a_compound_matches_across_a_double_separator():
 def test_a_dotted_number_is_one_term_found_as_written():
     assert keys("what changed in version 0.28?") == ["chang", "version", "0.28"]
     assert keys("the v2.1.0 release") == ["releas", "2.1.0"]
-    assert keys("3.14fr") == ["14", "fr", "14fr"]  # a number with a unit is words
+    assert keys("3.14fr") == ["fr", "14fr"]  # a number with a unit is a name: its digits go with it
     text = "## 0.28.1\n## v0.28.0 (28th November)\n10.28 and 0.281 are others\n"
     assert counts("changes in 0.28", text) == {"0.28": 2}
 

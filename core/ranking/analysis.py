@@ -122,8 +122,9 @@ def _spelling_prefix(part: str, stemmed: str) -> str:
 
 def query_terms(text: str) -> tuple[Term, ...]:
     """Every distinct term of the query, in order (dotted numbers last). Stopwords are
-    dropped (unless nothing else is left) and single characters are never terms: they
-    match nearly every line. There is no cap on the number of terms."""
+    dropped (unless nothing else is left), and single characters and the digits of a name
+    (`sha256`) are never terms on their own: they match nearly every line, or every
+    number. There is no cap on the number of terms."""
     numbers = {
         number: Term(number, re.escape(number), word=number, literal=True)
         for number in _NUMBER.findall(text)
@@ -135,8 +136,8 @@ def query_terms(text: str) -> tuple[Term, ...]:
     for word in words:
         parts = [p for p in split_identifier(word) if p]
         for part in parts:
-            if len(part) < 2:
-                continue
+            if len(part) < 2 or (len(parts) > 1 and part.isdigit()):
+                continue  # `OSC52`'s `52` alone would find every table of numbers
             key = stem(part)
             term = Term(key, search_prefix(part, key), word=part)
             target = dropped if part in STOPWORDS else singles
