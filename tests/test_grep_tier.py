@@ -721,3 +721,23 @@ def test_a_translation_about_to_be_served_is_served_as_its_original(make_project
     spanish.add(en)
     assert [hit.source for hit in spanish.hits] == ["docs/es/docs/testing.md"]
     assert spanish.notes() == ["1 translation of a served page left out"]
+
+
+def test_a_rust_files_own_tests_count_as_tests_do(make_project, engine):
+    # One file defines the trait; the other uses it in a few lines and tests it at length.
+    uses = "".join(
+        f"    #[test]\n    fn checks_{i}() {{\n        let _ = FromRequestParts::run();\n    }}\n"
+        for i in range(8)
+    )
+    root = make_project(
+        {
+            "docs/extract.rs": "/// Extracts parts.\npub trait FromRequestParts {\n"
+            "    fn run();\n}\n\n" + "".join(f"fn other_{i}() {{}}\n" for i in range(12)),
+            "docs/request_parts.rs": "use crate::Parts;\n\nfn ext() {}\n\n"
+            f"#[cfg(test)]\nmod tests {{\n    use super::*;\n{uses}}}\n",
+        }
+    )
+    outcome = search(root, "FromRequestParts run")
+    assert sources(outcome)[0] == "docs/extract.rs"
+    outcome = search(root, "FromRequestParts run tests")
+    assert sources(outcome)[0] == "docs/request_parts.rs"

@@ -804,3 +804,30 @@ def test_a_table_of_contents_is_not_served_where_a_passage_with_the_same_terms_i
     text = f"# Errors\n\n## Reference\n\n{toc}\n| Code | Description |\n| --- | --- |\n{rows}"
     cut = snippet(text, "docs/Errors.md", "ERR_CODE_17 meaning", max_chars=600)
     assert "Request 17 was refused" in cut.text, cut.text
+
+
+RUST_WITH_TESTS = (
+    "use std::io;\n\n"
+    + "".join(f"fn helper_{i}() -> u32 {{\n    {i}\n}}\n\n" for i in range(12))
+    + "/// Extracts the request parts a handler asks for.\n"
+    "pub trait FromRequestParts<S>: Sized {\n"
+    "    fn from_request_parts(parts: &mut Parts, state: &S) -> Self;\n"
+    "}\n\n"
+    + "".join(f"fn more_{i}() -> u32 {{\n    {i}\n}}\n\n" for i in range(12))
+    + "#[cfg(test)]\nmod tests {\n    use super::*;\n\n"
+    + "".join(
+        f"    #[test]\n    fn from_request_parts_{i}() {{\n"
+        f"        let parts = FromRequestParts::from_request_parts(&mut parts(), &());\n"
+        f"        assert!(parts.is_ok());\n    }}\n\n"
+        for i in range(6)
+    )
+    + "}\n"
+)
+
+
+def test_a_rust_files_test_module_is_not_its_passage_unless_tests_are_asked_about():
+    query = "FromRequestParts from_request_parts"
+    cut = snippet(RUST_WITH_TESTS, "src/extract.rs", query, max_chars=400)
+    assert "pub trait FromRequestParts<S>: Sized {" in cut.text, cut.text
+    cut = snippet(RUST_WITH_TESTS, "src/extract.rs", f"{query} tests", max_chars=400)
+    assert "#[test]" in cut.text, cut.text

@@ -7,6 +7,7 @@ from __future__ import annotations
 import heapq
 import os
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -15,10 +16,11 @@ from itertools import accumulate, islice
 from ..files import TextFile
 from . import bm25
 from .bm25 import Scorer
-from .file_roles import AS_IS, Role, role_weigher, weighted
+from .file_roles import AS_IS, TEST_FILE_WEIGHT, Role, asks_about_tests, role_weigher, weighted
+from .inline_tests import inline_tests
 from .matching import TermMatcher
 from .notebooks import NotebookView
-from .spans import split_lines
+from .spans import Span, split_lines
 
 # How many of the best files are read and scored again with their headings or definitions.
 RERANK_DEPTH = 20
@@ -207,28 +209,68 @@ def rerank_by_structure(
     """The best `depth` files scored again with the terms among their headings or
     definitions and the terms found close together (`read` reads a file; None when it
     cannot), then the rest as they came. These fields only add, so no file left behind
-    outscores those ahead of it by its text."""
-    # Imported when there is a file to re-rank: headings and definitions (structure.py).
-    from .structure import structure_terms
-
+    outscores those ahead of it by its text; what a file's own tests add (a Rust test
+    module, inline_tests.py) counts as a test file's text does, unless the query asks
+    about tests."""
     head = list(islice(ranked, RERANK_DEPTH if depth is None else depth))
+    tests_count_less = not asks_about_tests(scorer.weights)
     rescored: list[RankedFile] = []
     for entry in head:
         found = read(entry.path)
         if found is None:
             rescored.append(entry)
             continue
-        in_structure = structure_terms(found.lines, found.line_terms, entry.path, matcher)
-        together = bm25.closest_terms(found.line_terms, scorer.weights)
+        tests = inline_tests(found.lines, entry.path) if tests_count_less else []
         length = candidates.lengths.get(entry.path, found.size)
-        score, contributions = weighted(
-            scorer.contributions(
-                candidates.frequencies[entry.path], length, path_terms(entry.path, matcher),
-                in_structure, together,
-            ),
-            entry.role,
-        )  # fmt: skip
+        fields = _FileFields(found, entry.path, length, scorer, matcher)
+        tf = candidates.frequencies[entry.path]
+        contributions = fields.contributions(tf, found.line_terms)
+        if tests:
+            contributions = fields.with_tests_weighed(tf, contributions, tests)
+        score, contributions = weighted(contributions, entry.role)
         rescored.append(RankedFile(entry.path, score, contributions, entry.role))
     rescored.sort(key=lambda entry: (-entry.score, entry.path))
     yield from rescored
     yield from ranked
+
+
+@dataclass(frozen=True)
+class _FileFields:
+    """One read file's score parts: text, path, headings or definitions, proximity."""
+
+    found: ReadFile
+    path: str
+    length: int
+    scorer: Scorer
+    matcher: TermMatcher
+
+    def contributions(
+        self, tf: Mapping[str, float], line_terms: Mapping[int, Mapping[str, int]]
+    ) -> dict[str, float]:
+        # Imported when there is a file to re-rank: headings and definitions.
+        from .structure import structure_terms
+
+        in_structure = structure_terms(self.found.lines, line_terms, self.path, self.matcher)
+        together = bm25.closest_terms(line_terms, self.scorer.weights)
+        in_path = path_terms(self.path, self.matcher)
+        return self.scorer.contributions(tf, self.length, in_path, in_structure, together)
+
+    def with_tests_weighed(
+        self, tf: Mapping[str, float], contributions: dict[str, float], tests: list[Span]
+    ) -> dict[str, float]:
+        """The parts with what the file's own tests add (inline_tests.py) counted as a
+        test file's text is, by TEST_FILE_WEIGHT."""
+        code_terms: dict[int, Mapping[str, int]] = {}
+        in_tests: Counter[str] = Counter()
+        for number, on_line in self.found.line_terms.items():
+            if any(test.start < number <= test.end for test in tests):
+                in_tests.update(on_line)
+            else:
+                code_terms[number] = on_line
+        code = self.contributions(
+            {key: max(0.0, count - in_tests[key]) for key, count in tf.items()}, code_terms
+        )
+        return {
+            key: code.get(key, 0.0) + TEST_FILE_WEIGHT * (value - code.get(key, 0.0))
+            for key, value in contributions.items()
+        }

@@ -100,13 +100,18 @@ def is_translated_page(path: str) -> bool:
     return language is not None and language != "en" and language not in AMBIGUOUS_CODES
 
 
+def asks_about_tests(query_keys: Iterable[str]) -> bool:
+    """Whether a query's keys ask about tests (then tests rank as any code does)."""
+    return bool(_ASKS_ABOUT_TESTS.intersection(query_keys))
+
+
 def role_weigher(query_keys: Iterable[str]) -> Callable[[str], Role]:
     """The role of a file, by its path, for a query with these keys: TEST_FILE unless the
     query asks about tests, DATED_POST unless it asks about news (or holds a version
     number), TRANSLATED_PAGE unless the query holds a word outside ASCII, else AS_IS.
     Asked only of the files a ranking scores (a few of thousands)."""
     keys = set(query_keys)
-    tests = TEST_FILE_WEIGHT < 1 and not _ASKS_ABOUT_TESTS.intersection(keys)
+    tests = TEST_FILE_WEIGHT < 1 and not asks_about_tests(keys)
     asks_about_news = _ASKS_ABOUT_NEWS.intersection(keys) or any(map(_VERSION.fullmatch, keys))
     posts = POST_WEIGHT < 1 and not asks_about_news
     translations = TRANSLATION_WEIGHT < 1 and all(key.isascii() for key in keys)

@@ -30,6 +30,8 @@ from dataclasses import dataclass
 
 from ..models import left_out_marker
 from .code_constructs import OpenConstructs, open_constructs
+from .file_roles import asks_about_tests
+from .inline_tests import inline_tests
 from .matching import TermMatcher
 from .span_choice import MARKER_CHARS, SpanChooser
 from .spans import (
@@ -89,9 +91,10 @@ def cut_snippet(
         # Without headings, markdown is one section and other text is its paragraphs.
         structural = document_sections(lines, found) if found or kind == "markdown" else []
     constructs = open_constructs(lines, path) if kind == "code" else None
+    tests = [] if asks_about_tests(weights) else inline_tests(lines, path)
     chooser = SpanChooser(
         lines, line_terms, weights, max_chars, max_line_chars, headings,
-        code=kind == "code", constructs=constructs,
+        code=kind == "code", constructs=constructs, tests=tests,
     )  # fmt: skip
     if kind == "code":
         structural += _heads(structural, chooser.paragraphs)

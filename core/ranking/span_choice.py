@@ -13,6 +13,8 @@ from itertools import accumulate
 
 from .bm25 import saturated
 from .code_constructs import OpenConstructs
+from .file_roles import TEST_FILE_WEIGHT
+from .inline_tests import inside
 from .line_clip import clip_line, most_shown
 from .matching import TermMatcher
 from .spans import (
@@ -70,6 +72,7 @@ class SpanChooser:
         headings: Mapping[int, int] | None = None,
         code: bool = False,
         constructs: OpenConstructs | None = None,
+        tests: list[Span] | None = None,
     ) -> None:
         self.lines = lines
         self.max_chars = max_chars
@@ -78,6 +81,7 @@ class SpanChooser:
         self.heading_starts = sorted(self.headings)
         self.code = code  # the spans are code blocks
         self.constructs = constructs  # code's brackets and strings over lines, if read
+        self.tests = tests or []  # a file's own test modules, when not asked about
         self.keys = [key for key in weights if weights[key] > 0] or list(weights)
         self.matching = sorted(number - 1 for number in line_terms)  # 0-based line indexes
         # Prefix sums: characters (as shown, long lines clipped) and each term's count.
@@ -201,10 +205,12 @@ class SpanChooser:
         return best[2] if best else Span(span.start, span.start + 1)
 
     def _rank(self, span: Span) -> tuple[float, bool, float]:
-        """How a span compares with others: the terms it holds; of two holding the same,
-        the one that is not a table of contents (a list of links points at the answer the
-        other gives); then the denser."""
+        """How a span compares with others: the terms it holds (for one inside the file's
+        own tests, less); of two holding the same, the one that is not a table of contents
+        (a list of links points at the answer the other gives); then the denser."""
         coverage, density = self.score(span)
+        if self.tests and inside(span, self.tests):
+            coverage *= TEST_FILE_WEIGHT  # as a test file's score is (file_roles.py)
         return coverage, not self.is_navigation(span), density
 
     def widen(
