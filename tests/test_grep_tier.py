@@ -194,12 +194,25 @@ GUIDE_AND_A_POST = {
 }
 
 
+CODE_AND_AN_EXAMPLE = {
+    "src/router.py": "class Router:\n    def match(self, path):\n"
+    "        # Find the handler for a path.\n        return self.routes.get(path)\n"
+    + "".join(f"    def helper_{i}(self):\n        return {i}\n" for i in range(20)),
+    "src/examples/router_demo.py": "router = Router()\nrouter.add('/', handler)\n"
+    "# The router matches the path to its handler.\nprint(router.match('/'))\n",
+}
+
+
 @pytest.mark.parametrize(
     ("files", "query", "paths", "order", "label"),
     [
         pytest.param(
             CODE_AND_ITS_TESTS, "how is the token budget applied to hits", ("src", "tests"),
             ["src/budget.py", "tests/test_budget.py"], "(test file)", id="test-file",
+        ),
+        pytest.param(
+            CODE_AND_AN_EXAMPLE, "how does the router match a path to its handler", ("src",),
+            ["src/router.py", "src/examples/router_demo.py"], "(example)", id="example",
         ),
         pytest.param(
             GUIDE_AND_A_POST, "keep the app responding while a slow worker fetches data",
@@ -211,7 +224,8 @@ GUIDE_AND_A_POST = {
 def test_a_demoted_file_ranks_below_the_one_it_repeats(
     make_project, engine, files, query, paths, order, label
 ):
-    """A test file below the code it tests; a blog post below the guide on its words."""
+    """A test file below the code it tests; an example below the code it uses; a blog
+    post below the guide on its words."""
     outcome = search(make_project(files), query, paths=paths)
     assert sources(outcome) == order
     demoted = dict(outcome.hits[1].terms)

@@ -16,6 +16,7 @@ from tierscope.ranking.file_roles import (
     AS_IS,
     DATED_POST,
     DEMOTION_LABEL,
+    EXAMPLE_WEIGHT,
     POST_DEMOTION_LABEL,
     POST_WEIGHT,
     TEST_FILE,
@@ -286,6 +287,17 @@ def test_dated_posts_weigh_less_unless_the_query_asks_about_news():
     assert demoted_files(paths, keys("release notes of the budget")) == {
         "tests/a.py": TEST_FILE_WEIGHT
     }
+
+
+def test_example_programs_weigh_less_unless_the_query_asks_for_examples():
+    paths = [
+        "src/router.py", "examples/router/main.go", "docs_src/first_steps/tutorial001.py",
+        "_examples/basic.py", "samples/app.ts", "demo/run.py", "examples/README.md",
+    ]  # fmt: skip
+    demoted = {path: EXAMPLE_WEIGHT for path in paths[1:-1]}  # not the source, nor a doc
+    assert demoted_files(paths, keys("router middleware")) == demoted
+    for query in ("router example", "a sample router", "router demo"):
+        assert demoted_files(paths, keys(query)) == {}
 
 
 def test_a_demotion_is_labelled_by_the_role_that_made_it():
