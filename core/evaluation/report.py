@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .metrics import QueryEvaluation, Summary
 from .runner import EvaluationReport
 
@@ -49,12 +51,8 @@ def render_report(report: EvaluationReport, misses: int | None = None) -> str:
 def _misses(report: EvaluationReport, limit: int | None) -> list[str]:
     """Queries whose expected file was not first, with what came first instead; a file a
     tier ranked that the answer left out is told apart from one no tier found."""
-    found = report.misses()
-    if not found:
-        return []
-    shown = found if limit is None else found[:limit]
-    lines = ["", f"misses ({len(found)}: the expected file was not first):"]
-    for evaluation in shown:
+
+    def detail(evaluation: QueryEvaluation) -> str:
         query = evaluation.query
         rank = evaluation.ladder.rank_of(query.expected)
         got = ", ".join(h.source for h in evaluation.ladder.hits[:MISS_TOP]) or "nothing"
@@ -69,28 +67,44 @@ def _misses(report: EvaluationReport, limit: int | None) -> list[str]:
             )
         else:
             where = "not in top 10"
-        lines.append(f"  line {query.line} [{query.scope or '(default)'}] {query.text!r}")
-        lines.append(f"      expected {' | '.join(query.expected)}: {where}; got {got}")
-    if len(shown) < len(found):
-        lines.append(f"  ... and {len(found) - len(shown)} more (--misses N to show more)")
-    return lines
+        return f"expected {' | '.join(query.expected)}: {where}; got {got}"
+
+    found = report.misses()
+    title = f"misses ({len(found)}: the expected file was not first):"
+    return _listed(found, limit, title, detail)
 
 
 def _passage_misses(report: EvaluationReport, limit: int | None) -> list[str]:
     """Queries whose answer served the right file without the answering passage: which
     lines it served instead."""
-    found = report.passage_misses()
-    if not found:
-        return []
-    shown = found if limit is None else found[:limit]
-    lines = ["", f"passage misses ({len(found)}: the right file was served without the passage):"]
-    for evaluation in shown:
-        query = evaluation.query
+
+    def detail(evaluation: QueryEvaluation) -> str:
         hit = evaluation.passage_miss()
         assert hit is not None
         served = f"lines {hit.line_start}-{hit.line_end}" if hit.line_start else "a snippet"
+        return f"{hit.source} {served} served; passage {evaluation.query.passage[:80]!r}"
+
+    found = report.passage_misses()
+    title = f"passage misses ({len(found)}: the right file was served without the passage):"
+    return _listed(found, limit, title, detail)
+
+
+def _listed(
+    found: list[QueryEvaluation],
+    limit: int | None,
+    title: str,
+    detail: Callable[[QueryEvaluation], str],
+) -> list[str]:
+    """A titled list of queries, each with its line, scope and text, then `detail`; at
+    most `limit` of them."""
+    if not found:
+        return []
+    shown = found if limit is None else found[:limit]
+    lines = ["", title]
+    for evaluation in shown:
+        query = evaluation.query
         lines.append(f"  line {query.line} [{query.scope or '(default)'}] {query.text!r}")
-        lines.append(f"      {hit.source} {served} served; passage {query.passage[:80]!r}")
+        lines.append(f"      {detail(evaluation)}")
     if len(shown) < len(found):
         lines.append(f"  ... and {len(found) - len(shown)} more (--misses N to show more)")
     return lines
