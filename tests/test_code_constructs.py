@@ -3,7 +3,7 @@ lines, and where a passage starting there is read whole from."""
 
 from __future__ import annotations
 
-from tierscope.ranking.code_constructs import open_constructs
+from tierscope.ranking.code_constructs import OpenConstructs, open_constructs
 from tierscope.ranking.spans import split_lines
 
 PYTHON = '''\
@@ -36,18 +36,21 @@ def line_of(lines: list[str], text: str) -> int:
     return next(index for index, line in enumerate(lines) if text in line)
 
 
-def test_a_python_docstring_is_read_from_the_definition_with_its_decorators():
-    lines = split_lines(PYTHON)
-    constructs = open_constructs(lines, "src/lookup.py")
+def read(text: str, path: str) -> tuple[list[str], OpenConstructs]:
+    lines = split_lines(text)
+    constructs = open_constructs(lines, path)
     assert constructs is not None
+    return lines, constructs
+
+
+def test_a_python_docstring_is_read_from_the_definition_with_its_decorators():
+    lines, constructs = read(PYTHON, "src/lookup.py")
     inside = line_of(lines, "key: What to find")
     assert constructs.readable_start(inside) == line_of(lines, "@cache")
 
 
 def test_a_signature_or_call_over_lines_is_read_from_its_first_line():
-    lines = split_lines(PYTHON)
-    constructs = open_constructs(lines, "src/lookup.py")
-    assert constructs is not None
+    lines, constructs = read(PYTHON, "src/lookup.py")
     assert constructs.readable_start(line_of(lines, "default: str")) == line_of(
         lines, "def lookup("
     )
@@ -62,9 +65,7 @@ def test_a_signature_or_call_over_lines_is_read_from_its_first_line():
 
 
 def test_the_construct_a_line_starts_inside_spans_from_its_opening_to_its_closing_line():
-    lines = split_lines(PYTHON)
-    constructs = open_constructs(lines, "src/lookup.py")
-    assert constructs is not None
+    lines, constructs = read(PYTHON, "src/lookup.py")
     docstring = constructs.around(line_of(lines, "Args:"))
     assert docstring is not None and docstring.is_string
     assert (docstring.first, docstring.last) == (
@@ -76,9 +77,7 @@ def test_the_construct_a_line_starts_inside_spans_from_its_opening_to_its_closin
 
 
 def test_a_string_that_opens_no_definition_is_read_from_its_own_first_line():
-    lines = split_lines('HELP = """\nUsage: run it\nwith care\n"""\n')
-    constructs = open_constructs(lines, "cli.py")
-    assert constructs is not None
+    lines, constructs = read('HELP = """\nUsage: run it\nwith care\n"""\n', "cli.py")
     assert constructs.readable_start(2) == 0
 
 
@@ -87,9 +86,7 @@ def test_in_the_c_family_braces_are_bodies_not_constructs():
         "/**\n * Retries a call.\n */\nfunction retry(\n  call,\n  attempts,\n) {\n"
         "  const message = `tried\n  ${attempts} times`;\n  return call();\n}\n"
     )
-    lines = split_lines(text)
-    constructs = open_constructs(lines, "src/retry.ts")
-    assert constructs is not None
+    lines, constructs = read(text, "src/retry.ts")
     assert constructs.readable_start(line_of(lines, "* Retries")) == 0
     assert constructs.readable_start(line_of(lines, "  attempts,")) == line_of(lines, "function")
     assert constructs.readable_start(line_of(lines, "${attempts}")) == line_of(lines, "const")
@@ -99,9 +96,7 @@ def test_in_the_c_family_braces_are_bodies_not_constructs():
 
 def test_rust_lifetimes_are_not_quotes():
     text = "fn first<'a>(\n    items: &'a [u8],\n) -> &'a u8 {\n    &items[0]\n}\n"
-    lines = split_lines(text)
-    constructs = open_constructs(lines, "src/lib.rs")
-    assert constructs is not None
+    lines, constructs = read(text, "src/lib.rs")
     assert constructs.readable_start(1) == 0
     assert constructs.readable_start(3) == 3
 
@@ -124,8 +119,6 @@ def test_a_definition_in_a_docstring_example_does_not_restart_the_scan():
         '    """\n'
         "    return message\n"
     )
-    lines = split_lines(text)
-    constructs = open_constructs(lines, "src/on.py")
-    assert constructs is not None
+    lines, constructs = read(text, "src/on.py")
     assert constructs.readable_start(line_of(lines, "Works for any")) == 0
     assert constructs.readable_start(line_of(lines, "def quit")) == 0
