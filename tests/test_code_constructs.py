@@ -77,7 +77,7 @@ def test_the_construct_a_line_starts_inside_spans_from_its_opening_to_its_closin
 
 
 def test_a_string_that_opens_no_definition_is_read_from_its_own_first_line():
-    lines, constructs = read('HELP = """\nUsage: run it\nwith care\n"""\n', "cli.py")
+    _, constructs = read('HELP = """\nUsage: run it\nwith care\n"""\n', "cli.py")
     assert constructs.readable_start(2) == 0
 
 
@@ -96,7 +96,7 @@ def test_in_the_c_family_braces_are_bodies_not_constructs():
 
 def test_rust_lifetimes_are_not_quotes():
     text = "fn first<'a>(\n    items: &'a [u8],\n) -> &'a u8 {\n    &items[0]\n}\n"
-    lines, constructs = read(text, "src/lib.rs")
+    _, constructs = read(text, "src/lib.rs")
     assert constructs.readable_start(1) == 0
     assert constructs.readable_start(3) == 3
 
