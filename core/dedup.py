@@ -1,8 +1,9 @@
 """Each piece of context once: hits that show the same lines of the same file (scope `all`
 overlaps paths, and several collections can index one file), hits whose text is
 byte-identical (a copy of a file, build output) — served once, under the original's name —
-and a documentation page in several languages, served in the best-ranked one
-(translations.py)."""
+a hit nearly all of whose lines an earlier one already shows (a file kept once per build
+tag or platform, a copy edited here and there), and a documentation page in several
+languages, served in the best-ranked one (translations.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,22 @@ from dataclasses import replace
 
 from .ignore_rules import original_first
 from .models import Hit
+
+# A hit whose written lines are at least this share of an earlier hit's lines is a near
+# copy of it; only for hits of at least NEAR_COPY_LINES written lines (a short snippet's
+# few lines say little about where it comes from).
+NEAR_COPY_SHARE = 0.8
+NEAR_COPY_LINES = 5
+
+
+def _written_lines(content: str) -> set[str]:
+    return {line.strip() for line in content.split("\n") if line.strip()}
+
+
+def _is_near_copy(lines: set[str], earlier: list[set[str]]) -> bool:
+    if len(lines) < NEAR_COPY_LINES:
+        return False
+    return any(len(lines & other) >= NEAR_COPY_SHARE * len(lines) for other in earlier)
 
 
 def _overlaps(a: Hit, b: Hit) -> bool:
@@ -23,8 +40,8 @@ def _overlaps(a: Hit, b: Hit) -> bool:
 
 
 def deduplicate(hits: Iterable[Hit]) -> tuple[tuple[Hit, ...], int]:
-    """Keep the best-scoring hit of each overlapping group, of each identical text and of
-    each page's languages; return (kept, removed count)."""
+    """Keep the best-scoring hit of each overlapping group, of each identical or nearly
+    identical text and of each page's languages; return (kept, removed count)."""
     kept: list[Hit] = []
     by_content: dict[str, int] = {}
     hits = tuple(hits)
@@ -34,6 +51,7 @@ def deduplicate(hits: Iterable[Hit]) -> tuple[tuple[Hit, ...], int]:
     from .translations import ServedPages
 
     pages = ServedPages()
+    shown: list[set[str]] = []  # the written lines of each hit kept
     removed = 0
     for hit in sorted(hits, key=lambda h: -h.score):
         if any(k.source == hit.source and _overlaps(k, hit) for k in kept):
@@ -51,6 +69,11 @@ def deduplicate(hits: Iterable[Hit]) -> tuple[tuple[Hit, ...], int]:
         if pages.is_translation(hit.source):
             removed += 1
             continue
+        lines = _written_lines(hit.content)
+        if _is_near_copy(lines, shown):
+            removed += 1
+            continue
+        shown.append(lines)
         by_content[hit.content] = len(kept)
         pages.add(hit.source)
         kept.append(hit)

@@ -305,3 +305,19 @@ def test_a_passage_starting_inside_a_code_block_starts_at_its_fence_when_that_fi
     # With no room for the lines above, the passage is as it was: never over the cap.
     tight = snippet(doc, "README.md", "ComposeResult", max_chars=140)
     assert tight.text.startswith("import json\n") and len(tight.text) <= 140
+
+
+def test_a_passage_does_not_end_on_the_next_sections_label_or_anchor():
+    rst = (
+        "FAQ\n===\n\nPython 2 Support?\n-----------------\n\n"
+        "No. Requests no longer supports Python 2.7 at all.\n\n.. _compliance:\n\n"
+        "Standards Compliance\n--------------------\n\n" + "Other text here.\n" * 40
+    )
+    cut = snippet(rst, "docs/faq.rst", "python 2.7 support", max_chars=400)
+    assert cut.text.rstrip().endswith("supports Python 2.7 at all."), cut.text
+    markdown = (
+        "# FAQ\n\n## Python 2?\n\nNo. Requests no longer supports Python 2.7.\n\n"
+        '<a name="compliance"></a>\n\n## Compliance\n\n' + "Other text here.\n" * 40
+    )
+    cut = snippet(markdown, "docs/faq.md", "python 2.7 support", max_chars=400)
+    assert cut.text.rstrip().endswith("supports Python 2.7."), cut.text

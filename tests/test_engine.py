@@ -152,6 +152,22 @@ def test_overlapping_hits_of_one_file_are_deduplicated(tmp_path):
     assert result.deduplicated == 1
 
 
+def test_a_near_copy_of_a_served_passage_is_served_once(tmp_path):
+    # gin's binding.go and binding_nomsgpack.go: one file per build tag, nearly the same.
+    body = [f"\tcase MIME{n}:\n\t\treturn Binding{n}" for n in range(8)]
+    variant = [*body[:7], "\tcase MIMEMSGPACK:\n\t\treturn MsgPack"]
+    head = "func Default() Binding {\n"
+    hits = (
+        Hit("binding/binding.go", 0.9, head + "\n".join(body), "grep", 1, 17),
+        Hit("binding/binding_nomsgpack.go", 0.8, head + "\n".join(variant), "grep", 1, 17),
+        Hit("binding/form.go", 0.5, "func Default() Binding {\n\treturn Form\n}", "grep", 1, 3),
+    )  # fmt: skip
+    tiers = {"grep": ScriptedTier("grep", TierStatus.SERVED, hits)}
+    result, _ = run(tiers, tmp_path, order=("grep",))
+    assert [h.source for h in result.hits] == ["binding/binding.go", "binding/form.go"]
+    assert result.deduplicated == 1
+
+
 def test_translations_from_any_tier_are_served_once(tmp_path):
     hits = (
         Hit("docs/en/guide.md", 0.9, "Deploy with waves.", "ck", 1, 3),

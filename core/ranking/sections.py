@@ -24,6 +24,7 @@ sits in another (the section on the option, the docstring of the attribute).
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -125,6 +126,15 @@ def cut_snippet(
     )
 
 
+# A line that only names the section after it, for links: reStructuredText's label, an
+# empty HTML anchor.
+_ANCHOR = re.compile(
+    r"[ \t]*(?:\.\.[ \t]+_[^:]+:"
+    r"|<a[ \t]+(?:name|id)=[\"'][^\"']*[\"'][ \t]*>[ \t]*</a>)[ \t]*$",
+    re.IGNORECASE,
+)
+
+
 def _trimmed(lines: list[str], span: Span) -> Span:
     start, end = span.start, span.end
     while start < end - 1 and not lines[start].strip():
@@ -136,10 +146,11 @@ def _trimmed(lines: list[str], span: Span) -> Span:
 
 class _PassageEnds:
     """Where a passage of a document starts and ends as served: blank lines trimmed, and
-    two tails that say nothing left out. A heading with none of its section under it (the next
-    section's title at the end of a passage); and the opening part of a fenced code block
-    cut off by the cap, when it holds none of the query's words (a fence left open, and a
-    reader reads on into the next passage as code)."""
+    three tails that say nothing left out. A heading with none of its section under it (the
+    next section's title at the end of a passage); a line that only names the next section
+    for links to it; and the opening part of a fenced code block cut off by the cap, when
+    it holds none of the query's words (a fence left open, and a reader reads on into the
+    next passage as code)."""
 
     def __init__(
         self,
@@ -160,6 +171,7 @@ class _PassageEnds:
         span = _trimmed(self.lines, span)
         while True:
             shorter = self._without_open_fence(self._without_bare_heading(span))
+            shorter = self._without_anchor(shorter)
             if shorter == span:
                 return span
             span = shorter
@@ -213,6 +225,13 @@ class _PassageEnds:
         under = range(self.headings[start] + 1, span.end)
         if all(is_heading_decoration(self.lines[i]) for i in under):
             return _trimmed(self.lines, Span(span.start, start))
+        return span
+
+    def _without_anchor(self, span: Span) -> Span:
+        """Without a last line that only names the next section for links to it (Sphinx's
+        `.. _label:`, markdown's `<a name="x"></a>`)."""
+        if span.end - span.start > 1 and _ANCHOR.match(self.lines[span.end - 1]):
+            return _trimmed(self.lines, Span(span.start, span.end - 1))
         return span
 
     def _without_open_fence(self, span: Span) -> Span:
