@@ -23,6 +23,7 @@ INIT_HINT = "`tierscope init` writes scopes for this project"
 # Loa's layout: the folders of the built-in default scope (its third, reality/, is inside
 # the first).
 LOA_FOLDERS = ("grimoires/loa/", ".claude/skills/")
+LOA_MARKER = LOA_FOLDERS[0]  # the folder only a project laid out like Loa has
 
 
 class UnknownScope(LookupError):
@@ -40,13 +41,17 @@ def resolve_scope(name: str, config: Config, root: Path) -> ResolvedScope:
         raise UnknownScope(name)
     scope = config.scopes[name]
     resolved = _resolve(name, scope, config, root)
+    default = name == DEFAULT_SCOPE and is_builtin(name, config)
+    if default and resolved.grep_paths and not has_loa_layout(root):
+        resolved = replace(resolved, grep_paths=(), ck_paths=())  # only skills: adapted below
     if resolved.grep_paths or resolved.ck_paths or not _names_paths(scope):
         return resolved
     if not root.is_dir():
         return resolved  # no project to look at: nothing to adapt, nothing to report
-    if name == DEFAULT_SCOPE and is_builtin(name, config):
-        loa = ", ".join(LOA_FOLDERS)
-        adapted = f"no Loa layout here ({loa}): scope {name} searches the project's own files"
+    if default:
+        adapted = (
+            f"no Loa layout here ({LOA_MARKER}): scope {name} searches the project's own files"
+        )
         return replace(_resolve(name, PROJECT_FILES, config, root), adapted=adapted)
     refused = {refusal.path for refusal in resolved.refused}
     absent = [path for path in scope.grep_paths or (scope.ck_path.strip(),) if path not in refused]
@@ -89,8 +94,9 @@ def is_builtin(name: str, config: Config) -> bool:
 
 
 def has_loa_layout(root: Path) -> bool:
-    """Whether the project has a folder of Loa's layout (two stat calls)."""
-    return any((root / path).is_dir() for path in LOA_FOLDERS)
+    """Whether the project is laid out like Loa: it has `grimoires/loa/` (one stat call).
+    `.claude/skills/` alone is no sign of it: any project may keep Claude Code skills."""
+    return (root / LOA_MARKER).is_dir()
 
 
 def _names_paths(scope: ScopeConfig) -> bool:
@@ -102,7 +108,10 @@ def _resolve(name: str, scope: ScopeConfig, config: Config, root: Path) -> Resol
     notes: list[str] = []
     grep_paths = _existing_contained(scope.grep_paths, root, refused, notes)
     grep_paths = _without_nested(grep_paths)
-    ck_paths = _ck_paths(scope, grep_paths, root, refused, notes)
+    # The built-in scopes name ck's index as Loa lays it out (`.ck/skills/`); ck searching
+    # their grep paths instead is as built, not a note for the user.
+    ck_notes = [] if is_builtin(name, config) else notes
+    ck_paths = _ck_paths(scope, grep_paths, root, refused, ck_notes)
     collections = _collections(scope, config)
     return ResolvedScope(
         name=name,

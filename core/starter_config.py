@@ -336,6 +336,11 @@ def _header(survey: ProjectSurvey, scopes: tuple[StarterScope, ...]) -> list[str
             f"Loa's layout is here ({loa}): the built-in scopes grimoires, skills, notes, "
             "reality and all search it as before."
         )
+    elif (survey.root / LOA_FOLDERS[1]).is_dir():
+        lines.append(
+            f"Not laid out like Loa (no {LOA_FOLDERS[0]}): the built-in scopes grimoires, "
+            f"notes and reality find nothing here; skills searches {LOA_FOLDERS[1]}."
+        )
     else:
         lines.append(
             "The built-in Loa scopes (grimoires, skills, notes, reality) find nothing here."

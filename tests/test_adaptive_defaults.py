@@ -105,11 +105,16 @@ def test_loa_folders_are_the_outermost_paths_of_the_builtin_default_scope():
     }
 
 
-def test_skills_alone_are_a_loa_layout_too(make_project):
-    root = make_project({**PLAIN, ".claude/skills/x/SKILL.md": "# X\n"})
+def test_skills_alone_are_no_loa_layout(capsys, make_project, path_without_tools):
+    # vitest keeps Claude Code skills in .claude/skills/; its docs and code are the project.
+    root = make_project({**PLAIN, ".claude/skills/typos/SKILL.md": "# Typos\n\nbudget meter\n"})
     scope = resolve_scope("all", Config(), root)
-    assert scope.adapted == ""
-    assert scope.grep_paths == (root / ".claude/skills",)
+    assert "no Loa layout" in scope.adapted
+    hits, err = query(capsys, root, "budget meter", "--json")
+    assert {hit["source"] for hit in hits} == {"README.md", "docs/meter.md", "src/meter.py"}
+    assert err == ""
+    hits, _ = query(capsys, root, "budget meter", "--scope", "skills", "--json")
+    assert [hit["source"] for hit in hits] == [".claude/skills/typos/SKILL.md"]
 
 
 def test_a_default_scope_the_config_redefines_is_never_adapted(capsys, plain):

@@ -388,6 +388,26 @@ def test_a_tutorials_folder_is_documentation_whatever_code_it_keeps(capsys, make
     assert scopes_of(out)["docs"].grep_paths == ("tutorials/", "README.md")
 
 
+def test_claude_skills_alone_do_not_make_a_loa_project(capsys, make_project):
+    # vitest: a test framework keeping Claude Code skills in .claude/skills/.
+    root = make_project(
+        {
+            ".claude/skills/typos/SKILL.md": "# Typos\n",
+            "docs/guide/mocking.md": "# Mocking\n\nMock a module with vi.mock.\n",
+            "docs/guide/index.md": "# Guide\n",
+            "docs/config.md": "# Config\n",
+            "packages/vitest/src/mock.ts": "export function mock() {}\n",
+            "packages/vitest/src/spy.ts": "export function fn() {}\n",
+            "packages/vitest/src/run.ts": "export function run() {}\n",
+        }
+    )
+    _, out, _ = init(capsys, root, "--dry-run")
+    scopes = scopes_of(out)
+    assert scopes["docs"].grep_paths == ("docs/",)
+    assert scopes["all"].grep_paths == ("./",)
+    assert "skills searches .claude/skills/" in out
+
+
 def test_code_at_the_root_is_searched_by_its_extensions(capsys, make_project):
     # A Go module keeps its code in the root: more files than a scope lists one by one.
     files = {f"cmd{n}.go": "package cli\n\n// Mark a flag as required.\n" for n in range(9)}

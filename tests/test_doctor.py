@@ -434,9 +434,18 @@ def test_the_adapted_default_scope_is_named_not_counted_as_a_problem(
     report = json.loads(out)
 
     assert "all" not in {p["scope"] for p in report["scope_problems"]}
-    assert report["adapted"].startswith("no Loa layout here (grimoires/loa/, .claude/skills/)")
+    assert report["adapted"].startswith("no Loa layout here (grimoires/loa/)")
     assert report["scopes"]["all"]["grep_paths"] == ["."]
     assert "adapted  no Loa layout here" in human
+
+
+def test_a_builtin_scopes_ck_index_path_is_no_note(make_project, path_without_tools, capsys):
+    # A built-in scope's ck_path names ck's index as Loa lays it out (.ck/skills/): ck then
+    # searches the scope's grep paths, as built. Nothing for the user to act on.
+    root = make_project({**PLAIN, ".claude/skills/x/SKILL.md": "# X\n"})
+    _, human = doctor_cli(capsys, root)
+    assert "grep path grimoires/loa/ does not exist" in human
+    assert "index directory" not in human
 
 
 def test_a_configured_scope_whose_paths_are_gone_is_a_problem_without_the_init_hint(

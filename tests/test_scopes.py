@@ -64,7 +64,13 @@ def test_sibling_with_a_common_prefix_is_not_inside(make_project, tmp_path):
 
 def test_ck_path_inside_an_index_directory_searches_grep_paths_instead(make_project):
     root = make_project({"grimoires/loa/a.md": "x", ".ck/loa-grimoire/x": ""})
+    # As built in (Loa keeps ck's index there): ck searches the grep paths, no note.
     scope = resolve_scope("grimoires", Config(), root)
+    assert scope.ck_paths == (root / "grimoires/loa",)
+    assert not any(".ck/ index directory" in note for note in scope.notes)
+    # Configured so by the user: the same, and a note saying what ck searches instead.
+    config = config_with(notes=ScopeConfig("", ".ck/loa-grimoire/", ("grimoires/loa/",)))
+    scope = resolve_scope("notes", config, root)
     assert scope.ck_paths == (root / "grimoires/loa",)
     assert any(".ck/ index directory" in note for note in scope.notes)
 
