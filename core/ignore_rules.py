@@ -11,12 +11,13 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 
 # Vendored or generated trees: dependencies, build output, caches, virtual environments.
+# Not `build/`: fastify and bat keep hand-written build scripts there, and where it is
+# output (setuptools, Gradle, CMake) the project's .gitignore says so.
 BUILTIN_EXCLUDED_DIRS = (
     "node_modules",
     "bower_components",
     "vendor",
     "dist",
-    "build",
     "site-packages",
     "__pycache__",
     ".venv",
@@ -55,6 +56,8 @@ def ripgrep_excludes(machine_data: bool) -> list[str]:
     return [arg for glob in globs for arg in ("--glob", glob)]
 
 
+# Where a copy of a file is the copy, when both are searched.
+_OUTPUT_DIRS = frozenset({*BUILTIN_EXCLUDED_DIRS, "build"})
 _COPY_MARKERS = (".bak", ".orig", ".copy", ".old", "~", ".constraint", ".backup", ".tmp")
 
 
@@ -62,7 +65,7 @@ def original_first(path: str) -> tuple[int, int, int, str]:
     """Sort key preferring the original of identical files: not build output or vendored,
     no copy marker in the name (`SKILL.md.constraint-2`, `notes.md.bak`), shallower, shorter."""
     posix = PurePosixPath(path)
-    in_output = any(part in BUILTIN_EXCLUDED_DIRS for part in posix.parts[:-1])
+    in_output = any(part in _OUTPUT_DIRS for part in posix.parts[:-1])
     name = posix.name.lower()
     suffixes = name.split(".")[1:]
     marked = any(marker in name for marker in _COPY_MARKERS) or (

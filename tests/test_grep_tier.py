@@ -340,6 +340,19 @@ def test_gitignored_and_vendored_files_are_not_searched(make_project, engine):
     assert len(everything.hits) == 6
 
 
+def test_a_build_folder_the_ignore_rules_keep_is_searched(make_project, engine):
+    # fastify and bat keep hand-written build scripts in build/; where a project's build/
+    # is output, its .gitignore says so.
+    root = make_project(
+        {
+            "docs/build/build-validation.js": "function buildValidation() { needle }\n",
+            "docs/other/.gitignore": "build/\n",
+            "docs/other/build/out.js": "needle\n",
+        }
+    )
+    assert sources(search(root, "needle")) == ["docs/build/build-validation.js"]
+
+
 def test_a_scope_that_names_a_hidden_folder_is_searched(make_project, engine):
     root = make_project({".claude/skills/x/SKILL.md": "needle\n", ".other/y.md": "needle\n"})
     assert sources(search(root, "needle", paths=(".claude/skills",))) == [
