@@ -843,3 +843,20 @@ def test_a_rust_files_test_module_is_not_its_passage_unless_tests_are_asked_abou
     assert "pub trait FromRequestParts<S>: Sized {" in cut.text, cut.text
     cut = snippet(RUST_WITH_TESTS, "src/extract.rs", f"{query} tests", max_chars=400)
     assert "#[test]" in cut.text, cut.text
+
+
+def test_an_import_block_is_not_the_passage_where_code_uses_the_same_names():
+    text = (
+        "from reporters.base import BaseReporter, ReporterOptions\n"
+        "from reporters.summary import SummaryReporter, TaskSummary\n"
+        "from reporters.verbose import VerboseReporter, TaskResult\n"
+        "from reporters.json import JsonReporter, JsonResult\n"
+        "from reporters.junit import JUnitReporter, JUnitResult\n\n\n"
+        + "".join(f"def helper_{i}():\n    return {i}\n\n\n" for i in range(15))
+        + "def make_reporter(name, options):\n"
+        '    """The summary reporter, unless a name picks another."""\n'
+        "    reporters = {'summary': SummaryReporter}\n"
+        "    return reporters[name](options)\n"
+    )
+    cut = snippet(text, "src/reporters/index.py", "summary reporter verbose", max_chars=320)
+    assert "def make_reporter" in cut.text, cut.text

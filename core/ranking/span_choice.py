@@ -55,6 +55,19 @@ SECOND_SHARE = 0.5
 _LINK_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[[^\]]*\]\([^)]*\)[ \t]*$")
 NAVIGATION_SHARE = 0.5
 _LIST_MARKS = frozenset("-*+0123456789")
+# In code, the lines that bring names in from elsewhere: an import block names what a
+# question is about without saying anything of it. A span of code more than
+# NAVIGATION_SHARE of whose lines are imports is navigation, as a table of contents is,
+# and the terms it holds count IMPORTS_WEIGHT as much (measured over the code questions of
+# every eval set, 1,279 hits: served passages that are mostly imports 25 -> 12, the rest
+# files that are nothing else; no MRR or passage figure moved).
+IMPORTS_WEIGHT = 0.6
+_IMPORT = re.compile(
+    r"[ \t]*(?:import[ \t({]|from[ \t]+\S+[ \t]+import\b|use[ \t]+[\w:{]|pub[ \t]+use[ \t]"
+    r"|#[ \t]*include\b|(?:const|let|var)[ \t]+[\w{}, \t]+=[ \t]*require\("
+    r"|package[ \t]+[\w.]+;?[ \t]*$"
+    r"|export[ \t].*\bfrom[ \t]+['\"]|\}[ \t]*from[ \t]+['\"])"
+)
 
 
 class SpanChooser:
@@ -211,7 +224,10 @@ class SpanChooser:
         coverage, density = self.score(span)
         if self.tests and inside(span, self.tests):
             coverage *= TEST_FILE_WEIGHT  # as a test file's score is (file_roles.py)
-        return coverage, not self.is_navigation(span), density
+        navigation = self.is_navigation(span)
+        if navigation and self.code:
+            coverage *= IMPORTS_WEIGHT
+        return coverage, not navigation, density
 
     def widen(
         self,
@@ -321,13 +337,14 @@ class SpanChooser:
     def _navigation(self) -> Callable[[Span], bool]:
         """The test of `is_navigation`, made once per file."""
         lines = self.lines
-        links = list(
-            accumulate(
-                (line.lstrip(" \t")[:1] in _LIST_MARKS and bool(_LINK_ITEM.match(line))
-                 for line in lines),
-                initial=0,
-            )
-        )  # fmt: skip
+        if self.code:
+            marked = _import_lines(lines)
+        else:
+            marked = [
+                line.lstrip(" \t")[:1] in _LIST_MARKS and bool(_LINK_ITEM.match(line))
+                for line in lines
+            ]
+        links = list(accumulate(marked, initial=0))
         if not links[-1]:
             return lambda span: False
         written = list(accumulate((bool(line.strip()) for line in lines), initial=0))
@@ -376,3 +393,24 @@ def _ends_a_block(lines: list[str], paragraph: Span, start: int) -> bool:
     indented (`}`, `end`)."""
     last = lines[paragraph.end - 1]
     return indentation(last) > indentation(lines[start]) or is_closer(last)
+
+
+def _import_lines(lines: list[str]) -> list[bool]:
+    """Per line of code, whether it is part of an import (`import`, `from x import (`, a
+    Rust `use`, `#include`, `require(`, a Go `import (` block and what it lists)."""
+    marked = [False] * len(lines)
+    closer = ""
+    for index, line in enumerate(lines):
+        text = line.strip()
+        if closer:
+            marked[index] = True
+            if text.startswith(closer) or text.endswith(closer + ";"):
+                closer = ""
+            continue
+        if text and _IMPORT.match(line):
+            marked[index] = True
+            if text.endswith("("):
+                closer = ")"
+            elif text.endswith("{"):
+                closer = "}"
+    return marked
