@@ -15,6 +15,7 @@ from tierscope.ranking.candidates import Candidates, paths_terms, rank
 from tierscope.ranking.file_roles import (
     AS_IS,
     DATED_POST,
+    DECLARATIONS_WEIGHT,
     DEMOTION_LABEL,
     EXAMPLE_WEIGHT,
     POST_DEMOTION_LABEL,
@@ -297,6 +298,17 @@ def test_example_programs_weigh_less_unless_the_query_asks_for_examples():
     demoted = {path: EXAMPLE_WEIGHT for path in paths[1:-1]}  # not the source, nor a doc
     assert demoted_files(paths, keys("router middleware")) == demoted
     for query in ("router example", "a sample router", "router demo"):
+        assert demoted_files(paths, keys(query)) == {}
+
+
+def test_declaration_files_weigh_less_unless_the_query_asks_about_types():
+    paths = ["lib/hooks.js", "types/hooks.d.ts", "src/widgets/__init__.pyi", "src/app.ts"]
+    demoted = {
+        "types/hooks.d.ts": DECLARATIONS_WEIGHT,
+        "src/widgets/__init__.pyi": DECLARATIONS_WEIGHT,
+    }
+    assert demoted_files(paths, keys("how are async hooks chained")) == demoted
+    for query in ("hooks type definitions", "typescript hooks", "hook signature", "stub"):
         assert demoted_files(paths, keys(query)) == {}
 
 

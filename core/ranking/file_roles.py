@@ -18,6 +18,12 @@
   questions: FastAPI MRR@10 0.639 without it, 0.833 with it; axum's 0.760 and 0.844;
   Textual's 0.863 and 0.865; Flask, fastify and bubbletea the same; 0.7 and 0.6 no better).
   A document there is no example program: it says what the examples show.
+- A declaration file (TypeScript's `.d.ts`, a Python stub `.pyi`) declares, by name and
+  type, what the implementation beside it defines, often at length in doc comments.
+  Unless the question asks about types, its score is scaled by DECLARATIONS_WEIGHT
+  (measured with `tierscope eval`, code questions: Fastify MRR@10 0.771 without it, 0.800
+  with it, passage 71% and 75%; Textual, which has stubs, and vitest the same; 0.6 no
+  better).
 - A translated page (a document under a language's folder or named with its tag, other
   than English: `docs/zh-CN/`, `README_zh-CN.md`) keeps the original's code and names, so
   on a question's identifiers it ranks as the English page does, and on FastAPI or
@@ -40,15 +46,19 @@ TEST_FILE_WEIGHT = 0.6
 POST_WEIGHT = 0.6
 TRANSLATION_WEIGHT = 0.6
 EXAMPLE_WEIGHT = 0.8
+DECLARATIONS_WEIGHT = 0.8
 # What each demotion is called where `--explain` lists what each term added.
 DEMOTION_LABEL = "(test file)"
 POST_DEMOTION_LABEL = "(dated post)"
 TRANSLATION_DEMOTION_LABEL = "(translation)"
 EXAMPLE_DEMOTION_LABEL = "(example)"
+DECLARATIONS_DEMOTION_LABEL = "(declarations)"
 # Query terms (stems) that ask about tests, or about news: then those rank as any file does.
 _ASKS_ABOUT_TESTS = frozenset({"test", "spec", "fixtur", "pytest", "unittest", "conftest"})
 _ASKS_ABOUT_NEWS = frozenset({"blog", "post", "news", "changelog", "releas", "announc"})
 _ASKS_FOR_EXAMPLES = frozenset({"exampl", "sampl", "demo"})
+_ASKS_ABOUT_TYPES = frozenset({"type", "typescript", "declar", "signatur", "stub", "interfac"})
+_DECLARATION_SUFFIXES = (".d.ts", ".d.mts", ".d.cts", ".pyi")
 # A version number in the query (`0.28`) asks about news too.
 _VERSION = re.compile(r"\d+(?:\.\d+)+")
 
@@ -87,6 +97,7 @@ TEST_FILE = Role(TEST_FILE_WEIGHT, DEMOTION_LABEL)
 DATED_POST = Role(POST_WEIGHT, POST_DEMOTION_LABEL)
 TRANSLATED_PAGE = Role(TRANSLATION_WEIGHT, TRANSLATION_DEMOTION_LABEL)
 EXAMPLE_PROGRAM = Role(EXAMPLE_WEIGHT, EXAMPLE_DEMOTION_LABEL)
+DECLARATIONS = Role(DECLARATIONS_WEIGHT, DECLARATIONS_DEMOTION_LABEL)
 
 
 def is_test_file(path: str) -> bool:
@@ -128,9 +139,9 @@ def asks_about_tests(query_keys: Iterable[str]) -> bool:
 
 def role_weigher(query_keys: Iterable[str]) -> Callable[[str], Role]:
     """The role of a file, by its path, for a query with these keys: TEST_FILE unless the
-    query asks about tests, EXAMPLE_PROGRAM unless it asks for examples, DATED_POST unless
-    it asks about news (or holds a version number), TRANSLATED_PAGE unless the query holds
-    a word outside ASCII, else AS_IS.
+    query asks about tests, EXAMPLE_PROGRAM unless it asks for examples, DECLARATIONS
+    unless it asks about types, DATED_POST unless it asks about news (or holds a version
+    number), TRANSLATED_PAGE unless the query holds a word outside ASCII, else AS_IS.
     Asked only of the files a ranking scores (a few of thousands)."""
     keys = set(query_keys)
     tests = TEST_FILE_WEIGHT < 1 and not asks_about_tests(keys)
@@ -138,12 +149,15 @@ def role_weigher(query_keys: Iterable[str]) -> Callable[[str], Role]:
     posts = POST_WEIGHT < 1 and not asks_about_news
     translations = TRANSLATION_WEIGHT < 1 and all(key.isascii() for key in keys)
     examples = EXAMPLE_WEIGHT < 1 and not _ASKS_FOR_EXAMPLES.intersection(keys)
+    declarations = DECLARATIONS_WEIGHT < 1 and not _ASKS_ABOUT_TYPES.intersection(keys)
 
     def role(path: str) -> Role:
         if tests and is_test_file(path):
             return TEST_FILE
         if examples and is_example_program(path):
             return EXAMPLE_PROGRAM
+        if declarations and path.endswith(_DECLARATION_SUFFIXES):
+            return DECLARATIONS
         if posts and is_dated_post(path):
             return DATED_POST
         if translations and is_translated_page(path):
