@@ -321,3 +321,20 @@ def test_a_passage_does_not_end_on_the_next_sections_label_or_anchor():
     )
     cut = snippet(markdown, "docs/faq.md", "python 2.7 support", max_chars=400)
     assert cut.text.rstrip().endswith("supports Python 2.7."), cut.text
+
+
+def test_a_passage_cut_short_by_the_next_heading_starts_at_its_paragraph():
+    intro = "".join(
+        f"Intro line {n} says nothing the question asks about here.\n" for n in range(9)
+    )
+    text = (
+        f"# Guide\n\n## Mounting\n\n{intro}\n"
+        "When you mount a widget, it mounts what it composes.\n"
+        "Mounting completes by the next message handler only.\n"
+        "This may be a problem in that same handler.\n\n"
+        + "".join(f"Illustration line {n} of what follows from it.\n" for n in range(4))
+        + "\n## Other\n\nOther words entirely.\n"
+    )
+    cut = snippet(text, "docs/app.md", "next message handler", max_chars=400)
+    assert "completes by the next message handler" in cut.text
+    assert cut.text.startswith("When you mount a widget"), cut.text

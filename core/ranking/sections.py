@@ -9,8 +9,9 @@ the query's terms, weighted by the terms' rarity in the scope); one that is too 
 narrowed to its best window that fits. A line well over the line cap is clipped where most
 of the query is, with a visible marker (line_clip.py). A passage of a document never ends
 on the next section's bare heading, nor on the cut-off start of a fenced code block that
-holds none of the query's words; one that starts inside a code block starts at its fence
-when the cap leaves room for the lines above (`_PassageEnds`). A passage of code is
+holds none of the query's words; one that starts inside a code block starts at its fence,
+and one that starts inside a paragraph at the paragraph's first line, when the cap leaves
+room for the lines above (`_PassageEnds`). A passage of code is
 started, and ended, the same way outside a signature, a call or a docstring spread over
 lines (a docstring at its definition), when the cap leaves room (code_constructs.py); the
 best window of a block too long to serve may start there too.
@@ -135,6 +136,11 @@ _ANCHOR = re.compile(
 )
 
 
+# A line that starts a block of its own however the lines above run: a list item, a table
+# row, a quote, a directive, a heading.
+_STARTS_A_BLOCK = re.compile(r"[ \t]*(?:[-*+][ \t]|\d{1,9}[.)][ \t]|[|>#]|\.\.[ \t]|:\w)")
+
+
 def _trimmed(lines: list[str], span: Span) -> Span:
     start, end = span.start, span.end
     while start < end - 1 and not lines[start].strip():
@@ -164,6 +170,7 @@ class _PassageEnds:
         self.constructs = constructs
         self.headings = headings  # a heading's first line -> its title line
         self.heading_starts = sorted(headings)
+        self.kind = kind
         self.fences = fenced_blocks(lines) if kind == "markdown" else []
         self.matching = matching  # sorted 0-based indexes of the lines holding a term
 
@@ -211,11 +218,33 @@ class _PassageEnds:
         return closed
 
     def _start_above(self, start: int) -> int | None:
-        """The line above `start` a passage starting there is read whole from, if any."""
+        """The line above `start` a passage starting there is read whole from, if any: in
+        code, where its construct starts; in a document, its fenced block's opening fence,
+        else the first line of its paragraph."""
         if self.constructs is not None:
             above = self.constructs.readable_start(start)
             return above if above < start else None
-        return next((b.start for b in self.fences if b.start < start < b.end), None)
+        fence = next((b.start for b in self.fences if b.start < start < b.end), None)
+        if fence is not None or self.kind == "code":
+            return fence
+        first = start
+        lines = self.lines
+        while (
+            first > 0 and lines[first].strip() and lines[first - 1].strip()
+            and not _STARTS_A_BLOCK.match(lines[first])
+            and not self._in_heading(first - 1)
+            and not any(b.start <= first - 1 < b.end for b in self.fences)
+        ):  # fmt: skip
+            first -= 1
+        return first if first < start else None
+
+    def _in_heading(self, index: int) -> bool:
+        """Whether line `index` is part of a heading (its title, or an over/underline)."""
+        found = bisect_left(self.heading_starts, index + 1) - 1
+        if found < 0:
+            return False
+        start = self.heading_starts[found]
+        return start <= index <= self.headings[start] + 1
 
     def _without_bare_heading(self, span: Span) -> Span:
         found = bisect_left(self.heading_starts, span.end) - 1
