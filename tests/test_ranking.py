@@ -12,6 +12,7 @@ from tierscope.models import left_out_lines
 from tierscope.ranking.analysis import query_terms, split_identifier
 from tierscope.ranking.bm25 import Scorer
 from tierscope.ranking.candidates import Candidates, paths_terms, rank
+from tierscope.ranking.code_blocks import code_blocks
 from tierscope.ranking.file_roles import (
     AS_IS,
     DATED_POST,
@@ -30,7 +31,6 @@ from tierscope.ranking.file_roles import (
 )
 from tierscope.ranking.matching import TermMatcher
 from tierscope.ranking.sections import cut_snippet
-from tierscope.ranking.spans import code_blocks
 
 
 def keys(text: str) -> list[str]:

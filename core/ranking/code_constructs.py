@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from itertools import accumulate
 from pathlib import PurePosixPath
 
+from .code_blocks import indentation, lead_in_start
+
 _PYTHON = frozenset({".py", ".pyi", ".pyw"})
 _C_FAMILY = frozenset(
     ".js .jsx .mjs .cjs .ts .tsx .mts .cts .go .rs .java .kt .kts .scala .swift .c .h .cc "
@@ -108,9 +110,7 @@ class OpenConstructs:
         first = signature.first if signature is not None and not signature.is_string else header
         if not _DEFINITION.match(self.lines[first]):
             return docstring
-        while first > 0 and self.lines[first - 1].strip().startswith(("@", "#")):
-            first -= 1
-        return first
+        return lead_in_start(self.lines, first, indentation(self.lines[first]))
 
 
 def open_constructs(lines: list[str], path: str) -> OpenConstructs | None:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 
-from .spans import Span, indentation
+from .code_blocks import indentation
+from .spans import Span
 
 _CFG_TEST = re.compile(r"[ \t]*#\[cfg\(test\)\][ \t]*$")
 _ATTRIBUTE = re.compile(r"[ \t]*#\[")

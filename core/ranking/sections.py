@@ -31,6 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..models import left_out_marker
+from .code_blocks import code_blocks
 from .code_constructs import OpenConstructs, open_constructs
 from .file_roles import asks_about_tests
 from .inline_tests import inline_tests
@@ -38,12 +39,11 @@ from .matching import TermMatcher
 from .span_choice import MARKER_CHARS, SpanChooser
 from .spans import (
     Span,
-    code_blocks,
     document_headings,
     document_kind,
     document_sections,
     fenced_blocks,
-    is_heading_decoration,
+    heading_alone,
     split_lines,
 )
 
@@ -251,8 +251,7 @@ class _PassageEnds:
         if found < 0 or self.heading_starts[found] <= span.start:
             return span
         start = self.heading_starts[found]
-        under = range(self.headings[start] + 1, span.end)
-        if all(is_heading_decoration(self.lines[i]) for i in under):
+        if heading_alone(self.lines, self.headings, start, span.end):
             return _trimmed(self.lines, Span(span.start, start))
         return span
 

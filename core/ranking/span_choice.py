@@ -6,25 +6,19 @@ the file when there is room (sections.py cuts the snippet from them)."""
 from __future__ import annotations
 
 import math
-import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping
 from itertools import accumulate
 
 from .bm25 import saturated
+from .code_blocks import indentation, is_closer, statement_start
 from .code_constructs import OpenConstructs
 from .file_roles import TEST_FILE_WEIGHT
 from .inline_tests import inside
 from .line_clip import clip_line, most_shown
 from .matching import TermMatcher
-from .spans import (
-    Span,
-    indentation,
-    is_closer,
-    is_heading_decoration,
-    paragraphs,
-    statement_start,
-)
+from .navigation import IMPORTS_WEIGHT, navigation_test
+from .spans import Span, heading_alone, paragraphs
 
 # Sections of one file compete first on which query terms they hold (weighted by rarity),
 # then on how densely: BM25 with this many characters as the "average" length, so that of
@@ -49,25 +43,6 @@ HEADING_WEIGHT = 0.5
 MARKER_CHARS = 32
 SECOND_MIN_CHARS = 200
 SECOND_SHARE = 0.5
-# A list item that is a link and nothing else (`* [Install](#install)`): a line of a table
-# of contents. A span more than NAVIGATION_SHARE of whose lines are such items points at
-# answers rather than giving them: it is never the second passage.
-_LINK_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[[^\]]*\]\([^)]*\)[ \t]*$")
-NAVIGATION_SHARE = 0.5
-_LIST_MARKS = frozenset("-*+0123456789")
-# In code, the lines that bring names in from elsewhere: an import block names what a
-# question is about without saying anything of it. A span of code more than
-# NAVIGATION_SHARE of whose lines are imports is navigation, as a table of contents is,
-# and the terms it holds count IMPORTS_WEIGHT as much (measured over the code questions of
-# every eval set, 1,279 hits: served passages that are mostly imports 25 -> 12, the rest
-# files that are nothing else; no MRR or passage figure moved).
-IMPORTS_WEIGHT = 0.6
-_IMPORT = re.compile(
-    r"[ \t]*(?:import[ \t({]|from[ \t]+\S+[ \t]+import\b|use[ \t]+[\w:{]|pub[ \t]+use[ \t]"
-    r"|#[ \t]*include\b|(?:const|let|var)[ \t]+[\w{}, \t]+=[ \t]*require\("
-    r"|package[ \t]+[\w.]+;?[ \t]*$"
-    r"|export[ \t].*\bfrom[ \t]+['\"]|\}[ \t]*from[ \t]+['\"])"
-)
 
 
 class SpanChooser:
@@ -299,7 +274,8 @@ class SpanChooser:
     def second(self, structural: list[Span], chosen: Span, core: Span) -> Span | None:
         """The best span elsewhere in the file that fits the room `chosen` leaves, when
         it holds at least SECOND_SHARE of what the first holds: never a table of contents,
-        nor a heading alone."""
+        nor a heading alone (it answers nothing, and has no room to grow into its
+        section)."""
         room = self.max_chars - self.size(chosen) - MARKER_CHARS
         if room < SECOND_MIN_CHARS:
             return None
@@ -307,7 +283,8 @@ class SpanChooser:
         outside = [
             span for span in structural + self.paragraphs
             if (span.end <= chosen.start or span.start >= chosen.end)
-            and not is_navigation(span) and not self._bare_heading(span)
+            and not is_navigation(span)
+            and not heading_alone(self.lines, self.headings, span.start, span.end)
         ]  # fmt: skip
         best = self._best(outside, room)
         if best is None or best[0][0] < SECOND_SHARE * self.score(core)[0]:
@@ -320,40 +297,12 @@ class SpanChooser:
             bounds = Span(0, chosen.start)
         return self.widen(found, structural, room, bounds)
 
-    def _bare_heading(self, span: Span) -> bool:
-        """Whether a span is a heading with nothing of its section under it: it answers
-        nothing, and as a second passage it has no room to grow into its section."""
-        title = self.headings.get(span.start)
-        return title is not None and all(
-            is_heading_decoration(self.lines[i]) for i in range(title + 1, span.end)
-        )
-
     def is_navigation(self, span: Span) -> bool:
-        """Whether a span is mostly a table of contents (see NAVIGATION_SHARE)."""
+        """Whether a span mostly points elsewhere: a table of contents, in code an import
+        block (navigation.py)."""
         if self._is_navigation is None:
-            self._is_navigation = self._navigation()
+            self._is_navigation = navigation_test(self.lines, code=self.code)
         return self._is_navigation(span)
-
-    def _navigation(self) -> Callable[[Span], bool]:
-        """The test of `is_navigation`, made once per file."""
-        lines = self.lines
-        if self.code:
-            marked = _import_lines(lines)
-        else:
-            marked = [
-                line.lstrip(" \t")[:1] in _LIST_MARKS and bool(_LINK_ITEM.match(line))
-                for line in lines
-            ]
-        links = list(accumulate(marked, initial=0))
-        if not links[-1]:
-            return lambda span: False
-        written = list(accumulate((bool(line.strip()) for line in lines), initial=0))
-
-        def is_navigation(span: Span) -> bool:
-            listed = links[span.end] - links[span.start]
-            return listed > NAVIGATION_SHARE * (written[span.end] - written[span.start])
-
-        return is_navigation
 
     def _best(
         self, spans: list[Span], limit: int | None = None
@@ -393,24 +342,3 @@ def _ends_a_block(lines: list[str], paragraph: Span, start: int) -> bool:
     indented (`}`, `end`)."""
     last = lines[paragraph.end - 1]
     return indentation(last) > indentation(lines[start]) or is_closer(last)
-
-
-def _import_lines(lines: list[str]) -> list[bool]:
-    """Per line of code, whether it is part of an import (`import`, `from x import (`, a
-    Rust `use`, `#include`, `require(`, a Go `import (` block and what it lists)."""
-    marked = [False] * len(lines)
-    closer = ""
-    for index, line in enumerate(lines):
-        text = line.strip()
-        if closer:
-            marked[index] = True
-            if text.startswith(closer) or text.endswith(closer + ";"):
-                closer = ""
-            continue
-        if text and _IMPORT.match(line):
-            marked[index] = True
-            if text.endswith("("):
-                closer = ")"
-            elif text.endswith("{"):
-                closer = "}"
-    return marked

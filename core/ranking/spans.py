@@ -1,6 +1,6 @@
 """The parts of a text a snippet can be: sections (a heading and what follows, or a heading
-with its subsections), code blocks (a line and the more-indented lines under it: a
-function, a class, a method) and paragraphs; and which of these a file is made of.
+with its subsections) and paragraphs (code blocks are code_blocks.py's); and which kind
+of text a file is.
 
 Headings are markdown's (`## Title`, a title underlined with `===` or `---`, or an HTML
 heading such as `<h3 name="config">`), AsciiDoc's (`== Title`), and in reStructuredText
@@ -11,7 +11,7 @@ reads it."""
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -198,6 +198,14 @@ def is_heading_decoration(line: str) -> bool:
     return not text or bool(ADORNMENT.match(text) or SETEXT.match(line)) or not html_text(text)
 
 
+def heading_alone(lines: list[str], headings: Mapping[int, int], start: int, end: int) -> bool:
+    """Whether lines `start` to `end` are the heading starting at `start` and nothing of its
+    section (`headings`: a heading's first line -> its title line): its title, then only
+    lines that are still the heading."""
+    title = headings.get(start)
+    return title is not None and all(is_heading_decoration(lines[i]) for i in range(title + 1, end))
+
+
 def is_setext_heading(lines: list[str], index: int) -> bool:
     """Whether markdown line `index` is a setext heading's title: underlined with `===` or
     `---`, and not a list item, quote, table row, indented code or an underline itself.
@@ -288,102 +296,6 @@ def document_sections(lines: list[str], headings: list[Heading]) -> list[Span]:
         if parent_ends[position] != own_end:
             spans.append(Span(heading.start, parent_ends[position]))
     return spans
-
-
-_CLOSERS = ("}", ")", "]")
-_CLOSING_WORDS = frozenset({"end", "fi", "done", "esac"})
-_LEAD_INS = ("@", "#", "//", "/*", "*", "///")
-
-
-def indentation(line: str) -> int:
-    return len(line) - len(line.lstrip(" \t"))
-
-
-def is_closer(line: str) -> bool:
-    """Whether a line of code closes a block: `}`, `)`, `]` first, or a closing word."""
-    text = line.strip()
-    return text.startswith(_CLOSERS) or text in _CLOSING_WORDS
-
-
-def code_blocks(lines: list[str], matching: list[int] | None = None) -> list[Span]:
-    """Every line followed by more-indented lines, with them (and a closing line at its own
-    indentation such as `}` or `end`), plus the comments and decorators just above it.
-    One pass: a line's block ends where a line at most as indented comes. With `matching`
-    (sorted line indexes), only the blocks holding one of those lines."""
-    ends: dict[int, int] = {}  # line -> index after its last more-indented line
-    open_lines: list[tuple[int, int]] = []  # (indentation, line), indentation increasing
-    previous = -1  # the last non-blank line seen
-    levels = [len(line) - len(line.lstrip(" \t")) for line in lines]
-    for index, line in enumerate(lines):
-        level = levels[index]
-        if level == len(line):  # blank
-            continue
-        while open_lines and open_lines[-1][0] >= level:
-            _, start = open_lines.pop()
-            if previous > start:
-                ends[start] = previous + 1
-        open_lines.append((level, index))
-        previous = index
-    for _, start in open_lines:
-        if previous > start:
-            ends[start] = previous + 1
-    spans: list[Span] = []
-    for start, end in sorted(ends.items()):
-        if matching is not None and bisect_left(matching, start) == bisect_left(matching, end):
-            continue
-        if lines[start].lstrip().startswith(_CLOSERS):
-            continue  # `) -> None:`, `} else {`: the rest of the block above, not one
-        level = levels[start]
-        closing = end
-        while closing < len(lines) and not lines[closing].strip():
-            closing += 1
-        if (
-            closing < len(lines)
-            and indentation(lines[closing]) == level
-            and is_closer(lines[closing])
-        ):
-            # A closing line that opens a block of its own (`) -> None:` after a
-            # signature spread over lines, `} else {`) continues the same definition.
-            end = ends.get(closing, closing + 1)
-        spans.append(Span(_lead_in_start(lines, start, level), end))
-    return spans
-
-
-def _lead_in_start(lines: list[str], start: int, level: int) -> int:
-    """Where the block at `start` begins with its lead-in: the comments and decorators just
-    above it at its indentation, and a doc comment (`/** ... */`, its ` * ` lines one
-    column in) even with a blank line between it and the definition."""
-    first = start
-    if first > 1 and not lines[first - 1].strip() and lines[first - 2].strip().endswith("*/"):
-        first -= 1  # the blank line under a doc comment
-    while first > 0:
-        above = lines[first - 1]
-        text = above.strip()
-        indent = indentation(above)
-        if text.startswith(_LEAD_INS) and (
-            indent == level or (indent == level + 1 and text.startswith("*"))
-        ):
-            first -= 1
-        else:
-            break
-    if first < start and not lines[first].strip():
-        return start  # a blank line with no comment above it
-    return first
-
-
-def statement_start(lines: list[str], index: int, lowest: int, reach: int = 20) -> int:
-    """The line a statement that line `index` closes starts on (`) -> None:` closes the
-    `def` of a signature spread over lines): the nearest line above, down to `lowest` and
-    at most `reach` lines up, at most as indented and not itself a closer; `index` for a
-    line that closes nothing."""
-    if not lines[index].lstrip().startswith(_CLOSERS):
-        return index
-    level = indentation(lines[index])
-    for above in range(index - 1, max(lowest, index - reach) - 1, -1):
-        line = lines[above]
-        if line.strip() and indentation(line) <= level and not line.lstrip().startswith(_CLOSERS):
-            return above
-    return index
 
 
 def paragraphs(lines: list[str]) -> list[Span]:
