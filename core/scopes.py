@@ -35,24 +35,22 @@ def resolve_scope(name: str, config: Config, root: Path) -> ResolvedScope:
 
     In a project root without Loa's layout, the built-in default scope (left as built in
     by the config) resolves to the project's own files, and says so in `adapted`. A scope
-    whose paths all do not exist says so in `missing`. Deciding either costs the stat
-    calls resolving the paths makes anyway (plus one for the root): never a walk."""
+    whose paths all do not exist says so in `missing`. Deciding either costs a stat call
+    or two beside those resolving the paths makes anyway: never a walk."""
     if name not in config.scopes:
         raise UnknownScope(name)
     scope = config.scopes[name]
-    resolved = _resolve(name, scope, config, root)
     default = name == DEFAULT_SCOPE and is_builtin(name, config)
-    if default and resolved.grep_paths and not has_loa_layout(root):
-        resolved = replace(resolved, grep_paths=(), ck_paths=())  # only skills: adapted below
-    if resolved.grep_paths or resolved.ck_paths or not _names_paths(scope):
-        return resolved
-    if not root.is_dir():
-        return resolved  # no project to look at: nothing to adapt, nothing to report
-    if default:
+    if default and not has_loa_layout(root) and root.is_dir():
         adapted = (
             f"no Loa layout here ({LOA_MARKER}): scope {name} searches the project's own files"
         )
         return replace(_resolve(name, PROJECT_FILES, config, root), adapted=adapted)
+    resolved = _resolve(name, scope, config, root)
+    if resolved.grep_paths or resolved.ck_paths or not _names_paths(scope):
+        return resolved
+    if not root.is_dir():
+        return resolved  # no project to look at: nothing to report
     refused = {refusal.path for refusal in resolved.refused}
     absent = [path for path in scope.grep_paths or (scope.ck_path.strip(),) if path not in refused]
     if not absent:
