@@ -222,7 +222,8 @@ def rerank_by_structure(
             continue
         tests = inline_tests(found.lines, entry.path) if tests_count_less else []
         length = candidates.lengths.get(entry.path, found.size)
-        fields = _FileFields(found, entry.path, length, scorer, matcher)
+        in_path = path_terms(entry.path, matcher)
+        fields = _FileFields(found, entry.path, length, in_path, scorer, matcher)
         tf = candidates.frequencies[entry.path]
         contributions = fields.contributions(tf, found.line_terms)
         if tests:
@@ -241,6 +242,7 @@ class _FileFields:
     found: ReadFile
     path: str
     length: int
+    in_path: frozenset[str]  # the query terms its path holds
     scorer: Scorer
     matcher: TermMatcher
 
@@ -252,8 +254,7 @@ class _FileFields:
 
         in_structure = structure_terms(self.found.lines, line_terms, self.path, self.matcher)
         together = bm25.closest_terms(line_terms, self.scorer.weights)
-        in_path = path_terms(self.path, self.matcher)
-        return self.scorer.contributions(tf, self.length, in_path, in_structure, together)
+        return self.scorer.contributions(tf, self.length, self.in_path, in_structure, together)
 
     def with_tests_weighed(
         self, tf: Mapping[str, float], contributions: dict[str, float], tests: list[Span]
