@@ -48,6 +48,15 @@ def test_query_terms_drop_stopwords_stem_and_keep_literal_text():
     assert keys("retargeted policies") == ["retarget", "polici"]
 
 
+def test_the_words_that_frame_a_question_about_code_are_no_terms():
+    # "where is X implemented" asks for X: `implement` is rare in code, and its weight
+    # put files that say "implement" above the one that defines X.
+    assert keys("where is click.style implemented") == ["click", "style"]
+    assert keys("res.download implementation") == ["res", "download"]
+    assert keys("where is echo defined, what happens") == ["echo"]
+    assert keys("implement a custom loader") == ["implement", "custom", "loader"]
+
+
 def test_every_query_term_counts_there_is_no_cap():
     words = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima"
     assert len(query_terms(words)) == 12

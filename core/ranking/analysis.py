@@ -26,6 +26,12 @@ STOPWORDS = frozenset(
     so some such than that the their them then there these they this those through to too under
     until up very was we were what when where which while who whom why will with would you your
     yours don doesn didn isn aren wasn weren won shouldn couldn wouldn ll ve re""".split()
+) | frozenset(
+    # The words that frame a question about code ("where is X implemented", "what happens
+    # when"): rare in code, they outweighed X itself. Only these forms: "implement a loader"
+    # still searches `implement`.
+    """implemented implementation implementations defined definition located happens happen
+    happening""".split()
 )
 # A word of the query: word characters, joined across the separators one identifier uses
 # (`dry_run`, `dry-run`); dots and apostrophes separate words.
