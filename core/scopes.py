@@ -9,6 +9,7 @@ from pathlib import Path
 
 from .config.model import BUILTIN_SCOPES, Config, ScopeConfig
 from .globs import glob_to_regex
+from .ignore_rules import BUILTIN_EXCLUDED_DIRS
 from .models import RefusedPath, ResolvedScope
 from .project import contain, inside_index_dir, is_inside, relative_source
 
@@ -105,7 +106,7 @@ def _resolve(name: str, scope: ScopeConfig, config: Config, root: Path) -> Resol
     refused: list[RefusedPath] = []
     notes: list[str] = []
     grep_paths = _existing_contained(scope.grep_paths, root, refused, notes)
-    grep_paths = _without_nested(grep_paths)
+    grep_paths = _without_nested(grep_paths, config.filtering.include_ignored)
     # The built-in scopes name ck's index as Loa lays it out (`.ck/skills/`); ck searching
     # their grep paths instead is as built, not a note for the user.
     ck_notes = [] if is_builtin(name, config) else notes
@@ -152,10 +153,28 @@ def _existing_contained(
     return tuple(result)
 
 
-def _without_nested(paths: tuple[Path, ...]) -> tuple[Path, ...]:
+def _without_nested(paths: tuple[Path, ...], include_ignored: bool) -> tuple[Path, ...]:
     """Drop paths inside another listed path (scope `all` lists grimoires/loa/ and its
-    reality/ subfolder): searching both would report every file twice."""
-    return tuple(p for p in paths if not any(o != p and is_inside(p, o) for o in paths))
+    reality/ subfolder): searching both would report every file twice. A hidden or
+    built-in excluded folder the other's walk skips stays (`[./, .claude/]`)."""
+    return tuple(
+        p
+        for p in paths
+        if not any(
+            o != p and is_inside(p, o) and _walk_reaches(o, p, include_ignored) for o in paths
+        )
+    )
+
+
+def _walk_reaches(outer: Path, inner: Path, include_ignored: bool) -> bool:
+    """Whether walking `outer` reaches `inner`, which lies inside it: no folder or file on
+    the way is hidden or a built-in exclude (with ignored files included, none but .git)."""
+    for part in inner.relative_to(outer).parts:
+        if part == ".git" or (
+            not include_ignored and (part.startswith(".") or part in BUILTIN_EXCLUDED_DIRS)
+        ):
+            return False
+    return True
 
 
 def _ck_paths(

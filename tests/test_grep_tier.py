@@ -14,12 +14,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tierscope.config.model import Config, FilteringSettings, SnippetSettings
+from tierscope.config.model import Config, FilteringSettings, ScopeConfig, SnippetSettings
 from tierscope.models import ResolvedScope, TierStatus
 from tierscope.ranking.analysis import query_terms
 from tierscope.ranking.bm25 import Scorer
 from tierscope.ranking.candidates import RankedFile
 from tierscope.ranking.matching import TermMatcher
+from tierscope.scopes import resolve_scope
 from tierscope.tiers import grep_ripgrep
 from tierscope.tiers.base import Deadline, TierRequest
 from tierscope.tiers.file_hits import FileHits
@@ -359,6 +360,28 @@ def test_a_scope_that_names_a_hidden_folder_is_searched(make_project, engine):
         ".claude/skills/x/SKILL.md"
     ]
     assert sources(search(root, "needle", paths=(".",))) == []
+
+
+def test_a_hidden_folder_named_beside_the_root_is_searched_once(make_project, engine):
+    # Loa keeps its scripts in .claude/: a scope of [./, .claude/] searched the root only
+    # (the root's walk skips hidden folders, and .claude/ was dropped as inside it).
+    root = make_project(
+        {
+            ".claude/scripts/guard.sh": "guard needle\n",
+            ".claude/.cache/x.sh": "cached needle\n",
+            "docs/a.md": "a needle\n",
+            ".other/y.md": "other needle\n",
+        }
+    )
+    config = Config(scopes={"whole": ScopeConfig("", "", ("./", ".claude/"))})
+    scope = resolve_scope("whole", config, root)
+    request = TierRequest("needle", root, scope, config, 5.0)
+    outcome = GrepTier().search(request, Deadline.after(5.0))
+    assert sorted(sources(outcome)) == [".claude/scripts/guard.sh", "docs/a.md"]
+    # With ignored and hidden files included, the root reaches .claude/ itself.
+    everything = replace(config, filtering=replace(FilteringSettings(), include_ignored=True))
+    scope = resolve_scope("whole", everything, root)
+    assert scope.grep_paths == (root,)
 
 
 def test_machine_data_is_left_out_unless_asked_for(make_project, engine):
