@@ -4,8 +4,25 @@ so a later, smaller hit may still fit. Never exceeds the budget."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
+from .config.model import Config
 from .models import BudgetEntry, BudgetReport, Hit
+
+# A budget smaller than one whole snippet shortens every snippet to fit it, so the best
+# hit is served cut rather than skipped for a weaker, shorter one. Tokens are counted as at
+# least characters / 4, and dense code or a table counts about one token per 3 characters.
+CHARS_PER_TOKEN = 3
+
+
+def snippets_fitting(config: Config, limit: int) -> Config:
+    """`config` with its snippet caps lowered to what a budget of `limit` tokens holds."""
+    snippets = config.snippets
+    most = max(1, limit * CHARS_PER_TOKEN)
+    if most >= snippets.max_chars:
+        return config
+    fitted = replace(snippets, max_chars=most, max_line_chars=min(snippets.max_line_chars, most))
+    return replace(config, snippets=fitted)
 
 
 def apply_budget(hits: Iterable[Hit], limit: int) -> BudgetReport:

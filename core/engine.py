@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from . import shutdown
-from .budget import apply_budget
+from .budget import apply_budget, snippets_fitting
 from .config.model import Config
 from .deadline import Deadline
 from .debugging import report_exception
@@ -74,6 +74,7 @@ def run_tiers(
     outcomes: list[TierOutcome] = []
     served_by: str | None = None
     served_hits: tuple[Hit, ...] = ()
+    tier_config = snippets_fitting(config, request.budget)
     for name in request.tiers:
         if cancel.is_set() or shutdown.requested():
             outcome = TierOutcome(name, TierStatus.SKIPPED, "query cancelled")
@@ -85,7 +86,7 @@ def run_tiers(
                 query=request.text,
                 root=root,
                 scope=scope,
-                config=config,
+                config=tier_config,
                 timeout=request.timeout,
                 private_paths=private_paths,
                 refresh=request.refresh,

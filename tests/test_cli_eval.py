@@ -98,10 +98,11 @@ def test_the_report_lists_the_hits_on_the_right_file_without_the_passage(capsys,
 
 
 def test_a_right_file_the_budget_left_out_is_told_apart(capsys, project):
-    # The best file is too long for what the budget leaves; the next ones fit.
+    # The best file is too long for what the budget leaves, even cut to fit it (words
+    # of a letter or two count more tokens than their characters); the next ones fit.
     (project / "queries.tsv").write_text("retries deploys\tdocs/deploy.md\tdocs\n")
     (project / "docs" / "deploy.md").write_text(
-        "# Deploys\n\n" + "Deploys retry, and retries deploy again.\n" * 12
+        "# Deploys\n\n" + "a retry, a deploy, a b c d e f g h i j.\n" * 12
     )
     code, out, _ = run_eval(capsys, project, "--tiers", "grep", "--budget", "60")
     assert code == 0

@@ -99,6 +99,24 @@ def test_small_budget_cuts_results_and_never_exceeds(capsys, project):
     assert explained["trace"]["budget"]["dropped"]
 
 
+def test_a_small_budget_shortens_the_best_hit_rather_than_serving_a_worse_one(
+    capsys, make_project, path_without_tools
+):
+    # The best section is longer than the budget holds: it is served cut to fit, not
+    # skipped for a weaker file that happens to be short.
+    guide = "".join(f"The password prompt hides input, step {n}, as typed.\n\n" for n in range(30))
+    root = make_project(
+        {
+            "docs/password.md": f"# Password prompt\n\n{guide}",
+            "docs/other.md": "# Other\n\nA prompt.\n",
+        }
+    )
+    _, out, _ = query(capsys, root, "password prompt hide input", "-b", "120", "--explain")
+    explained = json.loads(out)
+    assert explained["results"][0]["source"] == "docs/password.md"
+    assert sum(r["tokens"] for r in explained["results"]) <= 120
+
+
 def test_disabled_config_returns_empty(capsys, project):
     (project / ".loa.config.yaml").write_text("qmd_context:\n  enabled: false\n")
     code, out, _ = query(capsys, project, "token budget")
