@@ -384,6 +384,21 @@ def test_a_hidden_folder_named_beside_the_root_is_searched_once(make_project, en
     assert scope.grep_paths == (root,)
 
 
+def test_the_file_defining_a_name_outranks_those_importing_or_calling_it(make_project, engine):
+    callers = {
+        f"docs/app_{n}.py": "from typer import add_typer\n\napp = App()\nadd_typer(app, sub)\n"
+        for n in range(4)
+    }
+    body = "".join(f"def helper_{n}(value):\n    return value + {n}\n\n" for n in range(20))
+    root = make_project(
+        {
+            **callers,
+            "docs/main.py": f"{body}def add_typer(app, sub):\n    app.groups.append(sub)\n",
+        }
+    )
+    assert sources(search(root, "add_typer"))[0] == "docs/main.py"
+
+
 def test_machine_data_is_left_out_unless_asked_for(make_project, engine):
     root = make_project(
         {

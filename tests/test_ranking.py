@@ -881,3 +881,33 @@ def test_an_import_block_is_not_the_passage_where_code_uses_the_same_names():
     )
     cut = snippet(text, "src/reporters/index.py", "summary reporter verbose", max_chars=320)
     assert "def make_reporter" in cut.text, cut.text
+
+
+def test_the_names_a_query_spells_whole():
+    def names(query):
+        return TermMatcher(query_terms(query)).names
+
+    assert names("add_typer") == {"addtyper": ("add", "typer", "addtyper")}
+    assert names("echo") == {"echo": ("echo",)}
+    assert names("click style") == {
+        "click": ("click",),
+        "style": ("style",),
+        "clickstyle": ("click", "style"),
+    }
+    # In a question, a plain word is English; its words run together may still be a name.
+    assert names("stylesheet parse error") == {
+        "stylesheetparseerror": ("stylesheet", "pars", "error")
+    }
+    assert "run" not in names("which program does search_zip run to decompress a file")
+
+
+def test_a_snippet_shows_the_definition_of_the_name_asked_for_not_a_call():
+    calls = "".join(f"def caller_{n}(table):\n    table.add_row(1, 2)\n\n" for n in range(3))
+    definition = (
+        "class Table:\n"
+        "    def add_row(self, *cells):\n"
+        '        """Append a row of cells."""\n'
+        "        self.rows.append(cells)\n\n"
+    )
+    cut = snippet(calls + definition + calls, "src/table.py", "add_row", max_chars=120)
+    assert "def add_row(self, *cells):" in cut.text

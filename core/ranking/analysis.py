@@ -157,6 +157,43 @@ def query_terms(text: str) -> tuple[Term, ...]:
     return (*terms, *compounds.values(), *numbers.values())
 
 
+# A query of at most this many words (stopwords aside) may name a definition with a plain
+# word: `echo`, `click style` (measured with `tierscope eval`: with 3, `toast expiry
+# removal` served class Toast's first lines instead of the answer).
+NAMED_WORDS = 2
+
+
+def name_key(name: str) -> str:
+    """How a name is compared whole: lower-cased, without the separators of an identifier
+    (`add_typer`, `addTyper` and `add-typer` are `addtyper`)."""
+    return re.sub(r"[\W_]+", "", name).lower()
+
+
+def query_names(terms: tuple[Term, ...]) -> dict[str, tuple[str, ...]]:
+    """The names the query spells whole, each with the term keys it counts for: a
+    compound (`add_typer`: add, typer and addtyper); its words run together
+    (`stylesheet parse error`: StylesheetParseError); and in a query of a word or two
+    (`echo`, `click style`), a word that is no part of a compound. In a question, a plain
+    word is English: `run` or `status` there names no function."""
+    names: dict[str, tuple[str, ...]] = {}
+    in_compounds = {part for term in terms if term.compound for part in term.parts}
+    singles = [term for term in terms if not (term.compound or term.literal)]
+    keys_of_part = {term.word: term.key for term in singles}
+    for term in terms:
+        if term.compound:
+            parts = tuple(keys_of_part[p] for p in term.parts if p in keys_of_part)
+            names[term.key] = (*parts, term.key)
+    words = [term for term in singles if term.word not in in_compounds]
+    if len(singles) <= NAMED_WORDS:
+        for term in words:
+            if len(term.word) >= 3:
+                names[term.word] = (term.key,)
+    if len(words) > 1:
+        joined = "".join(term.word for term in words)
+        names.setdefault(joined, tuple(term.key for term in words))
+    return names
+
+
 def spelt_stems(term: Term) -> tuple[str, ...]:
     """The stem of each spelling of a single-word term as Snowball spells it (`harbour`
     and `harbor` for the key `harbor`): for a tool that stems the text itself."""

@@ -24,6 +24,9 @@ STRUCTURE_WEIGHT = 0.5
 # rarity: a file that answers has them side by side, a long file that mentions each
 # somewhere does not.
 PROXIMITY_WEIGHT = 1.0
+# A code file that defines a name the query spells whole (`add_typer`, `echo`) counts that
+# name's terms this much again: the definition, not the files that import or call it.
+DEFINITION_WEIGHT = 1.0
 PROXIMITY_LINES = 10
 IDF_POWER = 0.5
 
@@ -62,9 +65,10 @@ class Scorer:
         in_path: frozenset[str] = frozenset(),
         in_structure: frozenset[str] = frozenset(),
         together: frozenset[str] = frozenset(),
+        defined: frozenset[str] = frozenset(),
     ) -> dict[str, float]:
         """What each matched term adds to the normalised score (text, path, structure,
-        proximity)."""
+        proximity, the definition of a name the query spells)."""
         ratio = length / self.average_length
         best = self.best_possible
         parts = {
@@ -73,7 +77,8 @@ class Scorer:
             if count > 0 and key in self.weights
         }
         fields = (
-            (PATH_WEIGHT, in_path), (STRUCTURE_WEIGHT, in_structure), (PROXIMITY_WEIGHT, together)
+            (PATH_WEIGHT, in_path), (STRUCTURE_WEIGHT, in_structure), (PROXIMITY_WEIGHT, together),
+            (DEFINITION_WEIGHT, defined),
         )  # fmt: skip
         for field_weight, keys in fields:
             for key in keys:

@@ -250,11 +250,15 @@ class _FileFields:
         self, tf: Mapping[str, float], line_terms: Mapping[int, Mapping[str, int]]
     ) -> dict[str, float]:
         # Imported when there is a file to re-rank: headings and definitions.
-        from .structure import structure_terms
+        from .structure import defined_names, structure_terms
 
-        in_structure = structure_terms(self.found.lines, line_terms, self.path, self.matcher)
+        lines, path, matcher = self.found.lines, self.path, self.matcher
+        in_structure = structure_terms(lines, line_terms, path, matcher)
         together = bm25.closest_terms(line_terms, self.scorer.weights)
-        return self.scorer.contributions(tf, self.length, self.in_path, in_structure, together)
+        defined = defined_names(lines, line_terms, path, matcher)
+        return self.scorer.contributions(
+            tf, self.length, self.in_path, in_structure, together, defined
+        )
 
     def with_tests_weighed(
         self, tf: Mapping[str, float], contributions: dict[str, float], tests: list[Span]

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-from .analysis import Term, analyse_word
+from .analysis import Term, analyse_word, query_names
 
 _WORD_CHAR = r"[^\W_]"
 # What Rust's regex::escape (ripgrep, ck) escapes.
@@ -59,6 +59,8 @@ class TermMatcher:
     _stems: frozenset[str] = field(init=False, repr=False)
     _compounds: frozenset[str] = field(init=False, repr=False)
     _literals: frozenset[str] = field(init=False, repr=False)
+    # The names the query spells whole, each with its term keys (analysis.query_names).
+    names: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
     # What each matched text counts for, as found: the same words recur in every file.
     _keys: dict[str, list[str]] = field(init=False, repr=False, compare=False)
 
@@ -76,6 +78,7 @@ class TermMatcher:
         compounds = frozenset(t.key for t in self.terms if t.compound)
         object.__setattr__(self, "_stems", stems)
         object.__setattr__(self, "_compounds", compounds)
+        object.__setattr__(self, "names", query_names(self.terms))
         object.__setattr__(self, "_literals", frozenset(t.key for t in self.terms if t.literal))
         object.__setattr__(self, "_keys", {})
 

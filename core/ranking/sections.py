@@ -31,7 +31,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..models import left_out_marker
-from .code_blocks import code_blocks
+from .analysis import NAMED_WORDS
+from .code_blocks import code_blocks, indentation, lead_in_start
 from .code_constructs import OpenConstructs, open_constructs
 from .file_roles import asks_about_tests
 from .inline_tests import inline_tests
@@ -94,9 +95,10 @@ def cut_snippet(
         structural = document_sections(lines, found) if found or kind == "markdown" else []
     constructs = open_constructs(lines, path) if kind == "code" else None
     tests = [] if asks_about_tests(weights) else inline_tests(lines, path)
+    named = _named_definitions(lines, line_terms, weights, matcher) if kind == "code" else {}
     chooser = SpanChooser(
         lines, line_terms, weights, max_chars, max_line_chars, headings,
-        code=kind == "code", constructs=constructs, tests=tests,
+        code=kind == "code", constructs=constructs, tests=tests, named=named,
     )  # fmt: skip
     if kind == "code":
         structural += _heads(structural, chooser.paragraphs)
@@ -125,6 +127,28 @@ def cut_snippet(
     return Snippet(
         "\n".join(shown), file_line(fragments[0].start), file_line(fragments[-1].end - 1)
     )
+
+
+def _named_definitions(
+    lines: list[str],
+    line_terms: Mapping[int, Mapping[str, int]],
+    weights: Mapping[str, float],
+    matcher: TermMatcher | None,
+) -> dict[int, float]:
+    """Where a definition of a name the query spells whole starts (its lead-in's first
+    line, and its own line), with the weight of that name's terms."""
+    if matcher is None or not matcher.names:
+        return {}
+    if sum(1 for t in matcher.terms if not (t.compound or t.literal)) > NAMED_WORDS:
+        return {}
+    from .structure import definitions_of_names
+
+    starts: dict[int, float] = {}
+    for index, keys in definitions_of_names(lines, line_terms, matcher).items():
+        weight = sum(weights.get(key, 0.0) for key in keys)
+        for start in (index, lead_in_start(lines, index, indentation(lines[index]))):
+            starts[start] = max(starts.get(start, 0.0), weight)
+    return starts
 
 
 # A line that only names the section after it, for links: reStructuredText's label, an

@@ -35,6 +35,9 @@ LOCAL_IDF_POWER = 0.5
 # A query term in a section's own heading counts this much again towards the section's
 # coverage: a section titled for what is asked is where the answer is.
 HEADING_WEIGHT = 0.5
+# A span of code that starts where a name the query spells whole (`add_row`) is defined
+# counts that name's terms this much again towards its coverage.
+NAME_WEIGHT = 1.0
 # A second passage (see sections.py's docstring): the room kept for the line that stands
 # for the lines left out between the two (`[lines 40-87 not shown]`); the least room worth
 # filling; how much of the first's coverage it must hold. Measured with `tierscope eval`
@@ -61,6 +64,7 @@ class SpanChooser:
         code: bool = False,
         constructs: OpenConstructs | None = None,
         tests: list[Span] | None = None,
+        named: Mapping[int, float] | None = None,
     ) -> None:
         self.lines = lines
         self.max_chars = max_chars
@@ -70,6 +74,8 @@ class SpanChooser:
         self.code = code  # the spans are code blocks
         self.constructs = constructs  # code's brackets and strings over lines, if read
         self.tests = tests or []  # a file's own test modules, when not asked about
+        # Where a definition of a name the query spells starts -> that name's weight.
+        self.named = named or {}
         self.keys = [key for key in weights if weights[key] > 0] or list(weights)
         self.matching = sorted(number - 1 for number in line_terms)  # 0-based line indexes
         # Prefix sums: characters (as shown, long lines clipped) and each term's count.
@@ -136,6 +142,8 @@ class SpanChooser:
     def _score(self, span: Span) -> tuple[float, float]:
         ratio = (self.chars[span.end] - self.chars[span.start]) / REFERENCE_CHARS
         coverage = density = 0.0
+        if self.named:  # the definition of what is asked for, not a call of it
+            coverage += NAME_WEIGHT * self.named.get(span.start, 0.0)
         title = self.headings.get(span.start)
         if HEADING_WEIGHT and title is not None:
             for key in self.keys:

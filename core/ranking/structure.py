@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from .analysis import name_key
 from .matching import TermMatcher
 from .spans import (
     ASCIIDOC_HEADING,
@@ -72,6 +73,35 @@ def structure_terms(
                 if found:
                     names.append(found.group(1) or found.group(2))
     return frozenset(matcher.count("\n".join(names))) if names else frozenset()
+
+
+def defined_names(
+    lines: list[str], line_terms: Mapping[int, Mapping[str, int]], path: str, matcher: TermMatcher
+) -> frozenset[str]:
+    """The query terms of each name the query spells whole (`add_typer`, `FileBinaryWrite`,
+    `echo`) that this code file defines: the file that defines what is asked for, not one
+    that imports or calls it."""
+    if not matcher.names or document_kind(path) != "code":
+        return frozenset()
+    found = definitions_of_names(lines, line_terms, matcher)
+    return frozenset(key for keys in found.values() for key in keys)
+
+
+def definitions_of_names(
+    lines: list[str], line_terms: Mapping[int, Mapping[str, int]], matcher: TermMatcher
+) -> dict[int, tuple[str, ...]]:
+    """The lines (0-based) of code that define a name the query spells whole, each with
+    that name's term keys."""
+    names = matcher.names
+    found: dict[int, tuple[str, ...]] = {}
+    for number in line_terms:
+        if names and number <= len(lines):
+            definition = _DEFINITION.match(lines[number - 1])
+            if definition:
+                keys = names.get(name_key(definition.group(1) or definition.group(2)))
+                if keys:
+                    found[number - 1] = keys
+    return found
 
 
 def _is_html_title(lines: list[str], index: int, fenced: set[int]) -> bool:
