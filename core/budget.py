@@ -16,10 +16,11 @@ CHARS_PER_TOKEN = 3
 
 
 def snippets_fitting(config: Config, limit: int) -> Config:
-    """`config` with its snippet caps lowered to what a budget of `limit` tokens holds."""
+    """`config` with its snippet caps lowered to what a budget of `limit` tokens holds (a
+    budget of 0 holds nothing: the trace lists the hits at their own size)."""
     snippets = config.snippets
-    most = max(1, limit * CHARS_PER_TOKEN)
-    if most >= snippets.max_chars:
+    most = limit * CHARS_PER_TOKEN
+    if limit <= 0 or most >= snippets.max_chars:
         return config
     fitted = replace(snippets, max_chars=most, max_line_chars=min(snippets.max_line_chars, most))
     return replace(config, snippets=fitted)

@@ -94,8 +94,10 @@ def definitions_of_names(
     that name's term keys."""
     names = matcher.names
     found: dict[int, tuple[str, ...]] = {}
+    if not names:
+        return found
     for number in line_terms:
-        if names and number <= len(lines):
+        if number <= len(lines):
             definition = _DEFINITION.match(lines[number - 1])
             if definition:
                 keys = names.get(name_key(definition.group(1) or definition.group(2)))
