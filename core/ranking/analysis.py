@@ -177,14 +177,14 @@ def query_names(terms: tuple[Term, ...]) -> dict[str, tuple[str, ...]]:
     word is English: `run` or `status` there names no function."""
     names: dict[str, tuple[str, ...]] = {}
     in_compounds = {part for term in terms if term.compound for part in term.parts}
-    singles = [term for term in terms if not (term.compound or term.literal)]
+    singles = _single_words(terms)
     keys_of_part = {term.word: term.key for term in singles}
     for term in terms:
         if term.compound:
             parts = tuple(keys_of_part[p] for p in term.parts if p in keys_of_part)
             names[term.key] = (*parts, term.key)
     words = [term for term in singles if term.word not in in_compounds]
-    if len(singles) <= NAMED_WORDS:
+    if few_words(terms):
         for term in words:
             if len(term.word) >= 3:
                 names[term.word] = (term.key,)
@@ -192,6 +192,16 @@ def query_names(terms: tuple[Term, ...]) -> dict[str, tuple[str, ...]]:
         joined = "".join(term.word for term in words)
         names.setdefault(joined, tuple(term.key for term in words))
     return names
+
+
+def few_words(terms: tuple[Term, ...]) -> bool:
+    """Whether the query is a word or two (NAMED_WORDS), not a question: then a plain word
+    of it may name a definition."""
+    return len(_single_words(terms)) <= NAMED_WORDS
+
+
+def _single_words(terms: tuple[Term, ...]) -> list[Term]:
+    return [term for term in terms if not (term.compound or term.literal)]
 
 
 def spelt_stems(term: Term) -> tuple[str, ...]:

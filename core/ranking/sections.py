@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..models import left_out_marker
-from .analysis import NAMED_WORDS
+from .analysis import few_words
 from .code_blocks import code_blocks, indentation, lead_in_start
 from .code_constructs import OpenConstructs, open_constructs
 from .file_roles import asks_about_tests
@@ -139,7 +139,7 @@ def _named_definitions(
     line, and its own line), with the weight of that name's terms."""
     if matcher is None or not matcher.names:
         return {}
-    if sum(1 for t in matcher.terms if not (t.compound or t.literal)) > NAMED_WORDS:
+    if not few_words(matcher.terms):
         return {}
     from .structure import definitions_of_names
 

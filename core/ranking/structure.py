@@ -6,7 +6,7 @@ it mentions it."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from .analysis import name_key
 from .matching import TermMatcher
@@ -67,11 +67,7 @@ def structure_terms(
             if number <= len(lines) and ASCIIDOC_HEADING.match(lines[number - 1]):
                 names.append(lines[number - 1].lstrip("= "))
     else:
-        for number in line_terms:
-            if number <= len(lines):
-                found = _DEFINITION.match(lines[number - 1])
-                if found:
-                    names.append(found.group(1) or found.group(2))
+        names += [name for _, name in _defined(lines, line_terms)]
     return frozenset(matcher.count("\n".join(names))) if names else frozenset()
 
 
@@ -96,14 +92,22 @@ def definitions_of_names(
     found: dict[int, tuple[str, ...]] = {}
     if not names:
         return found
+    for index, name in _defined(lines, line_terms):
+        keys = names.get(name_key(name))
+        if keys:
+            found[index] = keys
+    return found
+
+
+def _defined(
+    lines: list[str], line_terms: Mapping[int, Mapping[str, int]]
+) -> Iterator[tuple[int, str]]:
+    """Each line holding query terms (0-based) that defines a name, with the name."""
     for number in line_terms:
         if number <= len(lines):
-            definition = _DEFINITION.match(lines[number - 1])
-            if definition:
-                keys = names.get(name_key(definition.group(1) or definition.group(2)))
-                if keys:
-                    found[number - 1] = keys
-    return found
+            found = _DEFINITION.match(lines[number - 1])
+            if found:
+                yield number - 1, found.group(1) or found.group(2)
 
 
 def _is_html_title(lines: list[str], index: int, fenced: set[int]) -> bool:
