@@ -373,3 +373,16 @@ def test_show_and_validate_escape_control_characters_from_the_file(capsys, make_
     for out in (shown, shown_err, validated):
         assert "\x1b" not in out and "\x07" not in out
     assert "d\\x1b[2Jx" in shown
+
+
+@pytest.mark.parametrize("action", ["path", "show", "validate"])
+def test_root_and_config_may_follow_the_action_as_in_every_other_command(
+    capsys, project, tmp_path, action
+):
+    other = tmp_path / "other.yaml"
+    other.write_text("qmd_context:\n  default_budget: 700\n", encoding="utf-8")
+    code = main(["config", action, "--root", str(project), "--config", str(other)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert str(other) in out
+    assert str(project / ".loa.config.yaml") not in out

@@ -23,19 +23,31 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         description="Show, check and edit the qmd_context section of the config file. "
         "Keys are dotted paths under qmd_context, e.g. scopes.docs.grep_paths.",
     )
+    # As in every other command, --root and --config may follow the action too.
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--root", default=argparse.SUPPRESS, help="project root")
+    common.add_argument("--config", default=argparse.SUPPRESS, help="config file")
     actions = parser.add_subparsers(dest="config_action", metavar="ACTION", required=True)
-    actions.add_parser("path", help="which config file applies, and why that one")
+    actions.add_parser("path", parents=[common], help="which config file applies, and why that one")
 
-    show = actions.add_parser("show", help="effective settings and where each value came from")
+    show = actions.add_parser(
+        "show", parents=[common], help="effective settings and where each value came from"
+    )
     show.add_argument("--json", action="store_true", help="print one JSON object")
     show.add_argument("--skill", help="apply this skill's overrides")
     show.add_argument("--scope", help="as if given to `query --scope`")
     show.add_argument("--budget", type=_positive_int, help="as if given to `query --budget`")
     show.add_argument("--timeout", type=_positive_float, help="as if given to `query --timeout`")
 
-    actions.add_parser("validate", help="list every problem (file:line); exit 1 if any is an error")
+    actions.add_parser(
+        "validate",
+        parents=[common],
+        help="list every problem (file:line); exit 1 if any is an error",
+    )
 
-    set_parser = actions.add_parser("set", help="set a key (the value is read as YAML)")
+    set_parser = actions.add_parser(
+        "set", parents=[common], help="set a key (the value is read as YAML)"
+    )
     set_parser.add_argument(
         "key", metavar="KEY", help="dotted key, e.g. skill_overrides.implement.budget"
     )
@@ -43,7 +55,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "value", metavar="VALUE", help="YAML value, e.g. 3000, true, '[\"docs/\"]'"
     )
 
-    unset = actions.add_parser("unset", help="remove a key")
+    unset = actions.add_parser("unset", parents=[common], help="remove a key")
     unset.add_argument("key", metavar="KEY", help="dotted key, e.g. scopes.docs")
     parser.set_defaults(handler=run)
 
