@@ -67,6 +67,8 @@ TEST_FOLDER_NAMES = frozenset(
 # How deep under a top-level folder a folder named for documentation is still the
 # project's: `packages/docs/` (a monorepo's), `axum/src/docs/` (a crate's rustdoc pages).
 NESTED_DOCS_DEPTH = 2
+# Where Loa installs itself: its skills, scripts, adapters, protocols.
+FRAMEWORK_FOLDER = ".claude"
 # A survey reads names, never contents; these only bound a very large tree.
 MAX_FILES = 50_000
 MAX_SECONDS = 5.0
@@ -115,6 +117,10 @@ class ProjectSurvey:
     ck_indexes: tuple[str, ...]  # folders holding a ck index (`.ck/`), root-relative
     loa_layout: bool
     stopped: str = ""  # why the walk ended early ("" = every file was seen)
+    # Loa's framework folder (`.claude/`, hidden: the walk above skips it) without its
+    # skills, surveyed in a project laid out like Loa: its scripts, adapters and
+    # protocols are no built-in scope's (`skills` is `.claude/skills/` alone).
+    framework: FolderSurvey | None = None
 
 
 def survey_project(root: Path) -> ProjectSurvey:
@@ -123,6 +129,7 @@ def survey_project(root: Path) -> ProjectSurvey:
     loa = has_loa_layout(root)
     counted = _Counter(root, skip_loa=loa)
     counted.walk()
+    framework = counted.survey_folder(FRAMEWORK_FOLDER, "skills") if loa else None
     locations = locate(root)
     registry = read_registry(locations.config_file)
     return ProjectSurvey(
@@ -139,6 +146,7 @@ def survey_project(root: Path) -> ProjectSurvey:
         ck_indexes=_ck_indexes(root, tuple(counted.folders.files)),
         loa_layout=loa,
         stopped=counted.stopped,
+        framework=framework,
     )
 
 
@@ -222,6 +230,26 @@ class _Counter:
                 if lowered in DOC_FOLDER_NAMES:
                     self.nested.count("/".join([top, *inner[:depth]]), suffix)
                     break
+
+    def survey_folder(self, name: str, leaving_out: str) -> FolderSurvey | None:
+        """One folder of the root, walked even when hidden (as a scope naming it is),
+        without its subfolder `leaving_out`; None when it holds no other file."""
+        folder = _Folders()
+        left_out = self.root / name / leaving_out
+        for walked in walk_files(
+            self.root / name,
+            self.root,
+            machine_data=True,
+            skip=lambda path: path == left_out,
+            should_stop=self.should_stop,
+        ):
+            self.seen += 1
+            suffix = os.path.splitext(walked.path.name)[1].lower()
+            if suffix == ".txt":
+                suffix = ""  # text files outside a documentation folder are no documents
+            folder.count(name, suffix)
+        surveys = folder.surveys()
+        return surveys[0] if surveys else None
 
 
 def _project_collections(registry: Registry, root: Path) -> tuple[FoundCollection, ...]:

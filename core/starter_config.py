@@ -185,6 +185,9 @@ def plan_starter(survey: ProjectSurvey, new_collections: Iterable[str] = ()) -> 
         scopes.append(_docs_scope(survey, docs_folders, top_docs, collections, new_collections))
     if code or survey.top_sources:
         scopes.append(_code_scope(survey, code, docs_folders))
+    framework = _framework_scope(survey.framework) if survey.framework else None
+    if framework:
+        scopes.append(framework)
     if not survey.loa_layout:
         scopes.append(_all_scope(collections))
     return Starter(survey, tuple(scopes))
@@ -306,6 +309,33 @@ def _code_scope(
     )
     about = f"Source code: {counts} in {_join(paths)}."
     return StarterScope("code", scope, about, remarks)
+
+
+def _framework_scope(folder: FolderSurvey) -> StarterScope | None:
+    """Loa's framework (`.claude/`, skills included), when it holds documents or code
+    besides its skills (`folder` counts those); None when it holds too few."""
+    docs, sources = sum(folder.docs.values()), sum(folder.sources.values())
+    if docs + sources < FEW_FILES:
+        return None
+    ranked = [language for language, _ in folder.sources.most_common()]
+    code = sorted((ranked.index(lang), ext) for ext, lang in LANGUAGES.items() if lang in ranked)
+    include = (
+        *(DOC_EXTENSIONS[ext] for ext, _ in folder.docs.most_common()),
+        *(f"*{ext}" for _, ext in code),
+    )
+    held = [f"{lang} ({n:,} {noun_for(n, 'file')})" for lang, n in folder.sources.most_common()]
+    if docs:
+        held.append(f"{docs:,} {noun_for(docs, 'document')}")
+    about = (
+        f"Loa's framework: its skills, and besides them {_join(held)} in {folder.path} "
+        f"(scripts, adapters, protocols). The built-in skills scope is {LOA_FOLDERS[1]} alone."
+    )
+    remarks = {
+        "qmd_collection": "none: qmd would answer from the documents alone",
+        "ck_path": CK_REMARK,
+        "include": "documents and source files only",
+    }
+    return StarterScope("framework", ScopeConfig("", "", (folder.path,), include), about, remarks)
 
 
 def _all_scope(collections: list[str]) -> StarterScope:

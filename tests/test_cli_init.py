@@ -272,6 +272,48 @@ def test_a_loa_project_keeps_its_builtin_default_scope(capsys, make_project, pat
     assert "Loa's layout is here" in out
 
 
+LOA_FRAMEWORK = {
+    "grimoires/loa/NOTES.md": "# Notes\n",
+    ".claude/skills/review/SKILL.md": "# Review\n\nReview the sprint.\n",
+    ".claude/scripts/bridge-state.sh": "#!/bin/bash\n# stale lock age detection\nLOCK_AGE=60\n",
+    ".claude/scripts/pii-filter.sh": "#!/bin/bash\nMAX_INPUT=1000\n",
+    ".claude/adapters/retry.py": "MAX_RETRIES = 3\n",
+    ".claude/protocols/git-safety.md": "# Git safety\n\nNever push to upstream.\n",
+    ".claude/settings.json": '{"lock": "stale lock age"}\n',
+}
+
+
+def test_a_loa_project_gets_a_framework_scope_for_its_code_and_protocols_in_claude(
+    capsys, make_project, path_without_tools
+):
+    # Loa keeps its scripts, adapters and protocols in .claude/: no other scope reaches
+    # them (the walk skips hidden folders; the built-in skills scope is .claude/skills/).
+    root = make_project({**PROJECT, **LOA_FRAMEWORK})
+
+    code, out, _ = init(capsys, root)
+    assert code == 0
+    framework = load_config(root).scopes["framework"]
+    assert framework.grep_paths == (".claude/",)
+    assert {"*.sh", "*.py", "*.md"} <= set(framework.include)
+    assert not {"*.json", "*.txt"} & set(framework.include)
+    assert "scripts" in out or "scripts" in (root / ".tierscope.yaml").read_text()
+
+    hits, _ = query(capsys, root, "stale lock age detection", "--scope", "framework")
+    assert [hit["source"] for hit in hits][:1] == [".claude/scripts/bridge-state.sh"]
+    hits, _ = query(capsys, root, "never push to upstream", "--scope", "framework")
+    assert hits[0]["source"] == ".claude/protocols/git-safety.md"
+
+
+def test_a_loa_project_with_skills_alone_in_claude_gets_no_framework_scope(
+    capsys, make_project, path_without_tools
+):
+    root = make_project(
+        {**PROJECT, **{k: v for k, v in LOA_FRAMEWORK.items() if "skills" in k or "grimoires" in k}}
+    )
+    _, out, _ = init(capsys, root, "--dry-run")
+    assert "framework" not in scopes_of(out)
+
+
 def test_plain_text_docs_in_a_docs_folder_are_documentation(capsys, make_project):
     # Django's docs are reStructuredText in .txt files; a requirements file beside them
     # (Sphinx's, for Read the Docs) and text files elsewhere are not documentation.
