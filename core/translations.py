@@ -9,8 +9,10 @@ a folder (`docs/en/docs/cors.md` and `docs/pt-BR/docs/cors.md`; `docs/guide.md` 
 `README_zh-CN.md`, `README-de.md`).
 Two English files (an untagged name counts as English) are the project's own two files
 (`docs/a.md`, `docs/en/a.md`). A tag that is also a common folder name or word (`io`,
-`it`, `ml`, `os`...) counts only beside `en`: `docs/ml/index.md` next to `docs/index.md`
-is a section, not Malayalam.
+`it`, `ml`, `os`...) counts only beside `en`, or between a dot and the extension
+(`README.it.md`): `docs/ml/index.md` next to `docs/index.md` is a section, not Malayalam,
+and `how-to-do-it.md` is no Italian page. Projects also write `cn` and `jp` for Chinese
+and Japanese (`README.cn.md`); they count as those, as surely as `it` does.
 
 A translation that ranks above its original (it is shorter, and shares the code) is served
 as the original when the original holds as many of the query's words, as written, as the
@@ -35,9 +37,12 @@ LANGUAGE_CODES = frozenset(
 )
 # A tag: a language code, then perhaps a region or script (`pt-BR`, `zh_CN`, `zh-hant`).
 _TAG = re.compile(r"([a-z]{2})(?:[-_][A-Za-z]{2,4})?")
-# Codes that are also common folder names or words: a language only beside `en`.
+# Country codes projects write for a language: the language's code.
+_COUNTRY_TAGS = {"cn": "zh", "jp": "ja"}
+# Codes that are also common folder names or words: a language only beside `en` or in a
+# dotted tag (see SuffixTag).
 AMBIGUOUS_CODES = frozenset(
-    "am an as be cs id io is it ml mr ms my na no or os ps sa so ts to ug".split()
+    "am an as be cs id io is it ml mr ms my na no or os ps sa so ts to ug cn jp".split()
 )
 # A name ending in a tag after `_` or `-` (`README_zh-CN`, `README-de`).
 _JOINED_TAG = re.compile(r"(.+?)[_-]([a-z]{2}(?:[-_][A-Za-z]{2,4})?)")
@@ -47,11 +52,27 @@ ORIGINAL = ""  # the tag of an untagged name (`README.md`)
 
 
 def language_of(tag: str) -> str | None:
-    """The language code of a tag (`pt-BR` -> `pt`), None when it is not one."""
+    """The language code of a tag (`pt-BR` -> `pt`, `cn` -> `zh`), None when it is not
+    one."""
     match = _TAG.fullmatch(tag)
-    if match is None or match.group(1) not in LANGUAGE_CODES:
+    if match is None:
         return None
-    return match.group(1)
+    code = match.group(1)
+    if code in LANGUAGE_CODES:
+        return code
+    return _COUNTRY_TAGS.get(code)
+
+
+class SuffixTag(str):
+    """A tag written between a dot and the extension (`README.it.md`): a language even
+    when its code is also a word. It compares and hashes as the plain tag."""
+
+    __slots__ = ()
+
+
+def _sure(tag: str) -> bool:
+    """Whether a tag names a language whatever else is beside it."""
+    return isinstance(tag, SuffixTag) or tag[:2].lower() not in AMBIGUOUS_CODES
 
 
 def page_and_language(path: str) -> tuple[str, str] | None:
@@ -67,11 +88,17 @@ def page_and_language(path: str) -> tuple[str, str] | None:
             return "/".join([*parts[:index], *parts[index + 1 :], name]), part
     base, tag_dot, tag = stem.rpartition(".")
     if tag_dot and base and language_of(tag):
-        return "/".join([*parts, f"{base}.{suffix}"]), tag
+        return "/".join([*parts, f"{base}.{suffix}"]), SuffixTag(tag)
     joined = _JOINED_TAG.fullmatch(stem)  # `README_zh-CN`, `README-de`
     if joined and language_of(joined.group(2)):
         return "/".join([*parts, f"{joined.group(1)}.{suffix}"]), joined.group(2)
     return path, ORIGINAL
+
+
+def is_translation_tag(tag: str) -> bool:
+    """Whether a path's tag (page_and_language) surely names a language other than
+    English."""
+    return not _english(tag) and language_of(tag) is not None and _sure(tag)
 
 
 def _english(tag: str) -> bool:
@@ -84,7 +111,7 @@ def _languages_of_one_page(tag: str, other: str) -> bool:
         return False
     if "en" in (language_of(tag), language_of(other)):
         return True  # `docs/en/` beside `docs/it/`: surely languages
-    return not {language_of(tag), language_of(other)} & AMBIGUOUS_CODES
+    return all(_sure(t) for t in (tag, other) if not _english(t))
 
 
 class ServedPages:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tierscope.ranking.file_roles import is_translated_page
 from tierscope.translations import ServedPages, page_and_language, words_held
 
 
@@ -24,6 +25,7 @@ from tierscope.translations import ServedPages, page_and_language, words_held
         ("docs/fr/guide.mdown", ("docs/guide.mdown", "fr")),
         ("docs/de/guide.asciidoc", ("docs/guide.asciidoc", "de")),
         ("notes.v2.md", ("notes.v2.md", "")),
+        ("README.cn.md", ("README.md", "cn")),  # not ISO 639-1, but what projects write
         ("src/de/module.py", None),
         ("LICENSE", None),
     ],
@@ -49,6 +51,11 @@ def served(*paths: str) -> ServedPages:
         ("Readme.md", "Readme_zh-CN.md"),
         ("docs/en/a.md", "docs/it/a.md"),
         ("docs/de/a.md", "docs/fr/a.md"),  # the original itself was not served
+        # A tag before the extension is a language, even one that is also a word.
+        ("README.md", "README.it.md"),
+        ("README.md", "README.id.md"),
+        ("README.md", "README.cn.md"),
+        ("README.md", "README.jp.md"),
     ],
 )
 def test_another_language_of_a_served_page_is_a_translation(kept, candidate):
@@ -66,6 +73,8 @@ def test_another_language_of_a_served_page_is_a_translation(kept, candidate):
         ("docs/en/a.md", "docs/en/b.md"),
         ("src/en/a.py", "src/de/a.py"),  # code, not documentation
         ("docs/en/a.md", "docs/en/a.md"),
+        ("docs/how-to.md", "docs/how-to-do-it.md"),  # a word after a hyphen is a word
+        ("docs/index.md", "docs/cn/index.md"),
     ],
 )
 def test_other_pairs_are_not_translations(kept, candidate):
@@ -77,3 +86,18 @@ def test_words_held_counts_the_query_words_a_text_spells_as_written():
     assert words_held(text, ["dependency", "pruebas", "depends", "tests"]) == 2
     assert words_held("The dependency_overrides dict", ["dependency", "overrides"]) == 0
     assert words_held("anything", []) == 0
+
+
+@pytest.mark.parametrize(
+    ("path", "translated"),
+    [
+        ("README.it.md", True),
+        ("README.cn.md", True),
+        ("docs/es/docs/cors.md", True),
+        ("docs/it/index.md", False),  # a folder named like a language: maybe a section
+        ("docs/how-to-do-it.md", False),
+        ("README.md", False),
+    ],
+)
+def test_a_translated_page_is_told_by_its_path(path, translated):
+    assert is_translated_page(path) is translated

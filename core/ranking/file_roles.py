@@ -39,7 +39,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from ..translations import AMBIGUOUS_CODES, language_of, page_and_language
+from ..translations import is_translation_tag, page_and_language
 from .spans import document_kind
 
 TEST_FILE_WEIGHT = 0.6
@@ -126,10 +126,7 @@ def is_translated_page(path: str) -> bool:
     (`docs/es/docs/cors.md`, `README_zh-CN.md`); not for a tag that is also a common
     folder name (`docs/it/`)."""
     found = page_and_language(path)
-    if found is None:
-        return False
-    language = language_of(found[1])
-    return language is not None and language != "en" and language not in AMBIGUOUS_CODES
+    return found is not None and is_translation_tag(found[1])
 
 
 def asks_about_tests(query_keys: Iterable[str]) -> bool:
