@@ -431,6 +431,63 @@ def test_identical_copies_are_served_once_under_the_original_name(make_project, 
     assert any("identical copies" in note for note in outcome.notes)
 
 
+def test_a_near_copy_of_a_served_file_is_left_out_whichever_part_it_would_show(
+    make_project, engine
+):
+    # Loa's `SKILL.md.constraint-*` is the skill with its last lines rewritten: its best
+    # section can be another part of the file than the original's, and was served too.
+    steps = "".join(
+        f"{n}. Step {n} of the rollout checks wave {n} of the fleet.\n" for n in range(30)
+    )
+    original = f"# Deploy\n\nThe rollout wave depth is at most 5.\n\n## Steps\n\n{steps}\nDONE\n"
+    copy = original.replace("DONE", "<!-- hash:0000 -->")
+    root = make_project(
+        {
+            "docs/skills/deploy/SKILL.md": original,
+            "docs/skills/deploy/SKILL.md.constraint-x": copy,
+            "docs/other.md": "A rollout wave happened.\n",
+        }
+    )
+    outcome = search(root, "rollout wave depth")
+    assert sources(outcome) == ["docs/skills/deploy/SKILL.md", "docs/other.md"]
+    assert "1 near copy of a served file left out" in outcome.notes
+
+
+def test_a_near_copy_ranked_above_its_original_gives_way_to_it(make_project, engine):
+    steps = "".join(
+        f"{n}. Step {n} of the rollout checks wave {n} of the fleet.\n" for n in range(30)
+    )
+    original = f"# Deploy\n\nThe rollout wave depth is at most 5.\n\n## Steps\n\n{steps}\nDONE\n"
+    copy = original.replace("DONE", "Wave depth: rollout wave depth, again.")
+    root = make_project(
+        {
+            "docs/skills/deploy/SKILL.md": original,
+            "docs/skills/deploy/SKILL.md.constraint-x": copy,
+            "docs/other.md": "A rollout wave happened.\n",
+        }
+    )
+    outcome = search(root, "rollout wave depth")
+    assert sources(outcome) == ["docs/skills/deploy/SKILL.md", "docs/other.md"]
+    [served, _] = outcome.hits
+    assert "The rollout wave depth is at most 5." in served.content
+    assert "again" not in served.content
+    assert "1 near copy of a served file left out" in outcome.notes
+
+
+def test_two_small_variants_of_an_example_are_both_served(make_project, engine):
+    # tutorial001.py and tutorial001_an.py: a few lines, one of them different, are two
+    # examples, not a copy.
+    first = "from app import Query\n\ndef read(q: str = Query(max_length=50)):\n    return q\n"
+    second = first.replace(
+        "q: str = Query(max_length=50)", "q: Annotated[str, Query(max_length=50)]"
+    )
+    root = make_project({"docs/tutorial001.py": first, "docs/tutorial001_an.py": second})
+    assert sorted(sources(search(root, "query max length"))) == [
+        "docs/tutorial001.py",
+        "docs/tutorial001_an.py",
+    ]
+
+
 def test_translations_of_a_served_page_are_left_out(make_project, engine):
     # Translated documentation keeps the original's code and names: on those words a copy
     # in each language would fill the answer with the same page.

@@ -22,6 +22,26 @@ from ..ranking.sections import cut_snippet
 from ..translations import Originals, ServedPages, words_held
 from .base import TierRequest
 
+# A file whose written lines are nearly all a served file's, and the other way round, is
+# a copy of it edited here and there (Loa's `SKILL.md.constraint-*`): served once, even
+# when its best section would be another part of it than the served one's. Only for files
+# of NEAR_COPY_LINES distinct lines or more: two short examples a line apart
+# (`tutorial001.py`, `tutorial001_an.py`) are two examples.
+NEAR_COPY_SHARE = 0.9
+NEAR_COPY_LINES = 20
+
+
+def written_lines(text: str) -> frozenset[str]:
+    """The distinct non-blank lines of a text, stripped."""
+    return frozenset(stripped for line in text.split("\n") if (stripped := line.strip()))
+
+
+def is_near_copy(lines: frozenset[str], other: frozenset[str]) -> bool:
+    """Whether two files' written lines (written_lines) make them copies of each other."""
+    if min(len(lines), len(other)) < NEAR_COPY_LINES:
+        return False
+    return len(lines & other) >= NEAR_COPY_SHARE * max(len(lines), len(other))
+
 
 def read_in(request: TierRequest, path: str) -> TextFile:
     """A root-relative file of the request's project, read as untrusted input (within
@@ -79,6 +99,7 @@ class FileHits:
     filtered: list[FilteredHit] = field(default_factory=list)
     skipped: Counter = field(default_factory=Counter)  # reason -> files
     duplicates: int = 0
+    near_copies: int = 0
     translations: int = 0  # other languages' copies of a served page, left out
     # The query terms of every matching file (a search over the whole scope), when known:
     # a translation about to be served is served as its original when that matched too and
@@ -88,6 +109,8 @@ class FileHits:
     _served_originals: set[str] = field(default_factory=set)
     _originals: Originals | None = None
     _texts: dict[str, int] = field(default_factory=dict)  # file text -> its hit's index
+    # The written lines of each served file long enough to have near copies, by hit index.
+    _lines: dict[int, frozenset[str]] = field(default_factory=dict)
 
     @property
     def full(self) -> bool:
@@ -134,6 +157,13 @@ class FileHits:
                     kept.line_end, kept.terms,
                 )  # fmt: skip
             return
+        lines = written_lines(document.text)
+        copied = self._near_copy_of(lines)
+        if copied is not None and original_first(ranked.path) >= original_first(
+            self.hits[copied].source
+        ):
+            self.near_copies += 1
+            return
         line_terms = read.line_terms
         if not line_terms:
             if view is not None:
@@ -156,19 +186,37 @@ class FileHits:
             (labels.get(key, key), part)
             for key, part in sorted(ranked.contributions.items(), key=lambda kv: -kv[1])
         )
-        self._texts[document.text] = len(self.hits)
-        self._pages.add(ranked.path)
-        self.hits.append(
-            Hit(
-                ranked.path,
-                round(ranked.score, 4),
-                snippet.text,
-                self.tier,
-                snippet.line_start,
-                snippet.line_end,
-                explained,
-            )
+        hit = Hit(
+            ranked.path,
+            round(ranked.score, 4),
+            snippet.text,
+            self.tier,
+            snippet.line_start,
+            snippet.line_end,
+            explained,
         )
+        self._pages.add(ranked.path)
+        if copied is not None:
+            # The original of a copy served above it: in its place, at its rank.
+            self.near_copies += 1
+            self._texts[document.text] = copied
+            self.hits[copied] = replace(hit, score=self.hits[copied].score)
+            self._lines[copied] = lines
+            return
+        index = len(self.hits)
+        self._texts[document.text] = index
+        if len(lines) >= NEAR_COPY_LINES:
+            self._lines[index] = lines
+        self.hits.append(hit)
+
+    def _near_copy_of(self, lines: frozenset[str]) -> int | None:
+        """The index of the served hit whose file `lines` nearly copies, if any."""
+        if len(lines) < NEAR_COPY_LINES:
+            return None
+        for index, other in self._lines.items():
+            if is_near_copy(lines, other):
+                return index
+        return None
 
     def _original_of(self, path: str, text: str) -> tuple[str, TextFile] | None:
         """The original to serve in place of a translation (`text`), read: a matching
@@ -206,6 +254,9 @@ class FileHits:
         if self.duplicates:
             noun = noun_for(self.duplicates, "copy", "copies")
             notes.append(f"{self.duplicates} identical {noun} of a served file left out")
+        if self.near_copies:
+            noun = noun_for(self.near_copies, "copy", "copies")
+            notes.append(f"{self.near_copies} near {noun} of a served file left out")
         if self.translations:
             noun = noun_for(self.translations, "translation")
             notes.append(f"{self.translations} {noun} of a served page left out")
