@@ -148,6 +148,12 @@ def query_terms(text: str) -> tuple[Term, ...]:
             term = Term(key, search_prefix(part, key), word=part)
             target = dropped if part in STOPWORDS else singles
             target.setdefault(key, term)
+        if "-" in word and len(parts) >= 2 and word.islower() and word.replace("-", "").isalpha():
+            # A hyphenated English word is also the word written solid, stemmed:
+            # `re-rendering` finds `rerenders` (the compound below finds it as written).
+            solid = "".join(parts)
+            key = stem(solid)
+            singles.setdefault(key, Term(key, search_prefix(solid, key), word=solid))
         if len(parts) >= 2:
             key = compound_key(parts)
             compounds.setdefault(
