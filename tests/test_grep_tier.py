@@ -488,6 +488,19 @@ def test_two_small_variants_of_an_example_are_both_served(make_project, engine):
     ]
 
 
+def test_a_hyphenated_word_finds_the_word_written_solid_in_any_form(make_project, engine):
+    root = make_project(
+        {
+            "docs/guides/prevent-rerenders.md": "# Prevent rerenders\n\nUse a shallow compare.\n",
+            **{
+                f"docs/guides/page{n}.md": f"# Page {n}\n\nThe rendering of component {n}.\n"
+                for n in range(6)
+            },
+        }
+    )
+    assert sources(search(root, "re-rendering"))[0] == "docs/guides/prevent-rerenders.md"
+
+
 def test_translations_of_a_served_page_are_left_out(make_project, engine):
     # Translated documentation keeps the original's code and names: on those words a copy
     # in each language would fill the answer with the same page.
