@@ -911,3 +911,54 @@ def test_a_snippet_shows_the_definition_of_the_name_asked_for_not_a_call():
     )
     cut = snippet(calls + definition + calls, "src/table.py", "add_row", max_chars=120)
     assert "def add_row(self, *cells):" in cut.text
+
+
+TS_GENERIC = """\
+import type { StateCreator, StoreMutatorIdentifier } from '../vanilla.ts'
+
+// This is experimental middleware. It will be changed before finalizing it.
+// https://github.com/pmndrs/zustand/discussions/2740
+// TODO Not very happy with the middleware name. Will revisit it later.
+export function ssrSafe<
+  T extends object,
+  U extends object,
+  Mps extends [StoreMutatorIdentifier, unknown][] = [],
+  Mcs extends [StoreMutatorIdentifier, unknown][] = [],
+>(
+  config: StateCreator<T, Mps, Mcs, U>,
+  isSSR: boolean = typeof window === 'undefined',
+): StateCreator<T, Mps, Mcs, U> {
+  return (set, get, api) => {
+    if (!isSSR) {
+      return config(set, get, api)
+    }
+    const ssrSet = () => {
+      throw new Error('Cannot set state of Zustand store in SSR')
+    }
+    api.setState = ssrSet
+    return config(ssrSet as never, get, api)
+  }
+}
+"""
+
+
+def test_a_generic_parameter_list_closed_on_its_own_line_is_part_of_the_definition():
+    # `>(` closes a TypeScript function's type parameters: the definition goes on.
+    cut = snippet(TS_GENERIC, "src/middleware/ssrSafe.ts", "ssrSafe middleware", max_chars=1500)
+    assert "export function ssrSafe<" in cut.text
+    assert "throw new Error('Cannot set state of Zustand store in SSR')" in cut.text
+
+
+def test_a_gap_of_a_few_lines_between_two_passages_is_shown_not_marked():
+    # `[lines 8-12 not shown]` would stand for two short lines: it costs more than they do.
+    long1 = " ".join(f"The token budget caps what a skill gets, part {n}." for n in range(12))
+    long2 = " ".join(f"Each token of the budget is counted, case {n}." for n in range(10))
+    filler = " ".join(f"Unrelated words about colours number {n}." for n in range(30))
+    text = (
+        f"# Guide\n\n{filler}\n\n## Budget\n\n{long1}\n\n## Aside\n\nSee also.\n\n"
+        f"## Counting the budget\n\n{long2}\n\n## End\n\n{filler}\n"
+    )
+    cut = snippet(text, "guide.md", "token budget", max_chars=1200, max_line_chars=2000)
+    assert "not shown" not in cut.text
+    assert "## Aside\n\nSee also.\n\n## Counting the budget" in cut.text
+    assert (cut.line_start, cut.line_end) == (5, 15)

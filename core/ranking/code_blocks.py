@@ -8,7 +8,7 @@ from bisect import bisect_left
 
 from .spans import Span
 
-_CLOSERS = ("}", ")", "]")
+_CLOSERS = ("}", ")", "]", ">")  # `>` closes type parameters and JSX tags: `>(`
 _CLOSING_WORDS = frozenset({"end", "fi", "done", "esac"})
 _LEAD_INS = ("@", "#", "//", "/*", "*", "///")
 
@@ -18,7 +18,7 @@ def indentation(line: str) -> int:
 
 
 def is_closer(line: str) -> bool:
-    """Whether a line of code closes a block: `}`, `)`, `]` first, or a closing word."""
+    """Whether a line of code closes a block: `}`, `)`, `]`, `>` first, or a closing word."""
     text = line.strip()
     return text.startswith(_CLOSERS) or text in _CLOSING_WORDS
 
@@ -52,16 +52,19 @@ def code_blocks(lines: list[str], matching: list[int] | None = None) -> list[Spa
         if lines[start].lstrip().startswith(_CLOSERS):
             continue  # `) -> None:`, `} else {`: the rest of the block above, not one
         level = levels[start]
-        closing = end
-        while closing < len(lines) and not lines[closing].strip():
-            closing += 1
-        if (
-            closing < len(lines)
-            and indentation(lines[closing]) == level
-            and is_closer(lines[closing])
-        ):
+        while True:
+            closing = end
+            while closing < len(lines) and not lines[closing].strip():
+                closing += 1
+            if not (
+                closing < len(lines)
+                and indentation(lines[closing]) == level
+                and is_closer(lines[closing])
+            ):
+                break
             # A closing line that opens a block of its own (`) -> None:` after a
-            # signature spread over lines, `} else {`) continues the same definition.
+            # signature spread over lines, `} else {`, TypeScript's `>(` then
+            # `): Type {`) continues the same definition.
             end = ends.get(closing, closing + 1)
         spans.append(Span(lead_in_start(lines, start, level), end))
     return spans

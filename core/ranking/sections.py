@@ -48,6 +48,11 @@ from .spans import (
     split_lines,
 )
 
+# Two passages this few written lines apart are shown as one, lines between included, when
+# they fit the cap: the line standing for a gap (`[lines 49-50 not shown]`) would cost
+# about what the lines do, and say less.
+SHOWN_GAP_LINES = 3
+
 
 @dataclass(frozen=True, slots=True)
 class Snippet:
@@ -110,10 +115,12 @@ def cut_snippet(
     if second is not None:
         fragments = sorted([fragments[0], ends.trimmed(second)], key=lambda span: span.start)
         gap = Span(fragments[0].end, fragments[1].start)
-        if chooser.size(gap) <= MARKER_CHARS and not any(
-            lines[i].strip() for i in range(gap.start, gap.end)
-        ):  # next to each other: one passage
-            fragments = [Span(fragments[0].start, fragments[1].end)]
+        written = sum(1 for i in range(gap.start, gap.end) if lines[i].strip())
+        whole = Span(fragments[0].start, fragments[1].end)
+        if (chooser.size(gap) <= MARKER_CHARS and not written) or (
+            written <= SHOWN_GAP_LINES and chooser.size(whole) <= max_chars + MARKER_CHARS
+        ):  # next to each other, or a few lines apart that fit: one passage
+            fragments = [whole]
     fragments = ends.opened_whole(fragments, max_chars, chooser.size)
 
     def file_line(index: int) -> int:  # a 0-based line of `text` -> the file's (1-based)
