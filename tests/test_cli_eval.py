@@ -176,3 +176,34 @@ def test_passages_duplicates_and_long_lines_are_measured():
     assert summary.duplicate_hits == 1
     total = len("here is\nthe   answer") + len("no") + 4 + 4 + 1500
     assert summary.long_line_share == pytest.approx(1500 / total)
+
+
+def test_a_row_whose_expected_file_or_passage_is_not_there_is_reported(capsys, project):
+    # A typo in a path or a passage would otherwise read as a ranking miss.
+    (project.parent / "outside.md").write_text("# Outside\n\nretry backoff\n")
+    (project / "queries.tsv").write_text(
+        "retry backoff\tdocs/retyr.md\n"
+        "retry backoff\tdocs/retry.md\t\tlinear backoff\n"
+        "retry backoff\tdocs/retry.md | ../outside.md\n"
+        "retry backoff\tdocs/retry.md\t\texponential backoff\n"
+    )
+    code, out, err = run_eval(capsys, project)
+    assert code == 0
+    assert "line 1: expected file docs/retyr.md: not in the project" in err
+    assert "line 2: the passage is in none of the expected files" in err
+    assert "line 3: expected file ../outside.md: outside the project root" in err
+    assert "line 4" not in err
+    code, out, _ = run_eval(capsys, project, "--json")
+    problems = json.loads(out)["problems"]
+    assert [p.split(":")[0] for p in problems] == ["line 1", "line 2", "line 3"]
+
+
+def test_the_passage_is_never_looked_for_outside_the_root(capsys, project, tmp_path):
+    secret = project.parent / "secret.md"
+    secret.write_text("the secret passage\n")
+    (project / "queries.tsv").write_text(
+        f"retry backoff\tdocs/retry.md | ../{secret.name}\t\tthe secret passage\n"
+    )
+    _, out, err = run_eval(capsys, project, "--json")
+    assert json.loads(out)["queries"][0]["passage_served"] is None
+    assert "the passage is in none of the expected files" in err

@@ -7,6 +7,10 @@ import json
 import sys
 from pathlib import Path
 
+# Problems of the query set (a missing expected file, a passage found nowhere) printed one
+# by one; the JSON report lists them all.
+MAX_PROBLEMS_SHOWN = 20
+
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -36,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from tierscope.evaluation.queryset import QuerySetError, read_query_set
     from tierscope.evaluation.report import render_report, report_dict
     from tierscope.evaluation.runner import evaluate
+    from tierscope.terminal import printable
 
     try:
         queries = read_query_set(Path(args.queries))
@@ -66,6 +71,11 @@ def run(args: argparse.Namespace) -> int:
     )
     if interactive:
         print("\r", end="", file=sys.stderr)
+    for problem in report.problems[:MAX_PROBLEMS_SHOWN]:
+        print(f"tierscope: {printable(problem)}", file=sys.stderr)
+    if len(report.problems) > MAX_PROBLEMS_SHOWN:
+        more = len(report.problems) - MAX_PROBLEMS_SHOWN
+        print(f"tierscope: ... and {more} more problems in the query set", file=sys.stderr)
     if args.json:
         print(json.dumps(report_dict(report), indent=2, ensure_ascii=False))
     else:

@@ -112,6 +112,7 @@ def _listed(
 
 def report_dict(report: EvaluationReport) -> dict:
     return {
+        "problems": list(report.problems),
         "ladder": report.ladder.to_dict(),
         "groups": {key: summary.to_dict() for key, summary in report.groups.items()},
         "tiers": {

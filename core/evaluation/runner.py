@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..api import Project, QueryOptions
+from ..files import Unreadable, read_text_file
 from ..models import Hit, QueryResult, TierStatus
 from .metrics import (
     QueryEvaluation,
@@ -36,6 +37,7 @@ class EvaluationReport:
     ladder: Summary
     groups: dict[str, Summary]  # "scope docs", "short", ... -> the ladder over that group
     tiers: tuple[TierSummary, ...]
+    problems: tuple[str, ...] = ()  # of the query set (checked_queries)
 
     def misses(self) -> list[QueryEvaluation]:
         """Queries whose expected file the ladder did not put first."""
@@ -57,7 +59,8 @@ def evaluate(
 ) -> EvaluationReport:
     """Run every query (rows without a scope use `scope`) and score the answers."""
     evaluations: list[QueryEvaluation] = []
-    for number, query in enumerate(with_passage_files(project.root, queries), start=1):
+    checked, problems = checked_queries(project.root, queries, project.config.grep.max_filesize)
+    for number, query in enumerate(checked, start=1):
         query = replace(query, scope=query.scope or scope)  # reported as it ran
         result = project.run(
             QueryOptions(
@@ -72,34 +75,44 @@ def evaluate(
         evaluations.append(_evaluation(query, result))
         if on_progress is not None:
             on_progress(number, len(queries))
-    return summarise_all(evaluations)
+    return replace(summarise_all(evaluations), problems=tuple(problems))
 
 
-def with_passage_files(root: Path, queries: Sequence[KnownItemQuery]) -> list[KnownItemQuery]:
-    """Each query with the expected files that really hold its passage."""
-    texts: dict[str, str] = {}
+def checked_queries(
+    root: Path, queries: Sequence[KnownItemQuery], max_bytes: int
+) -> tuple[list[KnownItemQuery], list[str]]:
+    """Each query with the expected files that really hold its passage, and the problems
+    of the set: an expected file that cannot be read in the project (a typo reads as a
+    ranking miss otherwise), a passage in none of them. Files are read as any project file
+    is (inside the root, regular, at most `max_bytes`)."""
+    texts: dict[str, str | None] = {}
+    reasons: dict[str, str] = {}
 
-    def text_of(source: str) -> str:
+    def text_of(source: str) -> str | None:
         if source not in texts:
             try:
-                texts[source] = normalise_passage(
-                    (root / source).read_text(encoding="utf-8", errors="replace")
-                )
-            except OSError:
-                texts[source] = ""
+                document = read_text_file(root / source, root, max_bytes)
+                texts[source] = normalise_passage(document.text)
+            except Unreadable as exc:
+                texts[source] = None
+                reason = str(exc)
+                reasons[source] = "not in the project" if reason == "no longer exists" else reason
         return texts[source]
 
-    return [
-        replace(
-            query,
-            passage_files=tuple(
-                f for f in query.expected if normalise_passage(query.passage) in text_of(f)
-            ),
-        )
-        if query.passage
-        else query
-        for query in queries
-    ]
+    checked: list[KnownItemQuery] = []
+    problems: list[str] = []
+    for query in queries:
+        for source in query.expected:
+            if text_of(source) is None:
+                problems.append(f"line {query.line}: expected file {source}: {reasons[source]}")
+        if query.passage:
+            wanted = normalise_passage(query.passage)
+            holding = tuple(f for f in query.expected if wanted in (text_of(f) or ""))
+            if not holding:
+                problems.append(f"line {query.line}: the passage is in none of the expected files")
+            query = replace(query, passage_files=holding)
+        checked.append(query)
+    return checked, problems
 
 
 def summarise_all(evaluations: list[QueryEvaluation]) -> EvaluationReport:
