@@ -57,8 +57,10 @@ def test_a_binary_that_hangs_on_version_is_not_trusted(tmp_path):
 
 def test_the_fts_expression_ors_every_term_stem_as_a_prefix():
     assert fts_expression(query_terms("retargeted budgets")) == '"retarget"* OR "budget"*'
+    # A hyphenated word: its parts, the word written solid and stemmed, the phrase, the
+    # identifier.
     assert fts_expression(query_terms("multi-agent")) == (
-        '"multi"* OR "agent"* OR "multi agent" OR "multiagent"*'
+        '"multi"* OR "agent"* OR "multiag"* OR "multi agent" OR "multiagent"*'
     )
     assert fts_expression(query_terms('"AND" (x OR NEAR')) == '"near"*'
     assert fts_expression(query_terms("***")) is None
