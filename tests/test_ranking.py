@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tierscope.models import left_out_lines
-from tierscope.ranking.analysis import query_terms, split_identifier
+from tierscope.ranking.analysis import query_names, query_terms, split_identifier
 from tierscope.ranking.bm25 import Scorer
 from tierscope.ranking.candidates import Candidates, paths_terms, rank
 from tierscope.ranking.code_blocks import code_blocks
@@ -248,6 +248,7 @@ def test_test_files_are_told_by_their_folder_or_their_name():
         "src/BudgetTest.java", "spec/models/budget_spec.rb", "shop/tests.py",
         "test/budget_test.rb", "test/budget_test.exs", "tests/BudgetTest.php",
         "Budget.Tests/BudgetTests.cs", "Tests/BudgetTests.swift",
+        "packages/pinia/test-dts/store.test-d.ts", "src/index.test-d.tsx",  # type tests
     ]  # fmt: skip
     others = [
         "src/budget.py", "src/latest.py", "src/contest.py", "src/testing.py", "docs/testing.md",
@@ -302,11 +303,12 @@ def test_dated_posts_weigh_less_unless_the_query_asks_about_news():
 def test_example_programs_weigh_less_unless_the_query_asks_for_examples():
     paths = [
         "src/router.py", "examples/router/main.go", "docs_src/first_steps/tutorial001.py",
-        "_examples/basic.py", "samples/app.ts", "demo/run.py", "examples/README.md",
+        "_examples/basic.py", "samples/app.ts", "demo/run.py",
+        "packages/playground/src/stores/cart.ts", "examples/README.md",
     ]  # fmt: skip
     demoted = {path: EXAMPLE_WEIGHT for path in paths[1:-1]}  # not the source, nor a doc
     assert demoted_files(paths, keys("router middleware")) == demoted
-    for query in ("router example", "a sample router", "router demo"):
+    for query in ("router example", "a sample router", "router demo", "router playground"):
         assert demoted_files(paths, keys(query)) == {}
 
 
@@ -962,3 +964,58 @@ def test_a_gap_of_a_few_lines_between_two_passages_is_shown_not_marked():
     assert "not shown" not in cut.text
     assert "## Aside\n\nSee also.\n\n## Counting the budget" in cut.text
     assert (cut.line_start, cut.line_end) == (5, 15)
+
+
+SESSION_STYLE = (
+    """\
+class Session:
+    def __init__(self):
+        #: Default connection adapters.
+        self.adapters = {}
+        self.mount("https://", HTTPAdapter())
+        self.mount("http://", HTTPAdapter())
+
+"""
+    + "".join(
+        f"    def helper_{n}(self, value):\n"
+        f"        '''Helper number {n}.'''\n"
+        f"        return value + {n}\n\n"
+        for n in range(30)
+    )
+    + '''\
+    def mount(self, prefix, adapter):
+        """Registers a connection adapter to a prefix.
+
+        Adapters are sorted in descending order by prefix length.
+        """
+        self.adapters[prefix] = adapter
+'''
+)
+
+
+def test_a_name_looked_up_is_shown_at_its_definition_first_not_at_a_call_above_it():
+    cut = snippet(SESSION_STYLE, "src/sessions.py", "mount", max_chars=1500)
+    assert cut.text.startswith("    def mount(self, prefix, adapter):")
+
+
+def test_a_dotted_name_looks_up_the_member_not_the_class_that_holds_it():
+    # `Session.mount`: the method `mount` of `Session`, not the class.
+    names = query_names(query_terms("Session.mount"))
+    assert "mount" in names and "session" not in names
+    assert set(query_names(query_terms("AsyncClient.stream"))) == {"stream"}
+    text = SESSION_STYLE.replace("class Session:", 'class Session:\n    """A session."""\n')
+    cut = snippet(text, "src/sessions.py", "Session.mount", max_chars=1500)
+    assert cut.text.startswith("    def mount(self, prefix, adapter):")
+
+
+def test_a_dotted_name_is_shown_in_the_class_it_names_when_two_classes_define_it():
+    body = "".join(f"    def other_{n}(self):\n        return {n}\n\n" for n in range(25))
+    text = (
+        f"class Client:\n{body}    def stream(self, url):\n        return send(url)\n\n\n"
+        f"class AsyncClient:\n{body}    async def stream(self, url):\n"
+        "        return await send(url)\n"
+    )
+    cut = snippet(text, "src/client.py", "AsyncClient.stream", max_chars=400)
+    assert cut.text.startswith("    async def stream(self, url):")
+    cut = snippet(text, "src/client.py", "Client.stream", max_chars=400)
+    assert cut.text.startswith("    def stream(self, url):")

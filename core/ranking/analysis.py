@@ -39,6 +39,8 @@ _WORD = re.compile(r"[^\W_]+(?:[_-]+[^\W_]+)*")
 # A version or section number (`0.28`, `v2.1.0`, `task 2.4`): one literal term, not its
 # digits (`28` would find every date on the 28th).
 _NUMBER = re.compile(r"(?<![\w.])[vV]?(\d+(?:\.\d+)+)(?![\w.]*\w)")
+# After a word, what makes it the holder of a member (`Session.` of `Session.mount`).
+_QUALIFIES = re.compile(r"\.[^\W\d]")
 _STEMMER = Stemmer.Stemmer("english")
 
 
@@ -97,6 +99,9 @@ class Term:
     parts: tuple[str, ...] = ()  # a compound's parts, in order
     word: str = ""  # as the query spelt it (lower-cased), for tools that stem themselves
     literal: bool = False  # a dotted number (`0.28`), found as written
+    # What holds the name looked up (`Session` in `Session.mount`): searched, but no name
+    # of a definition to show (query_names).
+    qualifier: bool = False
 
     @property
     def label(self) -> str:
@@ -135,17 +140,19 @@ def query_terms(text: str) -> tuple[Term, ...]:
         number: Term(number, re.escape(number), word=number, literal=True)
         for number in _NUMBER.findall(text)
     }
-    words = _WORD.findall(_NUMBER.sub(" ", text))
+    cleaned = _NUMBER.sub(" ", text)
     singles: dict[str, Term] = {}
     compounds: dict[str, Term] = {}
     dropped: dict[str, Term] = {}
-    for word in words:
+    for found in _WORD.finditer(cleaned):
+        word = found.group()
+        qualifier = _QUALIFIES.match(cleaned, found.end()) is not None
         parts = [p for p in split_identifier(word) if p]
         for part in parts:
             if len(part) < 2 or (len(parts) > 1 and part.isdigit()):
                 continue  # `OSC52`'s `52` alone would find every table of numbers
             key = stem(part)
-            term = Term(key, search_prefix(part, key), word=part)
+            term = Term(key, search_prefix(part, key), word=part, qualifier=qualifier)
             target = dropped if part in STOPWORDS else singles
             target.setdefault(key, term)
         if "-" in word and len(parts) >= 2 and word.islower() and word.replace("-", "").isalpha():
@@ -157,8 +164,12 @@ def query_terms(text: str) -> tuple[Term, ...]:
         if len(parts) >= 2:
             key = compound_key(parts)
             compounds.setdefault(
-                key, Term(key, key, compound=True, parts=tuple(parts), word="_".join(parts))
-            )
+                key,
+                Term(
+                    key, key, compound=True, parts=tuple(parts), word="_".join(parts),
+                    qualifier=qualifier,
+                ),
+            )  # fmt: skip
     terms = list(singles.values()) or list(dropped.values())
     return (*terms, *compounds.values(), *numbers.values())
 
@@ -180,11 +191,16 @@ def query_names(terms: tuple[Term, ...]) -> dict[str, tuple[str, ...]]:
     compound (`add_typer`: add, typer and addtyper); its words run together
     (`stylesheet parse error`: StylesheetParseError); and in a query of a word or two
     (`echo`, `click style`), a word that is no part of a compound. In a question, a plain
-    word is English: `run` or `status` there names no function."""
+    word is English: `run` or `status` there names no function. What holds a member
+    (`Session` of `Session.mount`) names nothing."""
     names: dict[str, tuple[str, ...]] = {}
     in_compounds = {part for term in terms if term.compound for part in term.parts}
     singles = _single_words(terms)
     keys_of_part = {term.word: term.key for term in singles}
+    if any(term.qualifier for term in terms):
+        # `Session.mount`, `AsyncClient.stream`: the member is the name looked up.
+        singles = [term for term in singles if not term.qualifier]
+        terms = tuple(term for term in terms if not term.qualifier)
     for term in terms:
         if term.compound:
             parts = tuple(keys_of_part[p] for p in term.parts if p in keys_of_part)
@@ -202,8 +218,12 @@ def query_names(terms: tuple[Term, ...]) -> dict[str, tuple[str, ...]]:
 
 def few_words(terms: tuple[Term, ...]) -> bool:
     """Whether the query is a word or two (NAMED_WORDS), not a question: then a plain word
-    of it may name a definition."""
-    return len(_single_words(terms)) <= NAMED_WORDS
+    of it may name a definition. The holder of a member is one word, whatever its parts
+    (`AsyncClient.stream` is two)."""
+    holders = [term for term in terms if term.compound and term.qualifier]
+    parts = {part for term in holders for part in term.parts}
+    plain = [term for term in _single_words(terms) if term.word not in parts]
+    return len(holders) + len(plain) <= NAMED_WORDS
 
 
 def _single_words(terms: tuple[Term, ...]) -> list[Term]:

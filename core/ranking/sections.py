@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..models import left_out_marker
-from .analysis import few_words
+from .analysis import few_words, name_key
 from .code_blocks import code_blocks, indentation, lead_in_start
 from .code_constructs import OpenConstructs, open_constructs
 from .file_roles import asks_about_tests
@@ -101,6 +101,8 @@ def cut_snippet(
     constructs = open_constructs(lines, path) if kind == "code" else None
     tests = [] if asks_about_tests(weights) else inline_tests(lines, path)
     named = _named_definitions(lines, line_terms, weights, matcher) if kind == "code" else {}
+    if named and matcher is not None:
+        weights = _without_qualifiers(weights, matcher)
     chooser = SpanChooser(
         lines, line_terms, weights, max_chars, max_line_chars, headings,
         code=kind == "code", constructs=constructs, tests=tests, named=named,
@@ -111,7 +113,8 @@ def cut_snippet(
     chosen = chooser.widen(core, structural)
     ends = _PassageEnds(lines, headings, kind, chooser.matching, constructs)
     fragments = [ends.trimmed(chosen)]
-    second = chooser.second(structural, chosen, core)
+    # A name looked up is shown at its definition first: no call of it from above.
+    second = chooser.second(structural, chosen, core, after_only=core.start in named)
     if second is not None:
         fragments = sorted([fragments[0], ends.trimmed(second)], key=lambda span: span.start)
         gap = Span(fragments[0].end, fragments[1].start)
@@ -151,11 +154,46 @@ def _named_definitions(
     from .structure import definitions_of_names
 
     starts: dict[int, float] = {}
-    for index, keys in definitions_of_names(lines, line_terms, matcher).items():
+    found = definitions_of_names(lines, line_terms, matcher)
+    qualifiers = [term for term in matcher.terms if term.qualifier]
+    in_parts = {part for term in qualifiers if term.compound for part in term.parts}
+    holders = {name_key(term.word) for term in qualifiers if term.word not in in_parts}
+    if holders:  # `AsyncClient.stream`: the `stream` of class AsyncClient, if there is one
+        held = {i: keys for i, keys in found.items() if _holder_of(lines, i) in holders}
+        found = held or found
+    for index, keys in found.items():
         weight = sum(weights.get(key, 0.0) for key in keys)
         for start in (index, lead_in_start(lines, index, indentation(lines[index]))):
             starts[start] = max(starts.get(start, 0.0), weight)
     return starts
+
+
+_CLASS = re.compile(r"[ \t]*(?:export[ \t]+)?(?:abstract[ \t]+)?class[ \t]+(\w+)")
+
+
+def _holder_of(lines: list[str], index: int) -> str:
+    """The name (name_key) of the class a definition on line `index` is inside, "" for
+    none: the nearest line above it, less indented, that opens a class."""
+    level = indentation(lines[index])
+    for above in range(index - 1, -1, -1):
+        line = lines[above]
+        if line.strip() and indentation(line) < level:
+            opened = _CLASS.match(line)
+            if opened:
+                return name_key(opened.group(1))
+            level = indentation(line)
+            if level == 0:
+                return ""
+    return ""
+
+
+def _without_qualifiers(weights: Mapping[str, float], matcher: TermMatcher) -> dict[str, float]:
+    """The weights with what holds the member looked up (`Session` of `Session.mount`)
+    left out: in a file defining the member, its definition answers, not the class's
+    first lines, which name the holder."""
+    held = {key for term in matcher.terms if term.qualifier for key in (term.key, *term.parts)}
+    held -= {key for keys in matcher.names.values() for key in keys}
+    return {key: 0.0 if key in held else weight for key, weight in weights.items()}
 
 
 # A line that only names the section after it, for links: reStructuredText's label, an

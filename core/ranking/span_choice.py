@@ -279,18 +279,20 @@ class SpanChooser:
             return self.best_window(Span(0, len(self.lines)))
         return best[2]
 
-    def second(self, structural: list[Span], chosen: Span, core: Span) -> Span | None:
-        """The best span elsewhere in the file that fits the room `chosen` leaves, when
-        it holds at least SECOND_SHARE of what the first holds: never a table of contents,
-        nor a heading alone (it answers nothing, and has no room to grow into its
-        section)."""
+    def second(
+        self, structural: list[Span], chosen: Span, core: Span, *, after_only: bool = False
+    ) -> Span | None:
+        """The best span elsewhere in the file (`after_only`: below `chosen`) that fits the
+        room `chosen` leaves, when it holds at least SECOND_SHARE of what the first holds:
+        never a table of contents, nor a heading alone (it answers nothing, and has no room
+        to grow into its section)."""
         room = self.max_chars - self.size(chosen) - MARKER_CHARS
         if room < SECOND_MIN_CHARS:
             return None
         is_navigation = self.is_navigation
         outside = [
             span for span in structural + self.paragraphs
-            if (span.end <= chosen.start or span.start >= chosen.end)
+            if ((span.end <= chosen.start and not after_only) or span.start >= chosen.end)
             and not is_navigation(span)
             and not heading_alone(self.lines, self.headings, span.start, span.end)
         ]  # fmt: skip
