@@ -56,20 +56,21 @@ DECLARATIONS_DEMOTION_LABEL = "(declarations)"
 # Query terms (stems) that ask about tests, or about news: then those rank as any file does.
 _ASKS_ABOUT_TESTS = frozenset({"test", "spec", "fixtur", "pytest", "unittest", "conftest"})
 _ASKS_ABOUT_NEWS = frozenset({"blog", "post", "news", "changelog", "releas", "announc"})
-_ASKS_FOR_EXAMPLES = frozenset({"exampl", "sampl", "demo"})
+_ASKS_FOR_EXAMPLES = frozenset({"exampl", "sampl", "demo", "playground"})
 _ASKS_ABOUT_TYPES = frozenset({"type", "typescript", "declar", "signatur", "stub", "interfac"})
 _DECLARATION_SUFFIXES = (".d.ts", ".d.mts", ".d.cts", ".pyi")
 # A version number in the query (`0.28`) asks about news too.
 _VERSION = re.compile(r"\d+(?:\.\d+)+")
 
 # A folder of tests, or a file named as test runners find them (Python and Django, Go,
-# Ruby, Elixir, JavaScript and TypeScript, Java, Kotlin, PHP, C#, Swift). Not a `spec/`
+# Ruby, Elixir, JavaScript and TypeScript (Vitest's and tsd's type tests, `*.test-d.ts`),
+# Java, Kotlin, PHP, C#, Swift). Not a `spec/`
 # folder: many projects keep their specifications there (RSpec's tests are `*_spec.rb`
 # wherever they are).
 _TEST_PATH = re.compile(
     r"(?:^|/)(?:tests?|Tests|__tests__)/"
     r"|(?:^|/)(?:test_[^/]*\.py|[^/]*_tests?\.py|tests?\.py|conftest\.py"
-    r"|[^/]*_test\.(?:go|rb|exs)|[^/]*_spec\.rb|[^/]*\.(?:test|spec)\.[cm]?[jt]sx?"
+    r"|[^/]*_test\.(?:go|rb|exs)|[^/]*_spec\.rb|[^/]*\.(?:test|spec)(?:-d)?\.[cm]?[jt]sx?"
     r"|[^/]*Tests?\.(?:java|kt|php|cs|swift))$"
 )
 
@@ -105,8 +106,9 @@ def is_test_file(path: str) -> bool:
     return _TEST_PATH.search(path) is not None
 
 
-# A folder of example programs (FastAPI keeps the code its docs show in `docs_src/`).
-_EXAMPLE_PATH = re.compile(r"(?:^|/)(?:_?examples?|samples?|demos?|docs_src)/")
+# A folder of example programs (FastAPI keeps the code its docs show in `docs_src/`; Vue
+# and Vite projects try themselves out in `playground/`).
+_EXAMPLE_PATH = re.compile(r"(?:^|/)(?:_?examples?|samples?|demos?|docs_src|playgrounds?)/")
 
 
 def is_example_program(path: str) -> bool:
