@@ -1019,3 +1019,29 @@ def test_a_dotted_name_is_shown_in_the_class_it_names_when_two_classes_define_it
     assert cut.text.startswith("    async def stream(self, url):")
     cut = snippet(text, "src/client.py", "Client.stream", max_chars=400)
     assert cut.text.startswith("    def stream(self, url):")
+
+
+def test_a_second_passage_that_repeats_the_first_is_left_out():
+    # httpx's Client and AsyncClient hold the same method: the second copy says nothing new.
+    method = (
+        "    def _transport_for_url(self, url: URL) -> {kind}:\n"
+        '        """\n'
+        "        Returns the transport instance that should be used for a given URL.\n"
+        "        This will either be the standard connection pool, or a proxy.\n"
+        '        """\n'
+        "        for pattern, transport in self._mounts.items():\n"
+        "            if pattern.matches(url):\n"
+        "                return self._transport if transport is None else transport\n\n"
+        "        return self._transport\n\n"
+    )
+    body = "".join(
+        f"    def other_{n}(self):\n        return self.compute_something_else({n})\n\n"
+        for n in range(40)
+    )
+    text = (
+        f"class Client:\n{body}{method.format(kind='BaseTransport')}"
+        f"class AsyncClient:\n{body}{method.format(kind='AsyncBaseTransport')}"
+    )
+    cut = snippet(text, "httpx/_client.py", "url pattern matching mounts transport", 1500)
+    assert cut.text.count("def _transport_for_url") == 1
+    assert "not shown" not in cut.text

@@ -46,6 +46,10 @@ NAME_WEIGHT = 1.0
 MARKER_CHARS = 32
 SECOND_MIN_CHARS = 200
 SECOND_SHARE = 0.5
+# A second passage at least this share of whose written lines (of at least this many) the
+# first shows already repeats it (as dedup.py's near copies between hits).
+REPEAT_SHARE = 0.8
+REPEAT_MIN_LINES = 3
 
 
 class SpanChooser:
@@ -290,11 +294,13 @@ class SpanChooser:
         if room < SECOND_MIN_CHARS:
             return None
         is_navigation = self.is_navigation
+        shown = self._written(chosen)
         outside = [
             span for span in structural + self.paragraphs
             if ((span.end <= chosen.start and not after_only) or span.start >= chosen.end)
             and not is_navigation(span)
             and not heading_alone(self.lines, self.headings, span.start, span.end)
+            and not self._repeats(span, shown)
         ]  # fmt: skip
         best = self._best(outside, room)
         if best is None or best[0][0] < SECOND_SHARE * self.score(core)[0]:
@@ -305,7 +311,17 @@ class SpanChooser:
             bounds = Span(chosen.end, len(self.lines))
         else:
             bounds = Span(0, chosen.start)
-        return self.widen(found, structural, room, bounds)
+        widened = self.widen(found, structural, room, bounds)
+        return None if self._repeats(widened, shown) else widened
+
+    def _written(self, span: Span) -> set[str]:
+        return {text for i in range(span.start, span.end) if (text := self.lines[i].strip())}
+
+    def _repeats(self, span: Span, shown: set[str]) -> bool:
+        """Whether a span's written lines are mostly lines `shown` already holds: a sync
+        method's async twin, a copy of the first passage's example."""
+        lines = self._written(span)
+        return len(lines) >= REPEAT_MIN_LINES and len(lines & shown) >= REPEAT_SHARE * len(lines)
 
     def is_navigation(self, span: Span) -> bool:
         """Whether a span mostly points elsewhere: a table of contents, in code an import
