@@ -351,3 +351,17 @@ def test_a_symlink_planted_at_todays_log_path_is_not_followed(capsys, project, t
     assert code == 0 and json.loads(captured.out)
     assert decoy.read_text() == "secret\n"
     assert captured.err.count("trajectory not written") == 1
+
+
+def test_on_a_terminal_an_unknown_scope_lists_the_scopes_there_are(capsys, project, monkeypatch):
+    # A person typing gets help; a script reading stderr (the seed's contract) gets the one
+    # line it knows.
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    _, _, err = query(capsys, project, "token", "--scope", "grimoire")
+    first, hint = err.splitlines()
+    assert first == "Invalid scope: grimoire"
+    assert hint.startswith("tierscope: did you mean grimoires? scopes here: ")
+    assert "skills" in hint and "all" in hint
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    _, _, err = query(capsys, project, "token", "--scope", "grimoire")
+    assert err == "Invalid scope: grimoire\n"

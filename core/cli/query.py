@@ -81,6 +81,15 @@ def join_option_values(argv: list[str]) -> list[str]:
     return joined
 
 
+def _scopes_hint(typed: str, scopes: list[str]) -> str:
+    """`did you mean docs? scopes here: docs, code, all` for a scope that is not one."""
+    import difflib
+
+    close = difflib.get_close_matches(typed, scopes, n=1)
+    guess = f"did you mean {close[0]}? " if close else ""
+    return f"{guess}scopes here: {', '.join(scopes)}"
+
+
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     from .help_format import RawDescriptionHelpFormatter
 
@@ -193,6 +202,8 @@ def run(args: argparse.Namespace) -> int:
     # config or for the skill) answer [] in silence, as it does. --explain says why.
     if result.refused and result.refused.reason is RefusalReason.UNKNOWN_SCOPE:
         _stderr(result.refused.message)
+        if sys.stderr.isatty():  # a person typing: the seed's one line, then some help
+            _warn(_scopes_hint(args.scope, list(project.config.scopes)))
     if result.session is not None:
         for note in result.session.notes:
             _warn(note)
