@@ -98,6 +98,16 @@ def test_parts_match_inside_identifiers_but_not_inside_other_words():
     assert counts("budget", "RetryBudgetExhausted overbudget") == {"budget": 1}
 
 
+def test_a_part_after_digits_is_a_part_as_the_identifier_splits_it():
+    # `25vw` is 25 and vw, as `base64` is base and 64: Textual's "width: 25vw".
+    assert counts("vw unit", "Resolves view width unit, i.e. width: 25vw.") == {
+        "vw": 1,
+        "unit": 1,
+    }
+    assert counts("px", "a 3px border, 12PX more") == {"px": 2}
+    assert counts("view", "preview overview 2view") == {"view": 1}
+
+
 def test_a_query_word_finds_the_identifier_that_spells_it_in_parts():
     assert counts("textarea", "a TextArea and two TextAreas") == {"textarea": 2}
 

@@ -4,10 +4,10 @@ same occurrences.
 
 The expression finds every word that holds a term's prefix, with the one character before
 it when that is a letter or digit: `(?i)[^\W_]?(?:prefixes)[^\W_]*`. Whether the match
-starts a word part (a word start, after `_`, or a camelCase boundary as in
-`dryRunPreview`) is told from that character, and what the word counts for from its parts'
-stems and its compound key (`analyse_word`). Anchoring the expression itself on word-part
-boundaries would cost ripgrep its literal search: several times slower.
+starts a word part (a word start, after `_`, after digits as in `25vw`, or a camelCase
+boundary as in `dryRunPreview`) is told from that character, and what the word counts for
+from its parts' stems and its compound key (`analyse_word`). Anchoring the expression
+itself on word-part boundaries would cost ripgrep its literal search: several times slower.
 """
 
 from __future__ import annotations
@@ -88,9 +88,9 @@ class TermMatcher:
         if self._starts.match(match):
             return match
         lead, rest = match[:1], match[1:]
-        if rest[:1].isupper() and (
-            lead.islower() or lead.isdigit() or (lead.isupper() and rest[1:2].islower())
-        ):
+        if lead.isdigit() and rest[:1].isalpha():
+            return rest  # `25vw`: digits end a part, as in analysis.py
+        if rest[:1].isupper() and (lead.islower() or (lead.isupper() and rest[1:2].islower())):
             return rest
         return None
 
