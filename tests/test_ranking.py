@@ -1055,3 +1055,38 @@ def test_a_second_passage_that_repeats_the_first_is_left_out():
     cut = snippet(text, "httpx/_client.py", "url pattern matching mounts transport", 1500)
     assert cut.text.count("def _transport_for_url") == 1
     assert "not shown" not in cut.text
+
+
+def test_a_dotted_name_finds_a_go_method_by_its_receiver():
+    # gin's `Context.JSON`: Go declares the holder in the method's receiver.
+    funcs = "".join(f"func helper{n}() int {{\n\treturn {n}\n}}\n\n" for n in range(30))
+    text = (
+        "package gin\n\n"
+        "// JSON serializes the given struct as JSON into the response body.\n"
+        "func (c *Context) JSON(code int, obj any) {\n"
+        "\tc.Render(code, render.JSON{Data: obj})\n}\n\n"
+        f"{funcs}"
+        "// JSON renders a value for a response writer.\n"
+        "func (r *Responder) JSON(code int, obj any) {\n\tr.write(code, obj)\n}\n"
+    )
+    cut = snippet(text, "context.go", "Responder.JSON", max_chars=300)
+    assert cut.text.startswith("// JSON renders a value for a response writer.")
+    cut = snippet(text, "context.go", "Context.JSON", max_chars=300)
+    assert cut.text.startswith("// JSON serializes the given struct")
+
+
+def test_a_dotted_name_finds_a_rust_method_in_the_impl_block_of_its_type():
+    fns = "".join(f"    fn helper_{n}(&self) -> u32 {{\n        {n}\n    }}\n\n" for n in range(20))
+    text = (
+        f"impl Router {{\n{fns}    /// Add a route.\n"
+        "    pub fn route(self, path: &str) -> Self {\n"
+        "        self.add(path)\n    }\n}\n\n"
+        f"impl<S> Handler<S> for MethodRouter<S> {{\n{fns}    /// Route a method.\n"
+        "    pub fn route(self, path: &str) -> Self {\n        self.on(path)\n    }\n}\n"
+    )
+    assert snippet(text, "src/routing.rs", "MethodRouter.route", max_chars=300).text.startswith(
+        "    /// Route a method."
+    )
+    assert snippet(text, "src/routing.rs", "Router.route", max_chars=300).text.startswith(
+        "    /// Add a route."
+    )

@@ -168,17 +168,24 @@ def _named_definitions(
     return starts
 
 
+_RECEIVER = re.compile(r"[ \t]*func[ \t]*\([ \t]*\w*[ \t]*\*?[ \t]*(\w+)")
+# Rust: `impl Router {`, `impl<S> FromRequest<S> for Json<T> {` (the type is the holder).
+_IMPL = re.compile(r"[ \t]*impl(?:<[^>]*>)?[ \t]+(?:[\w:]+(?:<[^{]*?>)?[ \t]+for[ \t]+)?(\w+)")
 _CLASS = re.compile(r"[ \t]*(?:export[ \t]+)?(?:abstract[ \t]+)?class[ \t]+(\w+)")
 
 
 def _holder_of(lines: list[str], index: int) -> str:
     """The name (name_key) of the class a definition on line `index` is inside, "" for
-    none: the nearest line above it, less indented, that opens a class."""
+    none: its receiver's type for a Go method, else the nearest line above it, less
+    indented, that opens a class (a Rust `impl` block)."""
+    receiver = _RECEIVER.match(lines[index])
+    if receiver:
+        return name_key(receiver.group(1))
     level = indentation(lines[index])
     for above in range(index - 1, -1, -1):
         line = lines[above]
         if line.strip() and indentation(line) < level:
-            opened = _CLASS.match(line)
+            opened = _CLASS.match(line) or _IMPL.match(line)
             if opened:
                 return name_key(opened.group(1))
             level = indentation(line)
