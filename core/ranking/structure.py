@@ -29,6 +29,12 @@ _DEFINITION = re.compile(
     r"(?:async[ \t]+)?(?:def|class|function|fn|func|struct|enum|interface|trait|type|impl"
     r"|module)[ \t]+(?:\([^)]*\)[ \t]*)?([A-Za-z_$][\w$]*)"
     r"|([A-Z][A-Z0-9_]{2,})[ \t]*(?::[^=\n]*)?="
+    # A JavaScript or TypeScript class method, its signature on one line:
+    # `  async start(filters?: string[]): Promise<void> {`; never `if (x) {`.
+    r"|[ \t]+(?:(?:public|private|protected|static|async|readonly|override|abstract|get|set)"
+    r"[ \t]+)*(?!(?:if|for|while|switch|catch|return|function|else|do|try|with|new|await"
+    r"|typeof|super|this)\b)([A-Za-z_$][\w$]*)[ \t]*(?:<[^<>()]*>)?\([^()]*\)"
+    r"[ \t]*(?::[^={};]+)?\{[ \t]*$"
 )
 _TITLE = re.compile(r"title:[ \t]*['\"]?(.+?)['\"]?[ \t]*$")
 
@@ -107,7 +113,7 @@ def _defined(
         if number <= len(lines):
             found = _DEFINITION.match(lines[number - 1])
             if found:
-                yield number - 1, found.group(1) or found.group(2)
+                yield number - 1, found.group(1) or found.group(2) or found.group(3)
 
 
 def _is_html_title(lines: list[str], index: int, fenced: set[int]) -> bool:
