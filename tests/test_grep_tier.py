@@ -501,6 +501,21 @@ def test_a_hyphenated_word_finds_the_word_written_solid_in_any_form(make_project
     assert sources(search(root, "re-rendering"))[0] == "docs/guides/prevent-rerenders.md"
 
 
+def test_a_name_holding_test_asks_about_no_tests(make_project, engine):
+    # vitest's `runTestFiles`: its tests call it more often than its code names it.
+    root = make_project(
+        {
+            "docs/src/runner.ts": "export const runTestFiles = async (files) => {\n"
+            + "".join(f"  const step{n} = await prepare(files, {n})\n" for n in range(40))
+            + "  return runTestFiles(files.rest)\n}\n",
+            "docs/test/runner.test.ts": "".join(
+                f"test('runs {n}', () => runTestFiles([{n}]))\n" for n in range(4)
+            ),
+        }
+    )
+    assert sources(search(root, "runTestFiles"))[0] == "docs/src/runner.ts"
+
+
 def test_translations_of_a_served_page_are_left_out(make_project, engine):
     # Translated documentation keeps the original's code and names: on those words a copy
     # in each language would fill the answer with the same page.

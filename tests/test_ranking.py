@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tierscope.models import left_out_lines
-from tierscope.ranking.analysis import query_names, query_terms, split_identifier
+from tierscope.ranking.analysis import asking_keys, query_names, query_terms, split_identifier
 from tierscope.ranking.bm25 import Scorer
 from tierscope.ranking.candidates import Candidates, paths_terms, rank
 from tierscope.ranking.code_blocks import code_blocks
@@ -279,6 +279,14 @@ def test_test_files_weigh_less_unless_the_query_asks_about_tests():
     assert demoted_files(paths, keys("token budget")) == demoted
     for query in ("tests of the token budget", "budget testing", "budget spec", "fixture"):
         assert demoted_files(paths, keys(query)) == {}
+
+
+def test_a_test_inside_a_name_asked_about_asks_about_no_tests():
+    # `runTestFiles` is the name of code, not a question about tests.
+    paths = ["src/runner.ts", "test/runner.test.ts"]
+    demoted = {"test/runner.test.ts": TEST_FILE_WEIGHT}
+    assert demoted_files(paths, sorted(asking_keys(query_terms("runTestFiles")))) == demoted
+    assert demoted_files(paths, sorted(asking_keys(query_terms("runTestFiles tests")))) == {}
 
 
 def test_dated_posts_are_told_by_their_folder_or_their_name():
@@ -1090,3 +1098,32 @@ def test_a_dotted_name_finds_a_rust_method_in_the_impl_block_of_its_type():
     assert snippet(text, "src/routing.rs", "Router.route", max_chars=300).text.startswith(
         "    /// Add a route."
     )
+
+
+COMMANDER_STYLE = (
+    "class Command extends EventEmitter {\n"
+    "  constructor(name) {\n    super();\n    this.commands = [];\n  }\n\n"
+    + "".join(
+        f"  helper{n}(value) {{\n    return this.compute(value, {n});\n  }}\n\n" for n in range(25)
+    )
+    + "  /**\n   * Define option with `flags`, `description`, and optional argument parsing.\n"
+    "   */\n"
+    "  option(flags, description, parseArg, defaultValue) {\n"
+    "    return this._optionEx({}, flags, description, parseArg, defaultValue);\n  }\n\n"
+    "  async start(filters?: string[]): Promise<void> {\n    await this.run(filters);\n  }\n"
+    "}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("query", "start"),
+    [
+        ("Command.option", "  /**\n   * Define option with `flags`"),
+        ("option", "  /**\n   * Define option with `flags`"),
+        ("Command.start", "  async start(filters?: string[]): Promise<void> {"),
+    ],
+)
+def test_a_javascript_class_method_is_a_definition(query, start):
+    # `option(flags, ...) {` in a class body defines `option`, as `def option(` would.
+    cut = snippet(COMMANDER_STYLE, "lib/command.ts", query, max_chars=300)
+    assert cut.text.startswith(start), cut.text

@@ -102,6 +102,9 @@ class Term:
     # What holds the name looked up (`Session` in `Session.mount`): searched, but no name
     # of a definition to show (query_names).
     qualifier: bool = False
+    # Only ever a part of a name the query spells (`test` of `runTestFiles`): no word the
+    # query asks with (asking_keys).
+    in_name: bool = False
 
     @property
     def label(self) -> str:
@@ -152,8 +155,13 @@ def query_terms(text: str) -> tuple[Term, ...]:
             if len(part) < 2 or (len(parts) > 1 and part.isdigit()):
                 continue  # `OSC52`'s `52` alone would find every table of numbers
             key = stem(part)
-            term = Term(key, search_prefix(part, key), word=part, qualifier=qualifier)
+            in_name = len(parts) > 1
+            term = Term(
+                key, search_prefix(part, key), word=part, qualifier=qualifier, in_name=in_name
+            )
             target = dropped if part in STOPWORDS else singles
+            if not in_name and key in target and target[key].in_name:
+                target[key] = term  # `runTestFiles tests`: asked with as a word too
             target.setdefault(key, term)
         if "-" in word and len(parts) >= 2 and word.islower() and word.replace("-", "").isalpha():
             # A hyphenated English word is also the word written solid, stemmed:
@@ -214,6 +222,12 @@ def query_names(terms: tuple[Term, ...]) -> dict[str, tuple[str, ...]]:
         joined = "".join(term.word for term in words)
         names.setdefault(joined, tuple(term.key for term in words))
     return names
+
+
+def asking_keys(terms: tuple[Term, ...]) -> frozenset[str]:
+    """The keys of what the query asks with: every term but the parts of a name it spells
+    (`runTestFiles` asks about no test; `tests of runFiles` does)."""
+    return frozenset(term.key for term in terms if not term.in_name)
 
 
 def few_words(terms: tuple[Term, ...]) -> bool:

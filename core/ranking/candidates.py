@@ -15,6 +15,7 @@ from itertools import accumulate, islice
 
 from ..files import TextFile
 from . import bm25
+from .analysis import asking_keys
 from .bm25 import Scorer
 from .file_roles import AS_IS, TEST_FILE_WEIGHT, Role, asks_about_tests, role_weigher, weighted
 from .inline_tests import inline_tests
@@ -90,7 +91,7 @@ def rank(
     # never repeated, so the counts are never compared). Most of thousands are never popped.
     entries: list[tuple[float, str, Mapping[str, float], frozenset[str]]] = []
     in_paths = paths_terms(candidates.frequencies, matcher) if matcher is not None else {}
-    role_of = role_weigher(scorer.weights)
+    role_of = role_weigher(asking_keys(matcher.terms) if matcher is not None else scorer.weights)
     nothing: frozenset[str] = frozenset()
     # A bound depends only on the counts, in their order, when no term is in the path:
     # it is computed once for equal counts. Files with the same matches share one counts
@@ -213,7 +214,7 @@ def rerank_by_structure(
     module, inline_tests.py) counts as a test file's text does, unless the query asks
     about tests."""
     head = list(islice(ranked, RERANK_DEPTH if depth is None else depth))
-    tests_count_less = not asks_about_tests(scorer.weights)
+    tests_count_less = not asks_about_tests(asking_keys(matcher.terms))
     rescored: list[RankedFile] = []
     for entry in head:
         found = read(entry.path)

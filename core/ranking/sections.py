@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..models import left_out_marker
-from .analysis import few_words, name_key
+from .analysis import asking_keys, few_words, name_key
 from .code_blocks import code_blocks, indentation, lead_in_start
 from .code_constructs import OpenConstructs, open_constructs
 from .file_roles import asks_about_tests
@@ -99,7 +99,8 @@ def cut_snippet(
         # Without headings, markdown is one section and other text is its paragraphs.
         structural = document_sections(lines, found) if found or kind == "markdown" else []
     constructs = open_constructs(lines, path) if kind == "code" else None
-    tests = [] if asks_about_tests(weights) else inline_tests(lines, path)
+    asking = asking_keys(matcher.terms) if matcher is not None else weights
+    tests = [] if asks_about_tests(asking) else inline_tests(lines, path)
     named = _named_definitions(lines, line_terms, weights, matcher) if kind == "code" else {}
     if named and matcher is not None:
         weights = _without_qualifiers(weights, matcher)
