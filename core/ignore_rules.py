@@ -40,6 +40,8 @@ MACHINE_DATA_FILES = (
     "*.lock",
     "*.lockb",
     "pnpm-lock.yaml",
+    "go.sum",  # Go's module checksums
+    "go.work.sum",
     "*.csv",
     "*.tsv",
     "*.svg",

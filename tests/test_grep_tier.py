@@ -407,13 +407,16 @@ def test_machine_data_is_left_out_unless_asked_for(make_project, engine):
             "docs/log.jsonl": '{"needle": 2}\n',
             "docs/package-lock.json": '{"needle": 3}\n',
             "docs/bundle.md": ("var a=1;" * 400 + "needle;") * 3 + "\n",
+            # Go's module checksums: a lock file by another name.
+            "docs/go.sum": "golang.org/x/needle v0.1.0 h1:abc=\n",
+            "docs/go.work.sum": "golang.org/x/needle v0.2.0 h1:def=\n",
         }
     )
     outcome = search(root, "needle")
     assert sources(outcome) == ["docs/a.md"]
     assert any("machine data" in f.reason for f in outcome.filtered)
     wanted = search(root, "needle", config=with_filtering(include_machine_data=True))
-    assert len(wanted.hits) == 5
+    assert len(wanted.hits) == 7
 
 
 def test_identical_copies_are_served_once_under_the_original_name(make_project, engine):
