@@ -1127,3 +1127,19 @@ def test_a_javascript_class_method_is_a_definition(query, start):
     # `option(flags, ...) {` in a class body defines `option`, as `def option(` would.
     cut = snippet(COMMANDER_STYLE, "lib/command.ts", query, max_chars=300)
     assert cut.text.startswith(start), cut.text
+
+
+def test_a_member_named_in_parts_is_still_a_name_looked_up():
+    # cobra's `Command.PersistentFlags`: the holder counts for no word of the query.
+    funcs = "".join(f"func helper{n}() int {{\n\treturn {n}\n}}\n\n" for n in range(30))
+    text = (
+        "package cobra\n\n"
+        "// HasPersistentFlags checks if the command contains persistent flags.\n"
+        "func (c *Command) HasPersistentFlags() bool {\n"
+        "\treturn c.PersistentFlags().HasFlags()\n}\n\n"
+        f"{funcs}"
+        "// PersistentFlags returns the persistent FlagSet set in the current command.\n"
+        "func (c *Command) PersistentFlags() *flag.FlagSet {\n\treturn c.pflags\n}\n"
+    )
+    cut = snippet(text, "command.go", "Command.PersistentFlags", max_chars=300)
+    assert cut.text.startswith("// PersistentFlags returns the persistent FlagSet")

@@ -232,12 +232,9 @@ def asking_keys(terms: tuple[Term, ...]) -> frozenset[str]:
 
 def few_words(terms: tuple[Term, ...]) -> bool:
     """Whether the query is a word or two (NAMED_WORDS), not a question: then a plain word
-    of it may name a definition. The holder of a member is one word, whatever its parts
-    (`AsyncClient.stream` is two)."""
-    holders = [term for term in terms if term.compound and term.qualifier]
-    parts = {part for term in holders for part in term.parts}
-    plain = [term for term in _single_words(terms) if term.word not in parts]
-    return len(holders) + len(plain) <= NAMED_WORDS
+    of it may name a definition. The holder of a member counts for none
+    (`AsyncClient.stream` is one word, `Command.PersistentFlags` two)."""
+    return sum(1 for term in _single_words(terms) if not term.qualifier) <= NAMED_WORDS
 
 
 def _single_words(terms: tuple[Term, ...]) -> list[Term]:
