@@ -2,8 +2,9 @@
 overlaps paths, and several collections can index one file), hits whose text is
 byte-identical (a copy of a file, build output) — served once, under the original's name —
 a hit nearly all of whose lines an earlier one already shows (a file kept once per build
-tag or platform, a copy edited here and there), and a documentation page in several
-languages, served in the best-ranked one (translations.py)."""
+tag or platform, a copy edited here and there; the original's at the better rank), and a
+documentation page in several languages, served in the best-ranked one
+(translations.py)."""
 
 from __future__ import annotations
 
@@ -24,10 +25,14 @@ def _written_lines(content: str) -> set[str]:
     return {line.strip() for line in content.split("\n") if line.strip()}
 
 
-def _is_near_copy(lines: set[str], earlier: list[set[str]]) -> bool:
+def _near_copy_of(lines: set[str], earlier: list[set[str]]) -> int | None:
+    """The index of the earlier hit whose lines `lines` nearly copies, if any."""
     if len(lines) < NEAR_COPY_LINES:
-        return False
-    return any(len(lines & other) >= NEAR_COPY_SHARE * len(lines) for other in earlier)
+        return None
+    for index, other in enumerate(earlier):
+        if len(lines & other) >= NEAR_COPY_SHARE * len(lines):
+            return index
+    return None
 
 
 def _overlaps(a: Hit, b: Hit) -> bool:
@@ -70,8 +75,17 @@ def deduplicate(hits: Iterable[Hit]) -> tuple[tuple[Hit, ...], int]:
             removed += 1
             continue
         lines = _written_lines(hit.content)
-        if _is_near_copy(lines, shown):
+        copied = _near_copy_of(lines, shown)
+        if copied is not None:
             removed += 1
+            earlier = kept[copied]
+            if original_first(hit.source) < original_first(earlier.source):
+                # The original (`binding.go`, not `binding_nomsgpack.go`) at the copy's rank.
+                kept[copied] = replace(hit, score=earlier.score)
+                shown[copied] = lines
+                by_content.pop(earlier.content, None)
+                by_content[hit.content] = copied
+                pages.add(hit.source)
             continue
         shown.append(lines)
         by_content[hit.content] = len(kept)

@@ -260,3 +260,23 @@ def test_store_notes_without_lines_about_one_file_are_not_merged(tmp_path):
     tiers = {"store": ScriptedTier("store", TierStatus.SERVED, notes)}
     result, _ = run(tiers, tmp_path, order=("store",))
     assert [h.content for h in result.hits] == ["uses JWT", "token refresh is missing"]
+
+
+def test_a_near_copy_ranked_above_its_original_gives_way_to_it(tmp_path):
+    # The build variant scored higher; the default build's file is served in its place.
+    body = [f"\tcase MIME{n}:\n\t\treturn Binding{n}" for n in range(8)]
+    variant = [*body[:7], "\tcase MIMEMSGPACK:\n\t\treturn MsgPack"]
+    head = "func Default() Binding {\n"
+    hits = (
+        Hit("binding/binding_nomsgpack.go", 0.9, head + "\n".join(variant), "grep", 1, 17),
+        Hit("binding/binding.go", 0.8, head + "\n".join(body), "grep", 1, 17),
+        Hit("binding/form.go", 0.5, "func Default() Binding {\n\treturn Form\n}", "grep", 1, 3),
+    )  # fmt: skip
+    tiers = {"grep": ScriptedTier("grep", TierStatus.SERVED, hits)}
+    result, _ = run(tiers, tmp_path, order=("grep",))
+    assert [(h.source, h.score) for h in result.hits] == [
+        ("binding/binding.go", 0.9),
+        ("binding/form.go", 0.5),
+    ]
+    assert result.hits[0].content == head + "\n".join(body)
+    assert result.deduplicated == 1
