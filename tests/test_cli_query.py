@@ -365,3 +365,17 @@ def test_on_a_terminal_an_unknown_scope_lists_the_scopes_there_are(capsys, proje
     monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
     _, _, err = query(capsys, project, "token", "--scope", "grimoire")
     assert err == "Invalid scope: grimoire\n"
+
+
+def test_on_a_terminal_the_scopes_offered_are_those_that_exist_here(
+    capsys, make_project, path_without_tools, monkeypatch
+):
+    root = make_project({"docs/guide.md": "# Guide\n", "src/app.py": "x = 1\n"})
+    (root / ".tierscope.yaml").write_text(
+        "qmd_context:\n  scopes:\n    docs: {grep_paths: [docs/]}\n    code: {grep_paths: [src/]}\n"
+    )
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    _, _, err = query(capsys, root, "token", "--scope", "doc")
+    hint = err.splitlines()[1]
+    assert hint.startswith("tierscope: did you mean docs? scopes here: ")
+    assert "grimoires" not in hint and "code" in hint

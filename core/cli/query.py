@@ -203,7 +203,9 @@ def run(args: argparse.Namespace) -> int:
     if result.refused and result.refused.reason is RefusalReason.UNKNOWN_SCOPE:
         _stderr(result.refused.message)
         if sys.stderr.isatty():  # a person typing: the seed's one line, then some help
-            _warn(_scopes_hint(args.scope, list(project.config.scopes)))
+            from tierscope.scopes import offered_scopes
+
+            _warn(_scopes_hint(args.scope, list(offered_scopes(project.config, project.root))))
     if result.session is not None:
         for note in result.session.notes:
             _warn(note)
