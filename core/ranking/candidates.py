@@ -17,7 +17,16 @@ from ..files import TextFile
 from . import bm25
 from .analysis import asking_keys
 from .bm25 import Scorer
-from .file_roles import AS_IS, TEST_FILE_WEIGHT, Role, asks_about_tests, role_weigher, weighted
+from .file_roles import (
+    AS_IS,
+    GENERATED,
+    TEST_FILE_WEIGHT,
+    Role,
+    asks_about_tests,
+    generated_weigher,
+    role_weigher,
+    weighted,
+)
 from .inline_tests import inline_tests
 from .matching import TermMatcher
 from .notebooks import NotebookView
@@ -214,7 +223,9 @@ def rerank_by_structure(
     module, inline_tests.py) counts as a test file's text does, unless the query asks
     about tests."""
     head = list(islice(ranked, RERANK_DEPTH if depth is None else depth))
-    tests_count_less = not asks_about_tests(asking_keys(matcher.terms))
+    asking = asking_keys(matcher.terms)
+    tests_count_less = not asks_about_tests(asking)
+    generated = generated_weigher(asking)
     rescored: list[RankedFile] = []
     for entry in head:
         found = read(entry.path)
@@ -229,8 +240,11 @@ def rerank_by_structure(
         contributions = fields.contributions(tf, found.line_terms)
         if tests:
             contributions = fields.with_tests_weighed(tf, contributions, tests)
-        score, contributions = weighted(contributions, entry.role)
-        rescored.append(RankedFile(entry.path, score, contributions, entry.role))
+        role = entry.role
+        if role is AS_IS and generated(entry.path, found.lines):
+            role = GENERATED  # told by its first lines, read only now
+        score, contributions = weighted(contributions, role)
+        rescored.append(RankedFile(entry.path, score, contributions, role))
     rescored.sort(key=lambda entry: (-entry.score, entry.path))
     yield from rescored
     yield from ranked
