@@ -117,7 +117,11 @@ def cut_snippet(
     # A name looked up is shown at its definition first: no call of it from above.
     second = chooser.second(structural, chosen, core, after_only=core.start in named)
     if second is not None:
-        fragments = sorted([fragments[0], ends.trimmed(second)], key=lambda span: span.start)
+        second = ends.trimmed(second)
+        if heading_alone(lines, headings, second.start, second.end):
+            second = None  # trimmed to the next section's heading: it answers nothing
+    if second is not None:
+        fragments = sorted([fragments[0], second], key=lambda span: span.start)
         gap = Span(fragments[0].end, fragments[1].start)
         written = sum(1 for i in range(gap.start, gap.end) if lines[i].strip())
         whole = Span(fragments[0].start, fragments[1].end)
