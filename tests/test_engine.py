@@ -152,18 +152,31 @@ def test_overlapping_hits_of_one_file_are_deduplicated(tmp_path):
     assert result.deduplicated == 1
 
 
-def test_a_near_copy_of_a_served_passage_is_served_once(tmp_path):
-    # gin's binding.go and binding_nomsgpack.go: one file per build tag, nearly the same.
-    body = [f"\tcase MIME{n}:\n\t\treturn Binding{n}" for n in range(8)]
-    variant = [*body[:7], "\tcase MIMEMSGPACK:\n\t\treturn MsgPack"]
-    head = "func Default() Binding {\n"
+# gin's binding.go and binding_nomsgpack.go: one file per build tag, nearly the same.
+BINDING_HEAD = "func Default() Binding {\n"
+BINDING = BINDING_HEAD + "\n".join(f"\tcase MIME{n}:\n\t\treturn Binding{n}" for n in range(8))
+NO_MSGPACK = BINDING.replace(
+    "\tcase MIME7:\n\t\treturn Binding7", "\tcase MIMEMSGPACK:\n\t\treturn MsgPack"
+)
+
+
+def run_binding_hits(tmp_path, first: tuple[str, str], second: tuple[str, str]):
+    """The answer to hits on two build variants (path, content), scored 0.9 and 0.8, and
+    one other file."""
     hits = (
-        Hit("binding/binding.go", 0.9, head + "\n".join(body), "grep", 1, 17),
-        Hit("binding/binding_nomsgpack.go", 0.8, head + "\n".join(variant), "grep", 1, 17),
+        Hit(first[0], 0.9, first[1], "grep", 1, 17),
+        Hit(second[0], 0.8, second[1], "grep", 1, 17),
         Hit("binding/form.go", 0.5, "func Default() Binding {\n\treturn Form\n}", "grep", 1, 3),
-    )  # fmt: skip
+    )
     tiers = {"grep": ScriptedTier("grep", TierStatus.SERVED, hits)}
     result, _ = run(tiers, tmp_path, order=("grep",))
+    return result
+
+
+def test_a_near_copy_of_a_served_passage_is_served_once(tmp_path):
+    result = run_binding_hits(
+        tmp_path, ("binding/binding.go", BINDING), ("binding/binding_nomsgpack.go", NO_MSGPACK)
+    )
     assert [h.source for h in result.hits] == ["binding/binding.go", "binding/form.go"]
     assert result.deduplicated == 1
 
@@ -264,19 +277,12 @@ def test_store_notes_without_lines_about_one_file_are_not_merged(tmp_path):
 
 def test_a_near_copy_ranked_above_its_original_gives_way_to_it(tmp_path):
     # The build variant scored higher; the default build's file is served in its place.
-    body = [f"\tcase MIME{n}:\n\t\treturn Binding{n}" for n in range(8)]
-    variant = [*body[:7], "\tcase MIMEMSGPACK:\n\t\treturn MsgPack"]
-    head = "func Default() Binding {\n"
-    hits = (
-        Hit("binding/binding_nomsgpack.go", 0.9, head + "\n".join(variant), "grep", 1, 17),
-        Hit("binding/binding.go", 0.8, head + "\n".join(body), "grep", 1, 17),
-        Hit("binding/form.go", 0.5, "func Default() Binding {\n\treturn Form\n}", "grep", 1, 3),
-    )  # fmt: skip
-    tiers = {"grep": ScriptedTier("grep", TierStatus.SERVED, hits)}
-    result, _ = run(tiers, tmp_path, order=("grep",))
+    result = run_binding_hits(
+        tmp_path, ("binding/binding_nomsgpack.go", NO_MSGPACK), ("binding/binding.go", BINDING)
+    )
     assert [(h.source, h.score) for h in result.hits] == [
         ("binding/binding.go", 0.9),
         ("binding/form.go", 0.5),
     ]
-    assert result.hits[0].content == head + "\n".join(body)
+    assert result.hits[0].content == BINDING
     assert result.deduplicated == 1

@@ -434,41 +434,34 @@ def test_identical_copies_are_served_once_under_the_original_name(make_project, 
     assert any("identical copies" in note for note in outcome.notes)
 
 
-def test_a_near_copy_of_a_served_file_is_left_out_whichever_part_it_would_show(
-    make_project, engine
-):
-    # Loa's `SKILL.md.constraint-*` is the skill with its last lines rewritten: its best
-    # section can be another part of the file than the original's, and was served too.
+def skill_and_its_copy(make_project, copy_ending: str) -> Path:
+    """A skill and a copy of it with its last line rewritten (Loa's `SKILL.md.constraint-*`),
+    beside another page."""
     steps = "".join(
         f"{n}. Step {n} of the rollout checks wave {n} of the fleet.\n" for n in range(30)
     )
     original = f"# Deploy\n\nThe rollout wave depth is at most 5.\n\n## Steps\n\n{steps}\nDONE\n"
-    copy = original.replace("DONE", "<!-- hash:0000 -->")
-    root = make_project(
+    return make_project(
         {
             "docs/skills/deploy/SKILL.md": original,
-            "docs/skills/deploy/SKILL.md.constraint-x": copy,
+            "docs/skills/deploy/SKILL.md.constraint-x": original.replace("DONE", copy_ending),
             "docs/other.md": "A rollout wave happened.\n",
         }
     )
-    outcome = search(root, "rollout wave depth")
+
+
+def test_a_near_copy_of_a_served_file_is_left_out_whichever_part_it_would_show(
+    make_project, engine
+):
+    # The copy's best section can be another part of the file than the original's, and
+    # was served too.
+    outcome = search(skill_and_its_copy(make_project, "<!-- hash:0000 -->"), "rollout wave depth")
     assert sources(outcome) == ["docs/skills/deploy/SKILL.md", "docs/other.md"]
     assert "1 near copy of a served file left out" in outcome.notes
 
 
 def test_a_near_copy_ranked_above_its_original_gives_way_to_it(make_project, engine):
-    steps = "".join(
-        f"{n}. Step {n} of the rollout checks wave {n} of the fleet.\n" for n in range(30)
-    )
-    original = f"# Deploy\n\nThe rollout wave depth is at most 5.\n\n## Steps\n\n{steps}\nDONE\n"
-    copy = original.replace("DONE", "Wave depth: rollout wave depth, again.")
-    root = make_project(
-        {
-            "docs/skills/deploy/SKILL.md": original,
-            "docs/skills/deploy/SKILL.md.constraint-x": copy,
-            "docs/other.md": "A rollout wave happened.\n",
-        }
-    )
+    root = skill_and_its_copy(make_project, "Wave depth: rollout wave depth, again.")
     outcome = search(root, "rollout wave depth")
     assert sources(outcome) == ["docs/skills/deploy/SKILL.md", "docs/other.md"]
     [served, _] = outcome.hits

@@ -1027,19 +1027,6 @@ def test_a_dotted_name_looks_up_the_member_not_the_class_that_holds_it():
     assert cut.text.startswith("    def mount(self, prefix, adapter):")
 
 
-def test_a_dotted_name_is_shown_in_the_class_it_names_when_two_classes_define_it():
-    body = "".join(f"    def other_{n}(self):\n        return {n}\n\n" for n in range(25))
-    text = (
-        f"class Client:\n{body}    def stream(self, url):\n        return send(url)\n\n\n"
-        f"class AsyncClient:\n{body}    async def stream(self, url):\n"
-        "        return await send(url)\n"
-    )
-    cut = snippet(text, "src/client.py", "AsyncClient.stream", max_chars=400)
-    assert cut.text.startswith("    async def stream(self, url):")
-    cut = snippet(text, "src/client.py", "Client.stream", max_chars=400)
-    assert cut.text.startswith("    def stream(self, url):")
-
-
 def test_a_second_passage_that_repeats_the_first_is_left_out():
     # httpx's Client and AsyncClient hold the same method: the second copy says nothing new.
     method = (
@@ -1066,39 +1053,8 @@ def test_a_second_passage_that_repeats_the_first_is_left_out():
     assert "not shown" not in cut.text
 
 
-def test_a_dotted_name_finds_a_go_method_by_its_receiver():
-    # gin's `Context.JSON`: Go declares the holder in the method's receiver.
-    funcs = "".join(f"func helper{n}() int {{\n\treturn {n}\n}}\n\n" for n in range(30))
-    text = (
-        "package gin\n\n"
-        "// JSON serializes the given struct as JSON into the response body.\n"
-        "func (c *Context) JSON(code int, obj any) {\n"
-        "\tc.Render(code, render.JSON{Data: obj})\n}\n\n"
-        f"{funcs}"
-        "// JSON renders a value for a response writer.\n"
-        "func (r *Responder) JSON(code int, obj any) {\n\tr.write(code, obj)\n}\n"
-    )
-    cut = snippet(text, "context.go", "Responder.JSON", max_chars=300)
-    assert cut.text.startswith("// JSON renders a value for a response writer.")
-    cut = snippet(text, "context.go", "Context.JSON", max_chars=300)
-    assert cut.text.startswith("// JSON serializes the given struct")
-
-
-def test_a_dotted_name_finds_a_rust_method_in_the_impl_block_of_its_type():
-    fns = "".join(f"    fn helper_{n}(&self) -> u32 {{\n        {n}\n    }}\n\n" for n in range(20))
-    text = (
-        f"impl Router {{\n{fns}    /// Add a route.\n"
-        "    pub fn route(self, path: &str) -> Self {\n"
-        "        self.add(path)\n    }\n}\n\n"
-        f"impl<S> Handler<S> for MethodRouter<S> {{\n{fns}    /// Route a method.\n"
-        "    pub fn route(self, path: &str) -> Self {\n        self.on(path)\n    }\n}\n"
-    )
-    assert snippet(text, "src/routing.rs", "MethodRouter.route", max_chars=300).text.startswith(
-        "    /// Route a method."
-    )
-    assert snippet(text, "src/routing.rs", "Router.route", max_chars=300).text.startswith(
-        "    /// Add a route."
-    )
+# Go functions between the two a test tells apart.
+GO_HELPERS = "".join(f"func helper{n}() int {{\n\treturn {n}\n}}\n\n" for n in range(30))
 
 
 COMMANDER_STYLE = (
@@ -1130,15 +1086,61 @@ def test_a_javascript_class_method_is_a_definition(query, start):
     assert cut.text.startswith(start), cut.text
 
 
+_PYTHON_BODY = "".join(f"    def other_{n}(self):\n        return {n}\n\n" for n in range(25))
+_RUST_FNS = "".join(
+    f"    fn helper_{n}(&self) -> u32 {{\n        {n}\n    }}\n\n" for n in range(20)
+)
+# One member name defined by two holders: a Python class each, a Go receiver each (gin's
+# `Context.JSON`), a Rust `impl` block each.
+TWO_HOLDERS = {
+    "src/client.py": (
+        f"class Client:\n{_PYTHON_BODY}    def stream(self, url):\n        return send(url)\n\n\n"
+        f"class AsyncClient:\n{_PYTHON_BODY}    async def stream(self, url):\n"
+        "        return await send(url)\n"
+    ),
+    "context.go": (
+        "package gin\n\n"
+        "// JSON serializes the given struct as JSON into the response body.\n"
+        "func (c *Context) JSON(code int, obj any) {\n"
+        "\tc.Render(code, render.JSON{Data: obj})\n}\n\n"
+        f"{GO_HELPERS}"
+        "// JSON renders a value for a response writer.\n"
+        "func (r *Responder) JSON(code int, obj any) {\n\tr.write(code, obj)\n}\n"
+    ),
+    "src/routing.rs": (
+        f"impl Router {{\n{_RUST_FNS}    /// Add a route.\n"
+        "    pub fn route(self, path: &str) -> Self {\n"
+        "        self.add(path)\n    }\n}\n\n"
+        f"impl<S> Handler<S> for MethodRouter<S> {{\n{_RUST_FNS}    /// Route a method.\n"
+        "    pub fn route(self, path: &str) -> Self {\n        self.on(path)\n    }\n}\n"
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("path", "query", "start"),
+    [
+        ("src/client.py", "AsyncClient.stream", "    async def stream(self, url):"),
+        ("src/client.py", "Client.stream", "    def stream(self, url):"),
+        ("context.go", "Responder.JSON", "// JSON renders a value for a response writer."),
+        ("context.go", "Context.JSON", "// JSON serializes the given struct"),
+        ("src/routing.rs", "MethodRouter.route", "    /// Route a method."),
+        ("src/routing.rs", "Router.route", "    /// Add a route."),
+    ],
+)
+def test_a_dotted_name_is_shown_where_the_holder_it_names_defines_it(path, query, start):
+    cut = snippet(TWO_HOLDERS[path], path, query, max_chars=300)
+    assert cut.text.startswith(start), cut.text
+
+
 def test_a_member_named_in_parts_is_still_a_name_looked_up():
     # cobra's `Command.PersistentFlags`: the holder counts for no word of the query.
-    funcs = "".join(f"func helper{n}() int {{\n\treturn {n}\n}}\n\n" for n in range(30))
     text = (
         "package cobra\n\n"
         "// HasPersistentFlags checks if the command contains persistent flags.\n"
         "func (c *Command) HasPersistentFlags() bool {\n"
         "\treturn c.PersistentFlags().HasFlags()\n}\n\n"
-        f"{funcs}"
+        f"{GO_HELPERS}"
         "// PersistentFlags returns the persistent FlagSet set in the current command.\n"
         "func (c *Command) PersistentFlags() *flag.FlagSet {\n\treturn c.pflags\n}\n"
     )
