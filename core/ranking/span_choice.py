@@ -300,7 +300,6 @@ class SpanChooser:
             if ((span.end <= chosen.start and not after_only) or span.start >= chosen.end)
             and not is_navigation(span)
             and not heading_alone(self.lines, self.headings, span.start, span.end)
-            and not self._repeats(span, shown)
         ]  # fmt: skip
         best = self._best(outside, room)
         if best is None or best[0][0] < SECOND_SHARE * self.score(core)[0]:
