@@ -355,3 +355,18 @@ def test_a_second_passage_trimmed_to_a_heading_alone_is_not_served(monkeypatch):
     cut = snippet(doc, "docs/recipes.md", "what does vi.hoisted do", max_chars=100)
     assert "Use vi.hoisted" in cut.text
     assert "waitUntil" not in cut.text
+
+
+def test_a_passage_that_starts_inside_a_code_block_does_not_end_on_its_closing_fence():
+    # pinia's migration guide: a window inside a long example ended on the example's
+    # closing fence, which a markdown reader takes for an opening one.
+    code = "\n".join(f"    // step {n} of the store" for n in range(40))
+    doc = (
+        "# Migrating\n\n```ts\nexport const useStore = defineStore('auth', {\n"
+        f"{code}\n"
+        "    // easily reset state using `$reset`\n    clearUser () {\n      this.$reset()\n    }\n"
+        "})\n```\n\n" + "\n".join(f"Unrelated closing words number {n}." for n in range(40)) + "\n"
+    )
+    cut = snippet(doc, "docs/migration.md", "reset state clearUser", max_chars=120)
+    assert "this.$reset()" in cut.text
+    assert not cut.text.rstrip().endswith("```"), cut.text

@@ -39,6 +39,7 @@ from .inline_tests import inline_tests
 from .matching import TermMatcher
 from .span_choice import MARKER_CHARS, SpanChooser
 from .spans import (
+    FENCE,
     Span,
     document_headings,
     document_kind,
@@ -259,7 +260,7 @@ class _PassageEnds:
         span = _trimmed(self.lines, span)
         while True:
             shorter = self._without_open_fence(self._without_bare_heading(span))
-            shorter = self._without_anchor(shorter)
+            shorter = self._without_anchor(self._without_stray_closing_fence(shorter))
             if shorter == span:
                 return span
             span = shorter
@@ -341,6 +342,15 @@ class _PassageEnds:
         `.. _label:`, markdown's `<a name="x"></a>`)."""
         if span.end - span.start > 1 and _ANCHOR.match(self.lines[span.end - 1]):
             return _trimmed(self.lines, Span(span.start, span.end - 1))
+        return span
+
+    def _without_stray_closing_fence(self, span: Span) -> Span:
+        """Without a last line that closes a fenced block the passage starts inside (its
+        opening fence left out): a markdown reader takes it for an opening one."""
+        for block in self.fences:
+            closes = block.start < span.start < block.end == span.end
+            if closes and span.end - span.start > 1 and FENCE.match(self.lines[span.end - 1]):
+                return _trimmed(self.lines, Span(span.start, span.end - 1))
         return span
 
     def _without_open_fence(self, span: Span) -> Span:
