@@ -531,6 +531,22 @@ def test_generated_code_weighs_less_unless_the_query_asks_about_it(make_project,
     assert asked[0] == "docs/testdata/reply.pb.go"
 
 
+def test_in_a_project_about_tests_the_word_test_asks_about_no_test_files(make_project, engine):
+    # vitest's own code says `test` throughout: "what happens when a test runs longer than
+    # its timeout" asks about its runner, not its test files.
+    runner = (
+        "export function runTest(test) {\n  const timeout = test.timeout\n  return timeout\n}\n"
+    )
+    tests = "".join(
+        f"test('a test over its timeout {n}', () => runTest({{ timeout: {n} }}))\n"
+        for n in range(6)
+    )
+    files = {f"docs/src/part{n}.ts": f"// runs the test {n}\nexport const part{n} = {n}\n"
+             for n in range(24)}  # fmt: skip
+    root = make_project({**files, "docs/src/runner.ts": runner, "docs/test/runner.test.ts": tests})
+    assert sources(search(root, "a test runs longer than its timeout"))[0] == "docs/src/runner.ts"
+
+
 def test_translations_of_a_served_page_are_left_out(make_project, engine):
     # Translated documentation keeps the original's code and names: on those words a copy
     # in each language would fill the answer with the same page.

@@ -29,6 +29,7 @@ from tierscope.ranking.file_roles import (
     is_test_file,
     role_weigher,
     weighted,
+    without_the_subject,
 )
 from tierscope.ranking.matching import TermMatcher
 from tierscope.ranking.sections import cut_snippet
@@ -1201,3 +1202,14 @@ def test_a_name_looked_up_is_shown_at_its_implementation_rather_than_its_type():
     assert "if (isRef(value) || isReactive(value)) {" in cut.text, cut.text
     cut = snippet(PINIA_STYLE, "src/storeToRefs.ts", "StoreToRefs type", max_chars=300)
     assert cut.text.startswith("/**\n * Extracts the return type"), cut.text
+
+
+def test_a_word_about_tests_that_the_code_holds_throughout_is_its_subject():
+    code = {f"src/part{n}.ts": {"test", "run"} for n in range(20)}
+    assert without_the_subject({"test", "run"}, code) == {"run"}
+    few = dict(list(code.items())[:5])  # too few files to tell
+    assert without_the_subject({"test", "run"}, few) == {"test", "run"}
+    rare = {path: {"run"} for path in code} | {"src/part0.ts": {"test", "run"}}
+    assert without_the_subject({"test", "run"}, rare) == {"test", "run"}
+    tests = {f"tests/test_{n}.py": {"test"} for n in range(40)} | rare
+    assert without_the_subject({"test"}, tests) == {"test"}  # the tests themselves say nothing

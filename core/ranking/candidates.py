@@ -26,6 +26,7 @@ from .file_roles import (
     generated_weigher,
     role_weigher,
     weighted,
+    without_the_subject,
 )
 from .inline_tests import inline_tests
 from .matching import TermMatcher
@@ -100,7 +101,8 @@ def rank(
     # never repeated, so the counts are never compared). Most of thousands are never popped.
     entries: list[tuple[float, str, Mapping[str, float], frozenset[str]]] = []
     in_paths = paths_terms(candidates.frequencies, matcher) if matcher is not None else {}
-    role_of = role_weigher(asking_keys(matcher.terms) if matcher is not None else scorer.weights)
+    asking = asking_keys(matcher.terms) if matcher is not None else scorer.weights
+    role_of = role_weigher(without_the_subject(asking, candidates.frequencies))
     nothing: frozenset[str] = frozenset()
     # A bound depends only on the counts, in their order, when no term is in the path:
     # it is computed once for equal counts. Files with the same matches share one counts
@@ -223,7 +225,7 @@ def rerank_by_structure(
     module, inline_tests.py) counts as a test file's text does, unless the query asks
     about tests."""
     head = list(islice(ranked, RERANK_DEPTH if depth is None else depth))
-    asking = asking_keys(matcher.terms)
+    asking = without_the_subject(asking_keys(matcher.terms), candidates.frequencies)
     tests_count_less = not asks_about_tests(asking)
     generated = generated_weigher(asking)
     rescored: list[RankedFile] = []

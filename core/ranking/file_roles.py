@@ -164,6 +164,29 @@ def is_translated_page(path: str) -> bool:
     return found is not None and is_translation_tag(found[1])
 
 
+# A word about tests that at least this share of the other matching files hold (and at
+# least that many of them) is the project's own subject, not a question about its tests:
+# vitest's code says `test` throughout.
+SUBJECT_SHARE = 0.5
+SUBJECT_FILES = 20
+
+
+def without_the_subject(query_keys: Iterable[str], files: Mapping[str, Iterable[str]]) -> set[str]:
+    """The query's keys without the words about tests that the project's code (the
+    matching files, `files`: path -> keys, that are no tests) holds throughout."""
+    keys = set(query_keys)
+    testing = _ASKS_ABOUT_TESTS.intersection(keys)
+    if not testing:
+        return keys
+    code = [held for path, held in files.items() if not is_test_file(path)]
+    if len(code) < SUBJECT_FILES:
+        return keys
+    for key in testing:
+        if sum(1 for held in code if key in held) >= SUBJECT_SHARE * len(code):
+            keys.discard(key)
+    return keys
+
+
 def asks_about_tests(query_keys: Iterable[str]) -> bool:
     """Whether a query's keys ask about tests (then tests rank as any code does)."""
     return bool(_ASKS_ABOUT_TESTS.intersection(query_keys))
