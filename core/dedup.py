@@ -21,11 +21,7 @@ NEAR_COPY_SHARE = 0.8
 NEAR_COPY_LINES = 5
 
 
-def _written_lines(content: str) -> set[str]:
-    return {line.strip() for line in content.split("\n") if line.strip()}
-
-
-def _near_copy_of(lines: set[str], earlier: list[set[str]]) -> int | None:
+def _near_copy_of(lines: frozenset[str], earlier: list[frozenset[str]]) -> int | None:
     """The index of the earlier hit whose lines `lines` nearly copies, if any."""
     if len(lines) < NEAR_COPY_LINES:
         return None
@@ -53,10 +49,11 @@ def deduplicate(hits: Iterable[Hit]) -> tuple[tuple[Hit, ...], int]:
     if not hits:
         return (), 0
     # Imported once there is a hit: a query that finds nothing does not pay for it.
+    from .ranking.spans import written_lines
     from .translations import ServedPages
 
     pages = ServedPages()
-    shown: list[set[str]] = []  # the written lines of each hit kept
+    shown: list[frozenset[str]] = []  # the written lines of each hit kept
     removed = 0
     for hit in sorted(hits, key=lambda h: -h.score):
         if any(k.source == hit.source and _overlaps(k, hit) for k in kept):
@@ -74,7 +71,7 @@ def deduplicate(hits: Iterable[Hit]) -> tuple[tuple[Hit, ...], int]:
         if pages.is_translation(hit.source):
             removed += 1
             continue
-        lines = _written_lines(hit.content)
+        lines = written_lines(hit.content.split("\n"))
         copied = _near_copy_of(lines, shown)
         if copied is not None:
             removed += 1

@@ -18,7 +18,7 @@ from .inline_tests import inside
 from .line_clip import clip_line, most_shown
 from .matching import TermMatcher
 from .navigation import IMPORTS_WEIGHT, navigation_test
-from .spans import Span, heading_alone, paragraphs
+from .spans import Span, heading_alone, paragraphs, written_lines
 
 # Sections of one file compete first on which query terms they hold (weighted by rarity),
 # then on how densely: BM25 with this many characters as the "average" length, so that of
@@ -294,7 +294,7 @@ class SpanChooser:
         if room < SECOND_MIN_CHARS:
             return None
         is_navigation = self.is_navigation
-        shown = self._written(chosen)
+        shown = written_lines(self.lines[chosen.start : chosen.end])
         outside = [
             span for span in structural + self.paragraphs
             if ((span.end <= chosen.start and not after_only) or span.start >= chosen.end)
@@ -313,13 +313,10 @@ class SpanChooser:
         widened = self.widen(found, structural, room, bounds)
         return None if self._repeats(widened, shown) else widened
 
-    def _written(self, span: Span) -> set[str]:
-        return {text for i in range(span.start, span.end) if (text := self.lines[i].strip())}
-
-    def _repeats(self, span: Span, shown: set[str]) -> bool:
+    def _repeats(self, span: Span, shown: frozenset[str]) -> bool:
         """Whether a span's written lines are mostly lines `shown` already holds: a sync
         method's async twin, a copy of the first passage's example."""
-        lines = self._written(span)
+        lines = written_lines(self.lines[span.start : span.end])
         return len(lines) >= REPEAT_MIN_LINES and len(lines & shown) >= REPEAT_SHARE * len(lines)
 
     def is_navigation(self, span: Span) -> bool:

@@ -11,7 +11,7 @@ reads it."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -67,6 +67,12 @@ def split_lines(text: str) -> list[str]:
     if "\r" in text:
         lines = [line[:-1] if line.endswith("\r") else line for line in lines]
     return lines
+
+
+def written_lines(lines: Iterable[str]) -> frozenset[str]:
+    """The distinct lines that hold anything, stripped: what two texts are compared by to
+    tell a copy edited here and there (dedup.py, file_hits.py, span_choice.py)."""
+    return frozenset(stripped for line in lines if (stripped := line.strip()))
 
 
 def document_kind(path: str) -> str:

@@ -19,6 +19,7 @@ from ..ranking.machine_data import machine_data_kind
 from ..ranking.matching import TermMatcher
 from ..ranking.notebooks import is_notebook, notebook_view
 from ..ranking.sections import cut_snippet
+from ..ranking.spans import written_lines
 from ..translations import Originals, ServedPages, words_held
 from .base import TierRequest
 
@@ -29,11 +30,6 @@ from .base import TierRequest
 # (`tutorial001.py`, `tutorial001_an.py`) are two examples.
 NEAR_COPY_SHARE = 0.9
 NEAR_COPY_LINES = 20
-
-
-def written_lines(text: str) -> frozenset[str]:
-    """The distinct non-blank lines of a text, stripped."""
-    return frozenset(stripped for line in text.split("\n") if (stripped := line.strip()))
 
 
 def is_near_copy(lines: frozenset[str], other: frozenset[str]) -> bool:
@@ -157,7 +153,7 @@ class FileHits:
                     kept.line_end, kept.terms,
                 )  # fmt: skip
             return
-        lines = written_lines(document.text)
+        lines = written_lines(document.text.split("\n"))
         copied = self._near_copy_of(lines)
         if copied is not None and original_first(ranked.path) >= original_first(
             self.hits[copied].source
