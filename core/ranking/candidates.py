@@ -92,6 +92,7 @@ def rank(
     scorer: Scorer,
     length_of: Callable[[str], int | None],
     matcher: TermMatcher | None = None,
+    asking: Iterable[str] | None = None,
 ) -> Iterator[RankedFile]:
     """Every candidate, best first (ties by path), lazily: a file's length is looked up
     only while its best possible score (at length 0) could still beat the best file not
@@ -101,8 +102,9 @@ def rank(
     # never repeated, so the counts are never compared). Most of thousands are never popped.
     entries: list[tuple[float, str, Mapping[str, float], frozenset[str]]] = []
     in_paths = paths_terms(candidates.frequencies, matcher) if matcher is not None else {}
-    asking = asking_keys(matcher.terms) if matcher is not None else scorer.weights
-    role_of = role_weigher(without_the_subject(asking, candidates.frequencies))
+    if asking is None:
+        asking = _asking(candidates, matcher) if matcher is not None else scorer.weights
+    role_of = role_weigher(asking)
     nothing: frozenset[str] = frozenset()
     # A bound depends only on the counts, in their order, when no term is in the path:
     # it is computed once for equal counts. Files with the same matches share one counts
@@ -210,12 +212,34 @@ class ReadFile:
         return split_lines(self.text)
 
 
+def ranked_and_rescored(
+    candidates: Candidates,
+    scorer: Scorer,
+    length_of: Callable[[str], int | None],
+    matcher: TermMatcher,
+    read: Callable[[str], ReadFile | None],
+) -> Iterator[RankedFile]:
+    """Every candidate best first (`rank`), the best scored again by their structure
+    (`rerank_by_structure`), the roles the query asks about told once for both."""
+    asking = _asking(candidates, matcher)
+    ranked = rank(candidates, scorer, length_of, matcher, asking)
+    return rerank_by_structure(ranked, candidates, scorer, matcher, read, asking=asking)
+
+
+def _asking(candidates: Candidates, matcher: TermMatcher) -> set[str]:
+    """The keys the query asks with (file_roles: tests, news, examples...), without the
+    words about tests that are the project's own subject."""
+    return without_the_subject(asking_keys(matcher.terms), candidates.frequencies)
+
+
 def rerank_by_structure(
     ranked: Iterator[RankedFile],
     candidates: Candidates,
     scorer: Scorer,
     matcher: TermMatcher,
     read: Callable[[str], ReadFile | None],
+    *,
+    asking: Iterable[str],
     depth: int | None = None,
 ) -> Iterator[RankedFile]:
     """The best `depth` files scored again with the terms among their headings or
@@ -223,9 +247,8 @@ def rerank_by_structure(
     cannot), then the rest as they came. These fields only add, so no file left behind
     outscores those ahead of it by its text; what a file's own tests add (a Rust test
     module, inline_tests.py) counts as a test file's text does, unless the query asks
-    about tests."""
+    about tests (`asking`: the keys it asks with, `_asking`)."""
     head = list(islice(ranked, RERANK_DEPTH if depth is None else depth))
-    asking = without_the_subject(asking_keys(matcher.terms), candidates.frequencies)
     tests_count_less = not asks_about_tests(asking)
     generated = generated_weigher(asking)
     rescored: list[RankedFile] = []

@@ -103,7 +103,7 @@ class _GrepSearch:
         if found is None or not found.frequencies:
             return self.finish(TierStatus.EMPTY, f"no file matches {words!r} ({self.engine})")
         # Imported once a file matches: ranking, reading files and cutting snippets.
-        from ..ranking.candidates import rank, rerank_by_structure
+        from ..ranking.candidates import ranked_and_rescored
         from .file_hits import FileHits, FileReader
 
         scorer = found.scorer(tuple(term.key for term in terms))
@@ -118,10 +118,8 @@ class _GrepSearch:
             frequencies=found.frequencies,
         )
         reader = FileReader(request, matcher)
-        ranked_files = rerank_by_structure(
-            rank(found, scorer, _length_of(request, reader, found), matcher),
-            found, scorer, matcher, reader.read,
-        )  # fmt: skip
+        length_of = _length_of(request, reader, found)
+        ranked_files = ranked_and_rescored(found, scorer, length_of, matcher, reader.read)
         for ranked in ranked_files:
             if collected.full:
                 break

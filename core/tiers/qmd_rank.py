@@ -18,7 +18,7 @@ from ..files import TextFile, Unreadable, read_text_file
 from ..models import FilteredHit, Hit, noun_for
 from ..project import is_inside
 from ..ranking.analysis import Term
-from ..ranking.candidates import Candidates, rank, rerank_by_structure
+from ..ranking.candidates import Candidates, ranked_and_rescored
 from ..ranking.matching import TermMatcher
 from ..scopes import in_scope
 from .base import Deadline, TierRequest
@@ -108,10 +108,7 @@ def rank_found(
         frequencies=candidates.frequencies,
     )
     reader = FileReader(request, matcher, read_already=texts)
-    ranked_files = rerank_by_structure(
-        rank(candidates, scorer, lambda path: None, matcher), candidates, scorer, matcher,
-        reader.read,
-    )  # fmt: skip
+    ranked_files = ranked_and_rescored(candidates, scorer, lambda path: None, matcher, reader.read)
     for ranked in ranked_files:
         if collected.full:
             break
