@@ -1,6 +1,8 @@
 """The starter `.tierscope.yaml` that `tierscope init` proposes: scopes made from what a
-survey of the project found (`docs`, `code`, and `all` where the project is not laid out
-like Loa), written as a commented YAML file.
+survey of the project found (`docs`, `code`, `framework` in a Loa project, and `all`
+where the project is not laid out like Loa; project_places.py tells where documentation
+and code are), written as a commented YAML file. The qmd collections `init --qmd` makes
+are starter_collections.py's.
 
 Every name in the file comes from the project tree and is untrusted: values are written
 by the config writer's own YAML rendering (quoted and escaped where needed), and text in
@@ -9,7 +11,6 @@ comments has its control characters escaped, so no file name can add a line to t
 
 from __future__ import annotations
 
-import re
 import textwrap
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -18,29 +19,27 @@ from dataclasses import dataclass
 from .config.document import yaml_inline
 from .config.model import ScopeConfig
 from .models import noun_for
+from .project_places import (
+    FEW_FILES,
+    code_folders,
+    docs_places,
+    file_suffix,
+    holds_notebooks,
+)
 from .project_survey import (
     DOC_EXTENSIONS,
-    DOC_FOLDER_NAMES,
     LANGUAGES,
-    NOT_FOR_QMD,
-    TEST_FOLDER_NAMES,
     FolderSurvey,
-    FoundCollection,
     ProjectSurvey,
 )
-from .qmd_setup import LOCAL_DIR, WantedCollection
+from .qmd_setup import LOCAL_DIR
 from .scopes import LOA_FOLDERS, PROJECT_FILES
 from .terminal import printable
 
-# A folder this small is classed by what it holds at all; a larger one by its majority.
-FEW_FILES = 3
 # Files of the root listed one by one in a scope; more than this and the scope takes the
 # whole root with `include` globs instead.
 MAX_LISTED_FILES = 12
-TOP_LEVEL_COLLECTION = "top-level"
 CK_REMARK = "empty: ck searches the grep paths"
-# qmd reads a mask as globs joined by commas: a name with these cannot be listed in one.
-_MASK_SPECIAL = re.compile(r"[,*?\[\]{}!]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,105 +71,6 @@ class Starter:
     def entries(self) -> dict[str, dict[str, object]]:
         """Each scope as the plain data `ConfigDocument.set` writes (no comments)."""
         return {starter.name: _entry(starter.scope) for starter in self.scopes}
-
-
-def docs_places(survey: ProjectSurvey) -> tuple[list[FolderSurvey], list[str]]:
-    """The folders and root files that hold the project's documentation: top-level
-    folders, and a folder named for documentation inside one that is not (a monorepo's
-    `packages/docs/`) when it holds a few documents."""
-    folders = [folder for folder in survey.folders if _is_docs(folder)]
-    taken = {folder.name for folder in folders}
-    folders += [
-        folder
-        for folder in survey.nested_docs
-        if folder.name.split("/")[0] not in taken and _is_docs(folder)
-        and sum(folder.docs.values()) >= FEW_FILES
-    ]  # fmt: skip
-    return folders, list(survey.top_docs)
-
-
-def code_folders(survey: ProjectSurvey) -> list[FolderSurvey]:
-    """The folders that hold the project's source code."""
-    return [folder for folder in survey.folders if not _is_docs(folder) and _is_code(folder)]
-
-
-def _is_docs(folder: FolderSurvey) -> bool:
-    docs, sources = sum(folder.docs.values()), sum(folder.sources.values())
-    name = folder.name.rsplit("/", 1)[-1].lower()
-    if not docs or name in TEST_FOLDER_NAMES:
-        return False
-    if name in DOC_FOLDER_NAMES:
-        return True
-    return docs > sources and (docs >= FEW_FILES or 2 * docs >= folder.files)
-
-
-def _is_code(folder: FolderSurvey) -> bool:
-    docs, sources = sum(folder.docs.values()), sum(folder.sources.values())
-    if sources and folder.name.lower() in TEST_FOLDER_NAMES:
-        return True  # tests, whatever fixtures they keep beside them
-    return sources > 0 and sources >= docs and (sources >= FEW_FILES or 2 * sources >= folder.files)
-
-
-def collections_to_create(survey: ProjectSurvey) -> dict[str, WantedCollection]:
-    """The project-local qmd collections `init --qmd` would make for the docs scope: one
-    per documentation folder (of its kinds of document), and one for the root's
-    documentation files, each unless an existing collection already covers it. Nothing
-    when qmd's collections for this project live in the user's own index: a project-local
-    index would hide them from qmd here."""
-    existing = survey.collections
-    if existing and not survey.qmd_project_local:
-        return {}
-    folders, top_docs = docs_places(survey)
-    if _holds_notebooks(folders, top_docs):
-        return {}  # the docs scope names no collection (see _docs_scope)
-    taken = {collection.name for collection in existing}
-    wanted: dict[str, WantedCollection] = {}
-    for folder in folders:
-        mask = _documents_mask(folder)
-        if mask is not None and not _covered(folder.name, existing, mask):
-            wanted[_unique(_slug(folder.name), taken)] = WantedCollection(folder.name, mask)
-    listed = [
-        name
-        for name in top_docs
-        if not _MASK_SPECIAL.search(name) and _suffix(name) not in NOT_FOR_QMD
-    ]
-    if listed and not any(c.folder == "." for c in existing):
-        wanted[_unique(TOP_LEVEL_COLLECTION, taken)] = WantedCollection(".", ",".join(listed))
-    return wanted
-
-
-def _documents_mask(folder: FolderSurvey) -> str | None:
-    """The mask of a folder's collection: qmd's default (every markdown file) for a folder
-    of markdown, else its kinds of document (`**/*.rst`): qmd indexes any text its mask
-    names, and by default it would index nothing of reStructuredText docs. None for a
-    folder of nothing qmd can index (notebooks: JSON to qmd)."""
-    kinds = [suffix for suffix, _ in folder.docs.most_common() if suffix not in NOT_FOR_QMD]
-    if not kinds:
-        return None
-    return "" if kinds == [".md"] else ",".join(f"**/*{suffix}" for suffix in kinds)
-
-
-def _covered(folder: str, collections: Iterable[FoundCollection], mask: str = "") -> bool:
-    """Whether a collection indexes the folder's documents (its markdown; or, for a folder
-    of other documents, what `mask` names): one of it, or of a folder above it."""
-    masks = (mask,) if mask else ("**/*.md", "")
-    return any(
-        c.folder == folder or c.folder == "." or folder.startswith(f"{c.folder}/")
-        for c in collections
-        if c.mask in masks
-    )
-
-
-def _slug(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_-]+", "-", name).strip("-").lower() or "docs"
-
-
-def _unique(name: str, taken: set[str]) -> str:
-    candidate, number = name, 2
-    while candidate in taken:
-        candidate, number = f"{name}-{number}", number + 1
-    taken.add(candidate)
-    return candidate
 
 
 def plan_starter(survey: ProjectSurvey, new_collections: Iterable[str] = ()) -> Starter:
@@ -225,7 +125,7 @@ def _docs_scope(
     for folder in folders:
         extensions.update(folder.docs)
     for name in top_docs:
-        extensions[_suffix(name)] += 1
+        extensions[file_suffix(name)] += 1
     include = tuple(DOC_EXTENSIONS[ext] for ext, _ in extensions.most_common())
     paths = [folder.path for folder in folders]
     if len(top_docs) <= MAX_LISTED_FILES:
@@ -235,7 +135,7 @@ def _docs_scope(
     count = sum(extensions.values())
     mixed = [folder.path for folder in folders if sum(folder.sources.values())]
     qmd_remark = _collection_remark(survey, collections, new_collections)
-    if _holds_notebooks(folders, top_docs):
+    if holds_notebooks(folders, top_docs):
         # qmd answering from the other documents would never let grep reach these.
         collections, qmd_remark = (
             [],
@@ -251,13 +151,6 @@ def _docs_scope(
     files = f"{count:,} {noun_for(count, 'file')}"
     about = f"Documentation: {files} ({', '.join(include)}) in {_join(paths)}."
     return StarterScope("docs", scope, about, remarks)
-
-
-def _holds_notebooks(folders: list[FolderSurvey], top_docs: list[str]) -> bool:
-    """Whether the documentation places hold documents qmd cannot index (notebooks)."""
-    return any(NOT_FOR_QMD.intersection(folder.docs) for folder in folders) or any(
-        _suffix(name) in NOT_FOR_QMD for name in top_docs
-    )
 
 
 def _collection_remark(
@@ -409,11 +302,6 @@ def _entry(scope: ScopeConfig) -> dict[str, object]:
 
 def _wrap(text: str, width: int) -> list[str]:
     return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False) or [""]
-
-
-def _suffix(name: str) -> str:
-    dot = name.rfind(".")
-    return name[dot:].lower() if dot > 0 else ""
 
 
 def _join(items: Iterable[str]) -> str:

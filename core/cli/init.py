@@ -54,7 +54,8 @@ def _say(message: str) -> None:
 def run(args: argparse.Namespace) -> int:
     from tierscope.project import find_root
     from tierscope.project_survey import survey_project
-    from tierscope.starter_config import collections_to_create, plan_starter
+    from tierscope.starter_collections import collections_to_create
+    from tierscope.starter_config import plan_starter
 
     root = find_root(getattr(args, "root", None))
     survey = survey_project(root)
@@ -82,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _nothing_to_index(survey) -> str:
-    from tierscope.starter_config import docs_places
+    from tierscope.project_places import docs_places
 
     if survey.collections and not survey.qmd_project_local:
         names = ", ".join(c.name for c in survey.collections)

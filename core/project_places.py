@@ -1,0 +1,65 @@
+"""Where a surveyed project keeps its documentation and its source code, as `tierscope
+init` reads the survey (project_survey.py): the places its starter scopes and its qmd
+collections are made of."""
+
+from __future__ import annotations
+
+from .project_survey import (
+    DOC_FOLDER_NAMES,
+    NOT_FOR_QMD,
+    TEST_FOLDER_NAMES,
+    FolderSurvey,
+    ProjectSurvey,
+)
+
+# A folder this small is classed by what it holds at all; a larger one by its majority.
+FEW_FILES = 3
+
+
+def docs_places(survey: ProjectSurvey) -> tuple[list[FolderSurvey], list[str]]:
+    """The folders and root files that hold the project's documentation: top-level
+    folders, and a folder named for documentation inside one that is not (a monorepo's
+    `packages/docs/`) when it holds a few documents."""
+    folders = [folder for folder in survey.folders if _is_docs(folder)]
+    taken = {folder.name for folder in folders}
+    folders += [
+        folder
+        for folder in survey.nested_docs
+        if folder.name.split("/")[0] not in taken and _is_docs(folder)
+        and sum(folder.docs.values()) >= FEW_FILES
+    ]  # fmt: skip
+    return folders, list(survey.top_docs)
+
+
+def code_folders(survey: ProjectSurvey) -> list[FolderSurvey]:
+    """The folders that hold the project's source code."""
+    return [folder for folder in survey.folders if not _is_docs(folder) and _is_code(folder)]
+
+
+def _is_docs(folder: FolderSurvey) -> bool:
+    docs, sources = sum(folder.docs.values()), sum(folder.sources.values())
+    name = folder.name.rsplit("/", 1)[-1].lower()
+    if not docs or name in TEST_FOLDER_NAMES:
+        return False
+    if name in DOC_FOLDER_NAMES:
+        return True
+    return docs > sources and (docs >= FEW_FILES or 2 * docs >= folder.files)
+
+
+def _is_code(folder: FolderSurvey) -> bool:
+    docs, sources = sum(folder.docs.values()), sum(folder.sources.values())
+    if sources and folder.name.lower() in TEST_FOLDER_NAMES:
+        return True  # tests, whatever fixtures they keep beside them
+    return sources > 0 and sources >= docs and (sources >= FEW_FILES or 2 * sources >= folder.files)
+
+
+def holds_notebooks(folders: list[FolderSurvey], top_docs: list[str]) -> bool:
+    """Whether the documentation places hold documents qmd cannot index (notebooks)."""
+    return any(NOT_FOR_QMD.intersection(folder.docs) for folder in folders) or any(
+        file_suffix(name) in NOT_FOR_QMD for name in top_docs
+    )
+
+
+def file_suffix(name: str) -> str:
+    dot = name.rfind(".")
+    return name[dot:].lower() if dot > 0 else ""
