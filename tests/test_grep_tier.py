@@ -163,6 +163,19 @@ def test_a_british_spelling_finds_the_american_one_and_back(make_project, engine
     assert sources(search(root, "center it")) == ["docs/uk.md"]
 
 
+def test_an_abbreviation_finds_the_word_it_stands_for(make_project, engine):
+    root = make_project(
+        {
+            "docs/queue.md": "Each message waits in the queue.\n",
+            "docs/short.md": "Read the env first.\n",
+            "docs/other.md": "Nothing about it.\n",
+        }
+    )
+    assert sources(search(root, "msg")) == ["docs/queue.md"]
+    # The word does not find its abbreviation.
+    assert sources(search(root, "environment")) == []
+
+
 CODE_AND_ITS_TESTS = {
     "src/budget.py": (
         "def pack(hits, budget):\n"

@@ -149,6 +149,19 @@ def test_british_and_american_spellings_are_one_term():
     assert counts("precise", "precision") == {"precis": 1}
 
 
+def test_an_abbreviation_counts_the_words_it_stands_for():
+    text = "Set an environment variable: the env var, ENV; messages and a msg."
+    assert counts("env var msg", text) == {"env": 3, "var": 2, "msg": 2}
+    # Only the abbreviation a query spells is widened: `environment` does not count `ENV`.
+    assert counts("environment", "ENV and env vars; the environment") == {"environ": 1}
+    # A query spelling the abbreviation and its word counts each word once.
+    assert counts("env environment", "the environment") == {"environ": 1}
+    # A part of a name is no abbreviation: `ERR_CODE_17` does not count "error".
+    assert counts("ERR_CODE_17", "an error") == {}
+    # Only listed abbreviations: `cat` is no `category`.
+    assert counts("cat", "a category") == {}
+
+
 def test_lines_say_which_terms_are_on_each_line():
     matcher = TermMatcher(query_terms("token budget"))
     assert matcher.lines("a token\nnothing\nbudget and tokens\n") == {

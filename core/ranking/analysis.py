@@ -16,6 +16,7 @@ from functools import lru_cache
 
 import Stemmer  # PyStemmer: C Snowball stemmers, ~1 ms to import
 
+from .abbreviations import words_for
 from .spelling import american, spellings
 
 STOPWORDS = frozenset(
@@ -105,6 +106,9 @@ class Term:
     # Only ever a part of a name the query spells (`test` of `runTestFiles`): no word the
     # query asks with (asking_keys).
     in_name: bool = False
+    # The stems of the words an abbreviation stands for (`environ` for `env`): counted
+    # under this term's key (abbreviations.py).
+    stands_for: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:
@@ -134,6 +138,24 @@ def _spelling_prefix(part: str, stemmed: str) -> str:
     return part[:common] or part
 
 
+def _abbreviation_prefix(part: str, key: str) -> tuple[str, tuple[str, ...]]:
+    """A word part's search prefix, widened to the words it abbreviates (`(?:msg|messag)`),
+    and those words' stems other than its own."""
+    prefix = search_prefix(part, key)
+    words = words_for(part.lower())
+    if not words:
+        return prefix, ()
+    stems = tuple(dict.fromkeys(s for s in map(stem, words) if s != key))
+    prefixes = [prefix]
+    for word in words:
+        if not word.startswith(prefix):
+            prefixes.append(search_prefix(word, stem(word)))
+    prefixes = list(dict.fromkeys(prefixes))
+    if len(prefixes) > 1:
+        prefix = "(?:" + "|".join(sorted(prefixes, key=lambda p: (-len(p), p))) + ")"
+    return prefix, stems
+
+
 def query_terms(text: str) -> tuple[Term, ...]:
     """Every distinct term of the query, in order (dotted numbers last). Stopwords are
     dropped (unless nothing else is left), and single characters and the digits of a name
@@ -156,9 +178,14 @@ def query_terms(text: str) -> tuple[Term, ...]:
                 continue  # `OSC52`'s `52` alone would find every table of numbers
             key = stem(part)
             in_name = len(parts) > 1
-            term = Term(
-                key, search_prefix(part, key), word=part, qualifier=qualifier, in_name=in_name
+            # A part of a name (`ERR_CODE_17`) is no abbreviation the query spells.
+            prefix, stands_for = (
+                (search_prefix(part, key), ()) if in_name else _abbreviation_prefix(part, key)
             )
+            term = Term(
+                key, prefix, word=part, qualifier=qualifier, in_name=in_name,
+                stands_for=stands_for,
+            )  # fmt: skip
             target = dropped if part in STOPWORDS else singles
             if not in_name and key in target and target[key].in_name:
                 target[key] = term  # `runTestFiles tests`: asked with as a word too
@@ -246,7 +273,7 @@ def spelt_stems(term: Term) -> tuple[str, ...]:
     and `harbor` for the key `harbor`): for a tool that stems the text itself."""
     forms = spellings(term.word) if term.word and not term.compound else ()
     if len(forms) < 2:
-        return (term.key,)
+        return (term.key, *term.stands_for)
     return tuple(dict.fromkeys(_STEMMER.stemWord(form) for form in forms))
 
 

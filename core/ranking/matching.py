@@ -59,6 +59,8 @@ class TermMatcher:
     _stems: frozenset[str] = field(init=False, repr=False)
     _compounds: frozenset[str] = field(init=False, repr=False)
     _literals: frozenset[str] = field(init=False, repr=False)
+    # The stem of a word an abbreviation of the query stands for -> that term's key.
+    _abbreviated: dict[str, str] = field(init=False, repr=False, compare=False)
     # The names the query spells whole, each with its term keys (analysis.query_names).
     names: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
     # What each matched text counts for, as found: the same words recur in every file.
@@ -81,6 +83,13 @@ class TermMatcher:
         object.__setattr__(self, "names", query_names(self.terms))
         object.__setattr__(self, "_literals", frozenset(t.key for t in self.terms if t.literal))
         object.__setattr__(self, "_keys", {})
+        abbreviated = {
+            stood: term.key
+            for term in self.terms
+            for stood in term.stands_for
+            if stood not in stems  # the query spells the word too: counted once
+        }
+        object.__setattr__(self, "_abbreviated", abbreviated)
 
     def word_of(self, match: str) -> str | None:
         """The word part a match starts, without the character before it; None when the
@@ -112,6 +121,11 @@ class TermMatcher:
             return []
         analysed = analyse_word(word)
         keys = [s for s in analysed.stems if s in self._stems]
+        if self._abbreviated:
+            for s in analysed.stems:
+                key = self._abbreviated.get(s)
+                if key is not None and key not in keys:
+                    keys.append(key)
         compound = analysed.compound
         if compound:
             if compound in self._compounds:
