@@ -936,16 +936,18 @@ def test_the_names_a_query_spells_whole():
     assert "run" not in names("which program does search_zip run to decompress a file")
 
 
-def test_a_snippet_shows_the_definition_of_the_name_asked_for_not_a_call():
-    calls = "".join(f"def caller_{n}(table):\n    table.add_row(1, 2)\n\n" for n in range(3))
+@pytest.mark.parametrize("name", ["add_row", "add_table_row", "appendTableRowCells"])
+def test_a_snippet_shows_the_definition_of_the_name_asked_for_not_a_call(name):
+    # However many parts the name has: each is a word of the name, not of a question.
+    calls = "".join(f"def caller_{n}(table):\n    table.{name}(1, 2)\n\n" for n in range(3))
     definition = (
         "class Table:\n"
-        "    def add_row(self, *cells):\n"
+        f"    def {name}(self, *cells):\n"
         '        """Append a row of cells."""\n'
         "        self.rows.append(cells)\n\n"
     )
-    cut = snippet(calls + definition + calls, "src/table.py", "add_row", max_chars=120)
-    assert "def add_row(self, *cells):" in cut.text
+    cut = snippet(calls + definition + calls, "src/table.py", name, max_chars=120)
+    assert f"def {name}(self, *cells):" in cut.text
 
 
 TS_GENERIC = """\

@@ -259,9 +259,15 @@ def asking_keys(terms: tuple[Term, ...]) -> frozenset[str]:
 
 def few_words(terms: tuple[Term, ...]) -> bool:
     """Whether the query is a word or two (NAMED_WORDS), not a question: then a plain word
-    of it may name a definition. The holder of a member counts for none
+    of it may name a definition. A name is one word, however many parts it has
+    (`extract_pagination_config`), and the holder of a member counts for none
     (`AsyncClient.stream` is one word, `Command.PersistentFlags` two)."""
-    return sum(1 for term in _single_words(terms) if not term.qualifier) <= NAMED_WORDS
+    words = sum(
+        1
+        for term in terms
+        if not (term.literal or term.qualifier) and (term.compound or not term.in_name)
+    )
+    return words <= NAMED_WORDS
 
 
 def _single_words(terms: tuple[Term, ...]) -> list[Term]:

@@ -101,8 +101,14 @@ def cut_snippet(
         structural = document_sections(lines, found) if found or kind == "markdown" else []
     constructs = open_constructs(lines, path) if kind == "code" else None
     asking = asking_keys(matcher.terms) if matcher is not None else weights
-    tests = [] if asks_about_tests(asking) else inline_tests(lines, path)
-    named = _named_definitions(lines, line_terms, weights, matcher) if kind == "code" else {}
+    about_tests = asks_about_tests(asking)
+    tests = [] if about_tests else inline_tests(lines, path)
+    # A name's tests asked about (`add_row tests`): its tests, not its definition.
+    named = (
+        _named_definitions(lines, line_terms, weights, matcher)
+        if kind == "code" and not about_tests
+        else {}
+    )
     if named and matcher is not None:
         weights = _without_qualifiers(weights, matcher)
     chooser = SpanChooser(
