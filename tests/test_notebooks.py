@@ -132,3 +132,32 @@ def test_a_notebooks_outputs_do_not_count_in_its_length(make_project, monkeypatc
         request = TierRequest("warmup schedule", root, scope, Config(), 5.0)
         outcome = GrepTier().search(request, Deadline.after(5.0))
         assert outcome.hits[0].source == "work/tuning.ipynb"
+
+
+def test_a_notebooks_outputs_do_not_count_for_its_rank(make_project, monkeypatch):
+    # An executed notebook's outputs hold `image/png` keys, HTML tables and log lines: the
+    # words a query counts are those of its cells, as its snippet shows them.
+    from tierscope.config.model import Config
+    from tierscope.models import ResolvedScope
+    from tierscope.tiers.base import Deadline, TierRequest
+    from tierscope.tiers.grep import GrepTier
+
+    logged = {"name": "stdout", "output_type": "stream", "text": ["export figure dpi\n"] * 60}
+    plotted = notebook(
+        markdown("# Plotting\n", "A figure of the data, drawn once.\n"),
+        code("plt.plot(x, y)", outputs=[logged]),
+    )
+    saving = notebook(
+        markdown("# Saving\n", "Export a figure with `savefig`; `dpi` sets its resolution.\n"),
+        code("fig.savefig('figure.png', dpi=300)"),
+    )
+    others = {f"book/notes-{i:02}.md": "# Notes\n\nNothing about it.\n" for i in range(20)}
+    root = make_project(
+        {"book/01-plotting.ipynb": plotted, "book/02-saving.ipynb": saving, **others}
+    )
+    scope = ResolvedScope("all", (), (), (root.resolve(),))
+    for engine in ("ripgrep", "python"):
+        monkeypatch.setenv("TIERSCOPE_GREP_ENGINE", engine)
+        request = TierRequest("export figure dpi", root, scope, Config(), 5.0)
+        outcome = GrepTier().search(request, Deadline.after(5.0))
+        assert outcome.hits[0].source == "book/02-saving.ipynb", engine

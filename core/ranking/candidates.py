@@ -211,6 +211,15 @@ class ReadFile:
     def lines(self) -> list[str]:
         return split_lines(self.text)
 
+    @cached_property
+    def term_counts(self) -> dict[str, int]:
+        """The query terms in the text read: for a notebook, in its cells (the search
+        counted its outputs too: `image/png` keys, tables, logs)."""
+        counts: Counter[str] = Counter()
+        for on_line in self.line_terms.values():
+            counts.update(on_line)
+        return dict(counts)
+
 
 def ranked_and_rescored(
     candidates: Candidates,
@@ -245,7 +254,8 @@ def rerank_by_structure(
     """The best `depth` files scored again with the terms among their headings or
     definitions and the terms found close together (`read` reads a file; None when it
     cannot), then the rest as they came. These fields only add, so no file left behind
-    outscores those ahead of it by its text; what a file's own tests add (a Rust test
+    outscores those ahead of it by its text (a notebook's text is now its cells': its
+    outputs counted in the search only lifted it); what a file's own tests add (a Rust test
     module, inline_tests.py) counts as a test file's text does, unless the query asks
     about tests (`asking`: the keys it asks with, `_asking`)."""
     head = list(islice(ranked, RERANK_DEPTH if depth is None else depth))
@@ -261,7 +271,7 @@ def rerank_by_structure(
         length = candidates.lengths.get(entry.path, found.size)
         in_path = path_terms(entry.path, matcher)
         fields = _FileFields(found, entry.path, length, in_path, scorer, matcher)
-        tf = candidates.frequencies[entry.path]
+        tf = candidates.frequencies[entry.path] if found.view is None else found.term_counts
         contributions = fields.contributions(tf, found.line_terms)
         if tests:
             contributions = fields.with_tests_weighed(tf, contributions, tests)
