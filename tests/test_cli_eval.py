@@ -198,6 +198,22 @@ def test_a_row_whose_expected_file_or_passage_is_not_there_is_reported(capsys, p
     assert [p.split(":")[0] for p in problems] == ["line 1", "line 2", "line 3"]
 
 
+def test_a_notebooks_passage_is_looked_for_in_its_cells_as_a_snippet_shows_them(capsys, project):
+    # The file is JSON: `on="name"` is written `on=\"name\"` there, as the snippet is not.
+    cells = [{"cell_type": "code", "execution_count": 1, "metadata": {}, "outputs": [],
+              "source": ["# retry backoff, merged\n", 'pd.merge(a, b, on="name")']}]  # fmt: skip
+    document = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (project / "docs/merge.ipynb").write_text(json.dumps(document, indent=1) + "\n")
+    (project / "queries.tsv").write_text(
+        'retry backoff merged\tdocs/merge.ipynb\t\tpd.merge(a, b, on="name")\n'
+        'retry backoff merged\tdocs/merge.ipynb\t\tpd.merge(a, b, on=\\"name\\")\n'
+    )
+    _, out, err = run_eval(capsys, project, "--json")
+    assert "line 1" not in err
+    assert "line 2: the passage is in none of the expected files" in err
+    assert json.loads(out)["queries"][0]["passage_served"] is True
+
+
 def test_the_passage_is_never_looked_for_outside_the_root(capsys, project, tmp_path):
     secret = project.parent / "secret.md"
     secret.write_text("the secret passage\n")

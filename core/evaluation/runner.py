@@ -10,6 +10,7 @@ from pathlib import Path
 from ..api import Project, QueryOptions
 from ..files import Unreadable, read_text_file
 from ..models import Hit, QueryResult, TierStatus
+from ..ranking.notebooks import is_notebook, notebook_view
 from .metrics import (
     QueryEvaluation,
     RankedAnswer,
@@ -84,7 +85,8 @@ def checked_queries(
     """Each query with the expected files that really hold its passage, and the problems
     of the set: an expected file that cannot be read in the project (a typo reads as a
     ranking miss otherwise), a passage in none of them. Files are read as any project file
-    is (inside the root, regular, at most `max_bytes`)."""
+    is (inside the root, regular, at most `max_bytes`), and a notebook as its snippets show
+    it: its cells' text, not its JSON."""
     texts: dict[str, str | None] = {}
     reasons: dict[str, str] = {}
 
@@ -92,7 +94,7 @@ def checked_queries(
         if source not in texts:
             try:
                 document = read_text_file(root / source, root, max_bytes)
-                texts[source] = normalise_passage(document.text)
+                texts[source] = normalise_passage(_as_served(document.text, source))
             except Unreadable as exc:
                 texts[source] = None
                 reason = str(exc)
@@ -113,6 +115,11 @@ def checked_queries(
             query = replace(query, passage_files=holding)
         checked.append(query)
     return checked, problems
+
+
+def _as_served(text: str, source: str) -> str:
+    view = notebook_view(text) if is_notebook(source) else None
+    return view.text if view is not None else text
 
 
 def summarise_all(evaluations: list[QueryEvaluation]) -> EvaluationReport:
