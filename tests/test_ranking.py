@@ -19,6 +19,7 @@ from tierscope.ranking.file_roles import (
     DECLARATIONS_WEIGHT,
     DEMOTION_LABEL,
     EXAMPLE_WEIGHT,
+    PAPERWORK_WEIGHT,
     POST_DEMOTION_LABEL,
     POST_WEIGHT,
     TEST_FILE,
@@ -801,6 +802,20 @@ def test_translated_pages_weigh_less_unless_the_query_is_in_another_language():
     assert demoted_files(paths, keys("选项 required")) == {}
     _, parts = weighted({"cors": 0.4}, role_weigher(keys("allow cors"))("docs/es/docs/cors.md"))
     assert "(translation)" in parts
+
+
+def test_a_licence_or_code_of_conduct_weighs_less_unless_the_query_asks_about_it():
+    paths = [
+        "LICENSE", "LICENSE-APACHE", "docs/LICENCE.txt", "COPYING", "NOTICE",
+        "CODE_OF_CONDUCT.md", "docs/paging.md", "src/license.py", "docs/notice_board.md",
+    ]  # fmt: skip
+    paperwork = ["LICENSE", "LICENSE-APACHE", "docs/LICENCE.txt", "COPYING", "NOTICE"]
+    demoted = dict.fromkeys([*paperwork, "CODE_OF_CONDUCT.md"], PAPERWORK_WEIGHT)
+    assert demoted_files(paths, keys("how does paging work")) == demoted
+    for query in ("which license", "copyright holders", "report a conduct violation"):
+        assert demoted_files(paths, keys(query)) == {}
+    _, parts = weighted({"work": 0.4}, role_weigher(keys("paging work"))("LICENSE"))
+    assert "(licence or conduct)" in parts
 
 
 def _method_with_long_docstring(body_lines: int) -> str:

@@ -31,6 +31,10 @@
   a word no English query spells (a letter outside ASCII), its score is scaled by
   TRANSLATION_WEIGHT. A tag that is also a common folder name (`it`, `io`...) is left
   alone (translations.py).
+- A project's paperwork (its licence, notices, copying terms, code of conduct) is long
+  legal or community prose that holds every common word of a question ("how does paging
+  *work*": Apache's licence says *work* 40 times). Unless the question is about licensing
+  or conduct, its score is scaled by PAPERWORK_WEIGHT.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ TRANSLATION_WEIGHT = 0.6
 EXAMPLE_WEIGHT = 0.8
 DECLARATIONS_WEIGHT = 0.8
 GENERATED_WEIGHT = 0.6
+PAPERWORK_WEIGHT = 0.6
 # What each demotion is called where `--explain` lists what each term added.
 DEMOTION_LABEL = "(test file)"
 POST_DEMOTION_LABEL = "(dated post)"
@@ -55,10 +60,15 @@ TRANSLATION_DEMOTION_LABEL = "(translation)"
 EXAMPLE_DEMOTION_LABEL = "(example)"
 DECLARATIONS_DEMOTION_LABEL = "(declarations)"
 GENERATED_DEMOTION_LABEL = "(generated)"
+PAPERWORK_DEMOTION_LABEL = "(licence or conduct)"
 # Query terms (stems) that ask about tests, or about news: then those rank as any file does.
 _ASKS_ABOUT_TESTS = frozenset({"test", "spec", "fixtur", "pytest", "unittest", "conftest"})
 _ASKS_ABOUT_NEWS = frozenset({"blog", "post", "news", "changelog", "releas", "announc"})
 _ASKS_FOR_EXAMPLES = frozenset({"exampl", "sampl", "demo", "playground"})
+_ASKS_ABOUT_PAPERWORK = frozenset(
+    {"licens", "licenc", "copyright", "copi", "warranti", "patent", "trademark", "notic",
+     "conduct", "harass", "apach", "gpl", "mit", "bsd"}
+)  # fmt: skip
 _ASKS_ABOUT_TYPES = frozenset({"type", "typescript", "declar", "signatur", "stub", "interfac"})
 _DECLARATION_SUFFIXES = (".d.ts", ".d.mts", ".d.cts", ".pyi")
 # A version number in the query (`0.28`) asks about news too.
@@ -102,6 +112,15 @@ TRANSLATED_PAGE = Role(TRANSLATION_WEIGHT, TRANSLATION_DEMOTION_LABEL)
 EXAMPLE_PROGRAM = Role(EXAMPLE_WEIGHT, EXAMPLE_DEMOTION_LABEL)
 DECLARATIONS = Role(DECLARATIONS_WEIGHT, DECLARATIONS_DEMOTION_LABEL)
 GENERATED = Role(GENERATED_WEIGHT, GENERATED_DEMOTION_LABEL)
+PAPERWORK = Role(PAPERWORK_WEIGHT, PAPERWORK_DEMOTION_LABEL)
+
+# A licence (`LICENSE`, `LICENSE-APACHE`, `LICENCE.txt`, `COPYING`), its notices, or a
+# code of conduct, in any folder.
+_PAPERWORK_PATH = re.compile(
+    r"(?:^|/)(?:(?:licen[cs]es?|copying)(?:[-_.][^/]*)?"
+    r"|(?:notice|copyright|code[-_]of[-_]conduct)(?:\.[a-z]+)?)$",
+    re.IGNORECASE,
+)
 
 # Code a tool wrote from another file says so in its first lines (Go's `// Code generated
 # by protoc-gen-go. DO NOT EDIT.`, protoc's Python, `@generated`), or in its name
@@ -156,6 +175,12 @@ def is_dated_post(path: str) -> bool:
     return _POST_PATH.search(path) is not None and document_kind(path) != "code"
 
 
+def is_paperwork(path: str) -> bool:
+    """True for a root-relative POSIX path of a licence, notice or code of conduct
+    (`LICENSE-APACHE`, `docs/COPYING.txt`, `CODE_OF_CONDUCT.md`)."""
+    return _PAPERWORK_PATH.search(path) is not None and document_kind(path) != "code"
+
+
 def is_translated_page(path: str) -> bool:
     """True for a document in a language other than English, told by its path
     (`docs/es/docs/cors.md`, `README_zh-CN.md`); not for a tag that is also a common
@@ -202,7 +227,8 @@ def role_weigher(query_keys: Iterable[str]) -> Callable[[str], Role]:
     """The role of a file, by its path, for a query with these keys: TEST_FILE unless the
     query asks about tests, EXAMPLE_PROGRAM unless it asks for examples, DECLARATIONS
     unless it asks about types, DATED_POST unless it asks about news (or holds a version
-    number), TRANSLATED_PAGE unless the query holds a word outside ASCII, else AS_IS.
+    number), TRANSLATED_PAGE unless the query holds a word outside ASCII, PAPERWORK unless
+    it asks about licensing or conduct, else AS_IS.
     Asked only of the files a ranking scores (a few of thousands)."""
     keys = set(query_keys)
     tests = TEST_FILE_WEIGHT < 1 and not asks_about_tests(keys)
@@ -211,6 +237,7 @@ def role_weigher(query_keys: Iterable[str]) -> Callable[[str], Role]:
     translations = TRANSLATION_WEIGHT < 1 and all(key.isascii() for key in keys)
     examples = EXAMPLE_WEIGHT < 1 and not _ASKS_FOR_EXAMPLES.intersection(keys)
     declarations = DECLARATIONS_WEIGHT < 1 and not _ASKS_ABOUT_TYPES.intersection(keys)
+    paperwork = PAPERWORK_WEIGHT < 1 and not _ASKS_ABOUT_PAPERWORK.intersection(keys)
 
     def role(path: str) -> Role:
         if tests and is_test_file(path):
@@ -223,6 +250,8 @@ def role_weigher(query_keys: Iterable[str]) -> Callable[[str], Role]:
             return DATED_POST
         if translations and is_translated_page(path):
             return TRANSLATED_PAGE
+        if paperwork and is_paperwork(path):
+            return PAPERWORK
         return AS_IS
 
     return role
