@@ -1001,6 +1001,71 @@ def test_a_generic_parameter_list_closed_on_its_own_line_is_part_of_the_definiti
     assert "throw new Error('Cannot set state of Zustand store in SSR')" in cut.text
 
 
+FREEZE = """\
+import type { Atom, WritableAtom } from './atom.ts'
+
+const frozen = new WeakSet<Atom<unknown>>()
+
+const deepFreeze = <T>(value: T): T => {
+  if (typeof value !== 'object' || value === null) {
+    return value
+  }
+  Object.freeze(value)
+  const names = Object.getOwnPropertyNames(value)
+  for (const name of names) {
+    deepFreeze((value as never)[name])
+  }
+  return value
+}
+
+export function freezeAtom<AtomType extends Atom<unknown>>(
+  anAtom: AtomType,
+): AtomType
+
+export function freezeAtom(
+  anAtom: WritableAtom<unknown, unknown[], unknown>,
+): WritableAtom<unknown, unknown[], unknown> {
+  if (frozen.has(anAtom)) {
+    return anAtom
+  }
+  frozen.add(anAtom)
+
+  const originalRead = anAtom.read
+  anAtom.read = function (get, options) {
+    return deepFreeze(originalRead.call(this, get, options))
+  }
+  if ('write' in anAtom) {
+    const originalWrite = anAtom.write
+    anAtom.write = function (get, set, ...args) {
+      return originalWrite.call(
+        this,
+        get,
+        (...setArgs) => {
+          if (setArgs[0] === anAtom) {
+            setArgs[1] = deepFreeze(setArgs[1])
+          }
+
+          return set(...setArgs)
+        },
+        ...args,
+      )
+    }
+  }
+  return anAtom
+}
+"""
+
+
+def test_two_passages_whose_lines_between_fit_the_cap_are_shown_as_one():
+    # However many lines lie between: hidden, they were the very lines that apply
+    # deepFreeze to the atom's value, in 300 characters.
+    cut = snippet(
+        FREEZE, "src/freezeAtom.ts", "deep freeze atom value", max_chars=1500, max_line_chars=300
+    )
+    assert "not shown" not in cut.text, cut.text
+    assert "return deepFreeze(originalRead.call(this, get, options))" in cut.text
+
+
 def test_a_gap_of_a_few_lines_between_two_passages_is_shown_not_marked():
     # `[lines 8-12 not shown]` would stand for two short lines: it costs more than they do.
     long1 = " ".join(f"The token budget caps what a skill gets, part {n}." for n in range(12))

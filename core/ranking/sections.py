@@ -49,10 +49,10 @@ from .spans import (
     split_lines,
 )
 
-# Two passages this few written lines apart are shown as one, lines between included, when
-# they fit the cap: the line standing for a gap (`[lines 49-50 not shown]`) would cost
-# about what the lines do, and say less.
-SHOWN_GAP_LINES = 3
+# Two passages are shown as one, the lines between included, when they fit the cap (with
+# the characters of the marker they spare): the lines a gap marker would stand for are
+# often the very ones between two parts of an answer (a function's middle), and the marker
+# would cost about what a few lines do, and say less.
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,11 +130,11 @@ def cut_snippet(
     if second is not None:
         fragments = sorted([fragments[0], second], key=lambda span: span.start)
         gap = Span(fragments[0].end, fragments[1].start)
-        written = sum(1 for i in range(gap.start, gap.end) if lines[i].strip())
+        written = any(lines[i].strip() for i in range(gap.start, gap.end))
         whole = Span(fragments[0].start, fragments[1].end)
         if (chooser.size(gap) <= MARKER_CHARS and not written) or (
-            written <= SHOWN_GAP_LINES and chooser.size(whole) <= max_chars + MARKER_CHARS
-        ):  # next to each other, or a few lines apart that fit: one passage
+            chooser.size(whole) <= max_chars + MARKER_CHARS
+        ):  # next to each other, or the lines between fit: one passage
             fragments = [whole]
     fragments = ends.opened_whole(fragments, max_chars, chooser.size)
 
