@@ -423,13 +423,19 @@ def test_machine_data_is_left_out_unless_asked_for(make_project, engine):
             # Go's module checksums: a lock file by another name.
             "docs/go.sum": "golang.org/x/needle v0.1.0 h1:abc=\n",
             "docs/go.work.sum": "golang.org/x/needle v0.2.0 h1:def=\n",
+            # Terminal output: a highlighter's expected output, colour codes around words.
+            "docs/highlighted.txt": "".join(
+                f"\x1b[38;2;249;38;114mPOST\x1b[0m needle/{n} \x1b[38;2;230;219;116mHTTP\x1b[0m\n"
+                for n in range(3)
+            ),
         }
     )
     outcome = search(root, "needle")
     assert sources(outcome) == ["docs/a.md"]
     assert any("machine data" in f.reason for f in outcome.filtered)
+    assert any("terminal output" in f.reason for f in outcome.filtered)
     wanted = search(root, "needle", config=with_filtering(include_machine_data=True))
-    assert len(wanted.hits) == 7
+    assert len(wanted.hits) == 8
 
 
 def test_identical_copies_are_served_once_under_the_original_name(make_project, engine):
