@@ -23,7 +23,7 @@ shares a stem with `dependency`, not its spelling).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 # ISO 639-1 language codes.
 LANGUAGE_CODES = frozenset(
@@ -127,8 +127,11 @@ class ServedPages:
         if found is None:
             return False
         page, tag = found
-        served = self._languages.get(page, ())
-        return any(_languages_of_one_page(tag, other) for other in served)
+        for same in _pages_above(page, tag):
+            served = self._languages.get(same, ())
+            if served:
+                return any(_languages_of_one_page(tag, other) for other in served)
+        return False
 
     def add(self, path: str) -> None:
         found = page_and_language(path)
@@ -158,11 +161,26 @@ class Originals:
                 other = page_and_language(candidate)
                 if other is not None and _english(other[1]):
                     self._by_page.setdefault(other[0], []).append((candidate, other[1]))
-        return [
-            original
-            for original, other in self._by_page.get(page, ())
-            if _languages_of_one_page(tag, other)
-        ]
+        for same in _pages_above(page, tag):
+            if same in self._by_page:
+                return [
+                    original
+                    for original, other in self._by_page[same]
+                    if _languages_of_one_page(tag, other)
+                ]
+        return []
+
+
+def _pages_above(page: str, tag: str) -> Iterator[str]:
+    """The page, then for another language's (`doc/README-zh.md`), the same name in each
+    folder above it, nearest first: translations are often kept in a folder of their own,
+    their original above them (`README.md`)."""
+    yield page
+    if _english(tag):
+        return
+    parts = page.split("/")
+    for depth in range(len(parts) - 2, -1, -1):
+        yield "/".join([*parts[:depth], parts[-1]])
 
 
 def words_held(text: str, words: Iterable[str]) -> int:

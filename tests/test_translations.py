@@ -56,6 +56,9 @@ def served(*paths: str) -> ServedPages:
         ("README.md", "README.id.md"),
         ("README.md", "README.cn.md"),
         ("README.md", "README.jp.md"),
+        # Translations kept in a folder of their own, the original above them.
+        ("README.md", "doc/README-zh.md"),
+        ("docs/guide.md", "docs/translations/guide.ko.md"),
     ],
 )
 def test_another_language_of_a_served_page_is_a_translation(kept, candidate):
@@ -75,6 +78,8 @@ def test_another_language_of_a_served_page_is_a_translation(kept, candidate):
         ("docs/en/a.md", "docs/en/a.md"),
         ("docs/how-to.md", "docs/how-to-do-it.md"),  # a word after a hyphen is a word
         ("docs/index.md", "docs/cn/index.md"),
+        ("doc/README.md", "README-zh.md"),  # the original is never below its translation
+        ("README.md", "doc/README.md"),  # two English pages
     ],
 )
 def test_other_pairs_are_not_translations(kept, candidate):
