@@ -176,6 +176,22 @@ def test_an_abbreviation_finds_the_word_it_stands_for(make_project, engine):
     assert sources(search(root, "environment")) == []
 
 
+def test_a_table_of_contents_ranks_below_the_pages_that_say_something(make_project, engine):
+    # mdBook's SUMMARY.md names every page in a line: the page a question is about, and a
+    # page that says something of it, come first.
+    chapters = "".join(f"- [Chapter {n}](chapter-{n}.md)\n" for n in range(20))
+    prose = "".join(f"Rendering detail {n} of the book's pages.\n" for n in range(30))
+    root = make_project(
+        {
+            "docs/SUMMARY.md": f"# Summary\n\n{chapters}- [MathJax support](mathjax.md)\n",
+            "docs/mathjax.md": "# MathJax support\n\nTurn on MathJax in the book's config.\n",
+            "docs/renderers.md": f"# Renderers\n\n{prose}The HTML renderer can load MathJax.\n",
+        }
+    )
+    outcome = search(root, "MathJax")
+    assert sources(outcome) == ["docs/mathjax.md", "docs/renderers.md", "docs/SUMMARY.md"]
+
+
 CODE_AND_ITS_TESTS = {
     "src/budget.py": (
         "def pack(hits, budget):\n"

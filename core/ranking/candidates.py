@@ -20,6 +20,7 @@ from .bm25 import Scorer
 from .file_roles import (
     AS_IS,
     GENERATED,
+    TABLE_OF_CONTENTS,
     TEST_FILE_WEIGHT,
     Role,
     asks_about_tests,
@@ -30,8 +31,9 @@ from .file_roles import (
 )
 from .inline_tests import inline_tests
 from .matching import TermMatcher
+from .navigation import points_elsewhere
 from .notebooks import NotebookView
-from .spans import Span, split_lines
+from .spans import Span, document_kind, split_lines
 
 # How many of the best files are read and scored again with their headings or definitions.
 RERANK_DEPTH = 20
@@ -278,6 +280,12 @@ def rerank_by_structure(
         role = entry.role
         if role is AS_IS and generated(entry.path, found.lines):
             role = GENERATED  # told by its first lines, read only now
+        elif (
+            role is AS_IS
+            and document_kind(entry.path) == "markdown"
+            and points_elsewhere(found.lines, found.line_terms)
+        ):
+            role = TABLE_OF_CONTENTS
         score, contributions = weighted(contributions, role)
         rescored.append(RankedFile(entry.path, score, contributions, role))
     rescored.sort(key=lambda entry: (-entry.score, entry.path))

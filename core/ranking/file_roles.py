@@ -31,6 +31,9 @@
   a word no English query spells (a letter outside ASCII), its score is scaled by
   TRANSLATION_WEIGHT. A tag that is also a common folder name (`it`, `io`...) is left
   alone (translations.py).
+- A table of contents for the question (a document whose lines holding the query's words
+  are mostly links of a list: mdBook's `SUMMARY.md`) names the page that answers, in a
+  line; it weighs TABLE_OF_CONTENTS_WEIGHT (told when the best files are read again).
 - A project's paperwork (its licence, notices, copying terms, code of conduct) is long
   legal or community prose that holds every common word of a question ("how does paging
   *work*": Apache's licence says *work* 40 times). Unless the question is about licensing
@@ -53,6 +56,7 @@ EXAMPLE_WEIGHT = 0.8
 DECLARATIONS_WEIGHT = 0.8
 GENERATED_WEIGHT = 0.6
 PAPERWORK_WEIGHT = 0.6
+TABLE_OF_CONTENTS_WEIGHT = 0.6
 # What each demotion is called where `--explain` lists what each term added.
 DEMOTION_LABEL = "(test file)"
 POST_DEMOTION_LABEL = "(dated post)"
@@ -61,6 +65,7 @@ EXAMPLE_DEMOTION_LABEL = "(example)"
 DECLARATIONS_DEMOTION_LABEL = "(declarations)"
 GENERATED_DEMOTION_LABEL = "(generated)"
 PAPERWORK_DEMOTION_LABEL = "(licence or conduct)"
+TABLE_OF_CONTENTS_LABEL = "(table of contents)"
 # Query terms (stems) that ask about tests, or about news: then those rank as any file does.
 _ASKS_ABOUT_TESTS = frozenset({"test", "spec", "fixtur", "pytest", "unittest", "conftest"})
 _ASKS_ABOUT_NEWS = frozenset({"blog", "post", "news", "changelog", "releas", "announc"})
@@ -113,6 +118,7 @@ EXAMPLE_PROGRAM = Role(EXAMPLE_WEIGHT, EXAMPLE_DEMOTION_LABEL)
 DECLARATIONS = Role(DECLARATIONS_WEIGHT, DECLARATIONS_DEMOTION_LABEL)
 GENERATED = Role(GENERATED_WEIGHT, GENERATED_DEMOTION_LABEL)
 PAPERWORK = Role(PAPERWORK_WEIGHT, PAPERWORK_DEMOTION_LABEL)
+TABLE_OF_CONTENTS = Role(TABLE_OF_CONTENTS_WEIGHT, TABLE_OF_CONTENTS_LABEL)
 
 # A licence (`LICENSE`, `LICENSE-APACHE`, `LICENCE.txt`, `COPYING`), its notices, or a
 # code of conduct, in any folder.

@@ -5,7 +5,7 @@ links) in a document, a block of imports in code. Snippets prefer what they poin
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from itertools import accumulate
 
 from .spans import Span
@@ -51,6 +51,18 @@ def navigation_test(lines: list[str], *, code: bool) -> Callable[[Span], bool]:
         return listed > NAVIGATION_SHARE * (written[span.end] - written[span.start])
 
     return is_navigation
+
+
+def points_elsewhere(lines: list[str], line_terms: Mapping[int, Mapping[str, int]]) -> bool:
+    """Whether a document's lines holding the query's terms (1-based) are mostly links of a
+    list: the file is a table of contents for the question (mdBook's `SUMMARY.md`), which
+    names the page that answers it, in a line."""
+    if not line_terms:
+        return False
+    links = sum(
+        1 for number in line_terms if number <= len(lines) and _LINK_ITEM.match(lines[number - 1])
+    )
+    return links > NAVIGATION_SHARE * len(line_terms)
 
 
 def _import_lines(lines: list[str]) -> list[bool]:
