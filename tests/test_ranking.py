@@ -32,8 +32,10 @@ from tierscope.ranking.file_roles import (
     weighted,
     without_the_subject,
 )
+from tierscope.ranking.inline_tests import inline_tests
 from tierscope.ranking.matching import TermMatcher
 from tierscope.ranking.sections import cut_snippet
+from tierscope.ranking.spans import Span
 
 
 def keys(text: str) -> list[str]:
@@ -913,6 +915,52 @@ def test_a_rust_files_test_module_is_not_its_passage_unless_tests_are_asked_abou
     cut = snippet(RUST_WITH_TESTS, "src/extract.rs", query, max_chars=400)
     assert "pub trait FromRequestParts<S>: Sized {" in cut.text, cut.text
     cut = snippet(RUST_WITH_TESTS, "src/extract.rs", f"{query} tests", max_chars=400)
+    assert "#[test]" in cut.text, cut.text
+
+
+RUST_WITH_LOOSE_TESTS = (
+    "use std::io;\n\n"
+    + "".join(f"fn helper_{i}() -> u32 {{\n    {i}\n}}\n\n" for i in range(12))
+    + "/// Parses a line range such as `30:+10` into its start and end lines.\n"
+    "pub fn parse_line_range(text: &str) -> LineRange {\n"
+    '    let (start, more) = text.split_once(":+").unwrap();\n'
+    "    LineRange::new(start.parse().unwrap(), more.parse().unwrap())\n"
+    "}\n\n"
+    + "".join(f"fn more_{i}() -> u32 {{\n    {i}\n}}\n\n" for i in range(12))
+    + "".join(
+        f"#[test]\nfn parse_line_range_case_{i}() {{\n"
+        f'    let range = parse_line_range("{i}:+10");\n'
+        f"    assert_eq!(range, LineRange::new({i}, 10)); // line range start end\n}}\n\n"
+        for i in range(6)
+    )
+)
+
+
+def test_a_rust_test_function_ends_at_its_own_closing_brace():
+    lines = [
+        "#[test]",
+        'fn one_line() { assert!(parse("1").is_ok()) }',
+        "",
+        "pub fn parse(text: &str) -> Result<u32, Error> {",
+        "    text.parse()",
+        "}",
+        "",
+        "#[tokio::test]",
+        "async fn reads() {",
+        "    assert!(read().await.is_ok());",
+        "}",
+    ]
+    assert inline_tests(lines, "src/lib.rs") == [Span(0, 2), Span(7, 11)]
+    assert inline_tests(lines, "src/lib.py") == []
+
+
+def test_rust_test_functions_outside_a_test_module_are_not_the_passage():
+    # Nor its second passage: `#[test]` functions test the code as a test module's do.
+    query = "parse line range start end"
+    cut = snippet(RUST_WITH_LOOSE_TESTS, "src/line_range.rs", query, max_chars=900)
+    assert "pub fn parse_line_range(text: &str) -> LineRange {" in cut.text, cut.text
+    assert "#[test]" not in cut.text, cut.text
+    cut = snippet(RUST_WITH_LOOSE_TESTS, "src/line_range.rs", f"{query} tests", max_chars=400)
     assert "#[test]" in cut.text, cut.text
 
 

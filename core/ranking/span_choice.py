@@ -289,7 +289,8 @@ class SpanChooser:
         """The best span elsewhere in the file (`after_only`: below `chosen`) that fits the
         room `chosen` leaves, when it holds at least SECOND_SHARE of what the first holds:
         never a table of contents, nor a heading alone (it answers nothing, and has no room
-        to grow into its section)."""
+        to grow into its section), nor the file's own tests unless they are asked about
+        (they call the code the first shows)."""
         room = self.max_chars - self.size(chosen) - MARKER_CHARS
         if room < SECOND_MIN_CHARS:
             return None
@@ -300,6 +301,7 @@ class SpanChooser:
             if ((span.end <= chosen.start and not after_only) or span.start >= chosen.end)
             and not is_navigation(span)
             and not heading_alone(self.lines, self.headings, span.start, span.end)
+            and not (self.tests and inside(span, self.tests))
         ]  # fmt: skip
         best = self._best(outside, room)
         if best is None or best[0][0] < SECOND_SHARE * self.score(core)[0]:
