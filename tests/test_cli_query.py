@@ -45,6 +45,19 @@ def test_query_flag_and_positional_are_the_same_query(capsys, project):
     assert json.loads(by_flag) == json.loads(positional)
 
 
+def test_an_unknown_option_is_a_usage_error_of_query_that_shows_how_to_search_it(project):
+    result = subprocess.run(
+        [sys.executable, "-m", "tierscope", "query", "-v"],
+        capture_output=True,
+        text=True,
+        cwd=project,
+    )
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("usage: tierscope query")
+    assert "unrecognized arguments: -v" in result.stderr
+    assert "--query=-v" in result.stderr
+
+
 def test_text_format(capsys, project):
     code, out, _ = query(capsys, project, "token budget", "-s", "notes", "-f", "text")
     assert code == 0

@@ -143,6 +143,21 @@ def _refuse_missing_root(parser: argparse.ArgumentParser, root: str | None) -> N
         parser.error(printable(problem))
 
 
+def _refuse_unknown_arguments(
+    parser: argparse.ArgumentParser, command: str | None, unknown: list[str]
+) -> None:
+    """Exit 2 on arguments no parser takes: in the command's own words, and for a query
+    that looks like an option (`tierscope query -v`), how to search for it."""
+    message = f"unrecognized arguments: {' '.join(unknown)}"
+    chosen = parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            chosen = action.choices[command]
+    if command == "query" and unknown[0].startswith("-"):
+        message += f" (to search for it: --query={unknown[0]})"
+    chosen.error(message)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = named_command(argv)
@@ -151,7 +166,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         argv = join_option_values(argv)
     parser = build_parser(command if command in COMMANDS else None)
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        _refuse_unknown_arguments(parser, command, unknown)
     _refuse_missing_root(parser, getattr(args, "root", None))
     handler = getattr(args, "handler", None)
     if handler is None:
