@@ -1230,6 +1230,48 @@ def test_a_javascript_class_method_is_a_definition(query, start):
     assert cut.text.startswith(start), cut.text
 
 
+HOOKS_STYLE = (
+    "import { getContext } from './context'\n\n"
+    + "".join(
+        f"export const useHook{n} = (value: number): number => {{\n"
+        f"  const [state, setState] = useState(value)\n  return state + {n}\n}}\n\n"
+        for n in range(12)
+    )
+    + "/** Keeps a value between renders. */\n"
+    "export const useState = <T,>(initial: T): [T, (next: T) => void] => {\n"
+    "  const context = getContext()\n  return context.state(initial)\n}\n\n"
+    "export interface UseState {\n  <T>(initial: T): [T, (next: T) => void]\n}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("path", "query", "start"),
+    [
+        # `export const name = (...) =>`: the form most of modern TypeScript defines with.
+        ("src/hooks.ts", "useState", "/** Keeps a value between renders. */"),
+        # Go: `parseOptions` and `ParseOptions` are two names.
+        (
+            "src/options.go",
+            "parseOptions",
+            "func parseOptions(args []string) *Options {",
+        ),
+    ],
+)
+def test_a_name_is_shown_at_its_definition_in_the_case_the_query_spells(path, query, start):
+    text = HOOKS_STYLE
+    if path.endswith(".go"):
+        filler = "".join(f"func helper{n}() int {{\n\treturn {n}\n}}\n\n" for n in range(25))
+        text = (
+            "package options\n\n"
+            "func ParseOptions(args []string) (*Options, error) {\n"
+            "\treturn parseOptions(args), nil\n}\n\n"
+            + filler
+            + "func parseOptions(args []string) *Options {\n\treturn &Options{args: args}\n}\n"
+        )
+    cut = snippet(text, path, query, max_chars=300)
+    assert cut.text.startswith(start), cut.text
+
+
 _PYTHON_BODY = "".join(f"    def other_{n}(self):\n        return {n}\n\n" for n in range(25))
 _RUST_FNS = "".join(
     f"    fn helper_{n}(&self) -> u32 {{\n        {n}\n    }}\n\n" for n in range(20)

@@ -109,6 +109,9 @@ class Term:
     # The stems of the words an abbreviation stands for (`environ` for `env`): counted
     # under this term's key (abbreviations.py).
     stands_for: tuple[str, ...] = ()
+    # A compound as the query wrote it, case kept (`parseOptions`): of two definitions of
+    # it in one file, `parseOptions` and `ParseOptions`, the one spelt so is shown.
+    spelt: str = ""
 
     @property
     def label(self) -> str:
@@ -202,7 +205,7 @@ def query_terms(text: str) -> tuple[Term, ...]:
                 key,
                 Term(
                     key, key, compound=True, parts=tuple(parts), word="_".join(parts),
-                    qualifier=qualifier,
+                    qualifier=qualifier, spelt=word,
                 ),
             )  # fmt: skip
     terms = list(singles.values()) or list(dropped.values())

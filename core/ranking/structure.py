@@ -29,6 +29,9 @@ _DEFINITION = re.compile(
     r"(?:async[ \t]+)?(?:def|class|function|fn|func|struct|enum|interface|trait|type|impl"
     r"|module)[ \t]+(?:\([^)]*\)[ \t]*)?([A-Za-z_$][\w$]*)"
     r"|([A-Z][A-Z0-9_]{2,})[ \t]*(?::[^=\n]*)?="
+    # A JavaScript or TypeScript module's `const`, `let` or `var` (`export const useState =
+    # (...) =>`, the form most of modern TypeScript defines with); not one inside a body.
+    r"|(?:export[ \t]+)?(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)[ \t]*(?::[^=\n]*)?=(?!=)"
     # A JavaScript or TypeScript class method, its signature on one line:
     # `  async start(filters?: string[]): Promise<void> {`; never `if (x) {`.
     r"|[ \t]+(?:(?:public|private|protected|static|async|readonly|override|abstract|get|set)"
@@ -98,10 +101,19 @@ def definitions_of_names(
     found: dict[int, tuple[str, ...]] = {}
     if not names:
         return found
+    spelt_at: dict[str, list[int]] = {}  # a name as defined -> where
     for index, name in _defined(lines, line_terms):
         keys = names.get(name_key(name))
         if keys:
             found[index] = keys
+            spelt_at.setdefault(name, []).append(index)
+    exact = matcher.spelt_names.intersection(spelt_at)
+    if exact:  # `parseOptions` asked, `ParseOptions` defined too: the one spelt so
+        alike = {name_key(name) for name in exact}
+        for name, indexes in spelt_at.items():
+            if name not in exact and name_key(name) in alike:
+                for index in indexes:
+                    del found[index]
     return found
 
 
@@ -113,7 +125,7 @@ def _defined(
         if number <= len(lines):
             found = _DEFINITION.match(lines[number - 1])
             if found:
-                yield number - 1, found.group(1) or found.group(2) or found.group(3)
+                yield number - 1, next(name for name in found.groups() if name)
 
 
 def _is_html_title(lines: list[str], index: int, fenced: set[int]) -> bool:
