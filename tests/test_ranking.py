@@ -1272,6 +1272,23 @@ def test_a_name_is_shown_at_its_definition_in_the_case_the_query_spells(path, qu
     assert cut.text.startswith(start), cut.text
 
 
+@pytest.mark.parametrize("path", ["src/rewrite.ts", "src/rewrite.go"])
+def test_a_doc_comment_is_served_with_the_definition_it_leads_into(path):
+    # The definition is too long to serve whole: its doc comment alone says what it is
+    # called for, and nothing of what it is.
+    body = "".join(f"  const x{n} = compute{n}(options, {n})\n" for n in range(60))
+    opener = (
+        "func betaname(options Options) int {\n"
+        if path.endswith(".go")
+        else "export function betaname(options: Options) {\n"
+    )
+    comment = "/**\n * Betaname middleware: rewrites requests.\n */\n"
+    text = comment + opener + body + "  return 0\n}\n"
+    cut = snippet(text, path, "betaname", max_chars=600)
+    assert cut.text.startswith(comment), cut.text
+    assert opener.strip() in cut.text and "const x3 = compute3(options, 3)" in cut.text
+
+
 _PYTHON_BODY = "".join(f"    def other_{n}(self):\n        return {n}\n\n" for n in range(25))
 _RUST_FNS = "".join(
     f"    fn helper_{n}(&self) -> u32 {{\n        {n}\n    }}\n\n" for n in range(20)

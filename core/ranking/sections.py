@@ -119,6 +119,8 @@ def cut_snippet(
         structural += _heads(structural, chooser.paragraphs)
     core = chooser.choose(structural, chooser.paragraphs)
     chosen = chooser.widen(core, structural)
+    if kind == "code":
+        chosen = _with_what_it_leads_into(lines, chosen, chooser, max_chars)
     ends = _PassageEnds(lines, headings, kind, chooser.matching, constructs)
     fragments = [ends.trimmed(chosen)]
     # A name looked up is shown at its definition first: no call of it from above.
@@ -149,6 +151,23 @@ def cut_snippet(
     return Snippet(
         "\n".join(shown), file_line(fragments[0].start), file_line(fragments[-1].end - 1)
     )
+
+
+def _with_what_it_leads_into(
+    lines: list[str], chosen: Span, chooser: SpanChooser, max_chars: int
+) -> Span:
+    """A passage of code that ends on the lead-in of what comes next (a doc comment over a
+    definition too long to serve whole), run on into it up to the cap: the comment alone
+    says what it is called for, and nothing of what it is."""
+    after = chosen.end
+    if after < len(lines) and not lines[after].strip():
+        after += 1  # a doc comment may stand a blank line above its definition
+    if after >= len(lines) or not lines[after].strip():
+        return chosen
+    if lead_in_start(lines, after, indentation(lines[after])) >= chosen.end:
+        return chosen  # the passage holds none of the next line's lead-in
+    fits = chooser.fitting_end(chosen.start, max_chars)
+    return Span(chosen.start, max(chosen.end, fits)) if fits > after else chosen
 
 
 def _named_definitions(

@@ -125,6 +125,10 @@ class SpanChooser:
             local[key] = weight * rarity**LOCAL_IDF_POWER
         return local
 
+    def fitting_end(self, start: int, limit: int) -> int:
+        """The end of the longest run of lines from `start` that fits `limit` characters."""
+        return bisect_right(self.chars, self.chars[start] + limit) - 1
+
     def size(self, span: Span) -> int:
         return self.chars[span.end] - self.chars[span.start]
 
