@@ -31,7 +31,12 @@ DOC_EXTENSIONS = {
     ".adoc": "*.adoc",
     ".txt": "*.txt",  # only inside a documentation folder (see is_documentation)
     ".ipynb": "*.ipynb",  # Jupyter notebooks: read as their cells' text (ranking/notebooks.py)
+    # Manual pages (roff), only inside a documentation folder (`man/man1/fzf.1`): elsewhere
+    # `.1` ends a rotated log or a library's version.
+    **{f".{section}": f"*.{section}" for section in range(1, 10)},
 }
+# Extensions that are documentation only inside a documentation folder.
+_DOCS_IN_FOLDERS_ONLY = frozenset({".txt", *(f".{section}" for section in range(1, 10))})
 # Documentation qmd cannot index: a notebook is JSON to it.
 NOT_FOR_QMD = frozenset({".ipynb"})
 # Text files that are not documentation, even inside a documentation folder.
@@ -57,7 +62,7 @@ LANGUAGES = {
 # programs a tutorial builds).
 DOC_FOLDER_NAMES = frozenset(
     {"docs", "doc", "documentation", "guide", "guides", "manual", "handbook", "wiki", "book",
-     "tutorial", "tutorials", "adr", "adrs", "rfcs"}
+     "tutorial", "tutorials", "adr", "adrs", "rfcs", "man"}
 )  # fmt: skip
 # Folder names of tests: what markdown they hold is fixtures (mdBook's test books), not
 # the project's documentation.
@@ -151,8 +156,9 @@ def survey_project(root: Path) -> ProjectSurvey:
 
 
 def is_documentation(top_folder: str, name: str) -> bool:
-    """Whether a `.txt` file is documentation: inside a documentation folder (`docs/`, as
-    Django writes its reStructuredText), and not a requirements or licence file."""
+    """Whether a `.txt` file or a manual page is documentation: inside a documentation
+    folder (`docs/`, as Django writes its reStructuredText; `man/`), and not a
+    requirements or licence file."""
     return top_folder.lower() in DOC_FOLDER_NAMES and not _NOT_DOCUMENTATION.match(name)
 
 
@@ -212,7 +218,7 @@ class _Counter:
             if top in self.skipped:
                 continue
             suffix = os.path.splitext(walked.path.name)[1].lower()
-            if suffix == ".txt" and not is_documentation(top, walked.path.name):
+            if suffix in _DOCS_IN_FOLDERS_ONLY and not is_documentation(top, walked.path.name):
                 suffix = ""
             if not rest:  # a file of the root; a licence there is no documentation either
                 if suffix in DOC_EXTENSIONS and not _NOT_DOCUMENTATION.match(top):
@@ -245,7 +251,7 @@ class _Counter:
         ):
             self.seen += 1
             suffix = os.path.splitext(walked.path.name)[1].lower()
-            if suffix == ".txt":
+            if suffix in _DOCS_IN_FOLDERS_ONLY:
                 suffix = ""  # text files outside a documentation folder are no documents
             folder.count(name, suffix)
         surveys = folder.surveys()

@@ -338,6 +338,23 @@ def test_plain_text_docs_in_a_docs_folder_are_documentation(capsys, make_project
     assert [hit["source"] for hit in hits] == ["docs/topics/models.txt"]
 
 
+def test_manual_pages_are_documentation(capsys, make_project):
+    # fzf keeps its 2,400-line option reference in `man/man1/fzf.1`.
+    page = ".TH TOOL 1\n.SH OPTIONS\n.TP\n.B \\-\\-walker\\-skip\nDirectory names to skip.\n"
+    root = make_project(
+        {
+            "README.md": "# tool\n\nA finder.\n",
+            "man/man1/tool.1": page,
+            "src/walker.go": "package walker\n\nfunc Walk() {}\n",
+        }
+    )
+    init(capsys, root)
+    docs = scopes_of((root / ".tierscope.yaml").read_text())["docs"]
+    assert "man/" in docs.grep_paths and "*.1" in docs.include
+    hits, _ = query(capsys, root, "which directory names are skipped", "--scope", "docs")
+    assert hits[0]["source"] == "man/man1/tool.1"
+
+
 def test_a_licence_beside_the_readme_is_not_documentation(capsys, make_project):
     root = make_project(
         {

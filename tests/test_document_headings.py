@@ -107,6 +107,39 @@ def test_asciidoc_headings_start_sections():
     assert cut.text == "=== Token budget\n\nThe token budget caps context."
 
 
+MAN_PAGE = r""".TH TOOL 1 "2025" "tool 1.0" "tool - a finder"
+.SH NAME
+tool - a finder
+.SH OPTIONS
+.SS Search mode
+.TP
+.BI "\-\-exact"
+Enable exact match.
+.TP
+.BI "\-\-walker\-skip=" "DIRS"
+Comma-separated list of directory names to skip while walking.
+Default: \fB.git,node_modules\fR
+.SH
+ENVIRONMENT
+Variables the tool reads.
+"""
+
+
+def test_man_page_sections_and_options_start_sections():
+    # roff: `.SH` a section, `.SS` a subsection, `.TP` a tagged paragraph (an option); a
+    # bare `.SH` takes its title from the next line.
+    assert titles(MAN_PAGE, "man/man1/tool.1") == [
+        (".SH NAME", 1), (".SH OPTIONS", 1), (".SS Search mode", 2),
+        (".BI \"\\-\\-exact\"", 3), (".BI \"\\-\\-walker\\-skip=\" \"DIRS\"", 3),
+        ("ENVIRONMENT", 1),
+    ]  # fmt: skip
+    cut = snippet(MAN_PAGE, "man/man1/tool.1", "which directories are skipped", max_chars=160)
+    assert cut.text.startswith('.TP\n.BI "\\-\\-walker\\-skip=" "DIRS"'), cut.text
+    lines = split_lines(MAN_PAGE)
+    matcher = TermMatcher(query_terms("search mode"))
+    assert structure_terms(lines, matcher.lines(MAN_PAGE), "tool.1", matcher) == {"search", "mode"}
+
+
 def test_asciidoc_listing_blocks_hold_no_headings():
     text = "== Run it\n\n----\n= not a heading\n----\n\n== Next\n"
     assert titles(text, "a.adoc") == [("== Run it", 2), ("== Next", 2)]

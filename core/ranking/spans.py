@@ -19,6 +19,10 @@ from pathlib import PurePosixPath
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".mdown", ".ipynb"})
 ASCIIDOC_SUFFIXES = frozenset({".adoc", ".asciidoc"})
 PLAIN_SUFFIXES = frozenset({".txt", ".rst", ""})
+# Manual pages, written in roff (`man/man1/fzf.1`).
+ROFF_SUFFIXES = frozenset({*(f".{section}" for section in range(1, 10)), ".man"})
+_ROFF_SECTION = re.compile(r"\.(SH|SS)(?:[ \t]+(.*))?$")
+_ROFF_TAGGED = re.compile(r"\.TP(?:[ \t].*)?$")
 
 HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]|$)")
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -83,6 +87,8 @@ def document_kind(path: str) -> str:
         return "asciidoc"
     if suffix in PLAIN_SUFFIXES:
         return "plain"
+    if suffix in ROFF_SUFFIXES:
+        return "roff"
     return "code"
 
 
@@ -104,7 +110,30 @@ def document_headings(lines: list[str], path: str) -> list[Heading]:
         return asciidoc_headings(lines)
     if kind == "plain":
         return underlined_headings(lines)
+    if kind == "roff":
+        return roff_headings(lines)
     return []
+
+
+def roff_headings(lines: list[str]) -> list[Heading]:
+    """A manual page's sections (`.SH NAME`; a bare `.SH` takes the next line as its
+    title), subsections (`.SS`), and tagged paragraphs (`.TP`, then the tag: an option
+    and what it does), levels 1 to 3."""
+    headings: list[Heading] = []
+    for index, line in enumerate(lines):
+        if line[:1] != ".":
+            continue
+        section = _ROFF_SECTION.match(line)
+        if section:
+            title = index if (section.group(2) or "").strip() else index + 1
+            level = 1 if section.group(1) == "SH" else 2
+        elif _ROFF_TAGGED.match(line):
+            title, level = index + 1, 3
+        else:
+            continue
+        if title < len(lines):
+            headings.append(Heading(index, title, level))
+    return headings
 
 
 def fenced_blocks(lines: list[str], start: int = 0) -> list[Span]:

@@ -19,6 +19,7 @@ from .spans import (
     html_heading,
     html_text,
     is_setext_heading,
+    roff_headings,
     underline_style,
 )
 
@@ -71,6 +72,9 @@ def structure_terms(
         for number in line_terms:
             if underline_style(lines, number - 1) is not None:
                 names.append(lines[number - 1])
+    elif kind == "roff":
+        titles = {heading.title for heading in roff_headings(lines)}
+        names += [lines[number - 1] for number in line_terms if number - 1 in titles]
     elif kind == "asciidoc":
         for number in line_terms:
             if number <= len(lines) and ASCIIDOC_HEADING.match(lines[number - 1]):
