@@ -151,29 +151,28 @@ def test_a_version_number_finds_its_changelog_section(make_project, engine):
     assert outcome.hits[0].content.startswith("## 0.28.0 (28th November)")
 
 
-def test_a_british_spelling_finds_the_american_one_and_back(make_project, engine):
+@pytest.mark.parametrize(
+    ("files", "found"),
+    [
+        # British and American spellings, either way.
+        (
+            {"us.md": "Set the background color of the widget.\n",
+             "uk.md": "Centre the label in its container.\n"},
+            {"which colour": ["docs/us.md"], "center it": ["docs/uk.md"]},
+        ),
+        # An abbreviation finds the word it stands for; the word not its abbreviation.
+        (
+            {"queue.md": "Each message waits in the queue.\n",
+             "short.md": "Read the env first.\n"},
+            {"msg": ["docs/queue.md"], "environment": []},
+        ),
+    ],
+)  # fmt: skip
+def test_a_word_finds_its_other_forms(make_project, engine, files, found):
     root = make_project(
-        {
-            "docs/us.md": "Set the background color of the widget.\n",
-            "docs/uk.md": "Centre the label in its container.\n",
-            "docs/other.md": "Nothing about it.\n",
-        }
+        {**{f"docs/{name}": text for name, text in files.items()}, "docs/other.md": "Nothing.\n"}
     )
-    assert sources(search(root, "which colour")) == ["docs/us.md"]
-    assert sources(search(root, "center it")) == ["docs/uk.md"]
-
-
-def test_an_abbreviation_finds_the_word_it_stands_for(make_project, engine):
-    root = make_project(
-        {
-            "docs/queue.md": "Each message waits in the queue.\n",
-            "docs/short.md": "Read the env first.\n",
-            "docs/other.md": "Nothing about it.\n",
-        }
-    )
-    assert sources(search(root, "msg")) == ["docs/queue.md"]
-    # The word does not find its abbreviation.
-    assert sources(search(root, "environment")) == []
+    assert {query: sources(search(root, query)) for query in found} == found
 
 
 def test_a_table_of_contents_ranks_below_the_pages_that_say_something(make_project, engine):
