@@ -8,7 +8,7 @@ listed here count: a rule such as "a prefix is its word" would make `cat` find "
 A word counts by its stem, so an abbreviation whose word shares a stem with a common word
 is left out (`spec`: "specification" is "specific"; `ref`: "reference" is "refer";
 `init`: "initialize" is "initial"; `info`), and so is one with two readings (`cmd` is also
-the Mac key).
+the Mac key, `temp` also a temperature).
 """
 
 from __future__ import annotations
@@ -64,7 +64,6 @@ _WORDS_OF = {
     "str": ("string",),
     "sync": ("synchronous",),
     "tmp": ("temporary",),
-    "temp": ("temporary",),
     "val": ("value",),
     "var": ("variable",),
     "vars": ("variable",),

@@ -71,7 +71,7 @@ _ASKS_ABOUT_TESTS = frozenset({"test", "spec", "fixtur", "pytest", "unittest", "
 _ASKS_ABOUT_NEWS = frozenset({"blog", "post", "news", "changelog", "releas", "announc"})
 _ASKS_FOR_EXAMPLES = frozenset({"exampl", "sampl", "demo", "playground"})
 _ASKS_ABOUT_PAPERWORK = frozenset(
-    {"licens", "licenc", "copyright", "copi", "warranti", "patent", "trademark", "notic",
+    {"licens", "licenc", "copyright", "warranti", "patent", "trademark", "notic",
      "conduct", "harass", "apach", "gpl", "mit", "bsd"}
 )  # fmt: skip
 _ASKS_ABOUT_TYPES = frozenset({"type", "typescript", "declar", "signatur", "stub", "interfac"})
