@@ -214,6 +214,26 @@ def test_a_notebooks_passage_is_looked_for_in_its_cells_as_a_snippet_shows_them(
     assert json.loads(out)["queries"][0]["passage_served"] is True
 
 
+def test_a_row_whose_expected_file_its_scope_does_not_search_is_reported(capsys, project):
+    # A config gap (the man pages outside `docs`) would otherwise read as a ranking miss.
+    (project / "man").mkdir()
+    (project / "man/tool.1").write_text(".SH RETRY\nRetry backoff doubles.\n")
+    (project / "docs/plan.txt").write_text("Retry backoff plan.\n")
+    (project / ".tierscope.yaml").write_text(
+        "qmd_context:\n  scopes:\n    docs: {grep_paths: [docs/], include: ['*.md']}\n"
+    )
+    (project / "queries.tsv").write_text(
+        "retry backoff\tman/tool.1\tdocs\n"
+        "retry backoff\tdocs/plan.txt\tdocs\n"
+        "retry backoff\tdocs/retry.md | man/tool.1\tdocs\n"
+    )
+    _, out, err = run_eval(capsys, project, "--json")
+    assert "line 1: expected file man/tool.1 is outside scope docs" in err
+    assert "line 2: expected file docs/plan.txt is outside scope docs" in err
+    assert "line 3" not in err  # one of its files is in the scope
+    assert len(json.loads(out)["problems"]) == 2
+
+
 def test_the_passage_is_never_looked_for_outside_the_root(capsys, project, tmp_path):
     secret = project.parent / "secret.md"
     secret.write_text("the secret passage\n")
