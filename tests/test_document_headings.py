@@ -4,6 +4,8 @@ start the sections a snippet is cut from, and their words say what a file is abo
 
 from __future__ import annotations
 
+import pytest
+
 from tierscope.ranking.analysis import query_terms
 from tierscope.ranking.matching import TermMatcher
 from tierscope.ranking.sections import cut_snippet
@@ -354,6 +356,20 @@ def test_a_passage_does_not_end_on_the_next_sections_label_or_anchor():
     )
     cut = snippet(markdown, "docs/faq.md", "python 2.7 support", max_chars=400)
     assert cut.text.rstrip().endswith("supports Python 2.7."), cut.text
+
+
+@pytest.mark.parametrize("opener", ["!!! tip", '??? note "Why"', "> [!TIP]", ":::tip"])
+def test_a_passage_does_not_end_on_a_callout_it_cuts_off(opener):
+    # The callout's words lie past the cap: its first line alone says nothing.
+    text = (
+        "# Routing\n\nRoutes are matched in order, so /users/me must come before\n"
+        "/users/{id} or it never matches.\n\n"
+        f"{opener}\n\n    Put the most specific routes first, always, in every router you write.\n"
+        + "More text here.\n"
+        * 20
+    )
+    cut = snippet(text, "docs/routing.md", "route order users me never matches", max_chars=150)
+    assert cut.text.rstrip().endswith("or it never matches."), cut.text
 
 
 def test_a_passage_cut_short_by_the_next_heading_starts_at_its_paragraph():

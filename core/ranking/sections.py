@@ -236,6 +236,11 @@ def _without_qualifiers(weights: Mapping[str, float], matcher: TermMatcher) -> d
 
 # A line that only names the section after it, for links: reStructuredText's label, an
 # empty HTML anchor.
+# The first line of a callout (an admonition): MkDocs' `!!! tip "Title"` and `??? note`,
+# GitHub's `> [!NOTE]`, Docusaurus' `:::tip`.
+_CALLOUT = re.compile(
+    r"[ \t]*(?:(?:!!!|\?\?\?)\+?[ \t]+\w.*|>[ \t]*\[![A-Za-z]+\][ \t]*|:::+[ \t]*\w[^:]*)$"
+)
 _ANCHOR = re.compile(
     r"[ \t]*(?:\.\.[ \t]+_[^:]+:"
     r"|<a[ \t]+(?:name|id)=[\"'][^\"']*[\"'][ \t]*>[ \t]*</a>)[ \t]*$",
@@ -286,6 +291,7 @@ class _PassageEnds:
         while True:
             shorter = self._without_open_fence(self._without_bare_heading(span))
             shorter = self._without_anchor(self._without_stray_closing_fence(shorter))
+            shorter = self._without_cut_callout(shorter)
             if shorter == span:
                 return span
             span = shorter
@@ -367,6 +373,19 @@ class _PassageEnds:
         `.. _label:`, markdown's `<a name="x"></a>`)."""
         if span.end - span.start > 1 and _ANCHOR.match(self.lines[span.end - 1]):
             return _trimmed(self.lines, Span(span.start, span.end - 1))
+        return span
+
+    def _without_cut_callout(self, span: Span) -> Span:
+        """Without a last line that opens a callout whose words lie past the passage
+        (`!!! tip`, `??? note`, GitHub's `> [!TIP]`, Docusaurus's `:::tip`): alone it says
+        nothing."""
+        last = span.end - 1
+        if (
+            self.kind == "markdown"
+            and span.end - span.start > 1
+            and _CALLOUT.match(self.lines[last])
+        ):
+            return _trimmed(self.lines, Span(span.start, last))
         return span
 
     def _without_stray_closing_fence(self, span: Span) -> Span:
