@@ -191,6 +191,27 @@ def test_a_table_of_contents_ranks_below_the_pages_that_say_something(make_proje
     assert sources(outcome) == ["docs/mathjax.md", "docs/renderers.md", "docs/SUMMARY.md"]
 
 
+def test_words_inside_an_html_tags_attributes_do_not_count(make_project, engine):
+    # A sponsors page styled inline says `font-size` on every line: no answer about sizes.
+    sponsors = "".join(
+        f'<p align="center" style="font-size: 2em"><a href="https://x.org/{n}">Sponsor {n}</a>\n'
+        for n in range(8)
+    )
+    root = make_project(
+        {
+            "docs/sponsorship.md": f"# Sponsors\n\n{sponsors}",
+            "docs/threads.md": "# Threads\n\n"
+            + "Work runs in a thread.\n" * 30
+            + "The thread pool size is 40 by default.\n",
+            "docs/other.md": "# Other\n\nNothing about it.\n",
+        }
+    )
+    outcome = search(root, "thread pool size")
+    assert sources(outcome) == ["docs/threads.md"]
+    # Words between tags still count: `Sponsor` is the page's text.
+    assert sources(search(root, "sponsor"))[0] == "docs/sponsorship.md"
+
+
 CODE_AND_ITS_TESTS = {
     "src/budget.py": (
         "def pack(hits, budget):\n"

@@ -198,6 +198,8 @@ class ReadFile:
     document: TextFile
     line_terms: dict[int, dict[str, int]]
     view: NotebookView | None = None
+    # Whether words were left out of the terms counted: an HTML tag's attributes.
+    tags_left_out: bool = False
 
     @property
     def text(self) -> str:
@@ -216,7 +218,8 @@ class ReadFile:
     @cached_property
     def term_counts(self) -> dict[str, int]:
         """The query terms in the text read: for a notebook, in its cells (the search
-        counted its outputs too: `image/png` keys, tables, logs)."""
+        counted its outputs too: `image/png` keys, tables, logs); without what an HTML
+        tag's attributes hold."""
         counts: Counter[str] = Counter()
         for on_line in self.line_terms.values():
             counts.update(on_line)
@@ -273,7 +276,8 @@ def rerank_by_structure(
         length = candidates.lengths.get(entry.path, found.size)
         in_path = path_terms(entry.path, matcher)
         fields = _FileFields(found, entry.path, length, in_path, scorer, matcher)
-        tf = candidates.frequencies[entry.path] if found.view is None else found.term_counts
+        counted_apart = found.view is not None or found.tags_left_out
+        tf = found.term_counts if counted_apart else candidates.frequencies[entry.path]
         contributions = fields.contributions(tf, found.line_terms)
         if tests:
             contributions = fields.with_tests_weighed(tf, contributions, tests)

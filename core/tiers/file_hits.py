@@ -4,6 +4,7 @@ and a page once in one language), and cut to its best section."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -19,7 +20,7 @@ from ..ranking.machine_data import machine_data_kind
 from ..ranking.matching import TermMatcher
 from ..ranking.notebooks import is_notebook, notebook_view
 from ..ranking.sections import cut_snippet
-from ..ranking.spans import written_lines
+from ..ranking.spans import document_kind, written_lines
 from ..translations import Originals, ServedPages, words_held
 from .base import TierRequest
 
@@ -48,9 +49,19 @@ def read_in(request: TierRequest, path: str) -> TextFile:
 
 def read_file(document: TextFile, path: str, matcher: TermMatcher) -> ReadFile:
     """A file as ranking and snippets read it: a notebook as its cells' text (its outputs
-    and metadata left out, notebooks.py), any other file as it is."""
+    and metadata left out, notebooks.py), any other file as it is; in markdown, the words
+    of an HTML tag's attributes count for nothing (`style="font-size: 2em"`)."""
     view = notebook_view(document.text) if is_notebook(path) else None
-    return ReadFile(document, matcher.lines(view.text if view else document.text), view)
+    text = view.text if view else document.text
+    if document_kind(path) == "markdown" and "=" in text and "<" in text:
+        counted = _ATTRIBUTED_TAG.sub(lambda tag: " " * len(tag.group()), text)
+        if counted != text:
+            return ReadFile(document, matcher.lines(counted), view, tags_left_out=True)
+    return ReadFile(document, matcher.lines(text), view)
+
+
+# An HTML tag with attributes, on one line (`<p align="center" style="font-size: 2em">`).
+_ATTRIBUTED_TAG = re.compile(r"<[A-Za-z][\w-]*[ \t][^<>\n]*=[^<>\n]*>")
 
 
 @dataclass
@@ -164,6 +175,8 @@ class FileHits:
         if not line_terms:
             if view is not None:
                 self.skipped["query terms only in a notebook's outputs"] += 1
+            elif read.tags_left_out:
+                self.skipped["query terms only inside HTML tags"] += 1
             else:
                 self.skipped["changed since it was searched: no query term left"] += 1
             return
