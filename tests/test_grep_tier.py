@@ -212,6 +212,24 @@ def test_words_inside_an_html_tags_attributes_do_not_count(make_project, engine)
     assert sources(search(root, "sponsor"))[0] == "docs/sponsorship.md"
 
 
+def test_a_definition_spelt_in_another_case_is_not_the_name_asked_for(make_project, engine):
+    # `mergePath` asked: the type `MergePath` is another name (TypeScript and Go tell case).
+    helpers = "".join(f"export const helper{n} = (x: string) => x + '{n}'\n" for n in range(8))
+    types = "".join(f"export type Schema{n}<T> = {{ value: T; index: {n} }}\n" for n in range(5))
+    root = make_project(
+        {
+            "docs/types.ts": types + "export type MergePath<A extends string, B> = `${A}${B}`\n",
+            "docs/url.ts": helpers
+            + "export const mergePath = (base: string, sub: string): string => {\n"
+            + "  return base.replace(/\\/$/, '') + '/' + sub.replace(/^\\//, '')\n}\n",
+            **{f"docs/use{n}.ts": "import { mergePath } from './url'\n" for n in range(6)},
+        }
+    )
+    assert sources(search(root, "mergePath"))[0] == "docs/url.ts"
+    # A query in one case only names any spelling.
+    assert "docs/types.ts" in sources(search(root, "mergepath"))[:2]
+
+
 CODE_AND_ITS_TESTS = {
     "src/budget.py": (
         "def pack(hits, budget):\n"

@@ -106,9 +106,11 @@ def definitions_of_names(
     if not names:
         return found
     spelt_at: dict[str, list[int]] = {}  # a name as defined -> where
+    # `mergePath` asked: `MergePath` is another name (a query in one case names any).
+    cased = {name for name in matcher.spelt_names if name != name.lower()}
     for index, name in _defined(lines, line_terms):
         keys = names.get(name_key(name))
-        if keys:
+        if keys and not any(other != name and other.lower() == name.lower() for other in cased):
             found[index] = keys
             spelt_at.setdefault(name, []).append(index)
     exact = matcher.spelt_names.intersection(spelt_at)
