@@ -109,8 +109,8 @@ class Term:
     # The stems of the words an abbreviation stands for (`environ` for `env`): counted
     # under this term's key (abbreviations.py).
     stands_for: tuple[str, ...] = ()
-    # A compound as the query wrote it, case kept (`parseOptions`): of two definitions of
-    # it in one file, `parseOptions` and `ParseOptions`, the one spelt so is shown.
+    # A compound as the query wrote it, case kept (`parseOptions`): a definition spelt in
+    # another case (`ParseOptions`) is another name (structure.definitions_of_names).
     spelt: str = ""
 
     @property

@@ -105,21 +105,12 @@ def definitions_of_names(
     found: dict[int, tuple[str, ...]] = {}
     if not names:
         return found
-    spelt_at: dict[str, list[int]] = {}  # a name as defined -> where
     # `mergePath` asked: `MergePath` is another name (a query in one case names any).
     cased = {name for name in matcher.spelt_names if name != name.lower()}
     for index, name in _defined(lines, line_terms):
         keys = names.get(name_key(name))
         if keys and not any(other != name and other.lower() == name.lower() for other in cased):
             found[index] = keys
-            spelt_at.setdefault(name, []).append(index)
-    exact = matcher.spelt_names.intersection(spelt_at)
-    if exact:  # `parseOptions` asked, `ParseOptions` defined too: the one spelt so
-        alike = {name_key(name) for name in exact}
-        for name, indexes in spelt_at.items():
-            if name not in exact and name_key(name) in alike:
-                for index in indexes:
-                    del found[index]
     return found
 
 
