@@ -11,7 +11,7 @@ of the query is, with a visible marker (line_clip.py). A passage of a document n
 on the next section's bare heading, nor on the cut-off start of a fenced code block that
 holds none of the query's words; one that starts inside a code block starts at its fence,
 and one that starts inside a paragraph at the paragraph's first line, when the cap leaves
-room for the lines above (`_PassageEnds`). A passage of code is
+room for the lines above (passage_ends.py). A passage of code is
 started, and ended, the same way outside a signature, a call or a docstring spread over
 lines (a docstring at its definition), when the cap leaves room (code_constructs.py); the
 best window of a block too long to serve may start there too.
@@ -26,33 +26,26 @@ sits in another (the section on the option, the docstring of the attribute).
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..models import left_out_marker
 from .analysis import asking_keys, few_words, name_key
 from .code_blocks import code_blocks, indentation, lead_in_start
-from .code_constructs import OpenConstructs, open_constructs
+from .code_constructs import open_constructs
 from .file_roles import asks_about_tests
 from .inline_tests import inline_tests
 from .matching import TermMatcher
+from .passage_ends import PassageEnds
 from .span_choice import MARKER_CHARS, SpanChooser
 from .spans import (
-    FENCE,
     Span,
     document_headings,
     document_kind,
     document_sections,
-    fenced_blocks,
     heading_alone,
     split_lines,
 )
-
-# Two passages are shown as one, the lines between included, when they fit the cap (with
-# the characters of the marker they spare): the lines a gap marker would stand for are
-# often the very ones between two parts of an answer (a function's middle), and the marker
-# would cost about what a few lines do, and say less.
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +114,7 @@ def cut_snippet(
     chosen = chooser.widen(core, structural)
     if kind == "code":
         chosen = _with_what_it_leads_into(lines, chosen, chooser, max_chars)
-    ends = _PassageEnds(lines, headings, kind, chooser.matching, constructs)
+    ends = PassageEnds(lines, headings, kind, chooser.matching, constructs)
     fragments = [ends.trimmed(chosen)]
     # A name looked up is shown at its definition first: no call of it from above.
     second = chooser.second(structural, chosen, core, after_only=core.start in named)
@@ -131,12 +124,11 @@ def cut_snippet(
             second = None  # trimmed to the next section's heading: it answers nothing
     if second is not None:
         fragments = sorted([fragments[0], second], key=lambda span: span.start)
-        gap = Span(fragments[0].end, fragments[1].start)
-        written = any(lines[i].strip() for i in range(gap.start, gap.end))
+        # One passage, the lines between included, when they fit the cap (with the
+        # characters of the marker they spare): the lines a marker would stand for are
+        # often the very ones between two parts of an answer (a function's middle).
         whole = Span(fragments[0].start, fragments[1].end)
-        if (chooser.size(gap) <= MARKER_CHARS and not written) or (
-            chooser.size(whole) <= max_chars + MARKER_CHARS
-        ):  # next to each other, or the lines between fit: one passage
+        if chooser.size(whole) <= max_chars + MARKER_CHARS:
             fragments = [whole]
     fragments = ends.opened_whole(fragments, max_chars, chooser.size)
 
@@ -232,181 +224,6 @@ def _without_qualifiers(weights: Mapping[str, float], matcher: TermMatcher) -> d
     held = {key for term in matcher.terms if term.qualifier for key in (term.key, *term.parts)}
     held -= {key for keys in matcher.names.values() for key in keys}
     return {key: 0.0 if key in held else weight for key, weight in weights.items()}
-
-
-# A line that only names the section after it, for links: reStructuredText's label, an
-# empty HTML anchor.
-# The first line of a callout (an admonition): MkDocs' `!!! tip "Title"` and `??? note`,
-# GitHub's `> [!NOTE]`, Docusaurus' `:::tip`.
-_CALLOUT = re.compile(
-    r"[ \t]*(?:(?:!!!|\?\?\?)\+?[ \t]+\w.*|>[ \t]*\[![A-Za-z]+\][ \t]*|:::+[ \t]*\w[^:]*)$"
-)
-_ANCHOR = re.compile(
-    r"[ \t]*(?:\.\.[ \t]+_[^:]+:"
-    r"|<a[ \t]+(?:name|id)=[\"'][^\"']*[\"'][ \t]*>[ \t]*</a>)[ \t]*$",
-    re.IGNORECASE,
-)
-
-
-# A line that starts a block of its own however the lines above run: a list item, a table
-# row, a quote, a directive, a heading.
-_STARTS_A_BLOCK = re.compile(r"[ \t]*(?:[-*+][ \t]|\d{1,9}[.)][ \t]|[|>#]|\.\.[ \t]|:\w)")
-
-
-def _trimmed(lines: list[str], span: Span) -> Span:
-    start, end = span.start, span.end
-    while start < end - 1 and not lines[start].strip():
-        start += 1
-    while end > start + 1 and not lines[end - 1].strip():
-        end -= 1
-    return Span(start, end)
-
-
-class _PassageEnds:
-    """Where a passage of a document starts and ends as served: blank lines trimmed, and
-    three tails that say nothing left out. A heading with none of its section under it (the
-    next section's title at the end of a passage); a line that only names the next section
-    for links to it; and the opening part of a fenced code block cut off by the cap, when
-    it holds none of the query's words (a fence left open, and a reader reads on into the
-    next passage as code)."""
-
-    def __init__(
-        self,
-        lines: list[str],
-        headings: Mapping[int, int],
-        kind: str,
-        matching: list[int],
-        constructs: OpenConstructs | None = None,
-    ) -> None:
-        self.lines = lines
-        self.constructs = constructs
-        self.headings = headings  # a heading's first line -> its title line
-        self.heading_starts = sorted(headings)
-        self.kind = kind
-        self.fences = fenced_blocks(lines) if kind == "markdown" else []
-        self.matching = matching  # sorted 0-based indexes of the lines holding a term
-
-    def trimmed(self, span: Span) -> Span:
-        span = _trimmed(self.lines, span)
-        while True:
-            shorter = self._without_open_fence(self._without_bare_heading(span))
-            shorter = self._without_anchor(self._without_stray_closing_fence(shorter))
-            shorter = self._without_cut_callout(shorter)
-            if shorter == span:
-                return span
-            span = shorter
-
-    def opened_whole(
-        self, passages: list[Span], max_chars: int, size: Callable[[Span], int]
-    ) -> list[Span]:
-        """The passages (one or two, in file order) each started where what it starts
-        inside starts, and in code each ended where what it ends inside ends, while the cap
-        leaves room for the lines added: a fenced code block at its opening fence; a
-        signature, call or string at its first line, a docstring at its definition's."""
-        room = max_chars - sum(size(span) for span in passages)
-        room -= MARKER_CHARS * (len(passages) - 1)
-        opened = []
-        for span in passages:
-            above = self._start_above(span.start)
-            if above is not None and size(Span(above, span.start)) <= room:
-                room -= size(Span(above, span.start))
-                span = Span(above, span.end)
-            opened.append(span)
-        if len(opened) == 2 and opened[0].end >= opened[1].start:
-            if opened[0].end > opened[1].start:
-                return passages
-            return [Span(opened[0].start, opened[1].end)]  # only the fence lay between
-        if self.constructs is None:
-            return opened
-        closed = []
-        for number, span in enumerate(opened):
-            construct = self.constructs.around(span.end) if span.end < len(self.lines) else None
-            limit = opened[number + 1].start if number + 1 < len(opened) else len(self.lines)
-            if construct is not None and construct.first >= span.start:
-                rest = Span(span.end, construct.last + 1)
-                if rest.end <= limit and size(rest) <= room:
-                    room -= size(rest)
-                    span = Span(span.start, rest.end)
-            closed.append(span)
-        return closed
-
-    def _start_above(self, start: int) -> int | None:
-        """The line above `start` a passage starting there is read whole from, if any: in
-        code, where its construct starts; in a document, its fenced block's opening fence,
-        else the first line of its paragraph."""
-        if self.constructs is not None:
-            above = self.constructs.readable_start(start)
-            return above if above < start else None
-        fence = next((b.start for b in self.fences if b.start < start < b.end), None)
-        if fence is not None or self.kind == "code":
-            return fence
-        first = start
-        lines = self.lines
-        while (
-            first > 0 and lines[first].strip() and lines[first - 1].strip()
-            and not _STARTS_A_BLOCK.match(lines[first])
-            and not self._in_heading(first - 1)
-            and not any(b.start <= first - 1 < b.end for b in self.fences)
-        ):  # fmt: skip
-            first -= 1
-        return first if first < start else None
-
-    def _in_heading(self, index: int) -> bool:
-        """Whether line `index` is part of a heading (its title, or an over/underline)."""
-        found = bisect_left(self.heading_starts, index + 1) - 1
-        if found < 0:
-            return False
-        start = self.heading_starts[found]
-        return start <= index <= self.headings[start] + 1
-
-    def _without_bare_heading(self, span: Span) -> Span:
-        found = bisect_left(self.heading_starts, span.end) - 1
-        if found < 0 or self.heading_starts[found] <= span.start:
-            return span
-        start = self.heading_starts[found]
-        if heading_alone(self.lines, self.headings, start, span.end):
-            return _trimmed(self.lines, Span(span.start, start))
-        return span
-
-    def _without_anchor(self, span: Span) -> Span:
-        """Without a last line that only names the next section for links to it (Sphinx's
-        `.. _label:`, markdown's `<a name="x"></a>`)."""
-        if span.end - span.start > 1 and _ANCHOR.match(self.lines[span.end - 1]):
-            return _trimmed(self.lines, Span(span.start, span.end - 1))
-        return span
-
-    def _without_cut_callout(self, span: Span) -> Span:
-        """Without a last line that opens a callout whose words lie past the passage
-        (`!!! tip`, `??? note`, GitHub's `> [!TIP]`, Docusaurus's `:::tip`): alone it says
-        nothing."""
-        last = span.end - 1
-        if (
-            self.kind == "markdown"
-            and span.end - span.start > 1
-            and _CALLOUT.match(self.lines[last])
-        ):
-            return _trimmed(self.lines, Span(span.start, last))
-        return span
-
-    def _without_stray_closing_fence(self, span: Span) -> Span:
-        """Without a last line that closes a fenced block the passage starts inside (its
-        opening fence left out): a markdown reader takes it for an opening one."""
-        for block in self.fences:
-            closes = block.start < span.start < block.end == span.end
-            if closes and span.end - span.start > 1 and FENCE.match(self.lines[span.end - 1]):
-                return _trimmed(self.lines, Span(span.start, span.end - 1))
-        return span
-
-    def _without_open_fence(self, span: Span) -> Span:
-        for block in self.fences:
-            if span.start < block.start < span.end < block.end:
-                held = bisect_left(self.matching, block.start) < bisect_left(
-                    self.matching, span.end
-                )
-                if not held:
-                    return _trimmed(self.lines, Span(span.start, block.start))
-                return span
-        return span
 
 
 def cut_span(

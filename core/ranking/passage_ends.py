@@ -1,0 +1,188 @@
+"""Where a passage of a file starts and ends as served (`PassageEnds`): blank lines
+trimmed; tails that say nothing left out; the start moved up to where what it starts inside
+starts, and in code the end down to where what it ends inside ends, when the cap leaves
+room (sections.py cuts the passages)."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections.abc import Callable, Mapping
+
+from .code_constructs import OpenConstructs
+from .span_choice import MARKER_CHARS
+from .spans import FENCE, Span, fenced_blocks, heading_alone
+
+# The first line of a callout (an admonition): MkDocs' `!!! tip "Title"` and `??? note`,
+# GitHub's `> [!NOTE]`, Docusaurus' `:::tip`.
+_CALLOUT = re.compile(
+    r"[ \t]*(?:(?:!!!|\?\?\?)\+?[ \t]+\w.*|>[ \t]*\[![A-Za-z]+\][ \t]*|:::+[ \t]*\w[^:]*)$"
+)
+# A line that only names the section after it, for links: reStructuredText's label, an
+# empty HTML anchor.
+_ANCHOR = re.compile(
+    r"[ \t]*(?:\.\.[ \t]+_[^:]+:"
+    r"|<a[ \t]+(?:name|id)=[\"'][^\"']*[\"'][ \t]*>[ \t]*</a>)[ \t]*$",
+    re.IGNORECASE,
+)
+
+
+# A line that starts a block of its own however the lines above run: a list item, a table
+# row, a quote, a directive, a heading.
+_STARTS_A_BLOCK = re.compile(r"[ \t]*(?:[-*+][ \t]|\d{1,9}[.)][ \t]|[|>#]|\.\.[ \t]|:\w)")
+
+
+def _trimmed(lines: list[str], span: Span) -> Span:
+    start, end = span.start, span.end
+    while start < end - 1 and not lines[start].strip():
+        start += 1
+    while end > start + 1 and not lines[end - 1].strip():
+        end -= 1
+    return Span(start, end)
+
+
+class PassageEnds:
+    """Where a passage of a document starts and ends as served: blank lines trimmed, and
+    three tails that say nothing left out. A heading with none of its section under it (the
+    next section's title at the end of a passage); a line that only names the next section
+    for links to it; and the opening part of a fenced code block cut off by the cap, when
+    it holds none of the query's words (a fence left open, and a reader reads on into the
+    next passage as code)."""
+
+    def __init__(
+        self,
+        lines: list[str],
+        headings: Mapping[int, int],
+        kind: str,
+        matching: list[int],
+        constructs: OpenConstructs | None = None,
+    ) -> None:
+        self.lines = lines
+        self.constructs = constructs
+        self.headings = headings  # a heading's first line -> its title line
+        self.heading_starts = sorted(headings)
+        self.kind = kind
+        self.fences = fenced_blocks(lines) if kind == "markdown" else []
+        self.matching = matching  # sorted 0-based indexes of the lines holding a term
+
+    def trimmed(self, span: Span) -> Span:
+        span = _trimmed(self.lines, span)
+        while True:
+            shorter = self._without_open_fence(self._without_bare_heading(span))
+            shorter = self._without_anchor(self._without_stray_closing_fence(shorter))
+            shorter = self._without_cut_callout(shorter)
+            if shorter == span:
+                return span
+            span = shorter
+
+    def opened_whole(
+        self, passages: list[Span], max_chars: int, size: Callable[[Span], int]
+    ) -> list[Span]:
+        """The passages (one or two, in file order) each started where what it starts
+        inside starts, and in code each ended where what it ends inside ends, while the cap
+        leaves room for the lines added: a fenced code block at its opening fence; a
+        signature, call or string at its first line, a docstring at its definition's."""
+        room = max_chars - sum(size(span) for span in passages)
+        room -= MARKER_CHARS * (len(passages) - 1)
+        opened = []
+        for span in passages:
+            above = self._start_above(span.start)
+            if above is not None and size(Span(above, span.start)) <= room:
+                room -= size(Span(above, span.start))
+                span = Span(above, span.end)
+            opened.append(span)
+        if len(opened) == 2 and opened[0].end >= opened[1].start:
+            if opened[0].end > opened[1].start:
+                return passages
+            return [Span(opened[0].start, opened[1].end)]  # only the fence lay between
+        if self.constructs is None:
+            return opened
+        closed = []
+        for number, span in enumerate(opened):
+            construct = self.constructs.around(span.end) if span.end < len(self.lines) else None
+            limit = opened[number + 1].start if number + 1 < len(opened) else len(self.lines)
+            if construct is not None and construct.first >= span.start:
+                rest = Span(span.end, construct.last + 1)
+                if rest.end <= limit and size(rest) <= room:
+                    room -= size(rest)
+                    span = Span(span.start, rest.end)
+            closed.append(span)
+        return closed
+
+    def _start_above(self, start: int) -> int | None:
+        """The line above `start` a passage starting there is read whole from, if any: in
+        code, where its construct starts; in a document, its fenced block's opening fence,
+        else the first line of its paragraph."""
+        if self.constructs is not None:
+            above = self.constructs.readable_start(start)
+            return above if above < start else None
+        fence = next((b.start for b in self.fences if b.start < start < b.end), None)
+        if fence is not None or self.kind == "code":
+            return fence
+        first = start
+        lines = self.lines
+        while (
+            first > 0 and lines[first].strip() and lines[first - 1].strip()
+            and not _STARTS_A_BLOCK.match(lines[first])
+            and not self._in_heading(first - 1)
+            and not any(b.start <= first - 1 < b.end for b in self.fences)
+        ):  # fmt: skip
+            first -= 1
+        return first if first < start else None
+
+    def _in_heading(self, index: int) -> bool:
+        """Whether line `index` is part of a heading (its title, or an over/underline)."""
+        found = bisect_left(self.heading_starts, index + 1) - 1
+        if found < 0:
+            return False
+        start = self.heading_starts[found]
+        return start <= index <= self.headings[start] + 1
+
+    def _without_bare_heading(self, span: Span) -> Span:
+        found = bisect_left(self.heading_starts, span.end) - 1
+        if found < 0 or self.heading_starts[found] <= span.start:
+            return span
+        start = self.heading_starts[found]
+        if heading_alone(self.lines, self.headings, start, span.end):
+            return _trimmed(self.lines, Span(span.start, start))
+        return span
+
+    def _without_anchor(self, span: Span) -> Span:
+        """Without a last line that only names the next section for links to it (Sphinx's
+        `.. _label:`, markdown's `<a name="x"></a>`)."""
+        if span.end - span.start > 1 and _ANCHOR.match(self.lines[span.end - 1]):
+            return _trimmed(self.lines, Span(span.start, span.end - 1))
+        return span
+
+    def _without_cut_callout(self, span: Span) -> Span:
+        """Without a last line that opens a callout whose words lie past the passage
+        (`!!! tip`, `??? note`, GitHub's `> [!TIP]`, Docusaurus's `:::tip`): alone it says
+        nothing."""
+        last = span.end - 1
+        if (
+            self.kind == "markdown"
+            and span.end - span.start > 1
+            and _CALLOUT.match(self.lines[last])
+        ):
+            return _trimmed(self.lines, Span(span.start, last))
+        return span
+
+    def _without_stray_closing_fence(self, span: Span) -> Span:
+        """Without a last line that closes a fenced block the passage starts inside (its
+        opening fence left out): a markdown reader takes it for an opening one."""
+        for block in self.fences:
+            closes = block.start < span.start < block.end == span.end
+            if closes and span.end - span.start > 1 and FENCE.match(self.lines[span.end - 1]):
+                return _trimmed(self.lines, Span(span.start, span.end - 1))
+        return span
+
+    def _without_open_fence(self, span: Span) -> Span:
+        for block in self.fences:
+            if span.start < block.start < span.end < block.end:
+                held = bisect_left(self.matching, block.start) < bisect_left(
+                    self.matching, span.end
+                )
+                if not held:
+                    return _trimmed(self.lines, Span(span.start, block.start))
+                return span
+        return span
