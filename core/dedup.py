@@ -23,10 +23,10 @@ NEAR_COPY_LINES = 5
 
 def _near_copy_of(lines: frozenset[str], earlier: list[frozenset[str]]) -> int | None:
     """The index of the earlier hit whose lines `lines` nearly copies, if any."""
-    if len(lines) < NEAR_COPY_LINES:
-        return None
+    from .ranking.spans import mostly_within
+
     for index, other in enumerate(earlier):
-        if len(lines & other) >= NEAR_COPY_SHARE * len(lines):
+        if mostly_within(lines, other, NEAR_COPY_SHARE, NEAR_COPY_LINES):
             return index
     return None
 

@@ -18,7 +18,7 @@ from .inline_tests import inside
 from .line_clip import clip_line, most_shown
 from .matching import TermMatcher
 from .navigation import IMPORTS_WEIGHT, navigation_test
-from .spans import Span, heading_alone, paragraphs, written_lines
+from .spans import Span, heading_alone, mostly_within, paragraphs, written_lines
 
 # Sections of one file compete first on which query terms they hold (weighted by rarity),
 # then on how densely: BM25 with this many characters as the "average" length, so that of
@@ -323,7 +323,7 @@ class SpanChooser:
         """Whether a span's written lines are mostly lines `shown` already holds: a sync
         method's async twin, a copy of the first passage's example."""
         lines = written_lines(self.lines[span.start : span.end])
-        return len(lines) >= REPEAT_MIN_LINES and len(lines & shown) >= REPEAT_SHARE * len(lines)
+        return mostly_within(lines, shown, REPEAT_SHARE, REPEAT_MIN_LINES)
 
     def is_navigation(self, span: Span) -> bool:
         """Whether a span mostly points elsewhere: a table of contents, in code an import

@@ -75,8 +75,15 @@ def split_lines(text: str) -> list[str]:
 
 def written_lines(lines: Iterable[str]) -> frozenset[str]:
     """The distinct lines that hold anything, stripped: what two texts are compared by to
-    tell a copy edited here and there (dedup.py, file_hits.py, span_choice.py)."""
+    tell a copy edited here and there (`mostly_within`: dedup.py, file_hits.py,
+    span_choice.py)."""
     return frozenset(stripped for line in lines if (stripped := line.strip()))
+
+
+def mostly_within(lines: frozenset[str], other: frozenset[str], share: float, least: int) -> bool:
+    """Whether at least `share` of `lines` (written_lines, `least` of them or more) are
+    lines of `other` too: a copy of it, edited here and there."""
+    return len(lines) >= least and len(lines & other) >= share * len(lines)
 
 
 def document_kind(path: str) -> str:

@@ -20,7 +20,7 @@ from ..ranking.machine_data import machine_data_kind
 from ..ranking.matching import TermMatcher
 from ..ranking.notebooks import is_notebook, notebook_view
 from ..ranking.sections import cut_snippet
-from ..ranking.spans import document_kind, written_lines
+from ..ranking.spans import document_kind, mostly_within, written_lines
 from ..translations import Originals, ServedPages, words_held
 from .base import TierRequest
 
@@ -35,9 +35,9 @@ NEAR_COPY_LINES = 20
 
 def is_near_copy(lines: frozenset[str], other: frozenset[str]) -> bool:
     """Whether two files' written lines (written_lines) make them copies of each other."""
-    if min(len(lines), len(other)) < NEAR_COPY_LINES:
-        return False
-    return len(lines & other) >= NEAR_COPY_SHARE * max(len(lines), len(other))
+    return mostly_within(lines, other, NEAR_COPY_SHARE, NEAR_COPY_LINES) and mostly_within(
+        other, lines, NEAR_COPY_SHARE, NEAR_COPY_LINES
+    )
 
 
 def read_in(request: TierRequest, path: str) -> TextFile:
