@@ -1415,3 +1415,33 @@ def test_a_word_about_tests_that_the_code_holds_throughout_is_its_subject():
     assert without_the_subject({"test", "run"}, rare) == {"test", "run"}
     tests = {f"tests/test_{n}.py": {"test"} for n in range(40)} | rare
     assert without_the_subject({"test"}, tests) == {"test"}  # the tests themselves say nothing
+
+
+def _bordered(rows: int) -> str:
+    filler = "".join(
+        f"| `style{n}` | Filler description number {n} of the table. |\n" for n in range(rows)
+    )
+    return (
+        "# Borders\n\n" + "Intro words about borders and their looks.\n" * 12 + "\n"
+        "| Border type | Description |\n|---|---|\n"
+        + filler
+        + "| `dashed` | A dashed line border for the widget. |\n"
+        + "| `heavy` | A heavy line. |\n\n"
+        + "Closing words.\n" * 20
+    )
+
+
+def test_a_passage_inside_a_long_table_is_led_by_the_tables_header():
+    cut = snippet(_bordered(30), "docs/border.md", "dashed line border", max_chars=600)
+    shown = cut.text.splitlines()
+    assert shown[:2] == ["| Border type | Description |", "|---|---|"], cut.text
+    assert left_out_lines(shown[2]) is not None
+    assert "| `dashed` | A dashed line border for the widget. |" in shown
+    assert cut.line_start == 16
+
+
+def test_a_passage_inside_a_short_table_starts_at_its_header():
+    cut = snippet(_bordered(2), "docs/border.md", "dashed line border", max_chars=300)
+    shown = cut.text.splitlines()
+    assert shown[0] == "| Border type | Description |", cut.text
+    assert all(left_out_lines(line) is None for line in shown)

@@ -27,6 +27,10 @@ _ANCHOR = re.compile(
 )
 
 
+# A markdown table's row, and the delimiter row under its header (`|---|:--:|`).
+_TABLE_ROW = re.compile(r"[ \t]*\|")
+_TABLE_DELIMITER = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?-{3,}:?)?[ \t]*$")
+
 # A line that starts a block of its own however the lines above run: a list item, a table
 # row, a quote, a directive, a heading.
 _STARTS_A_BLOCK = re.compile(r"[ \t]*(?:[-*+][ \t]|\d{1,9}[.)][ \t]|[|>#]|\.\.[ \t]|:\w)")
@@ -119,6 +123,9 @@ class PassageEnds:
         fence = next((b.start for b in self.fences if b.start < start < b.end), None)
         if fence is not None or self.kind == "code":
             return fence
+        table = self._table_above(start)
+        if table is not None:
+            return table
         first = start
         lines = self.lines
         while (
@@ -129,6 +136,38 @@ class PassageEnds:
         ):  # fmt: skip
             first -= 1
         return first if first < start else None
+
+    def _table_above(self, start: int) -> int | None:
+        """The first line (the header row) of the markdown table whose rows below its
+        header a passage starting at `start` starts inside, if it does."""
+        lines = self.lines
+        if self.kind != "markdown" or not _TABLE_ROW.match(lines[start]):
+            return None
+        first = start
+        while first > 0 and _TABLE_ROW.match(lines[first - 1]):
+            first -= 1
+        if first + 2 <= start and _TABLE_DELIMITER.match(lines[first + 1]):
+            return first
+        return None
+
+    def with_table_headers(
+        self, passages: list[Span], max_chars: int, size: Callable[[Span], int]
+    ) -> list[Span]:
+        """The passages, each that starts among a table's rows led by the table's header
+        row (and its delimiter row) as a passage of its own, while the cap leaves room for
+        it and the marker between: rows alone do not say what their columns are."""
+        room = max_chars - sum(size(span) for span in passages)
+        room -= MARKER_CHARS * (len(passages) - 1)
+        headed: list[Span] = []
+        for span in passages:
+            first = self._table_above(span.start)
+            if first is not None and not (headed and headed[-1].end > first):
+                header = Span(first, first + 2)
+                if size(header) + MARKER_CHARS <= room:
+                    room -= size(header) + MARKER_CHARS
+                    headed.append(header)
+            headed.append(span)
+        return headed
 
     def _in_heading(self, index: int) -> bool:
         """Whether line `index` is part of a heading (its title, or an over/underline)."""

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from ..models import left_out_marker
 from .analysis import asking_keys, few_words, name_key
@@ -135,11 +136,13 @@ def cut_snippet(
     def file_line(index: int) -> int:  # a 0-based line of `text` -> the file's (1-based)
         return file_lines[index] if file_lines is not None else index + 1
 
+    if kind == "markdown":
+        fragments = ends.with_table_headers(fragments, max_chars, chooser.size)
     shown = chooser.shown(fragments[0], matcher)
-    if len(fragments) == 2:
-        left_out = (file_line(fragments[0].end - 1) + 1, file_line(fragments[1].start) - 1)
+    for before, fragment in pairwise(fragments):
+        left_out = (file_line(before.end - 1) + 1, file_line(fragment.start) - 1)
         shown.append(left_out_marker(*left_out))
-        shown += chooser.shown(fragments[1], matcher)
+        shown += chooser.shown(fragment, matcher)
     return Snippet(
         "\n".join(shown), file_line(fragments[0].start), file_line(fragments[-1].end - 1)
     )
