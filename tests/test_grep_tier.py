@@ -466,6 +466,28 @@ def test_the_file_defining_a_name_outranks_those_importing_or_calling_it(make_pr
     assert sources(search(root, "add_typer"))[0] == "docs/main.py"
 
 
+def test_the_member_of_the_holder_named_outranks_one_of_another_class(make_project, engine):
+    # `ModuleGraph.invalidate`: the file whose class ModuleGraph defines `invalidate`, not a
+    # wrapper whose own class defines one too and that names ModuleGraph in every signature.
+    wrapper = "".join(
+        f"  get{n}(graph: ModuleGraph): ModuleGraph {{\n    return graph\n  }}\n\n"
+        for n in range(6)
+    )
+    helpers = "".join(f"  helper{n}(value) {{\n    return value + {n}\n  }}\n\n" for n in range(30))
+    root = make_project(
+        {
+            "docs/mixed.ts": "export class MixedGraph {\n"
+            + wrapper
+            + "  invalidate(module: ModuleGraph): void {\n    this.graph.invalidate(module)\n  }\n}\n",
+            "docs/graph.ts": "export class ModuleGraph {\n"
+            + helpers
+            + "  invalidate(\n    module: Module,\n    seen: Set<Module>,\n  ): void {\n"
+            + "    module.transformResult = null\n  }\n}\n",
+        }
+    )
+    assert sources(search(root, "ModuleGraph.invalidate"))[0] == "docs/graph.ts"
+
+
 def test_machine_data_is_left_out_unless_asked_for(make_project, engine):
     root = make_project(
         {

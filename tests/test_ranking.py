@@ -1211,7 +1211,12 @@ COMMANDER_STYLE = (
     "   */\n"
     "  option(flags, description, parseArg, defaultValue) {\n"
     "    return this._optionEx({}, flags, description, parseArg, defaultValue);\n  }\n\n"
-    "  async start(filters?: string[]): Promise<void> {\n    await this.run(filters);\n  }\n"
+    "  async start(filters?: string[]): Promise<void> {\n    await this.run(filters);\n  }\n\n"
+    # A call spread over lines, as a method's signature is once Prettier wraps it.
+    "  warmup(url) {\n    fetchModule(\n      url,\n      this.options,\n    )\n  }\n\n"
+    + "".join(f"  other{n}(value) {{\n    return value * {n};\n  }}\n\n" for n in range(12))
+    + "  async fetchModule(\n    id: string,\n    importer?: string,\n  ): Promise<FetchResult> {\n"
+    "    return this.fetcher.fetch(id, importer);\n  }\n"
     "}\n"
 )
 
@@ -1222,6 +1227,8 @@ COMMANDER_STYLE = (
         ("Command.option", "  /**\n   * Define option with `flags`"),
         ("option", "  /**\n   * Define option with `flags`"),
         ("Command.start", "  async start(filters?: string[]): Promise<void> {"),
+        # The signature wrapped over lines: its name's line defines it, never a call's.
+        ("Command.fetchModule", "  async fetchModule(\n    id: string,"),
     ],
 )
 def test_a_javascript_class_method_is_a_definition(query, start):

@@ -25,13 +25,12 @@ sits in another (the section on the option, the docstring of the attribute).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
 from ..models import left_out_marker
-from .analysis import asking_keys, few_words, name_key
+from .analysis import asking_keys, few_words
 from .code_blocks import code_blocks, indentation, lead_in_start
 from .code_constructs import open_constructs
 from .file_roles import asks_about_tests
@@ -177,47 +176,19 @@ def _named_definitions(
         return {}
     if not few_words(matcher.terms):
         return {}
-    from .structure import definitions_of_names
+    from .structure import definitions_of_names, holder_of, holders_asked
 
     starts: dict[int, float] = {}
     found = definitions_of_names(lines, line_terms, matcher)
-    qualifiers = [term for term in matcher.terms if term.qualifier]
-    in_parts = {part for term in qualifiers if term.compound for part in term.parts}
-    holders = {name_key(term.word) for term in qualifiers if term.word not in in_parts}
+    holders = holders_asked(matcher)
     if holders:  # `AsyncClient.stream`: the `stream` of class AsyncClient, if there is one
-        held = {i: keys for i, keys in found.items() if _holder_of(lines, i) in holders}
+        held = {i: keys for i, keys in found.items() if holder_of(lines, i) in holders}
         found = held or found
     for index, keys in found.items():
         weight = sum(weights.get(key, 0.0) for key in keys)
         for start in (index, lead_in_start(lines, index, indentation(lines[index]))):
             starts[start] = max(starts.get(start, 0.0), weight)
     return starts
-
-
-_RECEIVER = re.compile(r"[ \t]*func[ \t]*\([ \t]*\w*[ \t]*\*?[ \t]*(\w+)")
-# Rust: `impl Router {`, `impl<S> FromRequest<S> for Json<T> {` (the type is the holder).
-_IMPL = re.compile(r"[ \t]*impl(?:<[^>]*>)?[ \t]+(?:[\w:]+(?:<[^{]*?>)?[ \t]+for[ \t]+)?(\w+)")
-_CLASS = re.compile(r"[ \t]*(?:export[ \t]+)?(?:abstract[ \t]+)?class[ \t]+(\w+)")
-
-
-def _holder_of(lines: list[str], index: int) -> str:
-    """The name (name_key) of the class a definition on line `index` is inside, "" for
-    none: its receiver's type for a Go method, else the nearest line above it, less
-    indented, that opens a class (a Rust `impl` block)."""
-    receiver = _RECEIVER.match(lines[index])
-    if receiver:
-        return name_key(receiver.group(1))
-    level = indentation(lines[index])
-    for above in range(index - 1, -1, -1):
-        line = lines[above]
-        if line.strip() and indentation(line) < level:
-            opened = _CLASS.match(line) or _IMPL.match(line)
-            if opened:
-                return name_key(opened.group(1))
-            level = indentation(line)
-            if level == 0:
-                return ""
-    return ""
 
 
 def _without_qualifiers(weights: Mapping[str, float], matcher: TermMatcher) -> dict[str, float]:

@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator, Mapping
 
 from .analysis import name_key
+from .code_blocks import indentation
 from .matching import TermMatcher
 from .spans import (
     ASCIIDOC_HEADING,
@@ -23,6 +24,13 @@ from .spans import (
     underline_style,
 )
 
+# A JavaScript or TypeScript class member's modifiers and name, up to its parameters'
+# parenthesis (a generic's `<T>` included); never a statement's keyword (`if (`).
+_METHOD_NAME = (
+    r"[ \t]+(?:(?:public|private|protected|static|async|readonly|override|abstract|get|set)"
+    r"[ \t]+)*(?!(?:if|for|while|switch|catch|return|function|else|do|try|with|new|await"
+    r"|typeof|super|this)\b)([A-Za-z_$][\w$]*)[ \t]*(?:<[^<>()]*>)?"
+)
 # A definition in the common languages (Python, JavaScript/TypeScript, Go, Rust, Java/C#,
 # shell functions) or a module-level constant (`NOTIFICATION_TIMEOUT = 5`): its name.
 _DEFINITION = re.compile(
@@ -35,11 +43,15 @@ _DEFINITION = re.compile(
     r"|(?:export[ \t]+)?(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)[ \t]*(?::[^=\n]*)?=(?!=)"
     # A JavaScript or TypeScript class method, its signature on one line:
     # `  async start(filters?: string[]): Promise<void> {`; never `if (x) {`.
-    r"|[ \t]+(?:(?:public|private|protected|static|async|readonly|override|abstract|get|set)"
-    r"[ \t]+)*(?!(?:if|for|while|switch|catch|return|function|else|do|try|with|new|await"
-    r"|typeof|super|this)\b)([A-Za-z_$][\w$]*)[ \t]*(?:<[^<>()]*>)?\([^()]*\)"
-    r"[ \t]*(?::[^={};]+)?\{[ \t]*$"
+    rf"|{_METHOD_NAME}\([^()]*\)[ \t]*(?::[^={{}};]+)?\{{[ \t]*$"
 )
+# The first line of such a method's signature wrapped over lines (as Prettier wraps one
+# past 80 columns): `  async fetchModule(`, its parameters on the lines under it.
+_WRAPPED_METHOD = re.compile(rf"{_METHOD_NAME}\([ \t]*$")
+# The line that closes a wrapped signature, opening the body: `): Promise<void> {`. A call
+# wrapped the same way closes with `)` or `);`.
+_SIGNATURE_CLOSE = re.compile(r"[ \t]*\)[ \t]*(?::[^={};]+)?\{[ \t]*$")
+_SIGNATURE_MAX_LINES = 40
 _TITLE = re.compile(r"title:[ \t]*['\"]?(.+?)['\"]?[ \t]*$")
 
 
@@ -93,7 +105,47 @@ def defined_names(
     if not matcher.names or document_kind(path) != "code":
         return frozenset()
     found = definitions_of_names(lines, line_terms, matcher)
-    return frozenset(key for keys in found.values() for key in keys)
+    defined = {key for keys in found.values() for key in keys}
+    holders = holders_asked(matcher)
+    if holders and any(holder_of(lines, index) in holders for index in found):
+        # `ModuleGraph.invalidate` defined in class ModuleGraph: the holder named is this
+        # file's too, not only the member (another class may define one of that name).
+        defined |= {term.key for term in matcher.terms if term.qualifier}
+    return frozenset(defined)
+
+
+_RECEIVER = re.compile(r"[ \t]*func[ \t]*\([ \t]*\w*[ \t]*\*?[ \t]*(\w+)")
+# Rust: `impl Router {`, `impl<S> FromRequest<S> for Json<T> {` (the type is the holder).
+_IMPL = re.compile(r"[ \t]*impl(?:<[^>]*>)?[ \t]+(?:[\w:]+(?:<[^{]*?>)?[ \t]+for[ \t]+)?(\w+)")
+_CLASS = re.compile(r"[ \t]*(?:export[ \t]+)?(?:abstract[ \t]+)?class[ \t]+(\w+)")
+
+
+def holder_of(lines: list[str], index: int) -> str:
+    """The name (name_key) of the class a definition on line `index` is inside, "" for
+    none: its receiver's type for a Go method, else the nearest line above it, less
+    indented, that opens a class (a Rust `impl` block)."""
+    receiver = _RECEIVER.match(lines[index])
+    if receiver:
+        return name_key(receiver.group(1))
+    level = indentation(lines[index])
+    for above in range(index - 1, -1, -1):
+        line = lines[above]
+        if line.strip() and indentation(line) < level:
+            opened = _CLASS.match(line) or _IMPL.match(line)
+            if opened:
+                return name_key(opened.group(1))
+            level = indentation(line)
+            if level == 0:
+                return ""
+    return ""
+
+
+def holders_asked(matcher: TermMatcher) -> set[str]:
+    """The names (name_key) of the classes the query names as holders of the member it
+    looks up (`AsyncClient` of `AsyncClient.stream`)."""
+    qualifiers = [term for term in matcher.terms if term.qualifier]
+    in_parts = {part for term in qualifiers if term.compound for part in term.parts}
+    return {name_key(term.word) for term in qualifiers if term.word not in in_parts}
 
 
 def definitions_of_names(
@@ -123,6 +175,20 @@ def _defined(
             found = _DEFINITION.match(lines[number - 1])
             if found:
                 yield number - 1, next(name for name in found.groups() if name)
+            elif (wrapped := _WRAPPED_METHOD.match(lines[number - 1])) and _opens_a_body(
+                lines, number - 1
+            ):
+                yield number - 1, wrapped.group(1)
+
+
+def _opens_a_body(lines: list[str], index: int) -> bool:
+    """Whether the signature wrapped from line `index` closes, on the first line as
+    indented as it below it, with `) {` or `): Type {` (a method's), not `)` (a call's)."""
+    level = indentation(lines[index])
+    for line in lines[index + 1 : index + 1 + _SIGNATURE_MAX_LINES]:
+        if line.strip() and indentation(line) <= level:
+            return indentation(line) == level and _SIGNATURE_CLOSE.match(line) is not None
+    return False
 
 
 def _is_html_title(lines: list[str], index: int, fenced: set[int]) -> bool:
