@@ -478,7 +478,8 @@ def test_the_member_of_the_holder_named_outranks_one_of_another_class(make_proje
         {
             "docs/mixed.ts": "export class MixedGraph {\n"
             + wrapper
-            + "  invalidate(module: ModuleGraph): void {\n    this.graph.invalidate(module)\n  }\n}\n",
+            + "  invalidate(module: ModuleGraph): void {\n"
+            + "    this.graph.invalidate(module)\n  }\n}\n",
             "docs/graph.ts": "export class ModuleGraph {\n"
             + helpers
             + "  invalidate(\n    module: Module,\n    seen: Set<Module>,\n  ): void {\n"
@@ -486,6 +487,18 @@ def test_the_member_of_the_holder_named_outranks_one_of_another_class(make_proje
         }
     )
     assert sources(search(root, "ModuleGraph.invalidate"))[0] == "docs/graph.ts"
+
+
+def test_the_c_file_defining_a_function_outranks_its_header_and_callers(make_project, engine):
+    body = "".join(f"static int helper{n}(int x) {{\n  return x + {n};\n}}\n\n" for n in range(30))
+    root = make_project(
+        {
+            "docs/jq.h": "jv jq_next(jq_state *);\nvoid jq_start(jq_state *, jv, int);\n",
+            "docs/main.c": "int main(void) {\n  jv value = jq_next(jq);\n  return 0;\n}\n",
+            "docs/execute.c": body + "jv jq_next(jq_state *jq) {\n  return jq_step(jq);\n}\n",
+        }
+    )
+    assert sources(search(root, "jq_next"))[0] == "docs/execute.c"
 
 
 def test_machine_data_is_left_out_unless_asked_for(make_project, engine):

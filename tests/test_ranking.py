@@ -1452,3 +1452,55 @@ def test_a_passage_inside_a_short_table_starts_at_its_header():
     shown = cut.text.splitlines()
     assert shown[0] == "| Border type | Description |", cut.text
     assert all(left_out_lines(line) is None for line in shown)
+
+
+C_STYLE = (
+    '#include "jq.h"\n\n'
+    + "".join(
+        f"static int helper{n}(int x) {{\n  return jq_next_{n}(x);\n}}\n\n" for n in range(20)
+    )
+    + "int caller(jq_state *jq) {\n  jv value = jq_next(jq);\n  return 0;\n}\n\n"
+    + "/* Run the program until it yields its next output. */\n"
+    "jv jq_next(jq_state *jq) {\n  jv_nomem_handler(jq->nomem_handler, jq->nomem_handler_data);\n"
+    "  return jq_step(jq);\n}\n\n"
+    "static struct bytecode *\ngen_reduce(block source, block matcher)\n{\n  return NULL;\n}\n"
+)
+JAVA_STYLE = (
+    "public class Account {\n"
+    + "".join(
+        f"    public int helper{n}(int x) {{\n        return x + {n};\n    }}\n\n"
+        for n in range(20)
+    )
+    + "    public void report() {\n        applyInterest(0.1);\n    }\n\n"
+    "    /** Adds a year's interest to the balance. */\n"
+    "    public synchronized void applyInterest(double rate) throws LedgerException {\n"
+    "        balance += balance * rate;\n    }\n"
+    "}\n"
+)
+KOTLIN_STYLE = (
+    "class Parser {\n"
+    + "".join(
+        f"    fun helper{n}(x: Int): Int {{\n        return x + {n}\n    }}\n\n" for n in range(20)
+    )
+    + "    fun run() {\n        parseTokens(source)\n    }\n\n"
+    "    private fun parseTokens(source: String): List<Token> {\n"
+    "        return lex(source)\n    }\n"
+    "}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "query", "start"),
+    [
+        ("src/execute.c", C_STYLE, "jq_next", "/* Run the program until it yields"),
+        # GNU style: the return type on its own line, the brace on the next.
+        ("src/compile.c", C_STYLE, "gen_reduce", "static struct bytecode *\ngen_reduce("),
+        ("src/Account.java", JAVA_STYLE, "applyInterest", "    /** Adds a year's interest"),
+        ("src/Account.java", JAVA_STYLE, "Account.applyInterest", "    /** Adds a year's"),
+        ("src/Parser.kt", KOTLIN_STYLE, "parseTokens", "    private fun parseTokens("),
+    ],
+    ids=["c", "c-gnu-style", "java", "java-holder", "kotlin"],
+)
+def test_a_function_of_the_c_family_is_shown_at_its_definition(path, text, query, start):
+    cut = snippet(text, path, query, max_chars=200)
+    assert cut.text.startswith(start), cut.text

@@ -24,6 +24,13 @@ from .spans import (
     underline_style,
 )
 
+# A word that may stand before a definition's keyword: `export default`, Rust's `pub(crate)`
+# and `const`, Java's, C#'s and Kotlin's `public static`, `private suspend`, `open`...
+_MODIFIER = (
+    r"(?:export|default|pub(?:\([^)]*\))?|async|const|unsafe|extern|public|private|protected"
+    r"|internal|static|final|abstract|sealed|open|override|suspend|inline|operator|infix|data"
+    r"|partial|virtual|readonly)"
+)
 # A JavaScript or TypeScript class member's modifiers and name, up to its parameters'
 # parenthesis (a generic's `<T>` included); never a statement's keyword (`if (`).
 _METHOD_NAME = (
@@ -34,9 +41,9 @@ _METHOD_NAME = (
 # A definition in the common languages (Python, JavaScript/TypeScript, Go, Rust, Java/C#,
 # shell functions) or a module-level constant (`NOTIFICATION_TIMEOUT = 5`): its name.
 _DEFINITION = re.compile(
-    r"[ \t]*(?:export[ \t]+)?(?:default[ \t]+)?(?:pub(?:\([^)]*\))?[ \t]+)?"
-    r"(?:async[ \t]+)?(?:def|class|function|fn|func|struct|enum|interface|trait|type|impl"
-    r"|module)[ \t]+(?:\([^)]*\)[ \t]*)?([A-Za-z_$][\w$]*)"
+    rf"[ \t]*(?:{_MODIFIER}[ \t]+)*"
+    r"(?:def|class|function|fn|func|fun|struct|enum|interface|trait|type|impl|module)[ \t]+"
+    r"(?:\([^)]*\)[ \t]*)?(?:<[^<>]*>[ \t]*)?([A-Za-z_$][\w$]*)"
     r"|([A-Z][A-Z0-9_]{2,})[ \t]*(?::[^=\n]*)?="
     # A JavaScript or TypeScript module's `const`, `let` or `var` (`export const useState =
     # (...) =>`, the form most of modern TypeScript defines with); not one inside a body.
@@ -52,6 +59,23 @@ _WRAPPED_METHOD = re.compile(rf"{_METHOD_NAME}\([ \t]*$")
 # wrapped the same way closes with `)` or `);`.
 _SIGNATURE_CLOSE = re.compile(r"[ \t]*\)[ \t]*(?::[^={};]+)?\{[ \t]*$")
 _SIGNATURE_MAX_LINES = 40
+# A function of the C family (C, C++, Java, C#): its return type and modifiers, its name
+# (C++'s `Holder::name`), its parameters' parenthesis. At the margin, a C function (in the
+# GNU style its name opens the line, the type on the line above); indented, a method, with
+# at least one word before its name. Never a statement's keyword.
+_C_KEYWORDS = (
+    r"(?:return|if|else|while|for|foreach|switch|case|do|goto|typedef|sizeof|new|delete"
+    r"|throw|catch|await|yield)\b"
+)
+_C_TYPE_WORD = rf"(?!{_C_KEYWORDS})[A-Za-z_][\w:]*(?:<[^;(){{}}]*>)?(?:\[\])*[ \t*&]*[ \t]"
+_C_SIGNATURE = re.compile(
+    rf"(?:(?:{_C_TYPE_WORD}[ \t]*)*|[ \t]+(?:{_C_TYPE_WORD}[ \t]*)+)\**"
+    rf"(?!{_C_KEYWORDS})(?:\w+::)*~?([A-Za-z_]\w*)[ \t]*\("
+)
+# What may follow a C-family signature's closing parenthesis before its body's brace.
+_C_AFTER_PARAMETERS = re.compile(
+    r"[ \t]*(?:const|noexcept|override|final|throws[ \t][^;{]*|:[^;{]*)*[ \t]*(\{)?[ \t]*$"
+)
 _TITLE = re.compile(r"title:[ \t]*['\"]?(.+?)['\"]?[ \t]*$")
 
 
@@ -117,7 +141,7 @@ def defined_names(
 _RECEIVER = re.compile(r"[ \t]*func[ \t]*\([ \t]*\w*[ \t]*\*?[ \t]*(\w+)")
 # Rust: `impl Router {`, `impl<S> FromRequest<S> for Json<T> {` (the type is the holder).
 _IMPL = re.compile(r"[ \t]*impl(?:<[^>]*>)?[ \t]+(?:[\w:]+(?:<[^{]*?>)?[ \t]+for[ \t]+)?(\w+)")
-_CLASS = re.compile(r"[ \t]*(?:export[ \t]+)?(?:abstract[ \t]+)?class[ \t]+(\w+)")
+_CLASS = re.compile(rf"[ \t]*(?:{_MODIFIER}[ \t]+)*class[ \t]+(\w+)")
 
 
 def holder_of(lines: list[str], index: int) -> str:
@@ -179,6 +203,38 @@ def _defined(
                 lines, number - 1
             ):
                 yield number - 1, wrapped.group(1)
+            elif (function := _C_SIGNATURE.match(lines[number - 1])) and _c_body_follows(
+                lines, number - 1, function.end()
+            ):
+                yield number - 1, function.group(1)
+
+
+def _c_body_follows(lines: list[str], index: int, opened: int) -> bool:
+    """Whether the parenthesis opened at column `opened` of line `index` closes (within a
+    few lines) on a signature whose body's `{` follows, on that line or alone on the next:
+    a definition, not a call or a prototype (`;`)."""
+    depth = 1
+    column = opened
+    for number in range(index, min(len(lines), index + _SIGNATURE_MAX_LINES)):
+        line = lines[number]
+        for position in range(column, len(line)):
+            character = line[position]
+            if character == "(":
+                depth += 1
+            elif character == ")":
+                depth -= 1
+                if depth == 0:
+                    after = _C_AFTER_PARAMETERS.match(line, position + 1)
+                    if after is None:
+                        return False
+                    if after.group(1):
+                        return True
+                    following = next((rest for rest in lines[number + 1 :] if rest.strip()), "")
+                    return following.strip() == "{"
+            elif character in ";{}":
+                return False
+        column = 0
+    return False
 
 
 def _opens_a_body(lines: list[str], index: int) -> bool:
