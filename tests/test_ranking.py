@@ -1336,6 +1336,9 @@ TWO_HOLDERS = {
         ("context.go", "Context.JSON", "// JSON serializes the given struct"),
         ("src/routing.rs", "MethodRouter.route", "    /// Route a method."),
         ("src/routing.rs", "Router.route", "    /// Add a route."),
+        # Asked in a question, the dotted name is still the member looked up.
+        ("src/client.py", "how does AsyncClient.stream close the response", "    async def"),
+        ("src/routing.rs", "what does MethodRouter.route do with its path", "    /// Route a"),
     ],
 )
 def test_a_dotted_name_is_shown_where_the_holder_it_names_defines_it(path, query, start):

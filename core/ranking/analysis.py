@@ -103,6 +103,9 @@ class Term:
     # What holds the name looked up (`Session` in `Session.mount`): searched, but no name
     # of a definition to show (query_names).
     qualifier: bool = False
+    # The member a holder qualifies (`mount` of `Session.mount`): a name looked up however
+    # long the question (query_names).
+    member: bool = False
     # Only ever a part of a name the query spells (`test` of `runTestFiles`): no word the
     # query asks with (asking_keys).
     in_name: bool = False
@@ -172,9 +175,11 @@ def query_terms(text: str) -> tuple[Term, ...]:
     singles: dict[str, Term] = {}
     compounds: dict[str, Term] = {}
     dropped: dict[str, Term] = {}
+    qualified = False  # the word before, followed by `.` and this one
     for found in _WORD.finditer(cleaned):
         word = found.group()
-        qualifier = _QUALIFIES.match(cleaned, found.end()) is not None
+        member, qualified = qualified and cleaned[found.start() - 1] == ".", False
+        qualifier = qualified = _QUALIFIES.match(cleaned, found.end()) is not None
         parts = [p for p in split_identifier(word) if p]
         for part in parts:
             if len(part) < 2 or (len(parts) > 1 and part.isdigit()):
@@ -187,7 +192,7 @@ def query_terms(text: str) -> tuple[Term, ...]:
             )
             term = Term(
                 key, prefix, word=part, qualifier=qualifier, in_name=in_name,
-                stands_for=stands_for,
+                stands_for=stands_for, member=member and not in_name,
             )  # fmt: skip
             target = dropped if part in STOPWORDS else singles
             if not in_name and key in target and target[key].in_name:
@@ -244,10 +249,10 @@ def query_names(terms: tuple[Term, ...]) -> dict[str, tuple[str, ...]]:
             parts = tuple(keys_of_part[p] for p in term.parts if p in keys_of_part)
             names[term.key] = (*parts, term.key)
     words = [term for term in singles if term.word not in in_compounds]
-    if few_words(terms):
-        for term in words:
-            if len(term.word) >= 3:
-                names[term.word] = (term.key,)
+    asked_alone = few_words(terms)
+    for term in words:
+        if (asked_alone or term.member) and len(term.word) >= 3:
+            names[term.word] = (term.key,)
     if len(words) > 1:
         joined = "".join(term.word for term in words)
         names.setdefault(joined, tuple(term.key for term in words))

@@ -174,7 +174,10 @@ def _named_definitions(
     line, and its own line), with the weight of that name's terms."""
     if matcher is None or not matcher.names:
         return {}
-    if not few_words(matcher.terms):
+    # A dotted name (`AsyncClient.stream`) is looked up in a question too; a name alone in
+    # a question is only part of what is asked.
+    dotted = any(term.qualifier for term in matcher.terms)
+    if not (dotted or few_words(matcher.terms)):
         return {}
     from .structure import definitions_of_names, holder_of, holders_asked
 
