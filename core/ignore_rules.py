@@ -45,6 +45,8 @@ MACHINE_DATA_FILES = (
     "*.csv",
     "*.tsv",
     "*.svg",
+    "*.po",  # gettext's catalogs: every message of the code again, in each language
+    "*.pot",
 )
 
 

@@ -512,6 +512,9 @@ def test_machine_data_is_left_out_unless_asked_for(make_project, engine):
             # Go's module checksums: a lock file by another name.
             "docs/go.sum": "golang.org/x/needle v0.1.0 h1:abc=\n",
             "docs/go.work.sum": "golang.org/x/needle v0.2.0 h1:def=\n",
+            # gettext's catalogs: each language's copy of every message of the code.
+            "docs/locale/it/LC_MESSAGES/django.po": 'msgid "needle"\nmsgstr "ago"\n',
+            "docs/locale/django.pot": 'msgid "needle"\nmsgstr ""\n',
             # Terminal output: a highlighter's expected output, colour codes around words.
             "docs/highlighted.txt": "".join(
                 f"\x1b[38;2;249;38;114mPOST\x1b[0m needle/{n} \x1b[38;2;230;219;116mHTTP\x1b[0m\n"
@@ -524,7 +527,7 @@ def test_machine_data_is_left_out_unless_asked_for(make_project, engine):
     assert any("machine data" in f.reason for f in outcome.filtered)
     assert any("terminal output" in f.reason for f in outcome.filtered)
     wanted = search(root, "needle", config=with_filtering(include_machine_data=True))
-    assert len(wanted.hits) == 8
+    assert len(wanted.hits) == 10
 
 
 def test_identical_copies_are_served_once_under_the_original_name(make_project, engine):
@@ -629,14 +632,14 @@ def test_generated_code_weighs_less_unless_the_query_asks_about_it(make_project,
     )
     root = make_project(
         {
-            "docs/testdata/reply.pb.go": generated,
+            "docs/proto/reply.pb.go": generated,
             "docs/gin.go": "// handle405 writes the method not allowed response.\n"
             'func handle405(c *Context) {\n\tc.String(405, "method not allowed")\n}\n',
         }
     )
     assert sources(search(root, "method not allowed response"))[0] == "docs/gin.go"
     asked = sources(search(root, "generated method not allowed response"))
-    assert asked[0] == "docs/testdata/reply.pb.go"
+    assert asked[0] == "docs/proto/reply.pb.go"
 
 
 def test_in_a_project_about_tests_the_word_test_asks_about_no_test_files(make_project, engine):

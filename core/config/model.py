@@ -121,7 +121,8 @@ class FilteringSettings:
     signal_threshold: str = "medium"
     # Files .gitignore/.ignore and the built-in excludes leave out (node_modules/, dist/...).
     include_ignored: bool = False
-    # JSON, JSONL, lock files, CSV, minified code: not context a reader wants, by default.
+    # JSON, JSONL, lock files, CSV, gettext catalogs, minified code: not context a reader
+    # wants, by default.
     include_machine_data: bool = False
 
 

@@ -298,7 +298,8 @@ FILTERING = SettingGroup(
             BOOLEAN,
             False,
             "include machine data",
-            "also search machine data (JSON, JSONL, lock files, CSV, minified code)",
+            "also search machine data (JSON, JSONL, lock files, CSV, gettext catalogs, "
+            "minified code)",
         ),
     ),
 )
