@@ -1523,3 +1523,52 @@ KOTLIN_STYLE = (
 def test_a_function_of_the_c_family_is_shown_at_its_definition(path, text, query, start):
     cut = snippet(text, path, query, max_chars=200)
     assert cut.text.startswith(start), cut.text
+
+
+MKDOCS_INDENTED = (
+    "# Throttling\n\n" + "Throttles limit how often clients may call.\n" * 30 + "\n"
+    "## Setting the throttling policy\n\n"
+    + "A policy says which clients wait and for how long before calling again.\n"
+    * 6
+    + "\nThe default policy may be set globally with these settings:\n\n"
+    "    REST_FRAMEWORK = {\n"
+    "        'DEFAULT_THROTTLE_CLASSES': [\n"
+    "            'rest_framework.throttling.AnonRateThrottle',\n"
+    "        ],\n\n"
+    "        'DEFAULT_THROTTLE_RATES': {\n"
+    "            'anon': '100/day',\n"
+    "        }\n"
+    "    }\n\n"
+    "The rates may be given per second, minute, hour or day.\n\n"
+    "## Other\n\n" + "Unrelated words.\n" * 30
+)
+SPHINX_CODE_BLOCK = (
+    "Deprecations\n============\n\n" + "Old behaviour is listed here.\n" * 30 + "\n"
+    "Example of problematic code:\n\n"
+    ".. code-block:: python\n\n"
+    "    import pytest\n\n\n"
+    "    def data_generator():\n"
+    "        yield 1\n\n\n"
+    '    @pytest.mark.parametrize("n", data_generator())\n'
+    "    class Test:\n"
+    "        def test_one(self, n):\n"
+    "            pass\n\n"
+    "Other\n=====\n\n" + "Unrelated words.\n" * 30
+)
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "query", "start"),
+    [
+        # Markdown's indented code block: from its first line.
+        ("docs/throttling.md", MKDOCS_INDENTED, "anon rate 100/day", "    REST_FRAMEWORK = {"),
+        # reStructuredText's: from the directive that opens it.
+        ("doc/deprecations.rst", SPHINX_CODE_BLOCK, "parametrize data_generator class", ".. code"),
+    ],
+    ids=["markdown", "restructuredtext"],
+)
+def test_a_passage_starting_inside_an_indented_code_block_starts_where_it_opens(
+    path, text, query, start
+):
+    cut = snippet(text, path, query, max_chars=400)
+    assert cut.text.startswith(start), cut.text

@@ -9,6 +9,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable, Mapping
 
+from .code_blocks import indentation
 from .code_constructs import OpenConstructs
 from .span_choice import MARKER_CHARS
 from .spans import FENCE, Span, fenced_blocks, heading_alone
@@ -26,6 +27,10 @@ _ANCHOR = re.compile(
     re.IGNORECASE,
 )
 
+
+# A line at the margin that opens the indented lines under it: a reStructuredText
+# directive (`.. code-block:: python`, `.. note::`), a list item.
+_OPENS_INDENTED = re.compile(r"(?:\.\.[ \t]+[\w:-]+::|[-*+][ \t]|\d{1,9}[.)][ \t])")
 
 # A markdown table's row, and the delimiter row under its header (`|---|:--:|`).
 _TABLE_ROW = re.compile(r"[ \t]*\|")
@@ -126,6 +131,9 @@ class PassageEnds:
         table = self._table_above(start)
         if table is not None:
             return table
+        indented = self._indented_block_start(start)
+        if indented is not None:
+            return indented
         first = start
         lines = self.lines
         while (
@@ -135,6 +143,27 @@ class PassageEnds:
             and not any(b.start <= first - 1 < b.end for b in self.fences)
         ):  # fmt: skip
             first -= 1
+        return first if first < start else None
+
+    def _indented_block_start(self, start: int) -> int | None:
+        """Where the indented block a passage of a document starting at `start` starts
+        inside opens: the line at the margin above it when that opens it (a
+        reStructuredText directive, `.. code-block:: python`; a paragraph ending with `::`;
+        a list item), else the block's first line (markdown's indented code)."""
+        lines = self.lines
+        if not lines[start].strip() or indentation(lines[start]) == 0:
+            return None
+        first = start
+        for above in range(start - 1, -1, -1):
+            line = lines[above]
+            if not line.strip():
+                continue
+            if indentation(line) > 0:
+                first = above
+                continue
+            if _OPENS_INDENTED.match(line) or line.rstrip().endswith("::"):
+                return above
+            break
         return first if first < start else None
 
     def _table_above(self, start: int) -> int | None:
