@@ -1572,3 +1572,23 @@ def test_a_passage_starting_inside_an_indented_code_block_starts_where_it_opens(
 ):
     cut = snippet(text, path, query, max_chars=400)
     assert cut.text.startswith(start), cut.text
+
+
+def test_a_name_looked_up_shows_its_definition_up_to_the_cap():
+    # APIView.dispatch: a function too long to serve whole is served from its signature
+    # on, as far as the cap allows, not as its head alone.
+    body = "".join(f"        step_{n} = self.handle_step({n}, request)\n" for n in range(40))
+    text = (
+        "class APIView:\n"
+        + "".join(f"    def other_{n}(self):\n        return {n}\n\n" for n in range(10))
+        + "    # Note: views are made CSRF exempt from within `as_view`.\n"
+        "    def dispatch(self, request, *args, **kwargs):\n"
+        '        """\n        Dispatch the incoming request to the appropriate handler method.\n\n'
+        "        1. Wraps the incoming request.\n        2. Performs the checks.\n"
+        '        """\n' + body + "        return self.response\n\n"
+        "    def after(self):\n        return None\n"
+    )
+    cut = snippet(text, "views.py", "APIView.dispatch", max_chars=1500)
+    assert cut.text.startswith("    # Note: views are made CSRF exempt"), cut.text
+    assert len(cut.text) > 1200, cut.text
+    assert "def after" not in cut.text

@@ -114,6 +114,8 @@ def cut_snippet(
     chosen = chooser.widen(core, structural)
     if kind == "code":
         chosen = _with_what_it_leads_into(lines, chosen, chooser, max_chars)
+        if core.start in named:
+            chosen = _definition_run_on(chosen, structural, chooser, max_chars)
     ends = PassageEnds(lines, headings, kind, chooser.matching, constructs)
     fragments = [ends.trimmed(chosen)]
     # A name looked up is shown at its definition first: no call of it from above.
@@ -162,6 +164,19 @@ def _with_what_it_leads_into(
         return chosen  # the passage holds none of the next line's lead-in
     fits = chooser.fitting_end(chosen.start, max_chars)
     return Span(chosen.start, max(chosen.end, fits)) if fits > after else chosen
+
+
+def _definition_run_on(
+    chosen: Span, structural: list[Span], chooser: SpanChooser, max_chars: int
+) -> Span:
+    """A looked-up definition too long to serve whole, served from its start on to the cap
+    (within the definition), not as its head alone: its body is what it does."""
+    holding = [span for span in structural if span.start <= chosen.start and chosen.end < span.end]
+    if not holding:
+        return chosen
+    block = min(holding, key=chooser.size)
+    end = min(block.end, chooser.fitting_end(chosen.start, max_chars))
+    return Span(chosen.start, max(chosen.end, end))
 
 
 def _named_definitions(
