@@ -82,7 +82,7 @@ def test_the_report_lists_the_hits_on_the_right_file_without_the_passage(capsys,
     # The right file comes first, but the passage asked for is not in what was served.
     (project / "queries.tsv").write_text(
         "retry backoff\tdocs/retry.md\tdocs\texponential backoff\n"
-        "retry waits\tdocs/retry.md\tdocs\t# Retries\n"
+        "retry waits\tdocs/retry.md\tdocs\tFiller about nothing\n"
     )
     (project / "docs" / "retry.md").write_text(
         "# Retries\n\n"
@@ -94,7 +94,8 @@ def test_the_report_lists_the_hits_on_the_right_file_without_the_passage(capsys,
     assert "\nmisses (" not in out
     assert "passage misses (1: the right file was served without the passage):" in out
     assert "line 2 [docs] 'retry waits'" in out
-    assert "docs/retry.md lines 84-84 served; passage '# Retries'" in out
+    # Led by its heading (line 1), the lines between left out.
+    assert "docs/retry.md lines 1-84 served; passage 'Filler about nothing'" in out
 
 
 def test_a_right_file_the_budget_left_out_is_told_apart(capsys, project):

@@ -1460,10 +1460,12 @@ def _bordered(rows: int) -> str:
 def test_a_passage_inside_a_long_table_is_led_by_the_tables_header():
     cut = snippet(_bordered(30), "docs/border.md", "dashed line border", max_chars=600)
     shown = cut.text.splitlines()
-    assert shown[:2] == ["| Border type | Description |", "|---|---|"], cut.text
-    assert left_out_lines(shown[2]) is not None
+    # The section's heading, then the table's header, each before the lines left out.
+    assert shown[0] == "# Borders", cut.text
+    assert shown[2:4] == ["| Border type | Description |", "|---|---|"], cut.text
+    assert left_out_lines(shown[1]) is not None and left_out_lines(shown[4]) is not None
     assert "| `dashed` | A dashed line border for the widget. |" in shown
-    assert cut.line_start == 16
+    assert cut.line_start == 1
 
 
 def test_a_passage_inside_a_short_table_starts_at_its_header():
@@ -1571,7 +1573,8 @@ def test_a_passage_starting_inside_an_indented_code_block_starts_where_it_opens(
     path, text, query, start
 ):
     cut = snippet(text, path, query, max_chars=400)
-    assert cut.text.startswith(start), cut.text
+    # After the section's heading and the marker for the lines left out.
+    assert f"not shown]\n{start}" in cut.text, cut.text
 
 
 def test_a_name_looked_up_shows_its_definition_up_to_the_cap():
@@ -1592,3 +1595,49 @@ def test_a_name_looked_up_shows_its_definition_up_to_the_cap():
     assert cut.text.startswith("    # Note: views are made CSRF exempt"), cut.text
     assert len(cut.text) > 1200, cut.text
     assert "def after" not in cut.text
+
+
+def test_a_passage_inside_a_long_section_is_led_by_the_sections_heading():
+    filler = "".join(
+        f"Paragraph {n} says something unrelated at some length here.\n\n" for n in range(30)
+    )
+    text = (
+        "# Guide\n\nIntro.\n\n## Initial state\n\n"
+        + filler
+        + "Pass collapsed=False to start the collapsible expanded.\n\n"
+        + filler
+    )
+    cut = snippet(text, "docs/collapsible.md", "collapsed expanded", max_chars=400)
+    shown = cut.text.splitlines()
+    assert shown[0] == "## Initial state", cut.text
+    assert left_out_lines(shown[1]) is not None
+    assert "Pass collapsed=False to start the collapsible expanded." in shown
+
+
+def test_a_code_passage_inside_a_long_function_is_led_by_its_signature():
+    steps = "".join(f"        step_{n} = self.handle_step({n}, module)\n" for n in range(40))
+    text = (
+        "class Propagator:\n"
+        "    def propagate_update(self, module, boundaries):\n"
+        + steps
+        + "        for importer in module.importers:\n"
+        "            if importer.accepts_update(module):\n"
+        "                boundaries.add(importer)\n" + steps
+    )
+    cut = snippet(text, "src/hmr.py", "importer accepts update boundaries", max_chars=400)
+    shown = cut.text.splitlines()
+    assert shown[0] == "    def propagate_update(self, module, boundaries):", cut.text
+    assert left_out_lines(shown[1]) is not None
+    assert "            if importer.accepts_update(module):" in shown
+    # A signature wrapped over lines, and a comment among the statements.
+    wrapped = (
+        "function propagateUpdate(\n  node: ModuleNode,\n  boundaries: Boundary[],\n): boolean {\n"
+        + steps.replace("        ", "  ").replace("self.", "")
+        + "  // An importer that accepts the update is a boundary.\n"
+        "  for (const importer of node.importers) {\n"
+        "    if (importer.acceptsUpdate(node)) boundaries.push(importer)\n  }\n"
+        + steps.replace("        ", "  ").replace("self.", "")
+        + "}\n"
+    )
+    cut = snippet(wrapped, "src/hmr.ts", "importer accepts update boundaries", max_chars=400)
+    assert cut.text.startswith("function propagateUpdate(\n[lines 2-"), cut.text

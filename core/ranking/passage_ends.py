@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from .code_blocks import indentation
 from .code_constructs import OpenConstructs
 from .span_choice import MARKER_CHARS
-from .spans import FENCE, Span, fenced_blocks, heading_alone
+from .spans import FENCE, Span, fenced_blocks, heading_alone, is_heading_decoration
 
 # The first line of a callout (an admonition): MkDocs' `!!! tip "Title"` and `??? note`,
 # GitHub's `> [!NOTE]`, Docusaurus' `:::tip`.
@@ -179,24 +179,54 @@ class PassageEnds:
             return first
         return None
 
-    def with_table_headers(
+    def with_context(
         self, passages: list[Span], max_chars: int, size: Callable[[Span], int]
     ) -> list[Span]:
-        """The passages, each that starts among a table's rows led by the table's header
-        row (and its delimiter row) as a passage of its own, while the cap leaves room for
-        it and the marker between: rows alone do not say what their columns are."""
+        """The passages, each that starts inside something whose first lines say what it
+        is led by those lines, as a passage of their own, while the cap leaves room for
+        them and the marker between: in a document, the heading of the section it starts
+        inside, then the header row (and delimiter row) of the table it starts among; in
+        code, the first line of the definition it starts inside (`def propagate_update(`,
+        a method's class). A window alone does not say where it is."""
         room = max_chars - sum(size(span) for span in passages)
         room -= MARKER_CHARS * (len(passages) - 1)
-        headed: list[Span] = []
+        led: list[Span] = []
         for span in passages:
-            first = self._table_above(span.start)
-            if first is not None and not (headed and headed[-1].end > first):
-                header = Span(first, first + 2)
-                if size(header) + MARKER_CHARS <= room:
-                    room -= size(header) + MARKER_CHARS
-                    headed.append(header)
-            headed.append(span)
-        return headed
+            for context in self._context_of(span.start):
+                if led and led[-1].end > context.start:
+                    continue  # shown already
+                if size(context) + MARKER_CHARS <= room:
+                    room -= size(context) + MARKER_CHARS
+                    led.append(context)
+            led.append(span)
+        joined: list[Span] = []
+        for span in led:  # next to each other: one passage, no marker between
+            if joined and joined[-1].end >= span.start:
+                joined[-1] = Span(joined[-1].start, max(joined[-1].end, span.end))
+            else:
+                joined.append(span)
+        return joined
+
+    def _context_of(self, start: int) -> list[Span]:
+        if self.kind == "code":
+            from .structure import enclosing_definition, opens_a_definition
+
+            if opens_a_definition(self.lines, start):
+                return []  # it says what it is (a definition, its comment or decorator)
+            line = enclosing_definition(self.lines, start)
+            return [Span(line, line + 1)] if line is not None else []
+        context = []
+        found = bisect_left(self.heading_starts, start + 1) - 1
+        if found >= 0 and not self._in_heading(start):
+            heading = self.heading_starts[found]
+            end = self.headings[heading] + 1
+            if end < start and self.lines[end].strip() and is_heading_decoration(self.lines[end]):
+                end += 1  # its underline
+            context.append(Span(heading, end))
+        first = self._table_above(start)
+        if first is not None:
+            context.append(Span(first, first + 2))
+        return context
 
     def _in_heading(self, index: int) -> bool:
         """Whether line `index` is part of a heading (its title, or an over/underline)."""

@@ -137,8 +137,7 @@ def cut_snippet(
     def file_line(index: int) -> int:  # a 0-based line of `text` -> the file's (1-based)
         return file_lines[index] if file_lines is not None else index + 1
 
-    if kind == "markdown":
-        fragments = ends.with_table_headers(fragments, max_chars, chooser.size)
+    fragments = ends.with_context(fragments, max_chars, chooser.size)
     shown = chooser.shown(fragments[0], matcher)
     for before, fragment in pairwise(fragments):
         left_out = (file_line(before.end - 1) + 1, file_line(fragment.start) - 1)

@@ -164,6 +164,47 @@ def holder_of(lines: list[str], index: int) -> str:
     return ""
 
 
+ENCLOSING_MAX_LINES = 3000
+# A line that leads into a definition: a comment (`#`, `//`, `/*`, `*`, `--`), a decorator
+# or attribute (`@cached`, `#[test]`).
+_LEAD_IN = re.compile(r"[ \t]*(?:#|//|/\*|\*|--|@[A-Za-z_])")
+
+
+def opens_a_definition(lines: list[str], index: int) -> bool:
+    """Whether line `index` defines a name or leads into a definition (the comments and
+    decorators right above it), not a comment among statements."""
+    for line in lines[index : index + _SIGNATURE_MAX_LINES]:
+        if _DEFINITION.match(line) or _WRAPPED_METHOD.match(line) or _C_SIGNATURE.match(line):
+            return True
+        if not _LEAD_IN.match(line):
+            return False
+    return False
+
+
+def enclosing_definition(lines: list[str], index: int) -> int | None:
+    """The line (0-based) of the nearest definition whose body line `index` is inside (a
+    function, a method, a class): the first line above it, less indented, that defines a
+    name. None at the margin, or when the nearest less indented line defines nothing
+    and is at the margin."""
+    level = indentation(lines[index]) if lines[index].strip() else None
+    for above in range(index - 1, max(-1, index - ENCLOSING_MAX_LINES), -1):
+        line = lines[above]
+        if not line.strip() or line.strip() == "{":
+            continue  # a C function's brace under its signature
+        if level is None:
+            level = indentation(line) + 1  # a blank first line: inside what is above
+        if indentation(line) < level:
+            if _DEFINITION.match(line) or _WRAPPED_METHOD.match(line) or _C_SIGNATURE.match(line):
+                return above
+            if line.lstrip().startswith(")"):  # a wrapped signature's close: its start above
+                level = indentation(line) + 1
+                continue
+            level = indentation(line)
+            if level == 0:
+                return None
+    return None
+
+
 def holders_asked(matcher: TermMatcher) -> set[str]:
     """The names (name_key) of the classes the query names as holders of the member it
     looks up (`AsyncClient` of `AsyncClient.stream`)."""
