@@ -25,6 +25,7 @@ from tierscope.ranking.file_roles import (
     TEST_FILE,
     TEST_FILE_WEIGHT,
     TRANSLATION_WEIGHT,
+    VERSIONED_WEIGHT,
     generated_weigher,
     is_dated_post,
     is_test_file,
@@ -1641,3 +1642,22 @@ def test_a_code_passage_inside_a_long_function_is_led_by_its_signature():
     )
     cut = snippet(wrapped, "src/hmr.ts", "importer accepts update boundaries", max_chars=400)
     assert cut.text.startswith("function propagateUpdate(\n[lines 2-"), cut.text
+
+
+def test_a_versioned_edition_of_the_docs_weighs_less_unless_the_query_asks_about_versions():
+    # jq keeps each release's manual (`manual/v1.6/`), Docusaurus its `versioned_docs/`,
+    # a book its first edition (`notebooks_v1/`): the same page again, older.
+    editions = [
+        "docs/manual/v1.6/colors.md", "website/versioned_docs/version-2.x/intro.md",
+        "notebooks_v1/02.00-Introduction-to-NumPy.ipynb", "docs/1.x/guide.md",
+        "docs/v2/api.md", "docs/version-1.0.0/setup.md",
+    ]  # fmt: skip
+    current = [
+        "docs/manual/colors.md", "docs/manual/dev/colors.md", "docs/guide.md",
+        "notebooks/02.00-Introduction-to-NumPy.ipynb", "src/api/v1/routes.py",
+        "docs/versioning.md", "docs/envoy.md",
+    ]  # fmt: skip
+    demoted = dict.fromkeys(editions, VERSIONED_WEIGHT)
+    assert demoted_files(editions + current, keys("change the colors of null")) == demoted
+    for query in ("colors in version 1.6", "what changed in 1.6", "old versions of the manual"):
+        assert demoted_files(editions, keys(query)) == {}, query

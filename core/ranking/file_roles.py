@@ -34,6 +34,12 @@
 - A table of contents for the question (a document whose lines holding the query's words
   are mostly links of a list: mdBook's `SUMMARY.md`) names the page that answers, in a
   line; it weighs TABLE_OF_CONTENTS_WEIGHT (told when the best files are read again).
+- An older edition of the docs (a document under a version's folder: jq's
+  `manual/v1.6/`, Docusaurus' `versioned_docs/version-2.x/`, a book's `notebooks_v1/`)
+  is the current page again, older, and on a question's words ranks as it does (the
+  Python Data Science Handbook's first edition was served before its second). Unless the
+  query asks about versions (`version`, or a version number), its score is scaled by
+  VERSIONED_WEIGHT.
 - A project's paperwork (its licence, notices, copying terms, code of conduct) is long
   legal or community prose that holds every common word of a question ("how does paging
   *work*": Apache's licence says *work* 40 times). Unless the question is about licensing
@@ -57,6 +63,7 @@ DECLARATIONS_WEIGHT = 0.8
 GENERATED_WEIGHT = 0.6
 PAPERWORK_WEIGHT = 0.6
 TABLE_OF_CONTENTS_WEIGHT = 0.6
+VERSIONED_WEIGHT = 0.6
 # What each demotion is called where `--explain` lists what each term added.
 DEMOTION_LABEL = "(test file)"
 POST_DEMOTION_LABEL = "(dated post)"
@@ -66,6 +73,7 @@ DECLARATIONS_DEMOTION_LABEL = "(declarations)"
 GENERATED_DEMOTION_LABEL = "(generated)"
 PAPERWORK_DEMOTION_LABEL = "(licence or conduct)"
 TABLE_OF_CONTENTS_LABEL = "(table of contents)"
+VERSIONED_LABEL = "(older edition)"
 # Query terms (stems) that ask about tests, or about news: then those rank as any file does.
 _ASKS_ABOUT_TESTS = frozenset({"test", "spec", "fixtur", "pytest", "unittest", "conftest"})
 _ASKS_ABOUT_NEWS = frozenset({"blog", "post", "news", "changelog", "releas", "announc"})
@@ -74,6 +82,7 @@ _ASKS_ABOUT_PAPERWORK = frozenset(
     {"licens", "licenc", "copyright", "warranti", "patent", "trademark", "notic",
      "conduct", "harass", "apach", "gpl", "mit", "bsd"}
 )  # fmt: skip
+_ASKS_ABOUT_VERSIONS = frozenset({"version", "edit"})
 _ASKS_ABOUT_TYPES = frozenset({"type", "typescript", "declar", "signatur", "stub", "interfac"})
 _DECLARATION_SUFFIXES = (".d.ts", ".d.mts", ".d.cts", ".pyi")
 # A version number in the query (`0.28`) asks about news too.
@@ -124,6 +133,15 @@ DECLARATIONS = Role(DECLARATIONS_WEIGHT, DECLARATIONS_DEMOTION_LABEL)
 GENERATED = Role(GENERATED_WEIGHT, GENERATED_DEMOTION_LABEL)
 PAPERWORK = Role(PAPERWORK_WEIGHT, PAPERWORK_DEMOTION_LABEL)
 TABLE_OF_CONTENTS = Role(TABLE_OF_CONTENTS_WEIGHT, TABLE_OF_CONTENTS_LABEL)
+OLDER_EDITION = Role(VERSIONED_WEIGHT, VERSIONED_LABEL)
+
+# A version's folder of a versioned set of docs: `v1.6/`, `version-2.x/`, `1.x/`, `2.0/`,
+# Docusaurus' `versioned_docs/`, an edition's suffix (`notebooks_v1/`).
+_VERSIONED_PATH = re.compile(
+    r"(?:^|/)(?:versioned_docs|v\d+(?:\.\d+)*|version-[^/]+|\d+\.(?:\d+|x)(?:\.\d+)*"
+    r"|[^/]+[_-]v\d+(?:\.\d+)*)/",
+    re.IGNORECASE,
+)
 
 # A licence (`LICENSE`, `LICENSE-APACHE`, `LICENCE.txt`, `COPYING`, any file of a
 # `licenses/` folder), its notices, or a code of conduct, in any folder.
@@ -196,6 +214,12 @@ def is_paperwork(path: str) -> bool:
     return _PAPERWORK_PATH.search(path) is not None and document_kind(path) != "code"
 
 
+def is_older_edition(path: str) -> bool:
+    """True for a root-relative POSIX path of a document in a version's folder
+    (`docs/manual/v1.6/colors.md`, `versioned_docs/version-2.x/intro.md`)."""
+    return _VERSIONED_PATH.search(path) is not None and document_kind(path) != "code"
+
+
 def is_translated_page(path: str) -> bool:
     """True for a document in a language other than English, told by its path
     (`docs/es/docs/cors.md`, `README_zh-CN.md`); not for a tag that is also a common
@@ -243,7 +267,8 @@ def role_weigher(query_keys: Iterable[str]) -> Callable[[str], Role]:
     query asks about tests, EXAMPLE_PROGRAM unless it asks for examples, DECLARATIONS
     unless it asks about types, DATED_POST unless it asks about news (or holds a version
     number), TRANSLATED_PAGE unless the query holds a word outside ASCII, PAPERWORK unless
-    it asks about licensing or conduct, else AS_IS.
+    it asks about licensing or conduct, OLDER_EDITION unless it asks about versions, else
+    AS_IS.
     Asked only of the files a ranking scores (a few of thousands)."""
     keys = set(query_keys)
     tests = TEST_FILE_WEIGHT < 1 and not asks_about_tests(keys)
@@ -253,6 +278,9 @@ def role_weigher(query_keys: Iterable[str]) -> Callable[[str], Role]:
     examples = EXAMPLE_WEIGHT < 1 and not _ASKS_FOR_EXAMPLES.intersection(keys)
     declarations = DECLARATIONS_WEIGHT < 1 and not _ASKS_ABOUT_TYPES.intersection(keys)
     paperwork = PAPERWORK_WEIGHT < 1 and not _ASKS_ABOUT_PAPERWORK.intersection(keys)
+    versions = VERSIONED_WEIGHT < 1 and not (
+        _ASKS_ABOUT_VERSIONS.intersection(keys) or any(map(_VERSION.fullmatch, keys))
+    )
 
     def role(path: str) -> Role:
         if tests and is_test_file(path):
@@ -267,6 +295,8 @@ def role_weigher(query_keys: Iterable[str]) -> Callable[[str], Role]:
             return TRANSLATED_PAGE
         if paperwork and is_paperwork(path):
             return PAPERWORK
+        if versions and is_older_edition(path):
+            return OLDER_EDITION
         return AS_IS
 
     return role
