@@ -73,6 +73,9 @@ def test_the_report_gives_the_figures_and_lists_the_misses(capsys, project):
         "queries", "MRR@10", "hit@1", "hit@5", "tok/hit", "passage", "long", "dups", "ms",
     ]  # fmt: skip
     assert ladder.split()[:5] == ["ladder", "3", "0.667", "0.67", "0.67"]
+    # Rows of queries by their length say so, apart from the column of long lines.
+    assert "\n  queries of ≤4 words " in out or "\n  queries of 5+ words " in out
+    assert "\n  short " not in out and "\n  long " not in out
     assert "misses (1: the expected file was not first):" in out
     assert "line 5 [docs] 'something nobody wrote about'" in out
     assert "expected docs/notes.md: not in top 10" in out

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .metrics import QueryEvaluation, Summary
+from .queryset import SHORT_QUERY_WORDS
 from .runner import EvaluationReport
 
 _HEADER = (
@@ -12,6 +13,11 @@ _HEADER = (
     f"{'passage':>9}{'long':>7}{'dups':>6}{'ms':>7}"
 )
 MISS_TOP = 3
+# The rows of queries by length, told apart from the column of long lines.
+_GROUP_LABELS = {
+    "short": f"queries of ≤{SHORT_QUERY_WORDS} words",
+    "long": f"queries of {SHORT_QUERY_WORDS + 1}+ words",
+}
 
 
 def _row(label: str, summary: Summary) -> str:
@@ -29,7 +35,7 @@ def render_report(report: EvaluationReport, misses: int | None = None) -> str:
     whose expected file was not first) and of passage misses (the right file served
     without the answering passage), each at most `misses` long."""
     lines = [_HEADER, _row("ladder", report.ladder)]
-    lines += [_row(f"  {key}", summary) for key, summary in report.groups.items()]
+    lines += [_row(f"  {_GROUP_LABELS.get(key, key)}", s) for key, s in report.groups.items()]
     for tier in report.tiers:
         others = ", ".join(f"{status} {count}" for status, count in tier.other.items())
         if not tier.ran:
