@@ -501,6 +501,28 @@ def test_the_c_file_defining_a_function_outranks_its_header_and_callers(make_pro
     assert sources(search(root, "jq_next"))[0] == "docs/execute.c"
 
 
+def test_a_long_module_defining_the_name_looked_up_outranks_short_files_using_it(
+    make_project, engine
+):
+    # pydantic's `Strict`: defined as a class in a module of 3,000 lines; dozens of short
+    # files use it, and one spells `STRICT` (another name: the query wrote `Strict`).
+    users = {
+        f"docs/use_{n}.py": f"from types import Strict\n\nfield_{n} = Strict()\n" for n in range(40)
+    }
+    body = "".join(f"def helper_{n}(value):\n    return value + {n}\n\n" for n in range(600))
+    root = make_project(
+        {
+            **users,
+            "docs/metadata.py": "STRICT = {'strict'}\nFAIL_FAST = {'fail_fast'}\n",
+            "docs/types.py": body
+            + "class Strict:\n    strict: bool = True\n\n"
+            + "class FailFast:\n    fail_fast: bool = True\n",
+        }
+    )
+    assert sources(search(root, "Strict"))[0] == "docs/types.py"
+    assert sources(search(root, "FailFast"))[0] == "docs/types.py"
+
+
 def test_machine_data_is_left_out_unless_asked_for(make_project, engine):
     root = make_project(
         {

@@ -106,14 +106,17 @@ class Term:
     # The member a holder qualifies (`mount` of `Session.mount`): a name looked up however
     # long the question (query_names).
     member: bool = False
+    # A word the query writes with a capital (`Strict`, `Json`): perhaps a class's name.
+    capitalised: bool = False
     # Only ever a part of a name the query spells (`test` of `runTestFiles`): no word the
     # query asks with (asking_keys).
     in_name: bool = False
     # The stems of the words an abbreviation stands for (`environ` for `env`): counted
     # under this term's key (abbreviations.py).
     stands_for: tuple[str, ...] = ()
-    # A compound as the query wrote it, case kept (`parseOptions`): a definition spelt in
-    # another case (`ParseOptions`) is another name (structure.definitions_of_names).
+    # A compound or a capitalised word as the query wrote it, case kept (`parseOptions`,
+    # `Strict`): a definition spelt in another case (`ParseOptions`, `STRICT`) is another
+    # name (structure.definitions_of_names).
     spelt: str = ""
 
     @property
@@ -193,6 +196,8 @@ def query_terms(text: str) -> tuple[Term, ...]:
             term = Term(
                 key, prefix, word=part, qualifier=qualifier, in_name=in_name,
                 stands_for=stands_for, member=member and not in_name,
+                capitalised=not in_name and word != word.lower(),
+                spelt=word if not in_name and word != word.lower() else "",
             )  # fmt: skip
             target = dropped if part in STOPWORDS else singles
             if not in_name and key in target and target[key].in_name:
@@ -257,6 +262,22 @@ def query_names(terms: tuple[Term, ...]) -> dict[str, tuple[str, ...]]:
         joined = "".join(term.word for term in words)
         names.setdefault(joined, tuple(term.key for term in words))
     return names
+
+
+def names_looked_up(terms: tuple[Term, ...]) -> frozenset[str]:
+    """The names of code the query looks up (name_key): an identifier (`create_model`,
+    `FailFast`), a member (`mount` of `Session.mount`), a capitalised word (`Strict`), in
+    a query of a word or two, or dotted in a question. The file defining one may rank low
+    by its text alone (a long module): more files are read for their definitions, and a
+    file defining one comes first (candidates.py)."""
+    dotted = any(term.member for term in terms)
+    if not (dotted or few_words(terms)):
+        return frozenset()
+    return frozenset(
+        term.key if term.compound else term.word
+        for term in terms
+        if (term.compound and not term.qualifier) or term.member or term.capitalised
+    )
 
 
 def asking_keys(terms: tuple[Term, ...]) -> frozenset[str]:

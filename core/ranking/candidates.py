@@ -15,7 +15,7 @@ from itertools import accumulate, islice
 
 from ..files import TextFile
 from . import bm25
-from .analysis import asking_keys
+from .analysis import asking_keys, few_words, names_looked_up
 from .bm25 import Scorer
 from .file_roles import (
     AS_IS,
@@ -37,6 +37,18 @@ from .spans import Span, document_kind, split_lines
 
 # How many of the best files are read and scored again with their headings or definitions.
 RERANK_DEPTH = 20
+# A name looked up (`Strict`, `create_model`): the module defining it may be long, its text
+# ranking it far down among shorter files that use the name (pydantic's `types.py`, 3,352
+# lines, came 22nd for `Strict`); its definition is told only once it is read.
+NAME_LOOKUP_DEPTH = 60
+# When some code file defines the name looked up, one that only uses it (imports, calls,
+# annotates with it) weighs USES_NAME_WEIGHT, and one defining it nested in another class
+# NESTED_DEFINITION_WEIGHT: the definition comes first, a module's own before a method of
+# the same name. What `--explain` calls the part taken away.
+USES_NAME_WEIGHT = 0.6
+NESTED_DEFINITION_WEIGHT = 0.8
+USES_NAME_LABEL = "(uses the name, defines it not)"
+NESTED_DEFINITION_LABEL = "(defines it in another class)"
 
 
 @dataclass
@@ -263,7 +275,14 @@ def rerank_by_structure(
     outputs counted in the search only lifted it); what a file's own tests add (a Rust test
     module, inline_tests.py) counts as a test file's text does, unless the query asks
     about tests (`asking`: the keys it asks with, `_asking`)."""
-    head = list(islice(ranked, RERANK_DEPTH if depth is None else depth))
+    looked_up = names_looked_up(matcher.terms)
+    if depth is None:
+        depth = NAME_LOOKUP_DEPTH if looked_up else RERANK_DEPTH
+    head = list(islice(ranked, depth))
+    dotted = any(term.member for term in matcher.terms)
+    # Weighed only when the name is what the query asks (not one named in a question).
+    lifted = looked_up if few_words(matcher.terms) else frozenset()
+    levels: dict[str, int | None] = {}  # code file -> how deep it defines a name asked
     tests_count_less = not asks_about_tests(asking)
     generated = generated_weigher(asking)
     rescored: list[RankedFile] = []
@@ -292,9 +311,36 @@ def rerank_by_structure(
             role = TABLE_OF_CONTENTS
         score, contributions = weighted(contributions, role)
         rescored.append(RankedFile(entry.path, score, contributions, role))
+        if lifted and document_kind(entry.path) == "code":
+            from .structure import definition_level
+
+            level = definition_level(found.lines, found.line_terms, matcher, lifted)
+            levels[entry.path] = level
+    if any(level is not None for level in levels.values()):
+        rescored = [_weighed_by_definition(entry, levels, dotted) for entry in rescored]
     rescored.sort(key=lambda entry: (-entry.score, entry.path))
     yield from rescored
     yield from ranked
+
+
+def _weighed_by_definition(
+    entry: RankedFile, levels: Mapping[str, int | None], dotted: bool
+) -> RankedFile:
+    """A code file's score when the query looks a name up and some file defines it: kept
+    for a definition at the top level (or in the class a dotted name names), scaled by
+    NESTED_DEFINITION_WEIGHT for one nested in another class, by USES_NAME_WEIGHT for a
+    file that defines none; the part taken away listed under its label."""
+    if entry.path not in levels:
+        return entry  # a document, or a file not read
+    level = levels[entry.path]
+    if level is None:
+        weight, label = USES_NAME_WEIGHT, USES_NAME_LABEL
+    elif level and not dotted:
+        weight, label = NESTED_DEFINITION_WEIGHT, NESTED_DEFINITION_LABEL
+    else:
+        return entry
+    parts = {**entry.contributions, label: -(1.0 - weight) * entry.score}
+    return RankedFile(entry.path, entry.score * weight, parts, entry.role)
 
 
 @dataclass(frozen=True)

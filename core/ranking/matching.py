@@ -63,7 +63,7 @@ class TermMatcher:
     _abbreviated: dict[str, str] = field(init=False, repr=False, compare=False)
     # The names the query spells whole, each with its term keys (analysis.query_names).
     names: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
-    # The compounds as the query wrote them, case kept (`parseOptions`).
+    # The compounds and capitalised words as the query wrote them (`parseOptions`, `Strict`).
     spelt_names: frozenset[str] = field(init=False, repr=False, compare=False)
     # What each matched text counts for, as found: the same words recur in every file.
     _keys: dict[str, list[str]] = field(init=False, repr=False, compare=False)
@@ -83,7 +83,7 @@ class TermMatcher:
         object.__setattr__(self, "_stems", stems)
         object.__setattr__(self, "_compounds", compounds)
         object.__setattr__(self, "names", query_names(self.terms))
-        spelt = frozenset(t.spelt for t in self.terms if t.compound and t.spelt)
+        spelt = frozenset(t.spelt for t in self.terms if t.spelt)
         object.__setattr__(self, "spelt_names", spelt)
         object.__setattr__(self, "_literals", frozenset(t.key for t in self.terms if t.literal))
         object.__setattr__(self, "_keys", {})

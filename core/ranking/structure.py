@@ -116,8 +116,38 @@ def structure_terms(
             if number <= len(lines) and ASCIIDOC_HEADING.match(lines[number - 1]):
                 names.append(lines[number - 1].lstrip("= "))
     else:
-        names += [name for _, name in _defined(lines, line_terms)]
+        cased = _cased_names(matcher)
+        names += [
+            name
+            for _, name in _defined(lines, line_terms)
+            if cased.get(name_key(name), name) == name
+        ]
     return frozenset(matcher.count("\n".join(names))) if names else frozenset()
+
+
+def definition_level(
+    lines: list[str],
+    line_terms: Mapping[int, Mapping[str, int]],
+    matcher: TermMatcher,
+    wanted: frozenset[str],
+) -> int | None:
+    """Where the file defines a name in `wanted` (name_key): 0 outside any class (a
+    module's function or class, also under an `if`), 1 only as a member of a class
+    (`holder_of`), None nowhere."""
+    cased = _cased_names(matcher)
+    levels = [
+        1 if holder_of(lines, index) else 0
+        for index, name in _defined(lines, line_terms)
+        if name_key(name) in wanted and cased.get(name_key(name), name) == name
+    ]
+    return min(levels, default=None)
+
+
+def _cased_names(matcher: TermMatcher) -> dict[str, str]:
+    """The names the query writes with capitals, by name_key: `mergePath` asked, a
+    definition of `MergePath` is another name, and `FAIL_FAST` is not `FailFast` (a query
+    in one case names any spelling)."""
+    return {name_key(name): name for name in matcher.spelt_names if name != name.lower()}
 
 
 def defined_names(
@@ -222,11 +252,11 @@ def definitions_of_names(
     found: dict[int, tuple[str, ...]] = {}
     if not names:
         return found
-    # `mergePath` asked: `MergePath` is another name (a query in one case names any).
-    cased = {name for name in matcher.spelt_names if name != name.lower()}
+    cased = _cased_names(matcher)
     for index, name in _defined(lines, line_terms):
-        keys = names.get(name_key(name))
-        if keys and not any(other != name and other.lower() == name.lower() for other in cased):
+        key = name_key(name)
+        keys = names.get(key)
+        if keys and cased.get(key, name) == name:
             found[index] = keys
     return found
 
