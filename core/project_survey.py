@@ -69,6 +69,10 @@ DOC_FOLDER_NAMES = frozenset(
 TEST_FOLDER_NAMES = frozenset(
     {"test", "tests", "__tests__", "testdata", "test-data", "testsuite", "fixtures"}
 )
+# A module's README (`README.md`, `readme.rst`...), and how deep under the root one is
+# still a module's: `protection/README.md`, `packages/legacy/README.md`.
+_README = re.compile(r"readme\.[a-z]+$", re.IGNORECASE)
+MODULE_README_DEPTH = 2
 # How deep under a top-level folder a folder named for documentation is still the
 # project's: `packages/docs/` (a monorepo's), `axum/src/docs/` (a crate's rustdoc pages).
 NESTED_DOCS_DEPTH = 2
@@ -113,6 +117,9 @@ class ProjectSurvey:
     # monorepo's; `axum/src/docs`, a crate's).
     nested_docs: tuple[FolderSurvey, ...]
     top_docs: tuple[str, ...]  # documentation files in the root
+    # The README of each module kept one or two levels down (`protection/README.md`,
+    # `packages/legacy/README.md`), root-relative, sorted.
+    module_readmes: tuple[str, ...]
     top_sources: Counter[str]  # language -> source files in the root
     top_source_files: tuple[str, ...]
     collections: tuple[FoundCollection, ...]  # qmd collections inside the project
@@ -142,6 +149,7 @@ def survey_project(root: Path) -> ProjectSurvey:
         folders=counted.folders.surveys(),
         nested_docs=counted.nested.surveys(),
         top_docs=tuple(counted.top_docs),
+        module_readmes=tuple(sorted(counted.module_readmes)),
         top_sources=counted.top_sources,
         top_source_files=tuple(counted.top_source_files),
         collections=_project_collections(registry, root),
@@ -194,6 +202,7 @@ class _Counter:
         self.folders = _Folders()  # top-level folders
         self.nested = _Folders()  # documentation folders one level down (`packages/docs`)
         self.top_docs: list[str] = []
+        self.module_readmes: list[str] = []
         self.top_sources: Counter[str] = Counter()
         self.top_source_files: list[str] = []
         self.seen = 0
@@ -229,6 +238,13 @@ class _Counter:
                 continue
             self.folders.count(top, suffix)
             inner = rest.split(os.sep)[:-1][:NESTED_DOCS_DEPTH]  # the folders under `top`
+            if (
+                suffix in DOC_EXTENSIONS
+                and _README.match(walked.path.name)
+                and rest.count(os.sep) <= MODULE_README_DEPTH - 1
+                and not TEST_FOLDER_NAMES.intersection(part.lower() for part in inner)
+            ):
+                self.module_readmes.append(relative.replace(os.sep, "/"))
             for depth, name in enumerate(inner, start=1):
                 lowered = name.lower()
                 if lowered in TEST_FOLDER_NAMES:

@@ -39,6 +39,9 @@ from .terminal import printable
 # Files of the root listed one by one in a scope; more than this and the scope takes the
 # whole root with `include` globs instead.
 MAX_LISTED_FILES = 12
+# More modules' READMEs than this (a repository of many small packages) are left to the
+# code scope: listed one by one, they would make the config unreadable.
+MAX_MODULE_READMES = 40
 CK_REMARK = "empty: ck searches the grep paths"
 
 
@@ -79,18 +82,29 @@ def plan_starter(survey: ProjectSurvey, new_collections: Iterable[str] = ()) -> 
     new_collections = tuple(new_collections)
     docs_folders, top_docs = docs_places(survey)
     code = code_folders(survey)
+    readmes = _module_readmes(survey, docs_folders)
     collections = _docs_collections(survey, docs_folders, new_collections)
     scopes = []
     if docs_folders or top_docs:
-        scopes.append(_docs_scope(survey, docs_folders, top_docs, collections, new_collections))
+        scopes.append(
+            _docs_scope(survey, docs_folders, top_docs, readmes, collections, new_collections)
+        )
     if code or survey.top_sources:
-        scopes.append(_code_scope(survey, code, docs_folders))
+        scopes.append(_code_scope(survey, code, docs_folders, readmes))
     framework = _framework_scope(survey.framework) if survey.framework else None
     if framework:
         scopes.append(framework)
     if not survey.loa_layout:
         scopes.append(_all_scope(collections))
     return Starter(survey, tuple(scopes))
+
+
+def _module_readmes(survey: ProjectSurvey, docs_folders: list[FolderSurvey]) -> list[str]:
+    """The modules' READMEs outside the documentation folders (each module's own
+    reference, often), when there are at most MAX_MODULE_READMES of them."""
+    inside = tuple(folder.path for folder in docs_folders)
+    readmes = [path for path in survey.module_readmes if not path.startswith(inside)]
+    return readmes if len(readmes) <= MAX_MODULE_READMES else []
 
 
 def _docs_collections(
@@ -118,18 +132,19 @@ def _docs_scope(
     survey: ProjectSurvey,
     folders: list[FolderSurvey],
     top_docs: list[str],
+    readmes: list[str],
     collections: list[str],
     new_collections: tuple[str, ...],
 ) -> StarterScope:
     extensions: Counter[str] = Counter()
     for folder in folders:
         extensions.update(folder.docs)
-    for name in top_docs:
+    for name in [*top_docs, *readmes]:
         extensions[file_suffix(name)] += 1
     include = tuple(DOC_EXTENSIONS[ext] for ext, _ in extensions.most_common())
     paths = [folder.path for folder in folders]
     if len(top_docs) <= MAX_LISTED_FILES:
-        paths += top_docs
+        paths += [*top_docs, *readmes]
     else:
         paths = ["./"]
     count = sum(extensions.values())
@@ -164,7 +179,10 @@ def _collection_remark(
 
 
 def _code_scope(
-    survey: ProjectSurvey, folders: list[FolderSurvey], docs_folders: list[FolderSurvey]
+    survey: ProjectSurvey,
+    folders: list[FolderSurvey],
+    docs_folders: list[FolderSurvey],
+    readmes: list[str],
 ) -> StarterScope:
     languages: Counter[str] = Counter(survey.top_sources)
     for folder in folders:
@@ -176,6 +194,7 @@ def _code_scope(
         code.path
         for code in folders
         if any(docs.name.startswith(f"{code.name}/") for docs in docs_folders)
+        or any(readme.startswith(code.path) for readme in readmes)
     ]
     if len(top_files) <= MAX_LISTED_FILES:
         paths += top_files

@@ -401,6 +401,41 @@ def test_a_docs_folder_inside_a_folder_of_code_is_documentation(capsys, make_pro
     assert {hit["source"] for hit in hits} == {"packages/store/src/actions.ts"}
 
 
+def test_the_readme_of_each_module_is_documentation_not_code(capsys, make_project):
+    # okhttp's modules, sinatra's rack-protection, vite's packages: each keeps its own
+    # README (often its whole reference) beside its code.
+    root = make_project(
+        {
+            "README.md": "# Web\n",
+            "docs/guide.md": "# Guide\n\nStart here.\n",
+            "docs/routes.md": "# Routes\n\nRoutes map paths.\n",
+            "docs/hooks.md": "# Hooks\n\nHooks run around routes.\n",
+            "protection/README.md": "# Protection\n\nSkip one protection with except.\n",
+            "protection/lib/protection.rb": "module Protection\nend\n",
+            "protection/lib/path_traversal.rb": "class PathTraversal\nend\n",
+            "protection/lib/xss.rb": "class Xss\nend\n",
+            "packages/legacy/README.md": "# Legacy\n\nThe modernPolyfills option.\n",
+            "packages/legacy/src/index.ts": "export function legacy() {}\n",
+            "packages/legacy/src/polyfills.ts": "export const modern = 1\n",
+            "packages/legacy/src/detect.ts": "export const detect = 1\n",
+            "packages/legacy/template-x/README.md": "# A template's readme\n",
+        }
+    )
+    init(capsys, root)
+    scopes = scopes_of((root / ".tierscope.yaml").read_text())
+    assert scopes["docs"].grep_paths == (
+        "docs/", "README.md", "packages/legacy/README.md", "protection/README.md",
+    )  # fmt: skip
+    hits, _ = query(capsys, root, "modernPolyfills option", "--scope", "docs")
+    assert hits[0]["source"] == "packages/legacy/README.md"
+    # The code scope takes the modules' source files, not their READMEs.
+    include = scopes["code"].include
+    assert "*.rb" in include and "*.ts" in include
+    assert not any(glob.endswith(".md") for glob in include)
+    hits, _ = query(capsys, root, "skip protection except", "--scope", "code")
+    assert all(not hit["source"].endswith(".md") for hit in hits)
+
+
 def test_a_docs_folder_inside_a_crates_source_is_documentation(capsys, make_project):
     # A Cargo workspace (axum): rustdoc pulls its guide pages from `<crate>/src/docs/`.
     root = make_project(
