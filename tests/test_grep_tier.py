@@ -523,6 +523,24 @@ def test_a_long_module_defining_the_name_looked_up_outranks_short_files_using_it
     assert sources(search(root, "FailFast"))[0] == "docs/types.py"
 
 
+def test_a_page_that_only_pulls_in_the_api_reference_weighs_less(make_project, engine):
+    # mkdocstrings' stub pages (`::: pydantic.root_model`): one line, short enough to beat
+    # the page that explains the thing.
+    root = make_project(
+        {
+            **{
+                f"docs/page{n}.md": f"# Page {n}\n\n" + "Use a model here, or anything else.\n" * 60
+                for n in range(30)
+            },
+            "docs/api/root_model.md": "::: pydantic.root_model\n",
+            "docs/concepts/models.md": "# Models\n\n"
+            + "Models hold fields and validate them, and much else besides.\n" * 100
+            + "## RootModel and custom root types\n\nUse a RootModel to validate a list.\n",
+        }
+    )
+    assert sources(search(root, "how do I use RootModel"))[0] == "docs/concepts/models.md"
+
+
 def test_machine_data_is_left_out_unless_asked_for(make_project, engine):
     root = make_project(
         {

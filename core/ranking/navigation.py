@@ -56,13 +56,37 @@ def navigation_test(lines: list[str], *, code: bool) -> Callable[[Span], bool]:
 def points_elsewhere(lines: list[str], line_terms: Mapping[int, Mapping[str, int]]) -> bool:
     """Whether a document's lines holding the query's terms (1-based) are mostly links of a
     list: the file is a table of contents for the question (mdBook's `SUMMARY.md`), which
-    names the page that answers it, in a line."""
+    names the page that answers it, in a line. Or a page that only pulls in the API
+    reference generated from the code (mkdocstrings' `::: pydantic.root_model`): one line,
+    and what it shows is written elsewhere."""
     if not line_terms:
         return False
+    if _pulls_in_only(lines):
+        return True
     links = sum(
         1 for number in line_terms if number <= len(lines) and _LINK_ITEM.match(lines[number - 1])
     )
     return links > NAVIGATION_SHARE * len(line_terms)
+
+
+# mkdocstrings' directive (`::: package.module`), the indented options under it, a heading.
+_PULLS_IN = re.compile(r":::[ \t]+[\w.]+[ \t]*$")
+_STUB_MAX_LINES = 40
+
+
+def _pulls_in_only(lines: list[str]) -> bool:
+    """Whether a short page holds nothing but mkdocstrings directives (with their
+    indented options), headings and front matter."""
+    if len(lines) > _STUB_MAX_LINES:
+        return False
+    directives = 0
+    for line in lines:
+        text = line.strip()
+        if _PULLS_IN.match(text):
+            directives += 1
+        elif text and not (line[:1] in " \t" or text.startswith("#") or text == "---"):
+            return False
+    return directives > 0
 
 
 def _import_lines(lines: list[str]) -> list[bool]:
