@@ -1479,8 +1479,10 @@ def test_a_passage_inside_a_long_table_is_led_by_the_tables_header():
 def test_a_passage_inside_a_short_table_starts_at_its_header():
     cut = snippet(_bordered(2), "docs/border.md", "dashed line border", max_chars=300)
     shown = cut.text.splitlines()
-    assert shown[0] == "| Border type | Description |", cut.text
-    assert all(left_out_lines(line) is None for line in shown)
+    # Led by the section's heading (room made from the prose after the table).
+    assert shown[0] == "# Borders", cut.text
+    assert shown[2] == "| Border type | Description |", cut.text
+    assert [line for line in shown if left_out_lines(line)] == [shown[1]]
 
 
 C_STYLE = (
@@ -1668,3 +1670,23 @@ def test_a_versioned_edition_of_the_docs_weighs_less_unless_the_query_asks_about
     assert demoted_files(editions + current, keys("change the colors of null")) == demoted
     for query in ("colors in version 1.6", "what changed in 1.6", "old versions of the manual"):
         assert demoted_files(editions, keys(query)) == {}, query
+
+
+def test_a_passage_inside_a_long_fenced_block_shows_its_fences():
+    # The opening fence (and its language) leads, the closing fence follows: a window
+    # alone would read as prose, its `# comment` as a heading, and leave a fence open.
+    setup = "".join(f"pip install package-{n}\n" for n in range(60))
+    text = (
+        "# Install\n\nRun these:\n\n```bash\n"
+        + setup
+        + "# Then configure the widget retries\nwidget config --retries 5 --backoff 2\n"
+        + setup
+        + "```\n\nDone.\n"
+    )
+    cut = snippet(text, "docs/install.md", "configure widget retries backoff", max_chars=600)
+    shown = cut.text.splitlines()
+    assert shown[0] == "# Install", cut.text
+    assert "```bash" in shown
+    assert shown.index("```bash") < shown.index("# Then configure the widget retries")
+    assert shown[-1] == "```", cut.text
+    assert sum(line.startswith("```") for line in shown) == 2

@@ -185,19 +185,40 @@ class PassageEnds:
         """The passages, each that starts inside something whose first lines say what it
         is led by those lines, as a passage of their own, while the cap leaves room for
         them and the marker between: in a document, the heading of the section it starts
-        inside, then the header row (and delimiter row) of the table it starts among; in
-        code, the first line of the definition it starts inside (`def propagate_update(`,
-        a method's class). A window alone does not say where it is."""
+        inside, then the header row (and delimiter row) of the table it starts among, or
+        the opening fence of the code block; in code, the first line of the definition it
+        starts inside (`def propagate_update(`, a method's class). A window alone does not
+        say where it is. One that ends inside a fenced block is followed by its closing
+        fence: a fence left open turns what follows into code."""
         room = max_chars - sum(size(span) for span in passages)
         room -= MARKER_CHARS * (len(passages) - 1)
         led: list[Span] = []
-        for span in passages:
+        for number, span in enumerate(passages):
             for context in self._context_of(span.start):
                 if led and led[-1].end > context.start:
                     continue  # shown already
-                if size(context) + MARKER_CHARS <= room:
-                    room -= size(context) + MARKER_CHARS
+                cost = size(context) + MARKER_CHARS
+                if cost > room:  # room made at the passage's end, from lines without terms
+                    shorter = self._without_tail(span, cost - room, size)
+                    if shorter is not None:
+                        room += size(span) - size(shorter)
+                        span = shorter
+                if cost <= room:
+                    room -= cost
                     led.append(context)
+            closing = self._closing_fence(span)
+            following = passages[number + 1].start if number + 1 < len(passages) else None
+            if closing is not None and (following is None or closing.end <= following):
+                cost = size(closing) + MARKER_CHARS
+                if cost > room:
+                    shorter = self._without_tail(span, cost - room, size)
+                    if shorter is not None and self._closing_fence(shorter) == closing:
+                        room += size(span) - size(shorter)
+                        span = shorter
+                if cost <= room:
+                    room -= cost
+                    led += [span, closing]
+                    continue
             led.append(span)
         joined: list[Span] = []
         for span in led:  # next to each other: one passage, no marker between
@@ -226,7 +247,36 @@ class PassageEnds:
         first = self._table_above(start)
         if first is not None:
             context.append(Span(first, first + 2))
+        fence = next((b.start for b in self.fences if b.start < start < b.end), None)
+        if fence is not None:
+            context.append(Span(fence, fence + 1))  # its opening fence, with the language
         return context
+
+    def _without_tail(self, span: Span, needed: int, size: Callable[[Span], int]) -> Span | None:
+        """The passage without as many of its last lines as free `needed` characters, when
+        none of them holds a query term or lies in a fenced block the passage opens (the
+        end of its code), and some line is left; else None."""
+        end = span.end
+        freed = 0
+        while freed < needed and end - 1 > span.start:
+            last = end - 1
+            found = bisect_left(self.matching, last)
+            if found < len(self.matching) and self.matching[found] == last:
+                return None
+            if any(span.start <= block.start <= last < block.end for block in self.fences):
+                return None  # a block the passage shows from its fence: shown whole
+            freed += size(Span(last, end))
+            end = last
+        if freed < needed:
+            return None
+        return _trimmed(self.lines, Span(span.start, end))
+
+    def _closing_fence(self, span: Span) -> Span | None:
+        """The closing fence of the fenced block a passage of markdown ends inside."""
+        for block in self.fences:
+            if block.start < span.end < block.end and FENCE.match(self.lines[block.end - 1]):
+                return Span(block.end - 1, block.end)
+        return None
 
     def _in_heading(self, index: int) -> bool:
         """Whether line `index` is part of a heading (its title, or an over/underline)."""
