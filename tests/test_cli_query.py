@@ -385,3 +385,12 @@ def test_on_a_terminal_the_scopes_offered_are_those_that_exist_here(
     hint = err.splitlines()[1]
     assert hint.startswith("tierscope: did you mean docs? scopes here: ")
     assert "grimoires" not in hint and "code" in hint
+
+
+def test_the_version_is_printed_with_version(capsys):
+    from tierscope import __version__
+
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0
+    assert capsys.readouterr().out.strip() == f"tierscope {__version__}"

@@ -54,6 +54,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         description="Tiered context retrieval (qmd -> ck -> grep) under a token budget. "
         "With no command, opens the workbench.",
     )
+    from tierscope import __version__
+
+    parser.add_argument("--version", action="version", version=f"tierscope {__version__}")
     parser.add_argument("--root", help="project root (default: git top level, else cwd)")
     parser.add_argument("--config", help="config file (default: discovered)")
     parser.add_argument("--theme", help="workbench theme")
