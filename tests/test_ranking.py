@@ -1690,3 +1690,40 @@ def test_a_passage_inside_a_long_fenced_block_shows_its_fences():
     assert shown.index("```bash") < shown.index("# Then configure the widget retries")
     assert shown[-1] == "```", cut.text
     assert sum(line.startswith("```") for line in shown) == 2
+
+
+RUBY_STYLE = (
+    "module Sinatra\n"
+    "  module Namespace\n"
+    "    def redirect?\n      false\n    end\n\n"
+    "    # A namespace's own redirect.\n"
+    "    def redirect(uri)\n      super(prefixed(uri))\n    end\n"
+    "  end\n\n"
+    "  module Helpers\n"
+    + "".join(f"    def helper{n}(value)\n      value + {n}\n    end\n\n" for n in range(12))
+    + "    # Halt processing and redirect to the URI provided.\n"
+    "    def redirect(uri, *args)\n      status 302\n      halt(*args)\n    end\n\n"
+    "    def redirect?\n      status.between? 300, 399\n    end\n"
+    "  end\n\n"
+    "  class Base\n"
+    + "".join(f"    def other{n}\n      {n}\n    end\n\n" for n in range(12))
+    + "    # Sets an option to the given value.\n"
+    "    def self.set(option, value = (not_set = true))\n      @option = value\n    end\n"
+    "  end\nend\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("query", "start"),
+    [
+        # Ruby's instance-method notation; a `?` method is another name.
+        ("Helpers#redirect", "    # Halt processing and redirect to the URI provided."),
+        ("redirect", "  module Namespace\n    def redirect?"),
+        # A `::` path to the holder.
+        ("Sinatra::Base.set", "    # Sets an option to the given value."),
+    ],
+    ids=["hash", "plain", "double-colon"],
+)
+def test_a_ruby_method_is_shown_at_its_definition(query, start):
+    cut = snippet(RUBY_STYLE, "lib/sinatra/base.rb", query, max_chars=200)
+    assert cut.text.startswith(start), cut.text

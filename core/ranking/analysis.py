@@ -40,8 +40,9 @@ _WORD = re.compile(r"[^\W_]+(?:[_-]+[^\W_]+)*")
 # A version or section number (`0.28`, `v2.1.0`, `task 2.4`): one literal term, not its
 # digits (`28` would find every date on the 28th).
 _NUMBER = re.compile(r"(?<![\w.])[vV]?(\d+(?:\.\d+)+)(?![\w.]*\w)")
-# After a word, what makes it the holder of a member (`Session.` of `Session.mount`).
-_QUALIFIES = re.compile(r"\.[^\W\d]")
+# After a word, what makes it the holder of a member (`Session.` of `Session.mount`; Ruby's
+# `Helpers#redirect`, `Sinatra::Base`).
+_QUALIFIES = re.compile(r"(?:\.|#|::)[^\W\d]")
 _STEMMER = Stemmer.Stemmer("english")
 
 
@@ -181,7 +182,7 @@ def query_terms(text: str) -> tuple[Term, ...]:
     qualified = False  # the word before, followed by `.` and this one
     for found in _WORD.finditer(cleaned):
         word = found.group()
-        member, qualified = qualified and cleaned[found.start() - 1] == ".", False
+        member, qualified = qualified and cleaned[found.start() - 1] in ".#:", False
         qualifier = qualified = _QUALIFIES.match(cleaned, found.end()) is not None
         parts = [p for p in split_identifier(word) if p]
         for part in parts:

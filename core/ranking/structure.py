@@ -39,11 +39,13 @@ _METHOD_NAME = (
     r"|typeof|super|this)\b)([A-Za-z_$][\w$]*)[ \t]*(?:<[^<>()]*>)?"
 )
 # A definition in the common languages (Python, JavaScript/TypeScript, Go, Rust, Java/C#,
-# shell functions) or a module-level constant (`NOTIFICATION_TIMEOUT = 5`): its name.
+# Kotlin, Ruby (`def self.set`), shell functions) or a module-level constant
+# (`NOTIFICATION_TIMEOUT = 5`): its name. Ruby's predicate `redirect?` is another name than
+# `redirect` (its `run!` is the query's `run`: a query cannot spell the `!`).
 _DEFINITION = re.compile(
     rf"[ \t]*(?:{_MODIFIER}[ \t]+)*"
     r"(?:def|class|function|fn|func|fun|struct|enum|interface|trait|type|impl|module)[ \t]+"
-    r"(?:\([^)]*\)[ \t]*)?(?:<[^<>]*>[ \t]*)?([A-Za-z_$][\w$]*)"
+    r"(?:\([^)]*\)[ \t]*)?(?:<[^<>]*>[ \t]*)?(?:self\.)?([A-Za-z_$][\w$]*)(?![\w$?])"
     r"|([A-Z][A-Z0-9_]{2,})[ \t]*(?::[^=\n]*)?="
     # A JavaScript or TypeScript module's `const`, `let` or `var` (`export const useState =
     # (...) =>`, the form most of modern TypeScript defines with); not one inside a body.
@@ -171,7 +173,7 @@ def defined_names(
 _RECEIVER = re.compile(r"[ \t]*func[ \t]*\([ \t]*\w*[ \t]*\*?[ \t]*(\w+)")
 # Rust: `impl Router {`, `impl<S> FromRequest<S> for Json<T> {` (the type is the holder).
 _IMPL = re.compile(r"[ \t]*impl(?:<[^>]*>)?[ \t]+(?:[\w:]+(?:<[^{]*?>)?[ \t]+for[ \t]+)?(\w+)")
-_CLASS = re.compile(rf"[ \t]*(?:{_MODIFIER}[ \t]+)*class[ \t]+(\w+)")
+_CLASS = re.compile(rf"[ \t]*(?:{_MODIFIER}[ \t]+)*(?:class|module|object)[ \t]+(\w+)")
 
 
 def holder_of(lines: list[str], index: int) -> str:
