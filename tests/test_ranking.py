@@ -1727,3 +1727,13 @@ RUBY_STYLE = (
 def test_a_ruby_method_is_shown_at_its_definition(query, start):
     cut = snippet(RUBY_STYLE, "lib/sinatra/base.rb", query, max_chars=200)
     assert cut.text.startswith(start), cut.text
+
+
+def test_a_function_word_of_a_few_word_query_is_a_term():
+    # `before validator` and `after validator` are two lookups, `serialize as any` names
+    # pydantic's "as Any"; in a question the same words are filler, and a framing word
+    # (`definition`) is filler however short the query.
+    assert keys("before validator") == ["valid", "befor"]
+    assert "ani" in keys("serialize as any")
+    assert keys("what runs before a validator in my model") == ["run", "valid", "model"]
+    assert keys("FromRequestParts trait definition")[-1] != "definit"

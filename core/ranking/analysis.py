@@ -19,7 +19,7 @@ import Stemmer  # PyStemmer: C Snowball stemmers, ~1 ms to import
 from .abbreviations import words_for
 from .spelling import american, spellings
 
-STOPWORDS = frozenset(
+_FUNCTION_WORDS = frozenset(
     """a about above after again against all am an and any are as at be because been before
     being below between both but by can could did do does doing down during each few for from
     further had has have having he her here hers him his how i if in into is it its itself just
@@ -27,13 +27,22 @@ STOPWORDS = frozenset(
     so some such than that the their them then there these they this those through to too under
     until up very was we were what when where which while who whom why will with would you your
     yours don doesn didn isn aren wasn weren won shouldn couldn wouldn ll ve re""".split()
-) | frozenset(
-    # The words that frame a question about code ("where is X implemented", "what happens
-    # when"): rare in code, they outweighed X itself. Only these forms: "implement a loader"
-    # still searches `implement`.
+)
+# The words that frame a question about code ("where is X implemented", "what happens
+# when"): rare in code, they outweighed X itself. Only these forms: "implement a loader"
+# still searches `implement`.
+_FRAMING_WORDS = frozenset(
     """implemented implementation implementations defined definition located happens happen
     happening""".split()
 )
+STOPWORDS = _FUNCTION_WORDS | _FRAMING_WORDS
+# The stopwords APIs name things with (`before_request`, `SerializeAsAny`, `on_mount`,
+# `once`, `off`): terms in a query of a few words.
+_NAMING_STOPWORDS = frozenset(
+    """after before once any all on off up down over under out only each same between
+    during until no not more most few other into through again against above below""".split()
+)
+KEYWORD_QUERY_WORDS = 3
 # A word of the query: word characters, joined across the separators one identifier uses
 # (`dry_run`, `dry-run`); dots and apostrophes separate words.
 _WORD = re.compile(r"[^\W_]+(?:[_-]+[^\W_]+)*")
@@ -219,7 +228,17 @@ def query_terms(text: str) -> tuple[Term, ...]:
                     qualifier=qualifier, spelt=word,
                 ),
             )  # fmt: skip
+    # In a query of a few words, each names something (`before validator`, `serialize as
+    # any`, `on decorator`): a stopword that names a time, a quantity or a direction there
+    # is no filler (`the`, `in` and the framing words still are; so is a name's part).
+    keyword_query = len(_WORD.findall(cleaned)) <= KEYWORD_QUERY_WORDS
     terms = list(singles.values()) or list(dropped.values())
+    if keyword_query and singles:
+        terms += [
+            term
+            for key, term in dropped.items()
+            if key not in singles and not term.in_name and term.word in _NAMING_STOPWORDS
+        ]
     return (*terms, *compounds.values(), *numbers.values())
 
 
