@@ -17,6 +17,8 @@ BUILTIN_EXCLUDED_DIRS = (
     "node_modules",
     "bower_components",
     "vendor",
+    "_vendor",  # pip's and setuptools' own vendored packages
+    "third_party",
     "dist",
     "site-packages",
     "__pycache__",
@@ -46,6 +48,7 @@ MACHINE_DATA_FILES = (
     "*.tsv",
     "*.svg",
     "*.po",  # gettext's catalogs: every message of the code again, in each language
+    "baseline-prof.txt",  # Android's baseline profile: a list of method signatures
     "*.pot",
 )
 

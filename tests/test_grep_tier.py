@@ -401,11 +401,14 @@ def test_gitignored_and_vendored_files_are_not_searched(make_project, engine):
             "docs/node_modules/pkg/readme.md": "needle d\n",
             "docs/dist/app.js": "needle e\n",
             "docs/app.min.js": "needle f\n",
+            # pip's and setuptools' `_vendor/`, Chromium's `third_party/`.
+            "docs/_vendor/packaging/version.py": "needle g\n",
+            "docs/third_party/zlib/zlib.h": "needle h\n",
         }
     )
     assert sources(search(root, "needle")) == ["docs/a.md"]
     everything = search(root, "needle", config=with_filtering(include_ignored=True))
-    assert len(everything.hits) == 6
+    assert len(everything.hits) == 8
 
 
 def test_a_build_folder_the_ignore_rules_keep_is_searched(make_project, engine):
@@ -552,6 +555,8 @@ def test_machine_data_is_left_out_unless_asked_for(make_project, engine):
             # Go's module checksums: a lock file by another name.
             "docs/go.sum": "golang.org/x/needle v0.1.0 h1:abc=\n",
             "docs/go.work.sum": "golang.org/x/needle v0.2.0 h1:def=\n",
+            # Android's baseline profile: every method's signature, listed for the compiler.
+            "docs/src/androidMain/baseline-prof.txt": "HSPLokhttp3/needle;->call()V\n",
             # gettext's catalogs: each language's copy of every message of the code.
             "docs/locale/it/LC_MESSAGES/django.po": 'msgid "needle"\nmsgstr "ago"\n',
             "docs/locale/django.pot": 'msgid "needle"\nmsgstr ""\n',
@@ -567,7 +572,8 @@ def test_machine_data_is_left_out_unless_asked_for(make_project, engine):
     assert any("machine data" in f.reason for f in outcome.filtered)
     assert any("terminal output" in f.reason for f in outcome.filtered)
     wanted = search(root, "needle", config=with_filtering(include_machine_data=True))
-    assert len(wanted.hits) == 10
+    assert len(wanted.hits) == 10  # of 11: the limit
+    assert "docs/src/androidMain/baseline-prof.txt" in sources(wanted)
 
 
 def test_identical_copies_are_served_once_under_the_original_name(make_project, engine):
