@@ -70,9 +70,14 @@ def code_blocks(lines: list[str], matching: list[int] | None = None) -> list[Spa
     return spans
 
 
+# How many lines up the first line of a decorator spread over lines is looked for.
+DECORATOR_REACH = 40
+
+
 def lead_in_start(lines: list[str], start: int, level: int) -> int:
     """Where the block at `start` begins with its lead-in: the comments and decorators just
-    above it at its indentation, and a doc comment (`/** ... */`, its ` * ` lines one
+    above it at its indentation (a decorator spread over lines from its first), and a doc
+    comment (`/** ... */`, its ` * ` lines one
     column in) even with a blank line between it and the definition."""
     first = start
     if first > 1 and not lines[first - 1].strip() and lines[first - 2].strip().endswith("*/"):
@@ -85,6 +90,18 @@ def lead_in_start(lines: list[str], start: int, level: int) -> int:
             indent == level or (indent == level + 1 and text.startswith("*"))
         ):
             first -= 1
+        elif text.startswith(")") and indent == level:
+            # A decorator spread over lines (`@Deprecated(` ... `)`): from its first line.
+            opener = statement_start(lines, first - 1, 0, reach=DECORATOR_REACH)
+            opening = lines[opener]
+            if (
+                opener < first - 1
+                and opening.strip().startswith("@")
+                and indentation(opening) == level
+            ):
+                first = opener
+            else:
+                break
         else:
             break
     if first < start and not lines[first].strip():
