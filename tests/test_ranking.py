@@ -1744,9 +1744,10 @@ def test_a_decorator_spread_over_lines_leads_into_its_definition():
     # lines: a lookup shows them with the definition they mark.
     helpers = "".join(f"  fun helper{n}(): Int {{\n    return {n}\n  }}\n\n" for n in range(12))
     text = (
-        "class CertificatePinner {\n" + helpers
+        "class CertificatePinner {\n"
+        + helpers
         + '  @Deprecated(\n    message = "replaced with check(String, List)",\n'
-        + '    level = DeprecationLevel.ERROR,\n  )\n'
+        + "    level = DeprecationLevel.ERROR,\n  )\n"
         + "  fun check(hostname: String, vararg peerCertificates: Certificate) {\n"
         + "    check(hostname, peerCertificates.toList())\n  }\n}\n"
     )
