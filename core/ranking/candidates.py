@@ -312,7 +312,7 @@ def rerank_by_structure(
         score, contributions = weighted(contributions, role)
         rescored.append(RankedFile(entry.path, score, contributions, role))
         if lifted and document_kind(entry.path) == "code":
-            from .structure import definition_level
+            from .code_definitions import definition_level
 
             level = definition_level(found.lines, found.line_terms, matcher, lifted)
             levels[entry.path] = level
@@ -358,7 +358,8 @@ class _FileFields:
         self, tf: Mapping[str, float], line_terms: Mapping[int, Mapping[str, int]]
     ) -> dict[str, float]:
         # Imported when there is a file to re-rank: headings and definitions.
-        from .structure import defined_names, structure_terms
+        from .code_definitions import defined_names
+        from .structure import structure_terms
 
         lines, path, matcher = self.found.lines, self.path, self.matcher
         in_structure = structure_terms(lines, line_terms, path, matcher)

@@ -230,7 +230,7 @@ class PassageEnds:
 
     def _context_of(self, start: int) -> list[Span]:
         if self.kind == "code":
-            from .structure import enclosing_definition, opens_a_definition
+            from .code_definitions import enclosing_definition, opens_a_definition
 
             if opens_a_definition(self.lines, start):
                 return []  # it says what it is (a definition, its comment or decorator)

@@ -193,7 +193,7 @@ def _named_definitions(
     dotted = any(term.qualifier for term in matcher.terms)
     if not (dotted or few_words(matcher.terms)):
         return {}
-    from .structure import definitions_of_names, holder_of, holders_asked
+    from .code_definitions import definitions_of_names, holder_of, holders_asked
 
     starts: dict[int, float] = {}
     found = definitions_of_names(lines, line_terms, matcher)

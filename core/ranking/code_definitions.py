@@ -1,0 +1,262 @@
+"""The names code defines, told line by line: a definition in the common languages (a
+function, a class, a method, a constant), the class a member is defined in, the
+definition a line is inside. Only for code files, so imported only when one is read
+(structure.py asks it for a code file's names)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+
+from .analysis import name_key
+from .code_blocks import indentation
+from .matching import TermMatcher
+from .spans import document_kind
+
+# A word that may stand before a definition's keyword: `export default`, Rust's `pub(crate)`
+# and `const`, Java's, C#'s and Kotlin's `public static`, `private suspend`, `open`...
+_MODIFIER = (
+    r"(?:export|default|pub(?:\([^)]*\))?|async|const|unsafe|extern|public|private|protected"
+    r"|internal|static|final|abstract|sealed|open|override|suspend|inline|operator|infix|data"
+    r"|partial|virtual|readonly)"
+)
+# A JavaScript or TypeScript class member's modifiers and name, up to its parameters'
+# parenthesis (a generic's `<T>` included); never a statement's keyword (`if (`).
+_METHOD_NAME = (
+    r"[ \t]+(?:(?:public|private|protected|static|async|readonly|override|abstract|get|set)"
+    r"[ \t]+)*(?!(?:if|for|while|switch|catch|return|function|else|do|try|with|new|await"
+    r"|typeof|super|this)\b)([A-Za-z_$][\w$]*)[ \t]*(?:<[^<>()]*>)?"
+)
+# A definition in the common languages (Python, JavaScript/TypeScript, Go, Rust, Java/C#,
+# Kotlin, Ruby (`def self.set`), shell functions) or a module-level constant
+# (`NOTIFICATION_TIMEOUT = 5`): its name. Ruby's predicate `redirect?` is another name than
+# `redirect` (its `run!` is the query's `run`: a query cannot spell the `!`).
+_DEFINITION = re.compile(
+    rf"[ \t]*(?:{_MODIFIER}[ \t]+)*"
+    r"(?:def|class|function|fn|func|fun|struct|enum|interface|trait|type|impl|module)[ \t]+"
+    r"(?:\([^)]*\)[ \t]*)?(?:<[^<>]*>[ \t]*)?(?:self\.)?([A-Za-z_$][\w$]*)(?![\w$?])"
+    r"|([A-Z][A-Z0-9_]{2,})[ \t]*(?::[^=\n]*)?="
+    # A JavaScript or TypeScript module's `const`, `let` or `var` (`export const useState =
+    # (...) =>`, the form most of modern TypeScript defines with); not one inside a body.
+    r"|(?:export[ \t]+)?(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)[ \t]*(?::[^=\n]*)?=(?!=)"
+    # A JavaScript or TypeScript class method, its signature on one line:
+    # `  async start(filters?: string[]): Promise<void> {`; never `if (x) {`.
+    rf"|{_METHOD_NAME}\([^()]*\)[ \t]*(?::[^={{}};]+)?\{{[ \t]*$"
+)
+# The first line of such a method's signature wrapped over lines (as Prettier wraps one
+# past 80 columns): `  async fetchModule(`, its parameters on the lines under it.
+_WRAPPED_METHOD = re.compile(rf"{_METHOD_NAME}\([ \t]*$")
+# The line that closes a wrapped signature, opening the body: `): Promise<void> {`. A call
+# wrapped the same way closes with `)` or `);`.
+_SIGNATURE_CLOSE = re.compile(r"[ \t]*\)[ \t]*(?::[^={};]+)?\{[ \t]*$")
+_SIGNATURE_MAX_LINES = 40
+# A function of the C family (C, C++, Java, C#): its return type and modifiers, its name
+# (C++'s `Holder::name`), its parameters' parenthesis. At the margin, a C function (in the
+# GNU style its name opens the line, the type on the line above); indented, a method, with
+# at least one word before its name. Never a statement's keyword.
+_C_KEYWORDS = (
+    r"(?:return|if|else|while|for|foreach|switch|case|do|goto|typedef|sizeof|new|delete"
+    r"|throw|catch|await|yield)\b"
+)
+_C_TYPE_WORD = rf"(?!{_C_KEYWORDS})[A-Za-z_][\w:]*(?:<[^;(){{}}]*>)?(?:\[\])*[ \t*&]*[ \t]"
+_C_SIGNATURE = re.compile(
+    rf"(?:(?:{_C_TYPE_WORD}[ \t]*)*|[ \t]+(?:{_C_TYPE_WORD}[ \t]*)+)\**"
+    rf"(?!{_C_KEYWORDS})(?:\w+::)*~?([A-Za-z_]\w*)[ \t]*\("
+)
+# What may follow a C-family signature's closing parenthesis before its body's brace.
+_C_AFTER_PARAMETERS = re.compile(
+    r"[ \t]*(?:const|noexcept|override|final|throws[ \t][^;{]*|:[^;{]*)*[ \t]*(\{)?[ \t]*$"
+)
+
+
+def definition_level(
+    lines: list[str],
+    line_terms: Mapping[int, Mapping[str, int]],
+    matcher: TermMatcher,
+    wanted: frozenset[str],
+) -> int | None:
+    """Where the file defines a name in `wanted` (name_key): 0 outside any class (a
+    module's function or class, also under an `if`), 1 only as a member of a class
+    (`holder_of`), None nowhere."""
+    cased = cased_names(matcher)
+    levels = [
+        1 if holder_of(lines, index) else 0
+        for index, name in defined(lines, line_terms)
+        if name_key(name) in wanted and cased.get(name_key(name), name) == name
+    ]
+    return min(levels, default=None)
+
+
+def cased_names(matcher: TermMatcher) -> dict[str, str]:
+    """The names the query writes with capitals, by name_key: `mergePath` asked, a
+    definition of `MergePath` is another name, and `FAIL_FAST` is not `FailFast` (a query
+    in one case names any spelling)."""
+    return {name_key(name): name for name in matcher.spelt_names if name != name.lower()}
+
+
+def defined_names(
+    lines: list[str], line_terms: Mapping[int, Mapping[str, int]], path: str, matcher: TermMatcher
+) -> frozenset[str]:
+    """The query terms of each name the query spells whole (`add_typer`, `FileBinaryWrite`,
+    `echo`) that this code file defines: the file that defines what is asked for, not one
+    that imports or calls it."""
+    if not matcher.names or document_kind(path) != "code":
+        return frozenset()
+    found = definitions_of_names(lines, line_terms, matcher)
+    defined = {key for keys in found.values() for key in keys}
+    holders = holders_asked(matcher)
+    if holders and any(holder_of(lines, index) in holders for index in found):
+        # `ModuleGraph.invalidate` defined in class ModuleGraph: the holder named is this
+        # file's too, not only the member (another class may define one of that name).
+        defined |= {term.key for term in matcher.terms if term.qualifier}
+    return frozenset(defined)
+
+
+_RECEIVER = re.compile(r"[ \t]*func[ \t]*\([ \t]*\w*[ \t]*\*?[ \t]*(\w+)")
+# Rust: `impl Router {`, `impl<S> FromRequest<S> for Json<T> {` (the type is the holder).
+_IMPL = re.compile(r"[ \t]*impl(?:<[^>]*>)?[ \t]+(?:[\w:]+(?:<[^{]*?>)?[ \t]+for[ \t]+)?(\w+)")
+_CLASS = re.compile(rf"[ \t]*(?:{_MODIFIER}[ \t]+)*(?:class|module|object)[ \t]+(\w+)")
+
+
+def holder_of(lines: list[str], index: int) -> str:
+    """The name (name_key) of the class a definition on line `index` is inside, "" for
+    none: its receiver's type for a Go method, else the nearest line above it, less
+    indented, that opens a class (a Rust `impl` block)."""
+    receiver = _RECEIVER.match(lines[index])
+    if receiver:
+        return name_key(receiver.group(1))
+    level = indentation(lines[index])
+    for above in range(index - 1, -1, -1):
+        line = lines[above]
+        if line.strip() and indentation(line) < level:
+            opened = _CLASS.match(line) or _IMPL.match(line)
+            if opened:
+                return name_key(opened.group(1))
+            level = indentation(line)
+            if level == 0:
+                return ""
+    return ""
+
+
+ENCLOSING_MAX_LINES = 3000
+# A line that leads into a definition: a comment (`#`, `//`, `/*`, `*`, `--`), a decorator
+# or attribute (`@cached`, `#[test]`).
+_LEAD_IN = re.compile(r"[ \t]*(?:#|//|/\*|\*|--|@[A-Za-z_])")
+
+
+def opens_a_definition(lines: list[str], index: int) -> bool:
+    """Whether line `index` defines a name or leads into a definition (the comments and
+    decorators right above it), not a comment among statements."""
+    for line in lines[index : index + _SIGNATURE_MAX_LINES]:
+        if _DEFINITION.match(line) or _WRAPPED_METHOD.match(line) or _C_SIGNATURE.match(line):
+            return True
+        if not _LEAD_IN.match(line):
+            return False
+    return False
+
+
+def enclosing_definition(lines: list[str], index: int) -> int | None:
+    """The line (0-based) of the nearest definition whose body line `index` is inside (a
+    function, a method, a class): the first line above it, less indented, that defines a
+    name. None at the margin, or when the nearest less indented line defines nothing
+    and is at the margin."""
+    level = indentation(lines[index]) if lines[index].strip() else None
+    for above in range(index - 1, max(-1, index - ENCLOSING_MAX_LINES), -1):
+        line = lines[above]
+        if not line.strip() or line.strip() == "{":
+            continue  # a C function's brace under its signature
+        if level is None:
+            level = indentation(line) + 1  # a blank first line: inside what is above
+        if indentation(line) < level:
+            if _DEFINITION.match(line) or _WRAPPED_METHOD.match(line) or _C_SIGNATURE.match(line):
+                return above
+            if line.lstrip().startswith(")"):  # a wrapped signature's close: its start above
+                level = indentation(line) + 1
+                continue
+            level = indentation(line)
+            if level == 0:
+                return None
+    return None
+
+
+def holders_asked(matcher: TermMatcher) -> set[str]:
+    """The names (name_key) of the classes the query names as holders of the member it
+    looks up (`AsyncClient` of `AsyncClient.stream`)."""
+    qualifiers = [term for term in matcher.terms if term.qualifier]
+    in_parts = {part for term in qualifiers if term.compound for part in term.parts}
+    return {name_key(term.word) for term in qualifiers if term.word not in in_parts}
+
+
+def definitions_of_names(
+    lines: list[str], line_terms: Mapping[int, Mapping[str, int]], matcher: TermMatcher
+) -> dict[int, tuple[str, ...]]:
+    """The lines (0-based) of code that define a name the query spells whole, each with
+    that name's term keys."""
+    names = matcher.names
+    found: dict[int, tuple[str, ...]] = {}
+    if not names:
+        return found
+    cased = cased_names(matcher)
+    for index, name in defined(lines, line_terms):
+        key = name_key(name)
+        keys = names.get(key)
+        if keys and cased.get(key, name) == name:
+            found[index] = keys
+    return found
+
+
+def defined(
+    lines: list[str], line_terms: Mapping[int, Mapping[str, int]]
+) -> Iterator[tuple[int, str]]:
+    """Each line holding query terms (0-based) that defines a name, with the name."""
+    for number in line_terms:
+        if number <= len(lines):
+            found = _DEFINITION.match(lines[number - 1])
+            if found:
+                yield number - 1, next(name for name in found.groups() if name)
+            elif (wrapped := _WRAPPED_METHOD.match(lines[number - 1])) and _opens_a_body(
+                lines, number - 1
+            ):
+                yield number - 1, wrapped.group(1)
+            elif (function := _C_SIGNATURE.match(lines[number - 1])) and _c_body_follows(
+                lines, number - 1, function.end()
+            ):
+                yield number - 1, function.group(1)
+
+
+def _c_body_follows(lines: list[str], index: int, opened: int) -> bool:
+    """Whether the parenthesis opened at column `opened` of line `index` closes (within a
+    few lines) on a signature whose body's `{` follows, on that line or alone on the next:
+    a definition, not a call or a prototype (`;`)."""
+    depth = 1
+    column = opened
+    for number in range(index, min(len(lines), index + _SIGNATURE_MAX_LINES)):
+        line = lines[number]
+        for position in range(column, len(line)):
+            character = line[position]
+            if character == "(":
+                depth += 1
+            elif character == ")":
+                depth -= 1
+                if depth == 0:
+                    after = _C_AFTER_PARAMETERS.match(line, position + 1)
+                    if after is None:
+                        return False
+                    if after.group(1):
+                        return True
+                    following = next((rest for rest in lines[number + 1 :] if rest.strip()), "")
+                    return following.strip() == "{"
+            elif character in ";{}":
+                return False
+        column = 0
+    return False
+
+
+def _opens_a_body(lines: list[str], index: int) -> bool:
+    """Whether the signature wrapped from line `index` closes, on the first line as
+    indented as it below it, with `) {` or `): Type {` (a method's), not `)` (a call's)."""
+    level = indentation(lines[index])
+    for line in lines[index + 1 : index + 1 + _SIGNATURE_MAX_LINES]:
+        if line.strip() and indentation(line) <= level:
+            return indentation(line) == level and _SIGNATURE_CLOSE.match(line) is not None
+    return False
