@@ -1742,15 +1742,11 @@ def test_a_function_word_of_a_few_word_query_is_a_term():
 def test_a_decorator_spread_over_lines_leads_into_its_definition():
     # Kotlin's `@Deprecated(...)` and pytest's `@pytest.mark.parametrize(...)` spread over
     # lines: a lookup shows them with the definition they mark.
-    helpers = "".join(f"  fun helper{n}(): Int {{\n    return {n}\n  }}\n\n" for n in range(12))
-    text = (
-        "class CertificatePinner {\n"
-        + helpers
-        + '  @Deprecated(\n    message = "replaced with check(String, List)",\n'
-        + "    level = DeprecationLevel.ERROR,\n  )\n"
-        + "  fun check(hostname: String, vararg peerCertificates: Certificate) {\n"
-        + "    check(hostname, peerCertificates.toList())\n  }\n}\n"
+    deprecated = (
+        '    @Deprecated(\n        message = "replaced with parse(String)",\n'
+        "        level = DeprecationLevel.ERROR,\n    )\n"
     )
-    cut = snippet(text, "okhttp3/CertificatePinner.kt", "CertificatePinner.check", max_chars=400)
+    text = KOTLIN_STYLE.replace("    private fun parseTokens(", deprecated + "    fun parseTokens(")
+    cut = snippet(text, "src/Parser.kt", "Parser.parseTokens", max_chars=400)
     # After its class's first line (the passage starts inside the class).
-    assert "not shown]\n  @Deprecated(\n" in cut.text, cut.text
+    assert "not shown]\n    @Deprecated(\n" in cut.text, cut.text
