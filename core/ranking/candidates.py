@@ -274,15 +274,19 @@ def rerank_by_structure(
     outscores those ahead of it by its text (a notebook's text is now its cells': its
     outputs counted in the search only lifted it); what a file's own tests add (a Rust test
     module, inline_tests.py) counts as a test file's text does, unless the query asks
-    about tests (`asking`: the keys it asks with, `_asking`)."""
+    about tests (`asking`: the keys it asks with, `_asking`). A query looking a name up
+    reads NAME_LOOKUP_DEPTH files, and when one defines the name, those that only use it
+    weigh less (`_weighed_by_definition`): the one field that lowers a score, among the
+    files read, which the files left behind already ranked below by their text."""
     looked_up = names_looked_up(matcher.terms)
     if depth is None:
         depth = NAME_LOOKUP_DEPTH if looked_up else RERANK_DEPTH
     head = list(islice(ranked, depth))
     dotted = any(term.member for term in matcher.terms)
     # Weighed only when the name is what the query asks (not one named in a question).
-    lifted = looked_up if few_words(matcher.terms) else frozenset()
-    levels: dict[str, int | None] = {}  # code file -> how deep it defines a name asked
+    weighed_names = looked_up if few_words(matcher.terms) else frozenset()
+    # Code file read -> 0: defines a name asked outside a class, 1: only in one, None: not.
+    levels: dict[str, int | None] = {}
     tests_count_less = not asks_about_tests(asking)
     generated = generated_weigher(asking)
     rescored: list[RankedFile] = []
@@ -311,11 +315,12 @@ def rerank_by_structure(
             role = TABLE_OF_CONTENTS
         score, contributions = weighted(contributions, role)
         rescored.append(RankedFile(entry.path, score, contributions, role))
-        if lifted and document_kind(entry.path) == "code":
+        if weighed_names and document_kind(entry.path) == "code":
             from .code_definitions import definition_level
 
-            level = definition_level(found.lines, found.line_terms, matcher, lifted)
-            levels[entry.path] = level
+            levels[entry.path] = definition_level(
+                found.lines, found.line_terms, matcher, weighed_names
+            )
     if any(level is not None for level in levels.values()):
         rescored = [_weighed_by_definition(entry, levels, dotted) for entry in rescored]
     rescored.sort(key=lambda entry: (-entry.score, entry.path))
