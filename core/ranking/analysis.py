@@ -116,8 +116,6 @@ class Term:
     # The member a holder qualifies (`mount` of `Session.mount`): a name looked up however
     # long the question (query_names).
     member: bool = False
-    # A word the query writes with a capital (`Strict`, `Json`): perhaps a class's name.
-    capitalised: bool = False
     # Only ever a part of a name the query spells (`test` of `runTestFiles`): no word the
     # query asks with (asking_keys).
     in_name: bool = False
@@ -126,7 +124,7 @@ class Term:
     stands_for: tuple[str, ...] = ()
     # A compound or a capitalised word as the query wrote it, case kept (`parseOptions`,
     # `Strict`): a definition spelt in another case (`ParseOptions`, `STRICT`) is another
-    # name (structure.definitions_of_names).
+    # name (code_definitions.defined_as_spelt).
     spelt: str = ""
 
     @property
@@ -206,7 +204,6 @@ def query_terms(text: str) -> tuple[Term, ...]:
             term = Term(
                 key, prefix, word=part, qualifier=qualifier, in_name=in_name,
                 stands_for=stands_for, member=member and not in_name,
-                capitalised=not in_name and word != word.lower(),
                 spelt=word if not in_name and word != word.lower() else "",
             )  # fmt: skip
             target = dropped if part in STOPWORDS else singles
@@ -296,7 +293,9 @@ def names_looked_up(terms: tuple[Term, ...]) -> frozenset[str]:
     return frozenset(
         term.key if term.compound else term.word
         for term in terms
-        if (term.compound and not term.qualifier) or term.member or term.capitalised
+        if (term.compound and not term.qualifier)
+        or term.member
+        or (term.spelt and not term.compound)  # a word written with a capital (`Strict`)
     )
 
 

@@ -78,20 +78,25 @@ def definition_level(
     """Where the file defines a name in `wanted` (name_key): 0 outside any class (a
     module's function or class, also under an `if`), 1 only as a member of a class
     (`holder_of`), None nowhere."""
-    cased = cased_names(matcher)
     levels = [
         1 if holder_of(lines, index) else 0
-        for index, name in defined(lines, line_terms)
-        if name_key(name) in wanted and cased.get(name_key(name), name) == name
+        for index, name in defined_as_spelt(lines, line_terms, matcher)
+        if name_key(name) in wanted
     ]
     return min(levels, default=None)
 
 
-def cased_names(matcher: TermMatcher) -> dict[str, str]:
-    """The names the query writes with capitals, by name_key: `mergePath` asked, a
+def defined_as_spelt(
+    lines: list[str], line_terms: Mapping[int, Mapping[str, int]], matcher: TermMatcher
+) -> Iterator[tuple[int, str]]:
+    """Each line holding query terms (0-based) that defines a name, with the name, unless
+    the query writes that name with capitals spelt otherwise: `mergePath` asked, a
     definition of `MergePath` is another name, and `FAIL_FAST` is not `FailFast` (a query
     in one case names any spelling)."""
-    return {name_key(name): name for name in matcher.spelt_names if name != name.lower()}
+    cased = {name_key(name): name for name in matcher.spelt_names if name != name.lower()}
+    for index, name in _defined(lines, line_terms):
+        if cased.get(name_key(name), name) == name:
+            yield index, name
 
 
 def defined_names(
@@ -144,11 +149,17 @@ ENCLOSING_MAX_LINES = 3000
 _LEAD_IN = re.compile(r"[ \t]*(?:#|//|/\*|\*|--|@[A-Za-z_])")
 
 
+def _looks_defining(line: str) -> bool:
+    """Whether a line starts like a definition (its body not checked: for telling where
+    a passage is, not which names a file defines)."""
+    return bool(_DEFINITION.match(line) or _WRAPPED_METHOD.match(line) or _C_SIGNATURE.match(line))
+
+
 def opens_a_definition(lines: list[str], index: int) -> bool:
     """Whether line `index` defines a name or leads into a definition (the comments and
     decorators right above it), not a comment among statements."""
     for line in lines[index : index + _SIGNATURE_MAX_LINES]:
-        if _DEFINITION.match(line) or _WRAPPED_METHOD.match(line) or _C_SIGNATURE.match(line):
+        if _looks_defining(line):
             return True
         if not _LEAD_IN.match(line):
             return False
@@ -168,7 +179,7 @@ def enclosing_definition(lines: list[str], index: int) -> int | None:
         if level is None:
             level = indentation(line) + 1  # a blank first line: inside what is above
         if indentation(line) < level:
-            if _DEFINITION.match(line) or _WRAPPED_METHOD.match(line) or _C_SIGNATURE.match(line):
+            if _looks_defining(line):
                 return above
             if line.lstrip().startswith(")"):  # a wrapped signature's close: its start above
                 level = indentation(line) + 1
@@ -196,16 +207,14 @@ def definitions_of_names(
     found: dict[int, tuple[str, ...]] = {}
     if not names:
         return found
-    cased = cased_names(matcher)
-    for index, name in defined(lines, line_terms):
-        key = name_key(name)
-        keys = names.get(key)
-        if keys and cased.get(key, name) == name:
+    for index, name in defined_as_spelt(lines, line_terms, matcher):
+        keys = names.get(name_key(name))
+        if keys:
             found[index] = keys
     return found
 
 
-def defined(
+def _defined(
     lines: list[str], line_terms: Mapping[int, Mapping[str, int]]
 ) -> Iterator[tuple[int, str]]:
     """Each line holding query terms (0-based) that defines a name, with the name."""

@@ -125,7 +125,7 @@ class PassageEnds:
         if self.constructs is not None:
             above = self.constructs.readable_start(start)
             return above if above < start else None
-        fence = next((b.start for b in self.fences if b.start < start < b.end), None)
+        fence = self._fence_around(start)
         if fence is not None or self.kind == "code":
             return fence
         table = self._table_above(start)
@@ -192,31 +192,36 @@ class PassageEnds:
         fence: a fence left open turns what follows into code."""
         room = max_chars - sum(size(span) for span in passages)
         room -= MARKER_CHARS * (len(passages) - 1)
+
+        def afford(span: Span, extra: Span, closing: bool = False) -> tuple[Span, bool]:
+            """The passage, and whether `extra` (with its marker) fits: room made at the
+            passage's end, from lines without terms (still ending inside the fenced block
+            when `extra` is its `closing` fence)."""
+            nonlocal room
+            cost = size(extra) + MARKER_CHARS
+            if cost > room:
+                shorter = self._without_tail(span, cost - room, size)
+                if shorter is not None and (not closing or self._closing_fence(shorter) == extra):
+                    room += size(span) - size(shorter)
+                    span = shorter
+            if cost > room:
+                return span, False
+            room -= cost
+            return span, True
+
         led: list[Span] = []
         for number, span in enumerate(passages):
             for context in self._context_of(span.start):
                 if led and led[-1].end > context.start:
                     continue  # shown already
-                cost = size(context) + MARKER_CHARS
-                if cost > room:  # room made at the passage's end, from lines without terms
-                    shorter = self._without_tail(span, cost - room, size)
-                    if shorter is not None:
-                        room += size(span) - size(shorter)
-                        span = shorter
-                if cost <= room:
-                    room -= cost
+                span, fits = afford(span, context)
+                if fits:
                     led.append(context)
             closing = self._closing_fence(span)
             following = passages[number + 1].start if number + 1 < len(passages) else None
             if closing is not None and (following is None or closing.end <= following):
-                cost = size(closing) + MARKER_CHARS
-                if cost > room:
-                    shorter = self._without_tail(span, cost - room, size)
-                    if shorter is not None and self._closing_fence(shorter) == closing:
-                        room += size(span) - size(shorter)
-                        span = shorter
-                if cost <= room:
-                    room -= cost
+                span, fits = afford(span, closing, closing=True)
+                if fits:
                     led += [span, closing]
                     continue
             led.append(span)
@@ -247,10 +252,14 @@ class PassageEnds:
         first = self._table_above(start)
         if first is not None:
             context.append(Span(first, first + 2))
-        fence = next((b.start for b in self.fences if b.start < start < b.end), None)
+        fence = self._fence_around(start)
         if fence is not None:
             context.append(Span(fence, fence + 1))  # its opening fence, with the language
         return context
+
+    def _fence_around(self, index: int) -> int | None:
+        """The opening fence of the fenced block line `index` is inside, below its fence."""
+        return next((b.start for b in self.fences if b.start < index < b.end), None)
 
     def _without_tail(self, span: Span, needed: int, size: Callable[[Span], int]) -> Span | None:
         """The passage without as many of its last lines as free `needed` characters, when

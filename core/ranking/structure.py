@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from .analysis import name_key
 from .matching import TermMatcher
 from .spans import (
     ASCIIDOC_HEADING,
@@ -63,12 +62,9 @@ def structure_terms(
             if number <= len(lines) and ASCIIDOC_HEADING.match(lines[number - 1]):
                 names.append(lines[number - 1].lstrip("= "))
     else:
-        from .code_definitions import cased_names, defined
+        from .code_definitions import defined_as_spelt
 
-        cased = cased_names(matcher)
-        for _, name in defined(lines, line_terms):
-            if cased.get(name_key(name), name) == name:
-                names.append(name)
+        names += [name for _, name in defined_as_spelt(lines, line_terms, matcher)]
     return frozenset(matcher.count("\n".join(names))) if names else frozenset()
 
 
