@@ -34,7 +34,7 @@ from tierscope.ranking.file_roles import (
     without_the_subject,
 )
 from tierscope.ranking.inline_tests import inline_tests
-from tierscope.ranking.matching import TermMatcher
+from tierscope.ranking.matching import TermMatcher, leftmost_first
 from tierscope.ranking.sections import cut_snippet
 from tierscope.ranking.spans import Span
 
@@ -127,6 +127,33 @@ def test_a_compound_matches_across_a_double_separator():
     # mdBook's environment variables separate a table from its key with `__`.
     text = "Set MDBOOK_BOOK__TITLE or mdbook-book--title; MDBOOK_BOOK is another."
     assert counts("MDBOOK_BOOK__TITLE", text)["mdbookbooktitle"] == 2
+
+
+_SCAN_ALTERNATIVES = ["ab", "abc", "b", "ba", "a[_-]*b", "c(?:a|ab)", "bc[iy]"]
+
+
+@given(
+    st.lists(st.sampled_from(_SCAN_ALTERNATIVES), min_size=1, max_size=5, unique=True),
+    st.text(alphabet="abcxy_- \n", max_size=60),
+)
+def test_patterns_searched_apart_find_what_their_alternation_finds(alternatives, text):
+    suffix = r"[^\W_]*"
+    apart = tuple(re.compile(f"(?:{a}){suffix}") for a in alternatives)
+    together = re.compile(f"(?:{'|'.join(alternatives)}){suffix}")
+
+    found = [(m.start(), m.group()) for m in leftmost_first(apart, text)]
+
+    assert found == [(m.start(), m.group()) for m in together.finditer(text)]
+
+
+def test_few_and_many_terms_count_alike():
+    text = "Scrolling the scrollbar routes a route; ScrollView rerouted; scroll_bar, routing"
+    few = TermMatcher(query_terms("scroll route"))
+    assert len(few._scan) == 2  # searched apart
+    many = TermMatcher(query_terms("scroll route alpha bravo charlie"))
+    assert len(many._scan) == 1  # one alternation
+    assert few.count(text) == {k: v for k, v in many.count(text).items() if k in ("scroll", "rout")}
+    assert few.count(text) == {"scroll": 3, "rout": 3}  # not scrollbar, not rerouted
 
 
 def test_a_dotted_number_is_one_term_found_as_written():

@@ -17,6 +17,7 @@ import pytest
 
 from tierscope.config.model import Config, QmdSettings
 from tierscope.models import ResolvedScope, TierStatus
+from tierscope.tiers import qmd_collections, qmd_freshness, qmd_rank
 from tierscope.tiers.base import Deadline, TierRequest
 from tierscope.tiers.qmd import CANDIDATES, QmdTier
 from tierscope.tiers.qmd_cli import parse_results, split_uri
@@ -24,6 +25,7 @@ from tierscope.tiers.qmd_collections import Collection, collection_files, read_r
 from tierscope.tiers.qmd_freshness import check_freshness
 from tierscope.tiers.qmd_locations import locate
 from tierscope.tiers.qmd_plan import NOT_INSTALLED
+from tierscope.tiers.qmd_rank import collection_size
 
 from process_watch import gone_soon
 from qmd_rankings import (
@@ -605,6 +607,62 @@ def test_an_index_with_an_unknown_schema_falls_back_to_file_times(tmp_path):
 
     assert freshness.method == "mtimes"
     assert freshness.changed == ("new.md",)
+
+
+def write_documents_index(index: Path, collection: str, paths: list[str]) -> None:
+    """An index in qmd's documents layout holding `paths`, none of them hashed right."""
+    connection = sqlite3.connect(index)
+    connection.execute(
+        "CREATE TABLE documents (collection TEXT, path TEXT, hash TEXT, modified_at TEXT,"
+        " active INTEGER)"
+    )
+    connection.executemany(
+        "INSERT INTO documents VALUES (?, ?, 'not-a-hash', NULL, 1)",
+        [(collection, path) for path in paths],
+    )
+    connection.commit()
+    connection.close()
+
+
+@pytest.mark.parametrize("layout", ["documents", "unknown"])
+def test_the_freshness_walk_measures_the_collection_as_ranking_needs(tmp_path, layout):
+    root = tmp_path / "notes"
+    (root / "deep").mkdir(parents=True)
+    (root / "old.md").write_text("# old\n\nsome words\n")
+    (root / "deep" / "new.md").write_text("# new\n" * 50)
+    (root / "blank.md").write_text("")
+    (root / "skipped.txt").write_text("not in the mask\n")
+    (root / "link.md").symlink_to(root / "old.md")
+    index = tmp_path / "index.sqlite"
+    if layout == "documents":
+        write_documents_index(index, "notes", ["old.md", "gone.md"])
+    else:
+        sqlite3.connect(index).execute("CREATE TABLE documents (id INTEGER)").connection.commit()
+    collection = Collection("notes", root)
+
+    freshness = check_freshness(collection, index)
+
+    assert freshness.method == ("hashes" if layout == "documents" else "mtimes")
+    assert freshness.size == collection_size((collection,)) == (3, 18 + 300)
+
+
+def test_the_qmd_tier_ranks_with_the_size_the_freshness_walk_found(
+    indexed, through_cli, monkeypatch
+):
+    walks = []
+    real_walk = qmd_collections.collection_files
+
+    def counted_walk(collection):
+        walks.append(collection.name)
+        return real_walk(collection)
+
+    monkeypatch.setattr(qmd_freshness, "collection_files", counted_walk)
+    monkeypatch.setattr(qmd_rank, "collection_files", counted_walk)
+
+    outcome = search(make_request(indexed, "token budget"))
+
+    assert outcome.status is TierStatus.SERVED
+    assert walks == ["loa-grimoire"]
 
 
 def test_collection_files_follow_qmd_masks():

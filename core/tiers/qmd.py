@@ -114,7 +114,15 @@ class _Search:
                 return self.finish(*call.failure, freshness)
             found = self.documents(call.entries, roots)
             how = "BM25 over the documents holding any term (qmd query lex:)"
-        return self.ranked(terms, found, collection_size(collections), how, freshness)
+        return self.ranked(terms, found, self.size(collections, freshness), how, freshness)
+
+    def size(
+        self, collections: tuple[Collection, ...], freshness: FreshnessCheck
+    ) -> tuple[int, int]:
+        """The collections' files and bytes: from the freshness check's walk, which every
+        query makes anyway, else from a walk of their own."""
+        walked = freshness.size(self.deadline)
+        return walked if walked is not None else collection_size(collections)
 
     def ranked(
         self,
@@ -156,7 +164,7 @@ class _Search:
             return self.finish(*call.failure, freshness)
         found = self.documents(call.entries, roots)
         ranked = rank_found(
-            self.request, terms, found, collection_size(collections), "qmd",
+            self.request, terms, found, self.size(collections, freshness), "qmd",
             self.request.config.qmd.limit, self.deadline,
         )  # fmt: skip
         self.notes += ranked.notes

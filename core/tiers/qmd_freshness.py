@@ -10,6 +10,7 @@ first, and anything unexpected falls back to comparing file times with the index
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
 import threading
 from collections.abc import Sequence
@@ -45,6 +46,9 @@ class Freshness:
     method: str = "hashes"
     problem: str = ""
     indexed: int = 0  # the collection's documents in the index ("hashes" only)
+    # What the walk found on disk: the files qmd would index and their bytes (the
+    # collection's size for IDF and length normalisation); None when nothing was walked.
+    size: tuple[int, int] | None = None
 
     @property
     def behind(self) -> int:
@@ -74,9 +78,11 @@ def check_freshness(collection: Collection, index_file: Path) -> Freshness:
     changed: list[str] = []
     added: list[str] = []
     seen: set[str] = set()
+    size = _Size()
     for relative, entry in collection_files(collection):
         record = known.get(relative)
         try:
+            status = size.add(entry)
             if record is None:
                 if _has_content(entry.path):
                     added.append(relative)
@@ -85,7 +91,7 @@ def check_freshness(collection: Collection, index_file: Path) -> Freshness:
             stored_hash, stored_ms = record
             # qmd stores the file's mtime (whole ms) when it last took the content in: an
             # untouched file is fresh without reading it; a touched one is compared by hash.
-            if stored_ms is not None and entry.stat().st_mtime_ns // 1_000_000 <= stored_ms:
+            if stored_ms is not None and status.st_mtime_ns // 1_000_000 <= stored_ms:
                 continue
             if _content_hash(entry.path) != stored_hash:
                 changed.append(relative)
@@ -98,7 +104,26 @@ def check_freshness(collection: Collection, index_file: Path) -> Freshness:
         tuple(sorted(added)),
         tuple(removed),
         indexed=len(known),
+        size=size.files_and_bytes(),
     )
+
+
+class _Size:
+    """Files and bytes counted as a walk goes (a file that cannot be stat'ed is not
+    counted, as collection_size does)."""
+
+    def __init__(self) -> None:
+        self.files = self.bytes = 0
+
+    def add(self, entry: os.DirEntry[str]) -> os.stat_result:
+        """Count the file and return its (cached) stat; raises OSError as stat does."""
+        status = entry.stat(follow_symlinks=False)
+        self.files += 1
+        self.bytes += status.st_size
+        return status
+
+    def files_and_bytes(self) -> tuple[int, int]:
+        return self.files, self.bytes
 
 
 class _SchemaMismatch(Exception):
@@ -155,13 +180,16 @@ def _freshness_by_mtime(collection: Collection, index_file: Path) -> Freshness:
     stamps = [index_file, index_file.with_name(index_file.name + "-wal")]
     index_ns = max((p.stat().st_mtime_ns for p in stamps if p.exists()), default=0)
     newer = []
+    size = _Size()
     for relative, entry in collection_files(collection):
         try:
-            if entry.stat().st_mtime_ns > index_ns:
+            if size.add(entry).st_mtime_ns > index_ns:
                 newer.append(relative)
         except OSError:
             continue
-    return Freshness(collection.name, changed=tuple(sorted(newer)), method="mtimes")
+    return Freshness(
+        collection.name, changed=tuple(sorted(newer)), method="mtimes", size=size.files_and_bytes()
+    )
 
 
 def staleness_note(results: Sequence[Freshness]) -> str | None:
@@ -215,6 +243,18 @@ class FreshnessCheck:
 
     def _check(self, collections: tuple[Collection, ...], index_file: Path) -> None:
         self._results.extend(check_freshness(c, index_file) for c in collections)
+
+    def size(self, deadline: Deadline) -> tuple[int, int] | None:
+        """How many files the collections hold and their bytes, as the check's walk found
+        them (waiting for it as `note` does); None when the check could not walk them all
+        in time: the caller measures the collections itself (qmd_rank.collection_size)."""
+        self._thread.join(timeout=min(deadline.remaining(), FRESHNESS_WAIT_SECONDS))
+        if self._thread.is_alive():
+            return None
+        sizes = [result.size for result in self._results]
+        if not sizes or any(size is None for size in sizes):
+            return None
+        return sum(s[0] for s in sizes if s), sum(s[1] for s in sizes if s)
 
     def note(self, deadline: Deadline) -> str | None:
         """The staleness note, if the check finished in time; nothing when out of time."""
