@@ -23,7 +23,7 @@ from tierscope.ranking.matching import TermMatcher
 from tierscope.scopes import resolve_scope
 from tierscope.tiers import grep_ripgrep
 from tierscope.tiers.base import Deadline, TierRequest
-from tierscope.tiers.file_hits import FileHits
+from tierscope.tiers.file_hits import RELATIVE_FLOOR, FileHits
 from tierscope.tiers.grep import GrepTier, find_ripgrep
 
 from tier_projects import translated_page
@@ -69,6 +69,23 @@ def test_file_matching_more_distinct_terms_ranks_first(make_project, engine):
     assert sources(outcome) == ["docs/both.md", "docs/one.md"]
     assert all(0 <= h.score <= 1 for h in outcome.hits)
     assert outcome.hits[0].score > outcome.hits[1].score
+
+
+def test_files_scoring_far_below_the_best_are_not_served(make_project, engine):
+    # chi's "why is the RealIP middleware deprecated and what should I use instead" sent
+    # SECURITY.md and an examples README for the word "use" alone.
+    files = {f"docs/other{i}.md": f"# Other {i}\n\nUse it as you like.\n" for i in range(4)}
+    files["docs/realip.md"] = "# RealIP\n\nThe RealIP middleware is deprecated: use ClientIP.\n"
+    files["docs/middleware.md"] = "# Middleware\n\nEach middleware wraps a handler; use it.\n"
+    quiet = {f"docs/quiet{i}.md": "nothing relevant\n" for i in range(20)}
+    root = make_project({**files, **quiet})
+
+    outcome = search(root, "why is the RealIP middleware deprecated, what should I use instead")
+
+    assert sources(outcome) == ["docs/realip.md", "docs/middleware.md"]
+    best = outcome.hits[0].score
+    assert all(hit.score >= RELATIVE_FLOOR * best for hit in outcome.hits)
+    assert f"4 files left out: scored below {RELATIVE_FLOOR:.0%} of the best" in outcome.notes
 
 
 def test_the_digits_of_a_name_are_no_term_of_their_own(make_project, engine):
@@ -322,7 +339,7 @@ def test_ripgrep_and_python_scan_rank_alike(make_project, monkeypatch):
     root = make_project(
         {
             "docs/a.md": "# Token budget\n\ntoken budget\nmore token text\n",
-            "docs/b.md": "budget only\n",
+            "docs/b.md": "budget only, no token\n",
             "docs/sub/c.py": "def token():\n    return budget_far\n",
             "docs/.hidden.md": "token budget\n",
             "docs/node_modules/x.md": "token budget\n",
@@ -713,7 +730,7 @@ def test_translations_of_a_served_page_are_left_out(make_project, engine):
             "docs/en/docs/cors.md": page.format(text="Allow origins with CORSMiddleware."),
             "docs/de/docs/cors.md": page.format(text="Erlauben Sie Origins mit CORSMiddleware."),
             "docs/pt-BR/docs/cors.md": page.format(text="Permita origens com CORSMiddleware."),
-            "docs/en/docs/other.md": "Add middleware to the app.\n",
+            "docs/en/docs/other.md": "Allow other origins: add middleware to the app.\n",
         }
     )
     outcome = search(root, "allow origins with cors middleware")

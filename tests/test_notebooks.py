@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
+from dataclasses import replace
 
 from tierscope.ranking.candidates import RERANK_DEPTH
 from tierscope.ranking.notebooks import notebook_view
@@ -105,7 +106,9 @@ def test_the_grep_tier_serves_a_notebooks_cells_with_the_files_line_numbers(make
     assert "# Training the model" in file_lines[hit.line_start - 1]
     last = hit.content.split("\n")[-1]
     assert json.dumps(last)[1:-1] in file_lines[hit.line_end - 1]
-    assert any("only in a notebook's outputs" in note for note in outcome.notes)
+    printed = GrepTier().search(replace(request, query="printed"), Deadline.after(5.0))
+    assert printed.hits == ()
+    assert any("only in a notebook's outputs" in note for note in printed.notes)
 
 
 def test_a_notebooks_outputs_do_not_count_in_its_length(make_project, monkeypatch):
