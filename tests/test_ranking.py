@@ -1719,6 +1719,59 @@ def test_a_passage_inside_a_long_fenced_block_shows_its_fences():
     assert sum(line.startswith("```") for line in shown) == 2
 
 
+def test_a_passage_that_opens_a_fenced_block_and_fills_the_cap_still_closes_it():
+    # chi's README: the `Router` interface block, opened by the passage and longer than
+    # the cap, was served without its closing fence, and the next hit read as code.
+    methods = "".join(
+        f"\t// Verb{n} answers verb {n}.\n\tVerb{n}(pattern string)\n" for n in range(40)
+    )
+    text = (
+        "# chi\n\n## Router interface\n\nThe Group, Route and Mount methods:\n\n```go\n"
+        "type Router interface {\n"
+        "\t// Group adds a new inline-Router.\n\tGroup(fn func(r Router)) Router\n"
+        "\t// Route mounts a sub-Router.\n\tRoute(pattern string, fn func(r Router)) Router\n"
+        "\t// Mount attaches another handler.\n\tMount(pattern string, h http.Handler)\n"
+        + methods
+        + "}\n```\n\nEach routing method accepts a pattern.\n"
+    )
+    cut = snippet(text, "README.md", "difference between Group, Route and Mount on a router")
+    shown = cut.text.splitlines()
+    assert "\tMount(pattern string, h http.Handler)" in shown
+    assert shown[-1] == "```", cut.text
+    assert len(cut.text) <= 400
+
+
+def test_a_block_with_no_room_to_close_is_left_out_rather_than_left_open():
+    # Textual's app guide: a passage ending two lines into a block whose lines hold the
+    # query's words, the cap full. Its lines cannot make room for the closing fence.
+    body = "".join(f"mount widget step {n} and then the next one\n" for n in range(8))
+    text = (
+        "# Mounting\n\nAwait mount before you query the widget.\n\n"
+        + body
+        + "\n```python\nfrom textual.widgets import Button\nawait self.mount(Button())\n"
+        + "".join(f"line_{n} = {n}\n" for n in range(30))
+        + "```\n"
+    )
+    cut = snippet(text, "docs/app.md", "await mount widget button", max_chars=480)
+    fences = [line for line in cut.text.splitlines() if line.startswith("```")]
+    assert len(fences) % 2 == 0, cut.text
+    assert "Await mount before you query the widget." in cut.text
+
+
+def test_a_fence_indented_in_an_admonition_or_a_tab_is_a_fence():
+    # mkdocs admonitions and tabs (`=== "app.py"`) indent their code blocks four spaces:
+    # a passage ending inside one closes it as it would a block at the margin.
+    code = "".join(f"    step_{n} = build({n})\n" for n in range(40))
+    text = (
+        "# Building the widget\n\n!!! note\n\n    Make the widget in one go:\n\n"
+        "    ```python\n    widget = make_widget()\n" + code + "    ```\n"
+    )
+    cut = snippet(text, "docs/widget.md", "make the widget", max_chars=300)
+    shown = cut.text.splitlines()
+    assert "    widget = make_widget()" in shown, cut.text
+    assert shown[-1] == "    ```", cut.text
+
+
 RUBY_STYLE = (
     "module Sinatra\n"
     "  module Namespace\n"

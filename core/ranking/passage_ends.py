@@ -196,11 +196,12 @@ class PassageEnds:
         def afford(span: Span, extra: Span, closing: bool = False) -> tuple[Span, bool]:
             """The passage, and whether `extra` (with its marker) fits: room made at the
             passage's end, from lines without terms (still ending inside the fenced block
-            when `extra` is its `closing` fence)."""
+            when `extra` is its `closing` fence: the block is cut already, so its lines may
+            go)."""
             nonlocal room
             cost = size(extra) + MARKER_CHARS
             if cost > room:
-                shorter = self._without_tail(span, cost - room, size)
+                shorter = self._without_tail(span, cost - room, size, keep_blocks=not closing)
                 if shorter is not None and (not closing or self._closing_fence(shorter) == extra):
                     room += size(span) - size(shorter)
                     span = shorter
@@ -224,6 +225,10 @@ class PassageEnds:
                 if fits:
                     led += [span, closing]
                     continue
+                before = self._before_open_block(span)
+                if before is not None:  # no room to close the block: end before it opens
+                    room += size(span) - size(before)
+                    span = before
             led.append(span)
         joined: list[Span] = []
         for span in led:  # next to each other: one passage, no marker between
@@ -261,10 +266,12 @@ class PassageEnds:
         """The opening fence of the fenced block line `index` is inside, below its fence."""
         return next((b.start for b in self.fences if b.start < index < b.end), None)
 
-    def _without_tail(self, span: Span, needed: int, size: Callable[[Span], int]) -> Span | None:
+    def _without_tail(
+        self, span: Span, needed: int, size: Callable[[Span], int], keep_blocks: bool = True
+    ) -> Span | None:
         """The passage without as many of its last lines as free `needed` characters, when
-        none of them holds a query term or lies in a fenced block the passage opens (the
-        end of its code), and some line is left; else None."""
+        none of them holds a query term or (with `keep_blocks`) lies in a fenced block the
+        passage opens (the end of its code), and some line is left; else None."""
         end = span.end
         freed = 0
         while freed < needed and end - 1 > span.start:
@@ -272,13 +279,24 @@ class PassageEnds:
             found = bisect_left(self.matching, last)
             if found < len(self.matching) and self.matching[found] == last:
                 return None
-            if any(span.start <= block.start <= last < block.end for block in self.fences):
+            if keep_blocks and any(
+                span.start <= block.start <= last < block.end for block in self.fences
+            ):
                 return None  # a block the passage shows from its fence: shown whole
             freed += size(Span(last, end))
             end = last
         if freed < needed:
             return None
         return _trimmed(self.lines, Span(span.start, end))
+
+    def _before_open_block(self, span: Span) -> Span | None:
+        """The passage up to the fenced block it opens and ends inside, when some line is
+        left before the block's fence."""
+        for block in self.fences:
+            if span.start < block.start < span.end < block.end:
+                before = _trimmed(self.lines, Span(span.start, block.start))
+                return before if before.end > before.start else None
+        return None
 
     def _closing_fence(self, span: Span) -> Span | None:
         """The closing fence of the fenced block a passage of markdown ends inside."""

@@ -25,7 +25,7 @@ _ROFF_SECTION = re.compile(r"\.(SH|SS)(?:[ \t]+(.*))?$")
 _ROFF_TAGGED = re.compile(r"\.TP(?:[ \t].*)?$")
 
 HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]|$)")
-FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")  # indented too: in a list item, an admonition, a tab
 # A markdown setext underline, and what cannot be the title above one (a list item, a
 # quote, a table row, HTML, indented code): those lines end in a rule instead.
 SETEXT = re.compile(r" {0,3}(={2,}|-{2,})[ \t]*$")
