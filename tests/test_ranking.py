@@ -1772,6 +1772,18 @@ def test_a_fence_indented_in_an_admonition_or_a_tab_is_a_fence():
     assert shown[-1] == "    ```", cut.text
 
 
+def test_no_marker_stands_for_blank_lines_alone():
+    # Phoenix's routing guide: `## Forward`, then `[line 597 not shown]` for the blank line
+    # between the heading and its paragraph.
+    filler = "".join(f"Other words on line {n} of a paragraph about nothing.\n" for n in range(30))
+    para = "The forward macro can be used to send all requests under a path to a plug. " * 3
+    code = "```elixir\n" + "".join(f"  line {n}\n" for n in range(30)) + "```\n"
+    text = "# Routing\n\n" + filler + "\n## Forward\n\n" + para + "\n\n" + code + "\n## Next\n"
+    query = "send every request under jobs to a separate plug"
+    cut = snippet(text, "docs/routing.md", query, max_chars=400, max_line_chars=500)
+    assert cut.text.startswith("## Forward\n\nThe forward macro"), cut.text
+
+
 RUBY_STYLE = (
     "module Sinatra\n"
     "  module Namespace\n"

@@ -22,7 +22,7 @@ _CALLOUT = re.compile(
 # A line that only names the section after it, for links: reStructuredText's label, an
 # empty HTML anchor.
 _ANCHOR = re.compile(
-    r"[ \t]*(?:\.\.[ \t]+_[^:]+:"
+    r"[ \t]*(?:\.\.[ \t]+_[^:]+:|\([\w.:-]+\)="
     r"|<a[ \t]+(?:name|id)=[\"'][^\"']*[\"'][ \t]*>[ \t]*</a>)[ \t]*$",
     re.IGNORECASE,
 )
@@ -231,8 +231,8 @@ class PassageEnds:
                     span = before
             led.append(span)
         joined: list[Span] = []
-        for span in led:  # next to each other: one passage, no marker between
-            if joined and joined[-1].end >= span.start:
+        for span in led:  # next to each other (or blank lines apart): one passage, no marker
+            if joined and not any(line.strip() for line in self.lines[joined[-1].end : span.start]):
                 joined[-1] = Span(joined[-1].start, max(joined[-1].end, span.end))
             else:
                 joined.append(span)
