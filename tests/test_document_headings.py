@@ -423,3 +423,46 @@ def test_a_passage_that_starts_inside_a_code_block_does_not_end_on_its_closing_f
     cut = snippet(doc, "docs/migration.md", "reset state clearUser", max_chars=120)
     assert "this.$reset()" in cut.text
     assert not cut.text.rstrip().endswith("```"), cut.text
+
+
+def test_a_generic_heading_is_led_by_the_heading_above_it():
+    # Slim's CHANGELOG: `### Added` alone does not say which version the line is in.
+    older = "".join(f"## 4.{n}.0 - 2019-0{n}-01\n\n### Fixed\n- Fix {n}\n\n" for n in range(1, 4))
+    text = (
+        "# Changelog\n\n## 4.8.0 - 2021-05-19\n\n### Added\n- Add a PSR-7 decorator\n\n"
+        + "".join(f"- Change number {n}\n" for n in range(30))
+        + "\n## 4.2.0 - 2019-08-20\n\n### Changed\n"
+        + "".join(f"- Rework number {n}\n" for n in range(30))
+        + "\n### Added\n- Add a resolver\n"
+        + "- Add ability to emit non seekable streams\n- Add a dispatcher\n\n"
+        + older
+    )
+    cut = snippet(text, "CHANGELOG.md", "ability to emit non seekable streams", max_chars=300)
+    shown = cut.text.splitlines()
+    assert shown[0] == "## 4.2.0 - 2019-08-20", cut.text
+    assert shown.index("### Added") > 1
+    assert "- Add ability to emit non seekable streams" in shown
+
+
+def test_the_best_passages_heading_comes_before_a_second_passage():
+    # express's History.md: a 5.0.0 line was served without its version heading, and a
+    # 2.0.0 entry far below took the room.
+    note = "with a long note about nothing at all here"
+    entries = "".join(f"  * deps: package-{n}@1.0.{n} {note}\n" for n in range(12))
+    text = (
+        "5.0.0 / 2024-09-10\n==================\n\n" + entries + "* breaking:\n"
+        "  * `res.redirect('back')` is no longer a supported magic string, use the Referrer"
+        " header\n  * `res.status()` accepts only integers from now on in express\n"
+        + "".join(
+            f"\n{n}.0.0 / 2020-01-01\n==================\n\n  * Other change {n}\n"
+            for n in (4, 3, 2)
+        )
+        + "".join(f"  * filler {n}\n" for n in range(40))
+        + "\n2.0.0beta3 / 2011-03-09\n==================\n\n"
+        "  * Fixed `res.redirect()` back, still supported\n"
+    )
+    query = "is res.redirect('back') still supported in express 5"
+    cut = snippet(text, "History.md", query, max_chars=350)
+    shown = cut.text.splitlines()
+    assert shown[0] == "5.0.0 / 2024-09-10", cut.text
+    assert "2.0.0beta3 / 2011-03-09" not in shown

@@ -21,6 +21,21 @@ _CALLOUT = re.compile(
 )
 # A line that only names the section after it, for links: reStructuredText's label, an
 # empty HTML anchor.
+# Section titles that say nothing of where they are: a passage under one is led by the
+# heading above it too (the version a changelog's `### Fixed` belongs to).
+GENERIC_HEADINGS = frozenset(
+    {
+        "added", "changed", "changes", "deprecated", "deprecations", "removed", "removals",
+        "fixed", "fixes", "bug fixes", "bugfixes", "security", "features", "new features",
+        "breaking changes", "breaking", "improvements", "enhancements", "performance",
+        "dependencies", "documentation", "internal", "other", "misc", "miscellaneous",
+        "example", "examples", "usage", "syntax", "values", "parameters", "arguments",
+        "returns", "options", "notes", "see also", "description", "summary",
+    }
+)  # fmt: skip
+_VERSION = re.compile(r"\d+\.\d+")
+_HEADING_MARKS = re.compile(r"^[ \t]*#+|#+[ \t]*$|[*_`]")
+
 _ANCHOR = re.compile(
     r"[ \t]*(?:\.\.[ \t]+_[^:]+:|\([\w.:-]+\)="
     r"|<a[ \t]+(?:name|id)=[\"'][^\"']*[\"'][ \t]*>[ \t]*</a>)[ \t]*$",
@@ -65,8 +80,10 @@ class PassageEnds:
         kind: str,
         matching: list[int],
         constructs: OpenConstructs | None = None,
+        levels: Mapping[int, int] | None = None,
     ) -> None:
         self.lines = lines
+        self.levels = levels or {}  # a heading's first line -> its level (1 is the highest)
         self.constructs = constructs
         self.headings = headings  # a heading's first line -> its title line
         self.heading_starts = sorted(headings)
@@ -211,11 +228,24 @@ class PassageEnds:
             return span, True
 
         led: list[Span] = []
-        for number, span in enumerate(passages):
+        for number, span in enumerate(list(passages)):
+            if number >= len(passages):
+                break  # a later passage given up for the first one's lead
             for context in self._context_of(span.start):
                 if led and led[-1].end > context.start:
                     continue  # shown already
                 span, fits = afford(span, context)
+                if (
+                    not fits
+                    and number == 0
+                    and len(passages) > 1
+                    and self._names_a_version(context)
+                ):
+                    # The version heading the best passage is under comes before a
+                    # second passage: a changelog line without its version misleads.
+                    room += sum(size(p) + MARKER_CHARS for p in passages[1:])
+                    passages = passages[:1]
+                    span, fits = afford(span, context)
                 if fits:
                     led.append(context)
             closing = self._closing_fence(span)
@@ -248,12 +278,13 @@ class PassageEnds:
             return [Span(line, line + 1)] if line is not None else []
         context = []
         found = bisect_left(self.heading_starts, start + 1) - 1
-        if found >= 0 and not self._in_heading(start):
+        if found >= 0:
             heading = self.heading_starts[found]
-            end = self.headings[heading] + 1
-            if end < start and self.lines[end].strip() and is_heading_decoration(self.lines[end]):
-                end += 1  # its underline
-            context.append(Span(heading, end))
+            parent = self._parent_of_generic(heading)
+            if parent is not None:
+                context.append(self._heading_span(parent, start))
+            if not self._in_heading(start):
+                context.append(self._heading_span(heading, start))
         first = self._table_above(start)
         if first is not None:
             context.append(Span(first, first + 2))
@@ -261,6 +292,31 @@ class PassageEnds:
         if fence is not None:
             context.append(Span(fence, fence + 1))  # its opening fence, with the language
         return context
+
+    def _names_a_version(self, context: Span) -> bool:
+        """Whether `context` is a document's heading naming a version (`## 4.2.0`)."""
+        return (
+            self.kind != "code"
+            and context.start in self.headings
+            and _VERSION.search(self.lines[self.headings[context.start]]) is not None
+        )
+
+    def _heading_span(self, heading: int, before: int) -> Span:
+        """A heading's lines (its underline too), ending before line `before`."""
+        end = self.headings[heading] + 1
+        if end < before and self.lines[end].strip() and is_heading_decoration(self.lines[end]):
+            end += 1
+        return Span(heading, end)
+
+    def _parent_of_generic(self, heading: int) -> int | None:
+        """The heading above a heading whose title says nothing of where it is (a
+        changelog's `### Added` under its version, an API page's `## Example`), if any."""
+        title = _HEADING_MARKS.sub("", self.lines[self.headings[heading]]).strip().lower()
+        if title.rstrip(":") not in GENERIC_HEADINGS or not self.levels:
+            return None
+        level = self.levels.get(heading, 0)
+        above = [h for h in self.heading_starts if h < heading and self.levels.get(h, 0) < level]
+        return above[-1] if above else None
 
     def _fence_around(self, index: int) -> int | None:
         """The opening fence of the fenced block line `index` is inside, below its fence."""

@@ -85,11 +85,13 @@ def cut_snippet(
         return Snippet("", 1, 1)
     kind = document_kind(path)
     headings: dict[int, int] = {}
+    levels: dict[int, int] = {}
     if kind == "code":
         structural = code_blocks(lines, [number - 1 for number in sorted(line_terms)])
     else:
         found = document_headings(lines, path)
         headings = {heading.start: heading.title for heading in found}
+        levels = {heading.start: heading.level for heading in found}
         # Without headings, markdown is one section and other text is its paragraphs.
         structural = document_sections(lines, found) if found or kind == "markdown" else []
     constructs = open_constructs(lines, path) if kind == "code" else None
@@ -116,7 +118,7 @@ def cut_snippet(
         chosen = _with_what_it_leads_into(lines, chosen, chooser, max_chars)
         if core.start in named:
             chosen = _definition_run_on(chosen, structural, chooser, max_chars)
-    ends = PassageEnds(lines, headings, kind, chooser.matching, constructs)
+    ends = PassageEnds(lines, headings, kind, chooser.matching, constructs, levels)
     fragments = [ends.trimmed(chosen)]
     # A name looked up is shown at its definition first: no call of it from above.
     second = chooser.second(structural, chosen, core, after_only=core.start in named)
