@@ -509,6 +509,22 @@ def test_the_member_of_the_holder_named_outranks_one_of_another_class(make_proje
     assert sources(search(root, "ModuleGraph.invalidate"))[0] == "docs/graph.ts"
 
 
+def test_a_member_named_in_parts_is_looked_up_in_the_holder_named(make_project, engine):
+    # httpie's `ColorFormatter.format_body`: the file whose ColorFormatter defines it was
+    # weighed as one defining it "in another class", as for an undotted name.
+    root = make_project(
+        {
+            "docs/colors.py": "class ColorFormatter:\n    def format_body(self, body):\n"
+            "        return body\n",
+            "docs/json.py": "class JSONFormatter:\n    def format_body(self, body):\n"
+            "        return body.strip()\n",
+        }
+    )
+    outcome = search(root, "ColorFormatter.format_body")
+    assert sources(outcome)[0] == "docs/colors.py"
+    assert "(defines it in another class)" not in dict(outcome.hits[0].terms)
+
+
 def test_the_c_file_defining_a_function_outranks_its_header_and_callers(make_project, engine):
     body = "".join(f"static int helper{n}(int x) {{\n  return x + {n};\n}}\n\n" for n in range(30))
     root = make_project(

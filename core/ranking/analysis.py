@@ -222,7 +222,7 @@ def query_terms(text: str) -> tuple[Term, ...]:
                 key,
                 Term(
                     key, key, compound=True, parts=tuple(parts), word="_".join(parts),
-                    qualifier=qualifier, spelt=word,
+                    qualifier=qualifier, spelt=word, member=member,
                 ),
             )  # fmt: skip
     # In a query of a few words, each names something (`before validator`, `serialize as

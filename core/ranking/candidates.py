@@ -47,7 +47,7 @@ NAME_LOOKUP_DEPTH = 60
 # the same name. What `--explain` calls the part taken away.
 USES_NAME_WEIGHT = 0.6
 NESTED_DEFINITION_WEIGHT = 0.8
-USES_NAME_LABEL = "(uses the name, defines it not)"
+USES_NAME_LABEL = "(does not define it)"  # it may hold only the name's parts
 NESTED_DEFINITION_LABEL = "(defines it in another class)"
 
 
