@@ -19,8 +19,6 @@ from .spans import FENCE, Span, fenced_blocks, heading_alone, is_heading_decorat
 _CALLOUT = re.compile(
     r"[ \t]*(?:(?:!!!|\?\?\?)\+?[ \t]+\w.*|>[ \t]*\[![A-Za-z]+\][ \t]*|:::+[ \t]*\w[^:]*)$"
 )
-# A line that only names the section after it, for links: reStructuredText's label, an
-# empty HTML anchor.
 # Section titles that say nothing of where they are: a passage under one is led by the
 # heading above it too (the version a changelog's `### Fixed` belongs to).
 GENERIC_HEADINGS = frozenset(
@@ -36,6 +34,8 @@ GENERIC_HEADINGS = frozenset(
 _VERSION = re.compile(r"\d+\.\d+")
 _HEADING_MARKS = re.compile(r"^[ \t]*#+|#+[ \t]*$|[*_`]")
 
+# A line that only names the section after it, for links: reStructuredText's label,
+# MyST's target, an empty HTML anchor.
 _ANCHOR = re.compile(
     r"[ \t]*(?:\.\.[ \t]+_[^:]+:|\([\w.:-]+\)="
     r"|<a[ \t]+(?:name|id)=[\"'][^\"']*[\"'][ \t]*>[ \t]*</a>)[ \t]*$",
