@@ -11,29 +11,15 @@ from collections.abc import Callable, Mapping
 
 from .code_blocks import indentation
 from .code_constructs import OpenConstructs
+from .section_headings import SectionHeadings
 from .span_choice import MARKER_CHARS
-from .spans import FENCE, Span, fenced_blocks, heading_alone, is_heading_decoration
+from .spans import FENCE, Span, fenced_blocks, heading_alone
 
 # The first line of a callout (an admonition): MkDocs' `!!! tip "Title"` and `??? note`,
 # GitHub's `> [!NOTE]`, Docusaurus' `:::tip`.
 _CALLOUT = re.compile(
     r"[ \t]*(?:(?:!!!|\?\?\?)\+?[ \t]+\w.*|>[ \t]*\[![A-Za-z]+\][ \t]*|:::+[ \t]*\w[^:]*)$"
 )
-# Section titles that say nothing of where they are: a passage under one is led by the
-# heading above it too (the version a changelog's `### Fixed` belongs to).
-GENERIC_HEADINGS = frozenset(
-    {
-        "added", "changed", "changes", "deprecated", "deprecations", "removed", "removals",
-        "fixed", "fixes", "bug fixes", "bugfixes", "security", "features", "new features",
-        "breaking changes", "breaking", "improvements", "enhancements", "performance",
-        "dependencies", "documentation", "internal", "other", "misc", "miscellaneous",
-        "example", "examples", "usage", "syntax", "values", "parameters", "arguments",
-        "returns", "options", "notes", "see also", "description", "summary",
-    }
-)  # fmt: skip
-_VERSION = re.compile(r"\d+\.\d+")
-_HEADING_MARKS = re.compile(r"^[ \t]*#+|#+[ \t]*$|[*_`]")
-
 # A line that only names the section after it, for links: reStructuredText's label,
 # MyST's target, an empty HTML anchor.
 _ANCHOR = re.compile(
@@ -83,10 +69,9 @@ class PassageEnds:
         levels: Mapping[int, int] | None = None,
     ) -> None:
         self.lines = lines
-        self.levels = levels or {}  # a heading's first line -> its level (1 is the highest)
         self.constructs = constructs
-        self.headings = headings  # a heading's first line -> its title line
-        self.heading_starts = sorted(headings)
+        # `headings`: a heading's first line -> its title line; `levels` -> its level.
+        self.sections = SectionHeadings(lines, headings, levels or {})
         self.kind = kind
         self.fences = fenced_blocks(lines) if kind == "markdown" else []
         self.matching = matching  # sorted 0-based indexes of the lines holding a term
@@ -156,7 +141,7 @@ class PassageEnds:
         while (
             first > 0 and lines[first].strip() and lines[first - 1].strip()
             and not _STARTS_A_BLOCK.match(lines[first])
-            and not self._in_heading(first - 1)
+            and not self.sections.holds(first - 1)
             and not any(b.start <= first - 1 < b.end for b in self.fences)
         ):  # fmt: skip
             first -= 1
@@ -239,7 +224,7 @@ class PassageEnds:
                     not fits
                     and number == 0
                     and len(passages) > 1
-                    and self._names_a_version(context)
+                    and self.sections.names_a_version(context)
                 ):
                     # The version heading the best passage is under comes before a
                     # second passage: a changelog line without its version misleads.
@@ -276,15 +261,7 @@ class PassageEnds:
                 return []  # it says what it is (a definition, its comment or decorator)
             line = enclosing_definition(self.lines, start)
             return [Span(line, line + 1)] if line is not None else []
-        context = []
-        found = bisect_left(self.heading_starts, start + 1) - 1
-        if found >= 0:
-            heading = self.heading_starts[found]
-            parent = self._parent_of_generic(heading)
-            if parent is not None:
-                context.append(self._heading_span(parent, start))
-            if not self._in_heading(start):
-                context.append(self._heading_span(heading, start))
+        context = self.sections.leading(start)
         first = self._table_above(start)
         if first is not None:
             context.append(Span(first, first + 2))
@@ -292,31 +269,6 @@ class PassageEnds:
         if fence is not None:
             context.append(Span(fence, fence + 1))  # its opening fence, with the language
         return context
-
-    def _names_a_version(self, context: Span) -> bool:
-        """Whether `context` is a document's heading naming a version (`## 4.2.0`)."""
-        return (
-            self.kind != "code"
-            and context.start in self.headings
-            and _VERSION.search(self.lines[self.headings[context.start]]) is not None
-        )
-
-    def _heading_span(self, heading: int, before: int) -> Span:
-        """A heading's lines (its underline too), ending before line `before`."""
-        end = self.headings[heading] + 1
-        if end < before and self.lines[end].strip() and is_heading_decoration(self.lines[end]):
-            end += 1
-        return Span(heading, end)
-
-    def _parent_of_generic(self, heading: int) -> int | None:
-        """The heading above a heading whose title says nothing of where it is (a
-        changelog's `### Added` under its version, an API page's `## Example`), if any."""
-        title = _HEADING_MARKS.sub("", self.lines[self.headings[heading]]).strip().lower()
-        if title.rstrip(":") not in GENERIC_HEADINGS or not self.levels:
-            return None
-        level = self.levels.get(heading, 0)
-        above = [h for h in self.heading_starts if h < heading and self.levels.get(h, 0) < level]
-        return above[-1] if above else None
 
     def _fence_around(self, index: int) -> int | None:
         """The opening fence of the fenced block line `index` is inside, below its fence."""
@@ -361,20 +313,13 @@ class PassageEnds:
                 return Span(block.end - 1, block.end)
         return None
 
-    def _in_heading(self, index: int) -> bool:
-        """Whether line `index` is part of a heading (its title, or an over/underline)."""
-        found = bisect_left(self.heading_starts, index + 1) - 1
-        if found < 0:
-            return False
-        start = self.heading_starts[found]
-        return start <= index <= self.headings[start] + 1
-
     def _without_bare_heading(self, span: Span) -> Span:
-        found = bisect_left(self.heading_starts, span.end) - 1
-        if found < 0 or self.heading_starts[found] <= span.start:
+        starts = self.sections.starts
+        found = bisect_left(starts, span.end) - 1
+        if found < 0 or starts[found] <= span.start:
             return span
-        start = self.heading_starts[found]
-        if heading_alone(self.lines, self.headings, start, span.end):
+        start = starts[found]
+        if heading_alone(self.lines, self.sections.titles, start, span.end):
             return _trimmed(self.lines, Span(span.start, start))
         return span
 
