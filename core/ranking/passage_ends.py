@@ -272,7 +272,13 @@ class PassageEnds:
 
     def _fence_around(self, index: int) -> int | None:
         """The opening fence of the fenced block line `index` is inside, below its fence."""
-        return next((b.start for b in self.fences if b.start < index < b.end), None)
+        block = self._block_around(index)
+        return block.start if block is not None else None
+
+    def _block_around(self, index: int) -> Span | None:
+        """The fenced block line `index` (or a passage ending before it) is inside, below
+        its opening fence."""
+        return next((b for b in self.fences if b.start < index < b.end), None)
 
     def _without_tail(
         self, span: Span, needed: int, size: Callable[[Span], int], keep_blocks: bool = True
@@ -298,19 +304,19 @@ class PassageEnds:
         return _trimmed(self.lines, Span(span.start, end))
 
     def _before_open_block(self, span: Span) -> Span | None:
-        """The passage up to the fenced block it opens and ends inside, when some line is
-        left before the block's fence."""
-        for block in self.fences:
-            if span.start < block.start < span.end < block.end:
-                before = _trimmed(self.lines, Span(span.start, block.start))
-                return before if before.end > before.start else None
-        return None
+        """The passage up to the fenced block it opens and ends inside, when a written
+        line is left before the block's fence."""
+        block = self._block_around(span.end)
+        if block is None or block.start <= span.start:
+            return None
+        before = _trimmed(self.lines, Span(span.start, block.start))
+        return before if self.lines[before.start].strip() else None
 
     def _closing_fence(self, span: Span) -> Span | None:
         """The closing fence of the fenced block a passage of markdown ends inside."""
-        for block in self.fences:
-            if block.start < span.end < block.end and FENCE.match(self.lines[block.end - 1]):
-                return Span(block.end - 1, block.end)
+        block = self._block_around(span.end)
+        if block is not None and FENCE.match(self.lines[block.end - 1]):
+            return Span(block.end - 1, block.end)
         return None
 
     def _without_bare_heading(self, span: Span) -> Span:
