@@ -64,6 +64,22 @@ def left_out_lines(line: str) -> tuple[int, int] | None:
     return int(parts[0]), int(parts[-1])
 
 
+def shown_line_ranges(content: str, first: int, last: int) -> list[tuple[int, int]]:
+    """The line ranges of a hit spanning lines `first`-`last` that its content shows: the
+    span without the lines its `left_out_marker` lines stand for."""
+    ranges = []
+    start = first
+    for line in content.split("\n"):
+        left_out = left_out_lines(line)
+        if left_out is not None and first <= left_out[0] <= left_out[1] <= last:
+            if start < left_out[0]:
+                ranges.append((start, left_out[0] - 1))
+            start = left_out[1] + 1
+    if start <= last:
+        ranges.append((start, last))
+    return ranges
+
+
 @dataclass(frozen=True, slots=True)
 class Hit:
     """One piece of context. `source` is a root-relative POSIX path; `score` is in [0, 1]."""

@@ -9,6 +9,7 @@ import pytest
 from tierscope.cli import main
 from tierscope.evaluation.metrics import RankedAnswer, RankedHit, summarise
 from tierscope.evaluation.queryset import KnownItemQuery, QuerySetError, read_query_set
+from tierscope.models import shown_line_ranges
 
 FILES = {
     "docs/retry.md": "# Retries\n\nEach retry waits with exponential backoff and jitter.\n",
@@ -97,8 +98,16 @@ def test_the_report_lists_the_hits_on_the_right_file_without_the_passage(capsys,
     assert "\nmisses (" not in out
     assert "passage misses (1: the right file was served without the passage):" in out
     assert "line 2 [docs] 'retry waits'" in out
-    # Led by its heading (line 1), the lines between left out.
-    assert "docs/retry.md lines 1-84 served; passage 'Filler about nothing'" in out
+    # Led by its heading (line 1), the lines between left out: the lines shown, not the
+    # span from the first to the last.
+    assert "docs/retry.md lines 1, 84 served; passage 'Filler about nothing'" in out
+
+
+def test_the_legend_says_what_every_column_counts(capsys, project):
+    _, out, _ = run_eval(capsys, project, "--tiers", "grep")
+    legend = next(line for line in out.splitlines() if line.startswith("ladder = "))
+    for column in ("passage =", "long =", "dups =", "ms ="):
+        assert column in legend
 
 
 def test_a_right_file_the_budget_left_out_is_told_apart(capsys, project):
@@ -247,3 +256,18 @@ def test_the_passage_is_never_looked_for_outside_the_root(capsys, project, tmp_p
     _, out, err = run_eval(capsys, project, "--json")
     assert json.loads(out)["queries"][0]["passage_served"] is None
     assert "the passage is in none of the expected files" in err
+
+
+@pytest.mark.parametrize(
+    ("content", "span", "shown"),
+    [
+        ("a\nb", (5, 6), [(5, 6)]),
+        ("# T\n[lines 2-82 not shown]\nx", (1, 83), [(1, 1), (83, 83)]),
+        ("a\n[line 11 not shown]\nb\nc\n[lines 14-90 not shown]\nd", (10, 91),
+         [(10, 10), (12, 13), (91, 91)]),
+        # A line of the file that reads like a marker but lies outside the span is text.
+        ("[lines 1-3 not shown]\nx", (10, 11), [(10, 11)]),
+    ],
+)  # fmt: skip
+def test_the_lines_a_hit_shows_leave_out_what_its_markers_stand_for(content, span, shown):
+    assert shown_line_ranges(content, *span) == shown

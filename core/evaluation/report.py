@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .metrics import QueryEvaluation, Summary
+from ..models import shown_line_ranges
+from .metrics import QueryEvaluation, RankedHit, Summary
 from .queryset import SHORT_QUERY_WORDS
 from .runner import EvaluationReport
 
@@ -47,7 +48,8 @@ def render_report(report: EvaluationReport, misses: int | None = None) -> str:
     lines.append(
         "ladder = the answer a skill receives (after dedup and budget); tier rows = each"
         " tier's own ranking. passage = hits on the right file that hold the answering"
-        " passage; long = characters in lines over 1,000; ms = median latency."
+        " passage; long = characters in lines over 1,000; dups = hits repeating an earlier"
+        " hit's content; ms = median latency."
     )
     lines += _misses(report, misses)
     lines += _passage_misses(report, misses)
@@ -87,12 +89,20 @@ def _passage_misses(report: EvaluationReport, limit: int | None) -> list[str]:
     def detail(evaluation: QueryEvaluation) -> str:
         hit = evaluation.passage_miss()
         assert hit is not None
-        served = f"lines {hit.line_start}-{hit.line_end}" if hit.line_start else "a snippet"
+        served = _lines_shown(hit) if hit.line_start else "a snippet"
         return f"{hit.source} {served} served; passage {evaluation.query.passage[:80]!r}"
 
     found = report.passage_misses()
     title = f"passage misses ({len(found)}: the right file was served without the passage):"
     return _listed(found, limit, title, detail)
+
+
+def _lines_shown(hit: RankedHit) -> str:
+    """`lines 1, 83-84`: the lines a hit's passages show, not the span they lie in."""
+    ranges = shown_line_ranges(hit.content, hit.line_start or 1, hit.line_end or 1)
+    shown = ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in ranges)
+    single = len(ranges) == 1 and ranges[0][0] == ranges[0][1]
+    return f"{'line' if single else 'lines'} {shown}"
 
 
 def _listed(
