@@ -19,6 +19,7 @@ from tierscope.models import ResolvedScope, TierStatus
 from tierscope.ranking.analysis import query_terms
 from tierscope.ranking.bm25 import Scorer
 from tierscope.ranking.candidates import RankedFile
+from tierscope.ranking.file_roles import BUILT_OUTPUT
 from tierscope.ranking.matching import TermMatcher
 from tierscope.scopes import resolve_scope
 from tierscope.tiers import grep_ripgrep
@@ -1112,3 +1113,20 @@ def test_a_rust_files_own_tests_count_as_tests_do(make_project, engine):
     assert sources(outcome)[0] == "docs/extract.rs"
     outcome = search(root, "FromRequestParts run tests")
     assert sources(outcome)[0] == "docs/request_parts.rs"
+
+
+def test_a_bundle_that_nearly_copies_a_served_source_never_takes_its_place(make_project):
+    # A build's copy of one module, shallower than its source (Phoenix's priv/static/),
+    # ranked below it as build output: the source stays served, the bundle is left out.
+    body = "".join(f"  step{n}() {{ return this.socket.rejoin({n}); }}\n" for n in range(30))
+    source = f"export class Channel {{\n  rejoin() {{ this.socket.reconnect(); }}\n{body}}}\n"
+    bundle = source.replace("export class", "var Channel = class")
+    bundle += "//# sourceMappingURL=c.js.map\n"
+    root = make_project({"docs/assets/js/lib/channel.js": source, "docs/c.js": bundle})
+    counts = {"channel": 2, "rejoin": 31}
+    frequencies = {"docs/assets/js/lib/channel.js": counts, "docs/c.js": counts}
+    hits = collector(root, "channel rejoin", frequencies)
+    hits.add(RankedFile("docs/assets/js/lib/channel.js", 0.8, {"rejoin": 0.8}))
+    hits.add(RankedFile("docs/c.js", 0.5, {"rejoin": 0.5}, BUILT_OUTPUT))
+    assert [hit.source for hit in hits.hits] == ["docs/assets/js/lib/channel.js"]
+    assert hits.notes() == ["1 near copy of a served file left out"]

@@ -19,7 +19,6 @@ from .analysis import asking_keys, few_words, names_looked_up
 from .bm25 import Scorer
 from .file_roles import (
     AS_IS,
-    GENERATED,
     TABLE_OF_CONTENTS,
     TEST_FILE_WEIGHT,
     Role,
@@ -305,8 +304,9 @@ def rerank_by_structure(
         if tests:
             contributions = fields.with_tests_weighed(tf, contributions, tests)
         role = entry.role
-        if role is AS_IS and generated(entry.path, found.lines):
-            role = GENERATED  # told by its first lines, read only now
+        written_by_a_tool = generated(entry.path, found.lines) if role is AS_IS else None
+        if written_by_a_tool is not None:
+            role = written_by_a_tool  # told by its first or last lines, read only now
         elif (
             role is AS_IS
             and document_kind(entry.path) == "markdown"

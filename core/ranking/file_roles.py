@@ -61,6 +61,7 @@ TRANSLATION_WEIGHT = 0.6
 EXAMPLE_WEIGHT = 0.8
 DECLARATIONS_WEIGHT = 0.8
 GENERATED_WEIGHT = 0.6
+BUILT_OUTPUT_WEIGHT = 0.3
 PAPERWORK_WEIGHT = 0.6
 TABLE_OF_CONTENTS_WEIGHT = 0.6
 VERSIONED_WEIGHT = 0.6
@@ -71,6 +72,7 @@ TRANSLATION_DEMOTION_LABEL = "(translation)"
 EXAMPLE_DEMOTION_LABEL = "(example)"
 DECLARATIONS_DEMOTION_LABEL = "(declarations)"
 GENERATED_DEMOTION_LABEL = "(generated)"
+BUILT_OUTPUT_LABEL = "(build output)"
 PAPERWORK_DEMOTION_LABEL = "(licence or conduct)"
 TABLE_OF_CONTENTS_LABEL = "(table of contents)"
 VERSIONED_LABEL = "(older edition)"
@@ -135,6 +137,7 @@ TRANSLATED_PAGE = Role(TRANSLATION_WEIGHT, TRANSLATION_DEMOTION_LABEL)
 EXAMPLE_PROGRAM = Role(EXAMPLE_WEIGHT, EXAMPLE_DEMOTION_LABEL)
 DECLARATIONS = Role(DECLARATIONS_WEIGHT, DECLARATIONS_DEMOTION_LABEL)
 GENERATED = Role(GENERATED_WEIGHT, GENERATED_DEMOTION_LABEL)
+BUILT_OUTPUT = Role(BUILT_OUTPUT_WEIGHT, BUILT_OUTPUT_LABEL)
 PAPERWORK = Role(PAPERWORK_WEIGHT, PAPERWORK_DEMOTION_LABEL)
 TABLE_OF_CONTENTS = Role(TABLE_OF_CONTENTS_WEIGHT, TABLE_OF_CONTENTS_LABEL)
 OLDER_EDITION = Role(VERSIONED_WEIGHT, VERSIONED_LABEL)
@@ -171,24 +174,58 @@ _GENERATED_NAME = re.compile(
     r"|(?:^|/)api/(?:[^/]+/)?[^/]+\.api$"  # Kotlin's binary-compatibility dumps
 )
 GENERATED_HEAD_LINES = 5
+# A bundle a build wrote ends with the link to its source map (`//# sourceMappingURL=`, in
+# CSS `/*# sourceMappingURL= */`); a site a documentation generator wrote (jazzy, Doxygen,
+# javadoc, Hugo, Sphinx) says so in its head's generator tag or its footer.
+_SOURCE_MAP_TRAILER = re.compile(r"\s*(?://|/\*)[#@] sourceMappingURL=\S+\s*(?:\*/)?\s*$")
+_GENERATOR_TAG = re.compile(r"<meta\b[^>]*\bname=[\"']?generator\b", re.IGNORECASE)
+_GENERATOR_FOOTER = re.compile(r"(?:^|>|<!--)\s*Generated (?:on [^<>]*? )?(?:by|with|using)\b")
+# A bundler's runtime at a bundle's top (esbuild's helpers, webpack's bootstrap, Parcel's).
+_BUNDLER_RUNTIME = re.compile(
+    r"\bvar __defProp = Object\.defineProperty\b|webpackBootstrap|__webpack_require__"
+    r"|\bparcelRequire\b"
+)
+BUNDLE_HEAD_LINES = 10
+_HTML_SUFFIXES = (".html", ".htm", ".xhtml")
+HTML_HEAD_LINES = 40
+TRAILER_LINES = 12
 _ASKS_ABOUT_GENERATED = frozenset({"generat", "autogener", "codegen"})
 
 
-def generated_weigher(query_keys: Iterable[str]) -> Callable[[str, Sequence[str]], bool]:
-    """Whether a file (its path, its lines) is generated code to weigh less for a query
-    with these keys: never when the query asks about generated code."""
+def generated_weigher(query_keys: Iterable[str]) -> Callable[[str, Sequence[str]], Role | None]:
+    """The role of a file (its path, its lines) a tool wrote, for a query with these keys:
+    GENERATED for generated code, BUILT_OUTPUT for a bundle or a generated site's page
+    (their sources are in the project too), None for any other file and whenever the
+    query asks about generated code."""
     if _ASKS_ABOUT_GENERATED.intersection(query_keys):
-        return lambda path, lines: False
+        return lambda path, lines: None
 
-    def generated(path: str, lines: Sequence[str]) -> bool:
+    def generated(path: str, lines: Sequence[str]) -> Role | None:
         if document_kind(path) != "code":
-            return False
+            return None
         if _GENERATED_NAME.search(path):
-            return True
+            return GENERATED
         head = [line for line in lines[: GENERATED_HEAD_LINES * 2] if line.strip()]
-        return any(_GENERATED_MARK.search(line) for line in head[:GENERATED_HEAD_LINES])
+        if any(_GENERATED_MARK.search(line) for line in head[:GENERATED_HEAD_LINES]):
+            return GENERATED
+        return BUILT_OUTPUT if _built_output(path, lines) else None
 
     return generated
+
+
+def _built_output(path: str, lines: Sequence[str]) -> bool:
+    """A bundle (its source-map trailer, its bundler's runtime) or a generated site's page
+    (its generator tag or footer): told by the last lines or the first ones."""
+    tail = [line for line in lines[-TRAILER_LINES:] if line.strip()]
+    if tail and _SOURCE_MAP_TRAILER.match(tail[-1]):
+        return True
+    if any(_BUNDLER_RUNTIME.search(line) for line in lines[:BUNDLE_HEAD_LINES]):
+        return True
+    if not path.lower().endswith(_HTML_SUFFIXES):
+        return False
+    return any(_GENERATOR_TAG.search(line) for line in lines[:HTML_HEAD_LINES]) or any(
+        _GENERATOR_FOOTER.search(line) for line in tail
+    )
 
 
 def is_test_file(path: str) -> bool:

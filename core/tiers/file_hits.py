@@ -16,6 +16,7 @@ from ..models import FilteredHit, Hit, noun_for
 from ..ranking.analysis import Term
 from ..ranking.bm25 import Scorer
 from ..ranking.candidates import RankedFile, ReadFile
+from ..ranking.file_roles import BUILT_OUTPUT
 from ..ranking.machine_data import machine_data_kind
 from ..ranking.matching import TermMatcher
 from ..ranking.notebooks import is_notebook, notebook_view
@@ -124,6 +125,7 @@ class FileHits:
     _texts: dict[str, int] = field(default_factory=dict)  # file text -> its hit's index
     # The written lines of each served file long enough to have near copies, by hit index.
     _lines: dict[int, frozenset[str]] = field(default_factory=dict)
+    _built_output: set[str] = field(default_factory=set)  # served sources a build wrote
 
     @property
     def full(self) -> bool:
@@ -164,11 +166,13 @@ class FileHits:
             if kind:
                 self.filtered.append(FilteredHit(ranked.path, self.tier, f"machine data ({kind})"))
                 return
+        if ranked.role is BUILT_OUTPUT:
+            self._built_output.add(ranked.path)
         if document.text in self._texts:
             self.duplicates += 1
             index = self._texts[document.text]
             kept = self.hits[index]
-            if original_first(ranked.path) < original_first(kept.source):
+            if self._original_first(ranked.path) < self._original_first(kept.source):
                 self.hits[index] = Hit(
                     ranked.path, kept.score, kept.content, kept.tier, kept.line_start,
                     kept.line_end, kept.terms,
@@ -176,7 +180,7 @@ class FileHits:
             return
         lines = written_lines(document.text.split("\n"))
         copied = self._near_copy_of(lines)
-        if copied is not None and original_first(ranked.path) >= original_first(
+        if copied is not None and self._original_first(ranked.path) >= self._original_first(
             self.hits[copied].source
         ):
             self.near_copies += 1
@@ -227,6 +231,10 @@ class FileHits:
         if len(lines) >= NEAR_COPY_LINES:
             self._lines[index] = lines
         self.hits.append(hit)
+
+    def _original_first(self, path: str) -> tuple[bool, tuple[int, int, int, str]]:
+        """original_first, a file whose lines tell it is build output (a bundle) last."""
+        return path in self._built_output, original_first(path)
 
     def _near_copy_of(self, lines: frozenset[str]) -> int | None:
         """The index of the served hit whose file `lines` nearly copies, if any."""
