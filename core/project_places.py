@@ -14,13 +14,19 @@ from .project_survey import (
 
 # A folder this small is classed by what it holds at all; a larger one by its majority.
 FEW_FILES = 3
+# A folder of code holding this many documents, and documents for at least this share of
+# its documents and source files, is documented page by page (clap's examples/, a
+# tutorial page beside each program): documentation too, for its documents.
+DOCUMENTED_CODE_PAGES = 10
+DOCUMENTED_CODE_SHARE = 0.25
 
 
 def docs_places(survey: ProjectSurvey) -> tuple[list[FolderSurvey], list[str]]:
     """The folders and root files that hold the project's documentation: top-level
-    folders, and a folder named for documentation inside one that is not (a monorepo's
-    `packages/docs/`) when it holds a few documents."""
-    folders = [folder for folder in survey.folders if _is_docs(folder)]
+    folders (a folder of code too, when documented page by page), and a folder named for
+    documentation inside one that is not (a monorepo's `packages/docs/`) when it holds a
+    few documents."""
+    folders = [folder for folder in survey.folders if _is_docs(folder) or _documented(folder)]
     taken = {folder.name for folder in folders}
     folders += [
         folder
@@ -44,6 +50,11 @@ def _is_docs(folder: FolderSurvey) -> bool:
     if name in DOC_FOLDER_NAMES:
         return True
     return docs > sources and (docs >= FEW_FILES or 2 * docs >= folder.files)
+
+
+def _documented(folder: FolderSurvey) -> bool:
+    docs, sources = sum(folder.docs.values()), sum(folder.sources.values())
+    return docs >= DOCUMENTED_CODE_PAGES and docs >= DOCUMENTED_CODE_SHARE * (docs + sources)
 
 
 def _is_code(folder: FolderSurvey) -> bool:

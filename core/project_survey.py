@@ -69,6 +69,9 @@ DOC_FOLDER_NAMES = frozenset(
 TEST_FOLDER_NAMES = frozenset(
     {"test", "tests", "__tests__", "testdata", "test-data", "testsuite", "fixtures"}
 )
+# The contributing guide GitHub's folder keeps (the project's own, for its contributors):
+# documentation, though the folder is hidden.
+GITHUB_GUIDES = tuple(f".github/CONTRIBUTING{ext}" for ext in (".md", ".rst", ".txt"))
 # A module's README (`README.md`, `readme.rst`...), and how deep under the root one is
 # still a module's: `protection/README.md`, `packages/legacy/README.md`.
 _README = re.compile(r"readme\.[a-z]+$", re.IGNORECASE)
@@ -148,7 +151,7 @@ def survey_project(root: Path) -> ProjectSurvey:
         root=root,
         folders=counted.folders.surveys(),
         nested_docs=counted.nested.surveys(),
-        top_docs=tuple(counted.top_docs),
+        top_docs=(*counted.top_docs, *(name for name in GITHUB_GUIDES if _is_file(root / name))),
         module_readmes=tuple(sorted(counted.module_readmes)),
         top_sources=counted.top_sources,
         top_source_files=tuple(counted.top_source_files),
@@ -161,6 +164,13 @@ def survey_project(root: Path) -> ProjectSurvey:
         stopped=counted.stopped,
         framework=framework,
     )
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file() and not path.is_symlink()
+    except OSError:
+        return False
 
 
 def is_documentation(top_folder: str, name: str) -> bool:
@@ -236,8 +246,12 @@ class _Counter:
                     self.top_sources[LANGUAGES[suffix]] += 1
                     self.top_source_files.append(top)
                 continue
-            self.folders.count(top, suffix)
             inner = rest.split(os.sep)[:-1][:NESTED_DOCS_DEPTH]  # the folders under `top`
+            if suffix in DOC_EXTENSIONS and TEST_FOLDER_NAMES.intersection(
+                part.lower() for part in rest.split(os.sep)[:-1]
+            ):
+                suffix = ""  # a document among a folder's tests is a fixture
+            self.folders.count(top, suffix)
             if (
                 suffix in DOC_EXTENSIONS
                 and _README.match(walked.path.name)

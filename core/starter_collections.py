@@ -36,7 +36,10 @@ def collections_to_create(survey: ProjectSurvey) -> dict[str, WantedCollection]:
     listed = [
         name
         for name in top_docs
-        if not _MASK_SPECIAL.search(name) and file_suffix(name) not in NOT_FOR_QMD
+        # qmd skips hidden folders (`.github/`): grep and ck search those files.
+        if not _MASK_SPECIAL.search(name)
+        and "/" not in name
+        and file_suffix(name) not in NOT_FOR_QMD
     ]
     if listed and not any(c.folder == "." for c in existing):
         wanted[_unique(TOP_LEVEL_COLLECTION, taken)] = WantedCollection(".", ",".join(listed))

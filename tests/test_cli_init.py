@@ -436,6 +436,48 @@ def test_the_readme_of_each_module_is_documentation_not_code(capsys, make_projec
     assert all(not hit["source"].endswith(".md") for hit in hits)
 
 
+def test_a_folder_of_code_documented_page_by_page_is_documentation_too(capsys, make_project):
+    # clap's examples/: a tutorial page beside each example program. Markdown fixtures of
+    # a folder's tests (FastAPI's scripts/tests/) are no documentation.
+    pages = {f"examples/tutorial/ch{n}.md": f"# Chapter {n}\n\nStep {n}.\n" for n in range(10)}
+    programs = {f"examples/tutorial/ch{n}.rs": "fn main() {}\n" for n in range(12)}
+    fixtures = {f"scripts/tests/data/doc{n}.md": "# Fixture\n" for n in range(12)}
+    root = make_project(
+        {
+            "README.md": "# Args\n",
+            **pages,
+            "examples/tutorial/ch3.md": "# Subcommands\n\nNest a subcommand with `Command`.\n",
+            **programs,
+            **fixtures,
+            **{f"scripts/tool{n}.py": "print()\n" for n in range(4)},
+            **{f"src/part{n}.rs": "pub fn part() {}\n" for n in range(4)},
+        }
+    )
+    init(capsys, root)
+    scopes = scopes_of((root / ".tierscope.yaml").read_text())
+    assert scopes["docs"].grep_paths == ("examples/", "README.md")
+    assert scopes["docs"].include == ("*.md",)
+    assert "examples/" in scopes["code"].grep_paths and "scripts/" in scopes["code"].grep_paths
+    hits, _ = query(capsys, root, "how do I nest a subcommand", "--scope", "docs")
+    assert hits[0]["source"] == "examples/tutorial/ch3.md"
+
+
+def test_the_contributing_guide_in_github_s_folder_is_documentation(capsys, make_project):
+    root = make_project(
+        {
+            "README.md": "# Tool\n",
+            ".github/CONTRIBUTING.md": "# Contributing\n\nRun the tests with `make check`.\n",
+            ".github/PULL_REQUEST_TEMPLATE.md": "Describe the change.\n",
+            "src/a.py": "x = 1\n",
+        }
+    )
+    init(capsys, root)
+    scopes = scopes_of((root / ".tierscope.yaml").read_text())
+    assert scopes["docs"].grep_paths == ("README.md", ".github/CONTRIBUTING.md")
+    hits, _ = query(capsys, root, "how do I run the tests", "--scope", "docs")
+    assert hits[0]["source"] == ".github/CONTRIBUTING.md"
+
+
 def test_a_docs_folder_inside_a_crates_source_is_documentation(capsys, make_project):
     # A Cargo workspace (axum): rustdoc pulls its guide pages from `<crate>/src/docs/`.
     root = make_project(
