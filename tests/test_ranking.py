@@ -1874,3 +1874,33 @@ def test_a_decorator_spread_over_lines_leads_into_its_definition():
     cut = snippet(text, "src/Parser.kt", "Parser.parseTokens", max_chars=400)
     # After its class's first line (the passage starts inside the class).
     assert "not shown]\n    @Deprecated(\n" in cut.text, cut.text
+
+
+def test_a_name_alone_is_shown_at_its_definition_outside_any_class():
+    # attrs' `evolve`: the module's function (its docstring long), not the method of the
+    # same name further down, whose comment and docstring say `evolve` again.
+    # `Attribute.evolve` is the method.
+    docstring = "".join(
+        f"    Line {n} of what the function does with *changes*.\n" for n in range(30)
+    )
+    text = (
+        "def evolve(*args, **changes):\n"
+        '    """\n    Create a new instance, based on the first positional argument.\n\n'
+        f'{docstring}    """\n'
+        "    try:\n        (inst,) = args\n    except ValueError:\n"
+        '        msg = f"evolve() takes 1 positional argument"\n'
+        "        raise TypeError(msg) from None\n"
+        "    return inst\n\n\n"
+        + "".join(f"def helper{n}():\n    return {n}\n\n\n" for n in range(12))
+        + "class Attribute:\n"
+        "    # Don't use attrs.evolve since fields(Attribute) doesn't work\n"
+        "    def evolve(self, **changes):\n"
+        '        """\n        Copy *self* and apply *changes*.\n\n'
+        "        This works similarly to `attrs.evolve` but that function does not work\n"
+        '        with `attrs.Attribute`.\n        """\n'
+        "        return self\n"
+    )
+    cut = snippet(text, "src/attr/_make.py", "evolve", max_chars=1500)
+    assert cut.text.startswith("def evolve(*args, **changes):")
+    cut = snippet(text, "src/attr/_make.py", "Attribute.evolve", max_chars=400)
+    assert "    def evolve(self, **changes):" in cut.text

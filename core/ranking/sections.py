@@ -203,6 +203,8 @@ def _named_definitions(
     if holders:  # `AsyncClient.stream`: the `stream` of class AsyncClient, if there is one
         held = {i: keys for i, keys in found.items() if holder_of(lines, i) in holders}
         found = held or found
+    elif not dotted:  # `evolve`: the module's function, not a class's method of that name
+        found = {i: keys for i, keys in found.items() if not holder_of(lines, i)} or found
     for index, keys in found.items():
         weight = sum(weights.get(key, 0.0) for key in keys)
         for start in (index, lead_in_start(lines, index, indentation(lines[index]))):
