@@ -1130,3 +1130,23 @@ def test_a_bundle_that_nearly_copies_a_served_source_never_takes_its_place(make_
     hits.add(RankedFile("docs/c.js", 0.5, {"rejoin": 0.5}, BUILT_OUTPUT))
     assert [hit.source for hit in hits.hits] == ["docs/assets/js/lib/channel.js"]
     assert hits.notes() == ["1 near copy of a served file left out"]
+
+
+def test_an_option_written_as_on_a_command_line_is_looked_up_as_an_option(make_project):
+    # httpie's `--check-status`: the manual and the option's definition, not a private
+    # helper `_check_status` a daemon runs, nor every `args.check_status`.
+    root = make_project(
+        {
+            "docs/README.md": "# Options\n\n"
+            + "Filler text about requests.\n" * 40
+            + "## Exit status\n\nWith `--check-status` a 4xx or 5xx status exits with an error.\n",
+            "src/runner.py": "def _check_status(env):\n    return env.check_status()\n\n"
+            "TASKS = {'check_status': _check_status}\n",
+            "src/core.py": "def main(args):\n    if args.check_status:\n        return status\n",
+            "src/definition.py": "options.add_argument(\n    '--check-status',\n"
+            "    help='Exit with an error on a 4xx or 5xx status.',\n)\n",
+        }
+    )
+    for query in ("what does --check-status do", "--check-status"):
+        outcome = search(root, query, paths=("docs", "src"))
+        assert sources(outcome)[0] == "src/definition.py", query

@@ -9,7 +9,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tierscope.models import left_out_lines
-from tierscope.ranking.analysis import asking_keys, query_names, query_terms, split_identifier
+from tierscope.ranking.analysis import (
+    asking_keys,
+    names_looked_up,
+    query_names,
+    query_terms,
+    split_identifier,
+)
 from tierscope.ranking.bm25 import Scorer
 from tierscope.ranking.candidates import Candidates, paths_terms, rank
 from tierscope.ranking.code_blocks import code_blocks
@@ -129,6 +135,15 @@ def test_a_compound_matches_across_a_double_separator():
     # mdBook's environment variables separate a table from its key with `__`.
     text = "Set MDBOOK_BOOK__TITLE or mdbook-book--title; MDBOOK_BOOK is another."
     assert counts("MDBOOK_BOOK__TITLE", text)["mdbookbooktitle"] == 2
+
+
+def test_an_option_is_found_as_a_command_line_spells_it_and_names_no_code():
+    text = "Use --check-status; check_status() and checkStatus are code."
+    assert counts("what does --check-status do", text)["checkstatus"] == 1
+    assert counts("check-status", text)["checkstatus"] == 3
+    terms = query_terms("--check-status")
+    assert not names_looked_up(terms) and not query_names(terms)
+    assert names_looked_up(query_terms("check_status")) == {"checkstatus"}
 
 
 _SCAN_ALTERNATIVES = ["ab", "abc", "b", "ba", "a[_-]*b", "c(?:a|ab)", "bc[iy]"]

@@ -126,6 +126,9 @@ class Term:
     # `Strict`): a definition spelt in another case (`ParseOptions`, `STRICT`) is another
     # name (code_definitions.defined_as_spelt).
     spelt: str = ""
+    # An option written as on a command line (`--check-status`): found spelt with its
+    # hyphens, and no name of code to look up (`_check_status` is another thing).
+    option: bool = False
 
     @property
     def label(self) -> str:
@@ -191,6 +194,7 @@ def query_terms(text: str) -> tuple[Term, ...]:
         word = found.group()
         member, qualified = qualified and cleaned[found.start() - 1] in ".#:", False
         qualifier = qualified = _QUALIFIES.match(cleaned, found.end()) is not None
+        option = cleaned.startswith("--", found.start() - 2) and found.start() >= 2
         parts = [p for p in split_identifier(word) if p]
         for part in parts:
             if len(part) < 2 or (len(parts) > 1 and part.isdigit()):
@@ -205,12 +209,16 @@ def query_terms(text: str) -> tuple[Term, ...]:
                 key, prefix, word=part, qualifier=qualifier, in_name=in_name,
                 stands_for=stands_for, member=member and not in_name,
                 spelt=word if not in_name and word != word.lower() else "",
+                option=option and not in_name,
             )  # fmt: skip
             target = dropped if part in STOPWORDS else singles
             if not in_name and key in target and target[key].in_name:
                 target[key] = term  # `runTestFiles tests`: asked with as a word too
             target.setdefault(key, term)
-        if "-" in word and len(parts) >= 2 and word.islower() and word.replace("-", "").isalpha():
+        if (
+            "-" in word and len(parts) >= 2 and word.islower() and word.replace("-", "").isalpha()
+            and not option
+        ):  # fmt: skip
             # A hyphenated English word is also the word written solid, stemmed:
             # `re-rendering` finds `rerenders` (the compound below finds it as written).
             solid = "".join(parts)
@@ -222,7 +230,7 @@ def query_terms(text: str) -> tuple[Term, ...]:
                 key,
                 Term(
                     key, key, compound=True, parts=tuple(parts), word="_".join(parts),
-                    qualifier=qualifier, spelt=word, member=member,
+                    qualifier=qualifier, spelt=word, member=member, option=option,
                 ),
             )  # fmt: skip
     # In a query of a few words, each names something (`before validator`, `serialize as
@@ -266,11 +274,12 @@ def query_names(terms: tuple[Term, ...]) -> dict[str, tuple[str, ...]]:
         # `Session.mount`, `AsyncClient.stream`: the member is the name looked up.
         singles = [term for term in singles if not term.qualifier]
         terms = tuple(term for term in terms if not term.qualifier)
+    terms = tuple(term for term in terms if not term.option)
     for term in terms:
         if term.compound:
             parts = tuple(keys_of_part[p] for p in term.parts if p in keys_of_part)
             names[term.key] = (*parts, term.key)
-    words = [term for term in singles if term.word not in in_compounds]
+    words = [term for term in singles if term.word not in in_compounds and not term.option]
     asked_alone = few_words(terms)
     for term in words:
         if (asked_alone or term.member) and len(term.word) >= 3:
@@ -293,9 +302,12 @@ def names_looked_up(terms: tuple[Term, ...]) -> frozenset[str]:
     return frozenset(
         term.key if term.compound else term.word
         for term in terms
-        if (term.compound and not term.qualifier)
-        or term.member
-        or (term.spelt and not term.compound)  # a word written with a capital (`Strict`)
+        if not term.option  # `--check-status` is an option, not `_check_status`
+        and (
+            (term.compound and not term.qualifier)
+            or term.member
+            or (term.spelt and not term.compound)  # a word written with a capital (`Strict`)
+        )
     )
 
 

@@ -40,7 +40,9 @@ def _alternative_list(terms: Iterable[Term]) -> list[str]:
     only (a prefix may end in `[iy]` or hold `(?:..|..)` spellings, a dotted number's is
     escaped), so no other term text needs escaping."""
     ordered = sorted(terms, key=lambda t: (not t.compound, -len(t.prefix)))
-    return ["[_-]*".join(t.parts) if t.compound else t.prefix for t in ordered]
+    return [
+        ("-" if t.option else "[_-]*").join(t.parts) if t.compound else t.prefix for t in ordered
+    ]
 
 
 def _alternatives(terms: Iterable[Term]) -> str:
@@ -89,6 +91,8 @@ class TermMatcher:
     _starts: re.Pattern[str] = field(init=False, repr=False)
     _stems: frozenset[str] = field(init=False, repr=False)
     _compounds: frozenset[str] = field(init=False, repr=False)
+    # The compounds the query wrote as options (`--check-status`): spelt with hyphens only.
+    _options: frozenset[str] = field(init=False, repr=False)
     _literals: frozenset[str] = field(init=False, repr=False)
     # The stem of a word an abbreviation of the query stands for -> that term's key.
     _abbreviated: dict[str, str] = field(init=False, repr=False, compare=False)
@@ -119,6 +123,8 @@ class TermMatcher:
         compounds = frozenset(t.key for t in self.terms if t.compound)
         object.__setattr__(self, "_stems", stems)
         object.__setattr__(self, "_compounds", compounds)
+        options = frozenset(t.key for t in self.terms if t.compound and t.option)
+        object.__setattr__(self, "_options", options)
         object.__setattr__(self, "names", query_names(self.terms))
         spelt = frozenset(t.spelt for t in self.terms if t.spelt)
         object.__setattr__(self, "spelt_names", spelt)
@@ -169,7 +175,7 @@ class TermMatcher:
                     keys.append(key)
         compound = analysed.compound
         if compound:
-            if compound in self._compounds:
+            if compound in self._compounds and (compound not in self._options or "-" in word):
                 keys.append(compound)
             elif analysed.compound_stem in self._stems:
                 keys.append(analysed.compound_stem)  # `TextArea` for the query `textarea`
