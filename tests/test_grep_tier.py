@@ -1150,3 +1150,26 @@ def test_an_option_written_as_on_a_command_line_is_looked_up_as_an_option(make_p
     for query in ("what does --check-status do", "--check-status"):
         outcome = search(root, query, paths=("docs", "src"))
         assert sources(outcome)[0] == "src/definition.py", query
+
+
+def test_a_question_about_where_a_name_is_raised_or_called_finds_the_uses(make_project):
+    # The file that defines the exception is not where it is raised.
+    root = make_project(
+        {
+            "src/errors.py": "class ValidationError(Exception):\n"
+            '    """A value failed validation."""\n',
+            "src/validators.py": "from .errors import ValidationError\n\n\n"
+            + "".join(f"def helper{n}():\n    return {n}\n\n\n" for n in range(10))
+            + "def check(value):\n    if value < 0:\n"
+            "        raise ValidationError(f'{value} is negative')\n    return value\n",
+            "src/api.py": "from .errors import ValidationError\n\n__all__ = ['ValidationError']\n",
+            "src/app.py": "from .validators import check\n\n\ndef run(v):\n    return check(v)\n",
+        }
+    )
+    outcome = search(root, "where is ValidationError raised", paths=("src",))
+    assert sources(outcome)[0] == "src/validators.py"
+    assert sources(search(root, "who calls check", paths=("src",)))[0] == "src/app.py"
+    outcome = search(root, "where is ValidationError raised", paths=("src",))
+    assert "raise ValidationError" in outcome.hits[0].content
+    # Asked for itself, the name is shown where it is defined.
+    assert sources(search(root, "ValidationError", paths=("src",)))[0] == "src/errors.py"

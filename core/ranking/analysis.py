@@ -43,6 +43,13 @@ _NAMING_STOPWORDS = frozenset(
     during until no not more most few other into through again against above below""".split()
 )
 KEYWORD_QUERY_WORDS = 3
+# Words asking where a name is used, not what it is (`where is ValidationError raised`,
+# `who calls check`): then the files that raise or call it answer, not its definition.
+_ASKING_FOR_USES = frozenset(
+    {"raised", "raises", "thrown", "throws", "called", "calls", "caller", "callers",
+     "invoked", "invokes", "used", "uses", "usages", "imported", "imports", "caught",
+     "catches", "emitted", "emits", "referenced", "references"}
+)  # fmt: skip
 # A word of the query: word characters, joined across the separators one identifier uses
 # (`dry_run`, `dry-run`); dots and apostrophes separate words.
 _WORD = re.compile(r"[^\W_]+(?:[_-]+[^\W_]+)*")
@@ -267,6 +274,8 @@ def query_names(terms: tuple[Term, ...]) -> dict[str, tuple[str, ...]]:
     word is English: `run` or `status` there names no function. What holds a member
     (`Session` of `Session.mount`) names nothing."""
     names: dict[str, tuple[str, ...]] = {}
+    if asks_for_uses(terms):
+        return names
     in_compounds = {part for term in terms if term.compound for part in term.parts}
     singles = _single_words(terms)
     keys_of_part = {term.word: term.key for term in singles}
@@ -297,7 +306,7 @@ def names_looked_up(terms: tuple[Term, ...]) -> frozenset[str]:
     by its text alone (a long module): more files are read for their definitions, and a
     file defining one comes first (candidates.py)."""
     dotted = any(term.member for term in terms)
-    if not (dotted or few_words(terms)):
+    if not (dotted or few_words(terms)) or asks_for_uses(terms):
         return frozenset()
     return frozenset(
         term.key if term.compound else term.word
@@ -309,6 +318,12 @@ def names_looked_up(terms: tuple[Term, ...]) -> frozenset[str]:
             or (term.spelt and not term.compound)  # a word written with a capital (`Strict`)
         )
     )
+
+
+def asks_for_uses(terms: tuple[Term, ...]) -> bool:
+    """Whether the query asks where a name is used (raised, called, imported...): then it
+    looks no name up, and the uses rank as the words of any question do."""
+    return any(term.word in _ASKING_FOR_USES for term in terms if not term.compound)
 
 
 def asking_keys(terms: tuple[Term, ...]) -> frozenset[str]:
