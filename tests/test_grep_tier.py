@@ -1173,3 +1173,31 @@ def test_a_question_about_where_a_name_is_raised_or_called_finds_the_uses(make_p
     assert "raise ValidationError" in outcome.hits[0].content
     # Asked for itself, the name is shown where it is defined.
     assert sources(search(root, "ValidationError", paths=("src",)))[0] == "src/errors.py"
+
+
+def test_the_file_assigning_a_member_its_function_outranks_those_calling_it(make_project, engine):
+    # Express's `res.redirect = function redirect(url) {`: CommonJS defines the members of
+    # an object by assignment. Its tests and an example call it more often, and the
+    # example has a `redirect` variable of its own.
+    members = "".join(
+        f"/**\n * Member {n}.\n */\n\nres.member{n} = function member{n}(value) {{\n"
+        f"  return this.send(value + {n});\n}};\n\n"
+        for n in range(30)
+    )
+    calls = "".join(
+        f"  it('should redirect {n}', function(done){{\n    var app = express();\n"
+        f"    app.use(function(req, res){{\n      res.redirect('/{n}');\n    }});\n  }})\n\n"
+        for n in range(8)
+    )
+    root = make_project(
+        {
+            "lib/response.js": "var res = Object.create(http.ServerResponse.prototype)\n\n"
+            + members
+            + "res.redirect = function redirect(url) {\n  this.location(url);\n  this.end();\n};\n",
+            "test/res.redirect.js": f"describe('res', function(){{\n{calls}}})\n",
+            "examples/vhost/index.js": "var redirect = express();\n\n"
+            "redirect.use(function(req, res){\n  res.redirect('http://example.com/');\n});\n",
+        }
+    )
+    outcome = search(root, "res.redirect", paths=("lib", "test", "examples"))
+    assert sources(outcome)[0] == "lib/response.js"

@@ -27,6 +27,18 @@ _METHOD_NAME = (
     r"[ \t]+)*(?!(?:if|for|while|switch|catch|return|function|else|do|try|with|new|await"
     r"|typeof|super|this)\b)([A-Za-z_$][\w$]*)[ \t]*(?:<[^<>()]*>)?"
 )
+# A member defined by assignment, as CommonJS and code written before JavaScript's classes
+# define one: `res.redirect = function redirect(url) {`, `Router.prototype.route =
+# function`, `exports.compile = (text) =>`, `exports.Parser = class extends Base {`. The
+# object's path, then the member's name; a function or a class is assigned, never data
+# (`res.locals = {}`) nor another name for a function written elsewhere (`res.contentType
+# = res.type`). Wherever it stands: a factory's body adds members to what it builds.
+_OBJECT_PATH = r"(?:[A-Za-z_$][\w$]*\.)+"
+_ASSIGNED_FUNCTION = (
+    r"[ \t]*=[ \t]*(?:async[ \t]+)?"
+    r"(?:function\b|class\b|(?:\([^()]*\)|[A-Za-z_$][\w$]*)[ \t]*=>)"
+)
+_MEMBER_ASSIGNMENT = re.compile(rf"[ \t]*({_OBJECT_PATH})[A-Za-z_$][\w$]*{_ASSIGNED_FUNCTION}")
 # A definition in the common languages (Python, JavaScript/TypeScript, Go, Rust, Java/C#,
 # Kotlin, Ruby (`def self.set`), shell functions) or a module-level constant
 # (`NOTIFICATION_TIMEOUT = 5`): its name. Ruby's predicate `redirect?` is another name than
@@ -42,6 +54,7 @@ _DEFINITION = re.compile(
     # A JavaScript or TypeScript class method, its signature on one line:
     # `  async start(filters?: string[]): Promise<void> {`; never `if (x) {`.
     rf"|{_METHOD_NAME}\([^()]*\)[ \t]*(?::[^={{}};]+)?\{{[ \t]*$"
+    rf"|[ \t]*{_OBJECT_PATH}([A-Za-z_$][\w$]*){_ASSIGNED_FUNCTION}"
 )
 # The first line of such a method's signature wrapped over lines (as Prettier wraps one
 # past 80 columns): `  async fetchModule(`, its parameters on the lines under it.
@@ -120,23 +133,49 @@ def defined_names(
 _RECEIVER = re.compile(r"[ \t]*func[ \t]*\([ \t]*\w*[ \t]*\*?[ \t]*(\w+)")
 # Rust: `impl Router {`, `impl<S> FromRequest<S> for Json<T> {` (the type is the holder).
 _IMPL = re.compile(r"[ \t]*impl(?:<[^>]*>)?[ \t]+(?:[\w:]+(?:<[^{]*?>)?[ \t]+for[ \t]+)?(\w+)")
-_CLASS = re.compile(rf"[ \t]*(?:{_MODIFIER}[ \t]+)*(?:class|module|object)[ \t]+(\w+)")
+# A class, or a JavaScript class expression given a name (`var Router = class {`,
+# `exports.Router = class extends Layer {`).
+_CLASS = re.compile(
+    rf"[ \t]*(?:(?:{_MODIFIER}[ \t]+)*(?:class|module|object)[ \t]+(\w+)"
+    rf"|(?:(?:export[ \t]+)?(?:const|let|var)[ \t]+|{_OBJECT_PATH})([A-Za-z_$][\w$]*)"
+    r"[ \t]*=[ \t]*class\b)"
+)
+# The objects whose members a CommonJS module exports: what it defines there is its own.
+_MODULE_OBJECTS = frozenset({"exports", "module.exports"})
+
+
+def _assigned_holder(line: str) -> str | None:
+    """The holder (name_key) of a member a line defines by assignment: the object before
+    its name (`res` of `res.redirect`), the class of a prototype's (`Router` of
+    `Router.prototype.route`), "" for a module's export; None for a line that assigns no
+    member a function."""
+    assigned = _MEMBER_ASSIGNMENT.match(line)
+    if assigned is None:
+        return None
+    path = assigned.group(1).rstrip(".").removesuffix(".prototype")
+    if path in _MODULE_OBJECTS:
+        return ""
+    return name_key(path.rsplit(".", 1)[-1])
 
 
 def holder_of(lines: list[str], index: int) -> str:
     """The name (name_key) of the class a definition on line `index` is inside, "" for
-    none: its receiver's type for a Go method, else the nearest line above it, less
-    indented, that opens a class (a Rust `impl` block)."""
+    none: its receiver's type for a Go method, the object a member is assigned to
+    (`_assigned_holder`), else the nearest line above it, less indented, that opens a
+    class (a Rust `impl` block)."""
     receiver = _RECEIVER.match(lines[index])
     if receiver:
         return name_key(receiver.group(1))
+    assigned = _assigned_holder(lines[index])
+    if assigned is not None:
+        return assigned
     level = indentation(lines[index])
     for above in range(index - 1, -1, -1):
         line = lines[above]
         if line.strip() and indentation(line) < level:
             opened = _CLASS.match(line) or _IMPL.match(line)
             if opened:
-                return name_key(opened.group(1))
+                return name_key(next(name for name in opened.groups() if name))
             level = indentation(line)
             if level == 0:
                 return ""

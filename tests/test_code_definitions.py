@@ -1,0 +1,77 @@
+"""Which lines of code define a name, and what holds each definition: the class, the
+object or the module a member is defined in."""
+
+from __future__ import annotations
+
+import pytest
+
+from tierscope.ranking.analysis import query_terms
+from tierscope.ranking.code_definitions import defined_as_spelt, holder_of
+from tierscope.ranking.matching import TermMatcher
+from tierscope.ranking.spans import split_lines
+
+
+def definitions(text: str, query: str) -> list[tuple[str, str]]:
+    """Each definition on a line holding the query's terms: its name, and its holder's
+    (name_key; "" for none)."""
+    lines = split_lines(text)
+    matcher = TermMatcher(query_terms(query))
+    found = defined_as_spelt(lines, matcher.lines(text), matcher)
+    return [(name, holder_of(lines, index)) for index, name in found]
+
+
+@pytest.mark.parametrize(
+    ("line", "name", "holder"),
+    [
+        ("res.redirect = function redirect(url) {", "redirect", "res"),
+        ("res.cookie = function (name, value, options) {", "cookie", "res"),
+        ("app.handle = async function handle(req, res) {", "handle", "app"),
+        ("Router.prototype.route = function route(path) {", "route", "router"),
+        ("app.response.shout = (text) => {", "shout", "response"),
+        ("proto.param = name => name.toUpperCase()", "param", "proto"),
+        ("exports.Parser = class extends Base {", "Parser", ""),
+        # A module's own function: no holder, as a `function compile(` is.
+        ("exports.compile = function(fn, options) {", "compile", ""),
+        ("module.exports.compile = async (text) => {", "compile", ""),
+    ],
+)
+def test_a_javascript_member_defined_by_assignment_is_a_definition(line, name, holder):
+    assert definitions(line + "\n  return 1\n}\n", name) == [(name, holder)]
+
+
+def test_a_member_assigned_inside_a_function_body_is_still_a_definition():
+    # Express's `createApplication` and plugin factories add methods to what they build.
+    text = (
+        "function createApplication() {\n"
+        "  var app = function(req, res, next) {\n    app.handle(req, res, next);\n  };\n"
+        "  app.handle = function handle(req, res, next) {\n    next();\n  };\n"
+        "  return app;\n}\n"
+    )
+    assert definitions(text, "handle") == [("handle", "app")]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "res.locals = Object.create(null);",
+        "app.cache = {};",
+        "res.statusCode = 5;",
+        "  res.statusCode = 302;",
+        # An alias names a function written elsewhere; it is not where that is defined.
+        "res.contentType = res.type;",
+        "app.engine = functions.engine;",
+        "if (res.redirect === function () {}) {",
+    ],
+)
+def test_a_property_given_data_or_another_name_defines_nothing(line):
+    name = line.split("=")[0].strip().split(".")[-1].split()[0].rstrip(")")
+    assert definitions(line + "\n", name) == []
+
+
+@pytest.mark.parametrize(
+    "opener",
+    ["var Router = class {", "export const Router = class extends Layer {"],
+)
+def test_the_methods_of_a_class_expression_are_its_members(opener):
+    text = f"{opener}\n  route(path) {{\n    return path\n  }}\n}}\n"
+    assert definitions(text, "route") == [("route", "router")]
