@@ -75,3 +75,40 @@ def test_a_property_given_data_or_another_name_defines_nothing(line):
 def test_the_methods_of_a_class_expression_are_its_members(opener):
     text = f"{opener}\n  route(path) {{\n    return path\n  }}\n}}\n"
     assert definitions(text, "route") == [("route", "router")]
+
+
+PHP_ROUTE_PARSER = """\
+<?php
+
+namespace Slim\\Routing;
+
+use FastRoute\\RouteParser\\Std;
+use Slim\\Interfaces\\RouteParserInterface;
+
+/**
+ * Builds the URLs of named routes.
+ */
+final class RouteParser extends Parser implements RouteParserInterface
+{
+    private Std $routeParser;
+
+    public function urlFor(string $routeName, array $data = []): string
+    {
+        return $this->basePath . $this->relativeUrlFor($routeName, $data);
+    }
+}
+"""
+
+
+def test_a_php_method_under_a_brace_on_its_own_line_is_a_member_of_its_class():
+    # PSR-12 (and C#, Java in the Allman style) opens a class's body on the next line.
+    assert definitions(PHP_ROUTE_PARSER, "urlFor") == [("urlFor", "routeparser")]
+
+
+@pytest.mark.parametrize("opener", ["abstract class", "interface", "trait"])
+def test_an_interface_or_a_trait_holds_its_methods(opener):
+    text = (
+        f"<?php\n\n{opener} RequestHandler\n{{\n"
+        "    public function handle(ServerRequestInterface $request): ResponseInterface;\n}\n"
+    )
+    assert definitions(text, "handle") == [("handle", "requesthandler")]

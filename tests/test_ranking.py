@@ -549,6 +549,23 @@ def test_a_signature_closer_does_not_start_a_block_of_its_own():
     assert "def __init__(" in starts
 
 
+def test_a_brace_on_its_own_line_opens_the_block_of_the_line_above():
+    # PHP (PSR-12), C# and Java in the Allman style: a class's or a method's body opens
+    # under its first line, which is where the block starts, with its doc comment.
+    text = (
+        "<?php\n\n/**\n * PSR-15 invocation strategy.\n */\n"
+        "class RequestHandler implements InvocationStrategyInterface\n{\n"
+        "    protected bool $append;\n\n"
+        "    public function __construct(bool $append = false)\n    {\n"
+        "        $this->append = $append;\n    }\n}\n"
+    )
+    lines = text.split("\n")
+    starts = [lines[span.start].strip() for span in code_blocks(lines)]
+    assert "{" not in starts
+    assert "public function __construct(bool $append = false)" in starts
+    assert len(code_blocks(lines)) == 3  # the doc comment, the class, the method
+
+
 def test_a_window_in_a_long_function_starts_where_its_statement_does():
     # The answer is on the body's first line; the line before it closes the signature.
     cut = snippet(SPREAD_SIGNATURE, "src/retry.py", "exponential jitter backoff", max_chars=300)
@@ -1041,6 +1058,42 @@ def test_an_import_block_is_not_the_passage_where_code_uses_the_same_names():
     )
     cut = snippet(text, "src/reporters/index.py", "summary reporter verbose", max_chars=320)
     assert "def make_reporter" in cut.text, cut.text
+
+
+PHP_CLASS = (
+    "<?php\n\ndeclare(strict_types=1);\n\nnamespace Slim\\Middleware;\n\n"
+    "use Psr\\Http\\Message\\ResponseInterface;\nuse Psr\\Http\\Server\\MiddlewareInterface;\n\n"
+    "use function ob_start;\nuse function ob_get_clean;\n\n"
+    "class OutputBufferingMiddleware implements MiddlewareInterface\n{\n"
+    "    public const APPEND = 'append';\n\n    protected string $style;\n\n"
+    + "".join(
+        f"    public function step{n}(string $value): string\n    {{\n"
+        f"        return $value . '{n}';\n    }}\n\n"
+        for n in range(20)
+    )
+    + "}\n"
+)
+PYTHON_CLASS = (
+    "from reporters.base import BaseReporter\nfrom reporters.summary import Summary\n\n\n"
+    "class SummaryReporter(BaseReporter):\n"
+    + "".join(f"    def step_{n}(self, value):\n        return value + {n}\n\n" for n in range(20))
+)
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "query", "start"),
+    [
+        ("Slim/Middleware/OutputBufferingMiddleware.php", PHP_CLASS, "OutputBufferingMiddleware",
+         "class OutputBufferingMiddleware implements MiddlewareInterface"),
+        ("reporters/summary.py", PYTHON_CLASS, "SummaryReporter", "class SummaryReporter("),
+    ],
+    ids=["php", "python"],
+)  # fmt: skip
+def test_a_passage_of_code_is_not_led_by_the_imports_above_it(path, text, query, start):
+    # PHP's `namespace` and `use` lines sit right above the class: they name what the
+    # class uses and say nothing of it.
+    cut = snippet(text, path, query, max_chars=800)
+    assert cut.text.startswith(start), cut.text
 
 
 def test_the_names_a_query_spells_whole():

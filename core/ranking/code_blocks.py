@@ -66,8 +66,22 @@ def code_blocks(lines: list[str], matching: list[int] | None = None) -> list[Spa
             # signature spread over lines, `} else {`, TypeScript's `>(` then
             # `): Type {`) continues the same definition.
             end = ends.get(closing, closing + 1)
-        spans.append(Span(lead_in_start(lines, start, level), end))
+        spans.append(Span(lead_in_start(lines, _braced_start(lines, start), level), end))
     return spans
+
+
+def _braced_start(lines: list[str], start: int) -> int:
+    """Where a block whose first line is a brace alone starts: the statement above it, as
+    indented, that the brace opens the body of (PHP's, C#'s and Java's Allman style: `class
+    Router` or a signature, then `{`); `start` for any other block."""
+    if start == 0 or lines[start].strip() != "{":
+        return start
+    above = lines[start - 1]
+    if not above.strip() or indentation(above) != indentation(lines[start]):
+        return start
+    if above.rstrip().endswith((";", "{", "}")):
+        return start  # a statement ended above: the brace opens a block of its own
+    return statement_start(lines, start - 1, 0)
 
 
 # How many lines up the first line of a decorator spread over lines is looked for.

@@ -133,10 +133,10 @@ def defined_names(
 _RECEIVER = re.compile(r"[ \t]*func[ \t]*\([ \t]*\w*[ \t]*\*?[ \t]*(\w+)")
 # Rust: `impl Router {`, `impl<S> FromRequest<S> for Json<T> {` (the type is the holder).
 _IMPL = re.compile(r"[ \t]*impl(?:<[^>]*>)?[ \t]+(?:[\w:]+(?:<[^{]*?>)?[ \t]+for[ \t]+)?(\w+)")
-# A class, or a JavaScript class expression given a name (`var Router = class {`,
-# `exports.Router = class extends Layer {`).
+# A class (an interface, a trait), or a JavaScript class expression given a name (`var
+# Router = class {`, `exports.Router = class extends Layer {`).
 _CLASS = re.compile(
-    rf"[ \t]*(?:(?:{_MODIFIER}[ \t]+)*(?:class|module|object)[ \t]+(\w+)"
+    rf"[ \t]*(?:(?:{_MODIFIER}[ \t]+)*(?:class|module|object|interface|trait)[ \t]+(\w+)"
     rf"|(?:(?:export[ \t]+)?(?:const|let|var)[ \t]+|{_OBJECT_PATH})([A-Za-z_$][\w$]*)"
     r"[ \t]*=[ \t]*class\b)"
 )
@@ -162,7 +162,7 @@ def holder_of(lines: list[str], index: int) -> str:
     """The name (name_key) of the class a definition on line `index` is inside, "" for
     none: its receiver's type for a Go method, the object a member is assigned to
     (`_assigned_holder`), else the nearest line above it, less indented, that opens a
-    class (a Rust `impl` block)."""
+    class, an interface or a trait (a Rust `impl` block)."""
     receiver = _RECEIVER.match(lines[index])
     if receiver:
         return name_key(receiver.group(1))
@@ -172,6 +172,8 @@ def holder_of(lines: list[str], index: int) -> str:
     level = indentation(lines[index])
     for above in range(index - 1, -1, -1):
         line = lines[above]
+        if line.strip() == "{":
+            continue  # a class's brace under its first line (PHP, C#, Java's Allman style)
         if line.strip() and indentation(line) < level:
             opened = _CLASS.match(line) or _IMPL.match(line)
             if opened:

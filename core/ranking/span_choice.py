@@ -265,15 +265,19 @@ class SpanChooser:
     def _with_previous(self, start: int, end: int) -> Span | None:
         """The span grown back to the start of the paragraph before it (or of the one it
         starts inside); None at a section's first line, or in code under the end of a
-        block: what ends the section or the function before is no lead-in to this one."""
+        block or an import block: what ends the section or the function before is no
+        lead-in to this one, and imports name what the code uses, saying nothing of it."""
         if start in self.headings:
             return None
         found = bisect_left(self.paragraph_starts, start) - 1
         if found < 0:
             return None
-        if self.code and _ends_a_block(self.lines, self.paragraphs[found], start):
+        above = self.paragraphs[found]
+        if self.code and (
+            _ends_a_block(self.lines, above, start) or self.is_navigation(Span(above.start, start))
+        ):
             return None
-        return Span(self.paragraphs[found].start, end)
+        return Span(above.start, end)
 
     def choose(self, structural: list[Span], fallback: list[Span]) -> Span:
         """The best structural span (section, block); a fallback span (paragraph) only
