@@ -112,3 +112,58 @@ def test_an_interface_or_a_trait_holds_its_methods(opener):
         "    public function handle(ServerRequestInterface $request): ResponseInterface;\n}\n"
     )
     assert definitions(text, "handle") == [("handle", "requesthandler")]
+
+
+ELIXIR_ROUTER = '''\
+defmodule Phoenix.Router do
+  @moduledoc """
+  Defines a Phoenix router.
+  """
+
+  defmacro scope(path, options, do: context) do
+    do_scope(path, options, context)
+  end
+
+  defmacrop add_route(kind, verb, path, plug) do
+    quote do: @routes {unquote(kind), unquote(verb), unquote(path), unquote(plug)}
+  end
+
+  defp do_scope(path, options, context), do: {path, options, context}
+
+  defdelegate route_info(router, method, path, host), to: Phoenix.Router.Helpers
+
+  defguard is_route(term) when is_tuple(term)
+
+  def valid?(router), do: is_atom(router)
+end
+
+defprotocol Phoenix.Param do
+  def to_param(term)
+end
+
+defimpl Phoenix.Param, for: Integer do
+  def to_param(int), do: Integer.to_string(int)
+end
+'''
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [
+        ("scope", [("scope", "router")]),
+        ("add_route", [("add_route", "router")]),
+        ("do_scope", [("do_scope", "router")]),
+        ("route_info", [("route_info", "router")]),
+        ("is_route", [("is_route", "router")]),
+        # The module's last name is the one defined, in no module.
+        ("Router", [("Router", "")]),
+        ("Phoenix.Router", [("Router", "")]),
+        # A protocol and its implementation each hold the function.
+        ("to_param", [("to_param", "param"), ("to_param", "param")]),
+        # `valid?` is another name than `valid`, as in Ruby.
+        ("valid", []),
+    ],
+)
+def test_elixir_functions_macros_and_modules_are_definitions(query, found):
+    name = query.rsplit(".", 1)[-1]
+    assert [item for item in definitions(ELIXIR_ROUTER, query) if item[0] == name] == found

@@ -1972,3 +1972,31 @@ def test_a_name_alone_is_shown_at_its_definition_outside_any_class():
     assert cut.text.startswith("def evolve(*args, **changes):")
     cut = snippet(text, "src/attr/_make.py", "Attribute.evolve", max_chars=400)
     assert "    def evolve(self, **changes):" in cut.text
+
+
+ELIXIR_NAMING = (
+    "defmodule Phoenix.Naming do\n"
+    '  @moduledoc """\n  Conveniences for inflecting and working with names in Phoenix.\n  """\n\n'
+    + "".join(
+        f'  @doc """\n  Helper {n}.\n  """\n  def helper{n}(value), do: value + {n}\n\n'
+        for n in range(15)
+    )
+    + '  @doc """\n  Converts an attribute/form field into its humanize version.\n\n'
+    "  ## Examples\n\n"
+    '      iex> Phoenix.Naming.humanize(:username)\n      "Username"\n\n'
+    '  """\n'
+    "  @spec humanize(atom | String.t()) :: String.t()\n"
+    "  def humanize(atom) when is_atom(atom),\n    do: humanize(Atom.to_string(atom))\n\n"
+    "  def humanize(bin) when is_binary(bin) do\n"
+    '    bin |> String.replace("_", " ") |> String.capitalize()\n  end\n'
+    + "".join(f"\n  defp other{n}(value), do: value * {n}\n" for n in range(15))
+    + "end\n"
+)
+
+
+@pytest.mark.parametrize("query", ["humanize", "Phoenix.Naming.humanize"])
+def test_an_elixir_functions_doc_and_spec_lead_into_it(query):
+    # `@doc """ ... """` and `@spec` above a `def` are its doc comment, as `/** */` is.
+    cut = snippet(ELIXIR_NAMING, "lib/phoenix/naming.ex", query, max_chars=500)
+    assert cut.text.startswith('  @doc """\n  Converts an attribute/form field'), cut.text
+    assert "  def humanize(atom) when is_atom(atom)," in cut.text

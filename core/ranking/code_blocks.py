@@ -86,11 +86,45 @@ def _braced_start(lines: list[str], start: int) -> int:
 
 # How many lines up the first line of a decorator spread over lines is looked for.
 DECORATOR_REACH = 40
+# An attribute whose string runs over lines, above a definition: Elixir's `@doc """` (or
+# `@doc ~S'''`, `@typedoc`) up to its closing quotes alone on a line, a doc comment. How
+# many lines such a string is looked through for its other end.
+_STRING_QUOTES = ('"""', "'''")
+ATTRIBUTE_STRING_REACH = 300
+
+
+def attribute_string_end(lines: list[str], index: int) -> int | None:
+    """The line closing the string over lines that the attribute on line `index` opens
+    (an Elixir `@doc` and the triple quotes under it), None for a line that opens none."""
+    text = lines[index].strip()
+    quote = text[-3:]
+    if not text.startswith("@") or quote not in _STRING_QUOTES or text.count(quote) != 1:
+        return None
+    for below in range(index + 1, min(len(lines), index + ATTRIBUTE_STRING_REACH)):
+        if lines[below].strip() == quote:
+            return below
+    return None
+
+
+def _attribute_string_start(lines: list[str], closing: int, level: int) -> int | None:
+    """The attribute line at `level` that opens the string line `closing` closes, None
+    when it is no attribute's (or a line less indented comes first)."""
+    quote = lines[closing].strip()
+    for above in range(closing - 1, max(-1, closing - ATTRIBUTE_STRING_REACH), -1):
+        line = lines[above]
+        if not line.strip():
+            continue
+        if indentation(line) < level:
+            return None
+        if indentation(line) == level and line.strip().endswith(quote):
+            return above if attribute_string_end(lines, above) == closing else None
+    return None
 
 
 def lead_in_start(lines: list[str], start: int, level: int) -> int:
     """Where the block at `start` begins with its lead-in: the comments and decorators just
-    above it at its indentation (a decorator spread over lines from its first), and a doc
+    above it at its indentation (a decorator spread over lines from its first; an
+    attribute's string over lines, Elixir's `@doc`, from its attribute), and a doc
     comment (`/** ... */`, its ` * ` lines one
     column in) even with a blank line between it and the definition."""
     first = start
@@ -104,6 +138,11 @@ def lead_in_start(lines: list[str], start: int, level: int) -> int:
             indent == level or (indent == level + 1 and text.startswith("*"))
         ):
             first -= 1
+        elif text in _STRING_QUOTES and indent == level:
+            opener = _attribute_string_start(lines, first - 1, level)
+            if opener is None:
+                break
+            first = opener
         elif text.startswith(")") and indent == level:
             # A decorator spread over lines (`@Deprecated(` ... `)`): from its first line.
             opener = statement_start(lines, first - 1, 0, reach=DECORATOR_REACH)

@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator, Mapping
 
 from .analysis import name_key
-from .code_blocks import indentation
+from .code_blocks import attribute_string_end, indentation
 from .matching import TermMatcher
 from .spans import document_kind
 
@@ -39,14 +39,18 @@ _ASSIGNED_FUNCTION = (
     r"(?:function\b|class\b|(?:\([^()]*\)|[A-Za-z_$][\w$]*)[ \t]*=>)"
 )
 _MEMBER_ASSIGNMENT = re.compile(rf"[ \t]*({_OBJECT_PATH})[A-Za-z_$][\w$]*{_ASSIGNED_FUNCTION}")
+# Elixir's definitions besides `def`: private, macros, guards, delegations, modules and
+# protocols (`defmodule Phoenix.Router do` defines `Router`, the last of its names).
+_ELIXIR_DEFINITION = r"defp|defmacrop?|defguardp?|defdelegate|defmodule|defprotocol"
 # A definition in the common languages (Python, JavaScript/TypeScript, Go, Rust, Java/C#,
-# Kotlin, Ruby (`def self.set`), shell functions) or a module-level constant
+# Kotlin, Ruby (`def self.set`), Elixir, shell functions) or a module-level constant
 # (`NOTIFICATION_TIMEOUT = 5`): its name. Ruby's predicate `redirect?` is another name than
 # `redirect` (its `run!` is the query's `run`: a query cannot spell the `!`).
 _DEFINITION = re.compile(
     rf"[ \t]*(?:{_MODIFIER}[ \t]+)*"
-    r"(?:def|class|function|fn|func|fun|struct|enum|interface|trait|type|impl|module)[ \t]+"
-    r"(?:\([^)]*\)[ \t]*)?(?:<[^<>]*>[ \t]*)?(?:self\.)?([A-Za-z_$][\w$]*)(?![\w$?])"
+    r"(?:def|class|function|fn|func|fun|struct|enum|interface|trait|type|impl|module"
+    rf"|{_ELIXIR_DEFINITION})[ \t]+"
+    r"(?:\([^)]*\)[ \t]*)?(?:<[^<>]*>[ \t]*)?(?:[A-Za-z_]\w*\.)*([A-Za-z_$][\w$]*)(?![\w$?])"
     r"|([A-Z][A-Z0-9_]{2,})[ \t]*(?::[^=\n]*)?="
     # A JavaScript or TypeScript module's `const`, `let` or `var` (`export const useState =
     # (...) =>`, the form most of modern TypeScript defines with); not one inside a body.
@@ -133,10 +137,12 @@ def defined_names(
 _RECEIVER = re.compile(r"[ \t]*func[ \t]*\([ \t]*\w*[ \t]*\*?[ \t]*(\w+)")
 # Rust: `impl Router {`, `impl<S> FromRequest<S> for Json<T> {` (the type is the holder).
 _IMPL = re.compile(r"[ \t]*impl(?:<[^>]*>)?[ \t]+(?:[\w:]+(?:<[^{]*?>)?[ \t]+for[ \t]+)?(\w+)")
-# A class (an interface, a trait), or a JavaScript class expression given a name (`var
-# Router = class {`, `exports.Router = class extends Layer {`).
+# A class (an interface, a trait; an Elixir module, protocol or protocol's implementation,
+# by its last name), or a JavaScript class expression given a name (`var Router = class
+# {`, `exports.Router = class extends Layer {`).
 _CLASS = re.compile(
     rf"[ \t]*(?:(?:{_MODIFIER}[ \t]+)*(?:class|module|object|interface|trait)[ \t]+(\w+)"
+    r"|(?:defmodule|defprotocol|defimpl)[ \t]+(?:\w+\.)*(\w+)"
     rf"|(?:(?:export[ \t]+)?(?:const|let|var)[ \t]+|{_OBJECT_PATH})([A-Za-z_$][\w$]*)"
     r"[ \t]*=[ \t]*class\b)"
 )
@@ -198,12 +204,19 @@ def _looks_defining(line: str) -> bool:
 
 def opens_a_definition(lines: list[str], index: int) -> bool:
     """Whether line `index` defines a name or leads into a definition (the comments and
-    decorators right above it), not a comment among statements."""
-    for line in lines[index : index + _SIGNATURE_MAX_LINES]:
+    decorators right above it, an attribute's string over lines such as Elixir's `@doc`),
+    not a comment among statements."""
+    number, end = index, min(len(lines), index + _SIGNATURE_MAX_LINES)
+    while number < end:
+        line = lines[number]
         if _looks_defining(line):
             return True
         if not _LEAD_IN.match(line):
             return False
+        closing = attribute_string_end(lines, number)
+        if closing is not None:
+            number, end = closing, min(len(lines), closing + _SIGNATURE_MAX_LINES)
+        number += 1
     return False
 
 
