@@ -2000,3 +2000,31 @@ def test_an_elixir_functions_doc_and_spec_lead_into_it(query):
     cut = snippet(ELIXIR_NAMING, "lib/phoenix/naming.ex", query, max_chars=500)
     assert cut.text.startswith('  @doc """\n  Converts an attribute/form field'), cut.text
     assert "  def humanize(atom) when is_atom(atom)," in cut.text
+
+
+ELIXIR_CONTROLLER = (
+    "defmodule Phoenix.Controller do\n"
+    + "".join(f"  def helper{n}(conn), do: conn.assigns.value{n}\n\n" for n in range(20))
+    + '  @doc """\n  Sends JSON response.\n\n'
+    "  It uses the configured `:json_library` to pick up the encoder module.\n"
+    '  """\n'
+    "  @spec json(Plug.Conn.t(), term) :: Plug.Conn.t()\n"
+    "  def json(conn, data) do\n"
+    "    response = Phoenix.json_library().encode_to_iodata!(data)\n"
+    '    send_resp(conn, conn.status || 200, "application/json", response)\n  end\n\n'
+    '  @doc """\n  A plug that may convert a JSON response into a JSONP one.\n\n'
+    "  In case there is no callback or the response body is not encoded\n"
+    "  in JSON format, it is a no-op: the controller sends it as it is.\n"
+    '  """\n'
+    "  def allow_jsonp(conn, opts \\\\ []) do\n"
+    + "".join(f"    step{n} = callback(conn, opts, {n})\n" for n in range(4))
+    + "    jsonp_body(conn.resp_body, step3)\n  end\nend\n"
+)
+
+
+def test_a_member_looked_up_is_served_at_its_definition_before_a_block_holding_as_much():
+    # Phoenix's `Controller.json`: the next function's doc says "JSON", "response",
+    # "encoded" and "body" too. Only a window of the module starts at the definition.
+    query = "how does Controller.json encode the response body"
+    cut = snippet(ELIXIR_CONTROLLER, "lib/phoenix/controller.ex", query, max_chars=600)
+    assert "  def json(conn, data) do" in cut.text, cut.text

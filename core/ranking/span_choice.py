@@ -336,12 +336,18 @@ class SpanChooser:
             self._is_navigation = navigation_test(self.lines, code=self.code)
         return self._is_navigation(span)
 
+    def _best_possible(self, span: Span) -> float:
+        """The most a window of `span` can hold: the terms it holds, and the weight of a
+        name defined inside it, which a window starting at that definition counts again."""
+        inside = (weight for start, weight in self.named.items() if span.start < start < span.end)
+        return self.score(span)[0] + NAME_WEIGHT * max(inside, default=0.0)
+
     def _best(
         self, spans: list[Span], limit: int | None = None
     ) -> tuple[tuple[float, bool, float], int, Span] | None:
         """The best span, each over `limit` (the cap) narrowed to its best window. A span is
-        narrowed only while the terms it holds in full could still beat the best so far:
-        a long file has hundreds of nested blocks."""
+        narrowed only while the terms it holds in full (and a definition looked up inside it)
+        could still beat the best so far: a long file has hundreds of nested blocks."""
         limit = self.max_chars if limit is None else limit
         best: tuple[tuple[float, bool, float], int, Span] | None = None
         matching = self.matching
@@ -354,9 +360,10 @@ class SpanChooser:
         ranked = sorted(holding, key=lambda span: (-self.score(span)[0], self.size(span)))
         for span in ranked:
             if self.size(span) > limit:
-                if best is not None and self.score(span)[0] < best[0][0]:
+                reach = self._best_possible(span)
+                if best is not None and reach < best[0][0]:
                     continue
-                if best is not None and self.score(span)[0] == best[0][0] and best[0][1]:
+                if best is not None and reach == best[0][0] and best[0][1]:
                     continue  # the same terms at best, and the best is no table of contents
                 span = self.best_window(span, limit)
             rank = self._rank(span)
