@@ -201,7 +201,7 @@ def query_terms(text: str) -> tuple[Term, ...]:
         word = found.group()
         member, qualified = qualified and cleaned[found.start() - 1] in ".#:", False
         qualifier = qualified = _QUALIFIES.match(cleaned, found.end()) is not None
-        option = cleaned.startswith("--", found.start() - 2) and found.start() >= 2
+        option = found.start() >= 2 and cleaned.startswith("--", found.start() - 2)
         parts = [p for p in split_identifier(word) if p]
         for part in parts:
             if len(part) < 2 or (len(parts) > 1 and part.isdigit()):
