@@ -151,7 +151,7 @@ def survey_project(root: Path) -> ProjectSurvey:
         root=root,
         folders=counted.folders.surveys(),
         nested_docs=counted.nested.surveys(),
-        top_docs=(*counted.top_docs, *(name for name in GITHUB_GUIDES if _is_file(root / name))),
+        top_docs=(*counted.top_docs, *(name for name in GITHUB_GUIDES if _is_file(root, name))),
         module_readmes=tuple(sorted(counted.module_readmes)),
         top_sources=counted.top_sources,
         top_source_files=tuple(counted.top_source_files),
@@ -166,9 +166,16 @@ def survey_project(root: Path) -> ProjectSurvey:
     )
 
 
-def _is_file(path: Path) -> bool:
+def _is_file(root: Path, name: str) -> bool:
+    """Whether the root-relative `name` is a regular file of the project: no symbolic link
+    on the way (a linked `.github/` may point anywhere)."""
+    path = root
     try:
-        return path.is_file() and not path.is_symlink()
+        for part in name.split("/"):
+            path = path / part
+            if path.is_symlink():
+                return False
+        return path.is_file()
     except OSError:
         return False
 

@@ -478,6 +478,17 @@ def test_the_contributing_guide_in_github_s_folder_is_documentation(capsys, make
     assert hits[0]["source"] == ".github/CONTRIBUTING.md"
 
 
+def test_a_linked_github_folder_lends_no_contributing_guide(capsys, make_project, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "CONTRIBUTING.md").write_text("# Someone else's guide\n")
+    root = make_project({"README.md": "# Tool\n", "src/a.py": "x = 1\n"})
+    (root / ".github").symlink_to(elsewhere, target_is_directory=True)
+    init(capsys, root)
+    scopes = scopes_of((root / ".tierscope.yaml").read_text())
+    assert scopes["docs"].grep_paths == ("README.md",)
+
+
 def test_a_docs_folder_inside_a_crates_source_is_documentation(capsys, make_project):
     # A Cargo workspace (axum): rustdoc pulls its guide pages from `<crate>/src/docs/`.
     root = make_project(
