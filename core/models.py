@@ -64,19 +64,38 @@ def left_out_lines(line: str) -> tuple[int, int] | None:
     return int(parts[0]), int(parts[-1])
 
 
-def shown_line_ranges(content: str, first: int, last: int) -> list[tuple[int, int]]:
-    """The line ranges of a hit spanning lines `first`-`last` that its content shows: the
-    span without the lines its `left_out_marker` lines stand for."""
-    ranges = []
-    start = first
+def numbered_lines(content: str, first: int, last: int) -> list[tuple[int | None, str]] | None:
+    """The lines of a hit's content spanning lines `first`-`last` of its file, each with
+    its line number (None for a `left_out_marker` line, which stands for the lines left
+    out between two passages), when they map onto that span, else None."""
+    numbered: list[tuple[int | None, str]] = []
+    number = first
     for line in content.split("\n"):
         left_out = left_out_lines(line)
-        if left_out is not None and first <= left_out[0] <= left_out[1] <= last:
-            if start < left_out[0]:
-                ranges.append((start, left_out[0] - 1))
-            start = left_out[1] + 1
-    if start <= last:
-        ranges.append((start, last))
+        if left_out is not None and left_out[0] == number and left_out[1] >= number:
+            numbered.append((None, line))
+            number = left_out[1] + 1
+        else:
+            numbered.append((number, line))
+            number += 1
+    return numbered if number == last + 1 else None
+
+
+def shown_line_ranges(content: str, first: int, last: int) -> list[tuple[int, int]]:
+    """The line ranges of a hit spanning lines `first`-`last` that its content shows: the
+    span without the lines its `left_out_marker` lines stand for (the whole span when the
+    content does not map onto it)."""
+    numbered = numbered_lines(content, first, last)
+    if numbered is None:
+        return [(first, last)]
+    ranges: list[tuple[int, int]] = []
+    for number, _ in numbered:
+        if number is None:
+            continue
+        if ranges and ranges[-1][1] == number - 1:
+            ranges[-1] = (ranges[-1][0], number)
+        else:
+            ranges.append((number, number))
     return ranges
 
 

@@ -253,19 +253,19 @@ class _Counter:
                     self.top_sources[LANGUAGES[suffix]] += 1
                     self.top_source_files.append(top)
                 continue
-            inner = rest.split(os.sep)[:-1][:NESTED_DOCS_DEPTH]  # the folders under `top`
+            folders_under = rest.split(os.sep)[:-1]  # the folders between `top` and the file
             if suffix in DOC_EXTENSIONS and TEST_FOLDER_NAMES.intersection(
-                part.lower() for part in rest.split(os.sep)[:-1]
+                part.lower() for part in folders_under
             ):
-                suffix = ""  # a document among a folder's tests is a fixture
+                suffix = ""  # a document among a folder's tests is a fixture (no README)
             self.folders.count(top, suffix)
             if (
                 suffix in DOC_EXTENSIONS
                 and _README.match(walked.path.name)
-                and rest.count(os.sep) <= MODULE_README_DEPTH - 1
-                and not TEST_FOLDER_NAMES.intersection(part.lower() for part in inner)
+                and len(folders_under) < MODULE_README_DEPTH
             ):
                 self.module_readmes.append(relative.replace(os.sep, "/"))
+            inner = folders_under[:NESTED_DOCS_DEPTH]
             for depth, name in enumerate(inner, start=1):
                 lowered = name.lower()
                 if lowered in TEST_FOLDER_NAMES:

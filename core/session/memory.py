@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..models import Hit, estimate_tokens, left_out_lines
+from ..models import Hit, estimate_tokens, numbered_lines
 from .fingerprint import LINE_HASH_WIDTH, content_hash, line_hash
 
 NEW = "new"
@@ -185,25 +185,13 @@ def full_runs(hit: Hit) -> tuple[tuple[int, str], ...]:
 
 
 def _numbered_lines(hit: Hit) -> list[tuple[int | None, str]] | None:
-    """The hit's lines, each with its line number in the file (None for a line that
-    stands for lines left out between two passages), when they map onto its span, else
-    None (a store entry, a tier's span that does not match its text)."""
+    """The hit's lines, each with its line number in the file (numbered_lines), when they
+    map onto its span, else None (a store entry, a tier's span that does not match its
+    text)."""
     first, last = hit.line_start, hit.line_end
     if first is None or last is None or first < 1:
         return None
-    numbered: list[tuple[int | None, str]] = []
-    number = first
-    for line in hit.content.split("\n"):
-        left_out = left_out_lines(line)
-        if left_out is not None and left_out[0] == number and left_out[1] >= number:
-            numbered.append((None, line))
-            number = left_out[1] + 1
-        else:
-            numbered.append((number, line))
-            number += 1
-    if number != last + 1:
-        return None
-    return numbered
+    return numbered_lines(hit.content, first, last)
 
 
 def _integer(value: object) -> int | None:

@@ -125,7 +125,7 @@ class FileHits:
     _texts: dict[str, int] = field(default_factory=dict)  # file text -> its hit's index
     # The written lines of each served file long enough to have near copies, by hit index.
     _lines: dict[int, frozenset[str]] = field(default_factory=dict)
-    _built_output: set[str] = field(default_factory=set)  # served sources a build wrote
+    _built_output: set[str] = field(default_factory=set)  # files met that a build wrote
 
     @property
     def full(self) -> bool:
