@@ -8,6 +8,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+import threading
 
 import pytest
 from hypothesis import given, settings
@@ -505,6 +506,36 @@ def test_eight_parallel_writer_processes_lose_nothing(tmp_path):
         for n in range(8):
             contents = {e.content for e in store.read(ReadFilters(run_id=f"run-{n}")).entries}
             assert contents == {f"writer {n} entry {i}" for i in range(500)}
+
+
+def test_opening_waits_for_a_writer_creating_a_new_database(tmp_path):
+    # Another process is creating the schema of a new (not yet WAL) database: switching
+    # it to WAL gets "database is locked" at once, without SQLite's busy wait.
+    path = tmp_path / "context.sqlite"
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN IMMEDIATE")
+    holder.execute("CREATE TABLE racing (a)")
+    release = threading.Timer(0.3, lambda: holder.execute("ROLLBACK"))
+    release.start()
+    try:
+        with ContextStore.open(path, busy_timeout=10) as store:
+            assert store.count() == 0
+    finally:
+        release.join()
+        holder.close()
+
+
+def test_opening_gives_up_when_the_lock_outlasts_the_busy_timeout(tmp_path):
+    path = tmp_path / "context.sqlite"
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    holder.execute("CREATE TABLE racing (a)")
+    try:
+        with pytest.raises(StoreError, match="database is locked"):
+            ContextStore.open(path, busy_timeout=0.2)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
 
 
 # --- location and runs ---------------------------------------------------------------

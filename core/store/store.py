@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -28,6 +29,8 @@ from .schema import EMPTY, FOREIGN, database_kind, ensure_schema
 from .search_text import fts_query
 
 BUSY_TIMEOUT_SECONDS = 30.0
+# SQLITE_BUSY and its extended codes (recovery, snapshot, timeout).
+_BUSY_CODES = frozenset({5, 261, 517, 773})
 DEFAULT_KEEP = 500
 # How many SQLite VM steps run between two checks of a search's deadline.
 PROGRESS_STEPS = 1000
@@ -96,20 +99,7 @@ class ContextStore:
             raise StoreError(f"context store {path}: {exc}") from None
         try:
             connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
-            # `store.path` may name any file: look before changing anything in it. Another
-            # application's database is never migrated, switched to WAL or read as ours.
-            kind = database_kind(connection)
-            if kind == FOREIGN:
-                raise StoreError(
-                    f"context store {path}: not a tierscope context store (it holds other "
-                    "tables); refusing to use it"
-                )
-            if kind == EMPTY and not create:
-                raise StoreMissing(f"no context store at {path} (the file is empty)")
-            if create:
-                connection.execute("PRAGMA journal_mode = WAL")
-                connection.execute("PRAGMA synchronous = NORMAL")
-                ensure_schema(connection)
+            _set_up_when_free(connection, path, create, busy_timeout)
         except sqlite3.Error as exc:
             connection.close()
             raise StoreError(f"context store {path}: {exc}") from None
@@ -292,3 +282,45 @@ def _conditions(filters: ReadFilters) -> tuple[list[str], list[object]]:
 
 def _entry(row: tuple) -> ContextEntry:
     return ContextEntry(*row)
+
+
+def _set_up_when_free(
+    connection: sqlite3.Connection, path: Path, create: bool, busy_timeout: float
+) -> None:
+    """Check what the file holds and, with `create`, switch it to WAL and create the schema.
+
+    While another process creates a new database, switching to WAL is refused at once
+    ("database is locked": SQLite does not wait where waiting could deadlock), so the
+    setup is tried again until the busy timeout has passed.
+    """
+    give_up = time.monotonic() + busy_timeout
+    pause = 0.005
+    while True:
+        try:
+            _set_up(connection, path, create)
+            return
+        except sqlite3.OperationalError as exc:
+            busy = exc.sqlite_errorcode in _BUSY_CODES
+            if not busy or time.monotonic() + pause > give_up:
+                raise
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+        time.sleep(pause)
+        pause = min(pause * 2, 0.1)
+
+
+def _set_up(connection: sqlite3.Connection, path: Path, create: bool) -> None:
+    # `store.path` may name any file: look before changing anything in it. Another
+    # application's database is never migrated, switched to WAL or read as ours.
+    kind = database_kind(connection)
+    if kind == FOREIGN:
+        raise StoreError(
+            f"context store {path}: not a tierscope context store (it holds other "
+            "tables); refusing to use it"
+        )
+    if kind == EMPTY and not create:
+        raise StoreMissing(f"no context store at {path} (the file is empty)")
+    if create:
+        connection.execute("PRAGMA journal_mode = WAL")
+        connection.execute("PRAGMA synchronous = NORMAL")
+        ensure_schema(connection)
