@@ -21,6 +21,7 @@ from .project_walk import walk_files
 from .scopes import LOA_FOLDERS, has_loa_layout
 from .tiers.qmd_collections import Registry, read_registry
 from .tiers.qmd_locations import locate
+from .yaml_documents import YAML_SUFFIXES, reads_as_prose
 
 # Documentation by file extension; the glob a scope's `include` names them by.
 DOC_EXTENSIONS = {
@@ -34,9 +35,14 @@ DOC_EXTENSIONS = {
     # Manual pages (roff), only inside a documentation folder (`man/man1/fzf.1`): elsewhere
     # `.1` ends a rotated log or a library's version.
     **{f".{section}": f"*.{section}" for section in range(1, 10)},
+    # YAML, only inside a documentation folder and only when it is mostly prose (jq's
+    # manual; yaml_documents.py): elsewhere it is settings.
+    **{suffix: f"*{suffix}" for suffix in YAML_SUFFIXES},
 }
 # Extensions that are documentation only inside a documentation folder.
-_DOCS_IN_FOLDERS_ONLY = frozenset({".txt", *(f".{section}" for section in range(1, 10))})
+_DOCS_IN_FOLDERS_ONLY = frozenset(
+    {".txt", *(f".{section}" for section in range(1, 10)), *YAML_SUFFIXES}
+)
 # Documentation qmd cannot index: a notebook is JSON to it.
 NOT_FOR_QMD = frozenset({".ipynb"})
 # Text files that are not documentation, even inside a documentation folder.
@@ -246,6 +252,8 @@ class _Counter:
             suffix = os.path.splitext(walked.path.name)[1].lower()
             if suffix in _DOCS_IN_FOLDERS_ONLY and not is_documentation(top, walked.path.name):
                 suffix = ""
+            elif suffix in YAML_SUFFIXES and not (rest and reads_as_prose(walked.path)):
+                suffix = ""  # settings, not a manual written as YAML
             if not rest:  # a file of the root; a licence there is no documentation either
                 if suffix in DOC_EXTENSIONS and not _NOT_DOCUMENTATION.match(top):
                     self.top_docs.append(top)

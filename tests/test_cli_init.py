@@ -355,6 +355,72 @@ def test_manual_pages_are_documentation(capsys, make_project):
     assert hits[0]["source"] == "man/man1/tool.1"
 
 
+MANUAL_YAML = """headline: Tool Manual
+
+body: |
+
+  A program is a filter: it takes an input, and produces an output.
+  Filters can be combined in various ways, piped one into another.
+  Some filters produce several results, for instance one that produces
+  all the elements of its input array, one after the other.
+
+sections:
+  - title: Options
+    entries:
+      - title: "`--slurp`"
+        body: |
+
+          Instead of running the filter for each object in the input,
+          read the entire input stream into a large array and run the
+          filter just once.
+
+      - title: "`--arg name value`"
+        body: |
+
+          This option passes a value to the program as a predefined
+          variable, available in the program under the name given.
+          The value is always a string, whatever the text looks like.
+"""
+
+
+def test_a_manual_written_as_yaml_in_a_docs_folder_is_documentation(capsys, make_project):
+    # jq's manual is YAML (`title:` and `body: |` blocks of prose), one per version; the
+    # website's settings beside it are YAML too, and no documentation.
+    root = make_project(
+        {
+            "README.md": "# tool\n\nA processor.\n",
+            "docs/content/manual/dev/manual.yml": MANUAL_YAML,
+            # The older version says it twice: by its text alone, it would come first.
+            "docs/content/manual/v1.5/manual.yml": MANUAL_YAML.replace(
+                "filter just once.", "filter just once: the whole input is one array."
+            ),
+            "docs/site.yml": "theme: dark\nnav:\n  - manual: /manual\n  - tutorial: /tutorial\n",
+            "docs/build_site.py": "import yaml\n",
+            "src/main.c": "int main(void) { return 0; }\n",
+        }
+    )
+    init(capsys, root)
+    written = (root / ".tierscope.yaml").read_text()
+    docs = scopes_of(written)["docs"]
+    assert "docs/" in docs.grep_paths and "*.yml" in docs.include
+    hits, _ = query(capsys, root, "read the whole input into one array", "--scope", "docs")
+    assert hits[0]["source"] == "docs/content/manual/dev/manual.yml"
+
+
+def test_settings_in_yaml_do_not_make_a_docs_folder_of_yaml(capsys, make_project):
+    root = make_project(
+        {
+            "docs/index.md": "# Tool\n\nWelcome.\n",
+            "docs/_config.yml": "title: Tool\ntheme: minima\nplugins:\n  - jekyll-feed\n",
+            "docs/_data/nav.yml": "- title: Home\n  url: /\n- title: Guide\n  url: /guide\n",
+            "src/tool.py": "def run():\n    pass\n",
+        }
+    )
+    init(capsys, root)
+    docs = scopes_of((root / ".tierscope.yaml").read_text())["docs"]
+    assert docs.grep_paths == ("docs/",) and "*.yml" not in docs.include
+
+
 def test_a_licence_beside_the_readme_is_not_documentation(capsys, make_project):
     root = make_project(
         {

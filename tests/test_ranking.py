@@ -1786,12 +1786,13 @@ def test_a_versioned_edition_of_the_docs_weighs_less_unless_the_query_asks_about
     editions = [
         "docs/manual/v1.6/colors.md", "website/versioned_docs/version-2.x/intro.md",
         "notebooks_v1/02.00-Introduction-to-NumPy.ipynb", "docs/1.x/guide.md",
-        "docs/v2/api.md", "docs/version-1.0.0/setup.md",
+        "docs/v2/api.md", "docs/version-1.0.0/setup.md", "docs/content/manual/v1.4/manual.yml",
     ]  # fmt: skip
     current = [
         "docs/manual/colors.md", "docs/manual/dev/colors.md", "docs/guide.md",
         "notebooks/02.00-Introduction-to-NumPy.ipynb", "src/api/v1/routes.py",
-        "docs/versioning.md", "docs/envoy.md",
+        "docs/versioning.md", "docs/envoy.md", "docs/content/manual/dev/manual.yml",
+        "api/v1/openapi.yaml", "deploy/v2/values.yml",
     ]  # fmt: skip
     demoted = dict.fromkeys(editions, VERSIONED_WEIGHT)
     assert demoted_files(editions + current, keys("change the colors of null")) == demoted

@@ -150,6 +150,10 @@ _VERSIONED_PATH = re.compile(
     re.IGNORECASE,
 )
 
+# A folder of documentation, for a manual written as YAML.
+_DOCS_FOLDER = re.compile(r"(?:^|/)(?:docs?|documentation|manual|guides?|book)/", re.IGNORECASE)
+_YAML_SUFFIXES = (".yml", ".yaml")
+
 # A licence (`LICENSE`, `LICENSE-APACHE`, `LICENCE.txt`, `COPYING`, any file of a
 # `licenses/` folder), its notices, or a code of conduct, in any folder.
 _PAPERWORK_PATH = re.compile(
@@ -258,8 +262,14 @@ def is_paperwork(path: str) -> bool:
 
 def is_older_edition(path: str) -> bool:
     """True for a root-relative POSIX path of a document in a version's folder
-    (`docs/manual/v1.6/colors.md`, `versioned_docs/version-2.x/intro.md`)."""
-    return _VERSIONED_PATH.search(path) is not None and document_kind(path) != "code"
+    (`docs/manual/v1.6/colors.md`, `versioned_docs/version-2.x/intro.md`), or of a manual
+    written as YAML in a documentation folder (jq's `docs/content/manual/v1.6/manual.yml`;
+    an API's `api/v1/openapi.yaml` is the current one)."""
+    if _VERSIONED_PATH.search(path) is None:
+        return False
+    if path.endswith(_YAML_SUFFIXES):
+        return _DOCS_FOLDER.search(path) is not None
+    return document_kind(path) != "code"
 
 
 def is_translated_page(path: str) -> bool:

@@ -1,0 +1,40 @@
+"""Documentation written as YAML: jq's manual is `title:` and `body: |` blocks of prose
+(`docs/content/manual/v1.7/manual.yml`), and so are some sites' tutorials. A YAML file
+inside a documentation folder is documentation when most of its text is sentences; a
+site's settings, navigation or schema (keys and short values) is not.
+
+`tierscope init` reads the start of each YAML file of a documentation folder to tell.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .files import decode, read_head
+
+YAML_SUFFIXES = (".yml", ".yaml")
+# How much of a file is read to tell (its start: a manual's prose begins at once).
+SAMPLE_BYTES = 16_384
+# At least this share of the sample's non-blank lines are prose, and at least this many.
+PROSE_SHARE = 0.45
+PROSE_LINES = 5
+# A line of prose: at least this many words once its key (`body:`, `- title:`) is cut.
+WORDS_IN_A_SENTENCE = 6
+_KEY = re.compile(r"^\s*(?:-\s+)?(?:[\w.-]+:(?:\s+|$))?")
+_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def reads_as_prose(path: Path) -> bool:
+    """Whether the YAML file at `path` (a regular file; links are not followed) is mostly
+    sentences: documentation, not settings."""
+    text = decode(read_head(path, SAMPLE_BYTES))
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        return False
+    prose = sum(1 for line in lines if _is_sentence(line))
+    return prose >= PROSE_LINES and prose >= PROSE_SHARE * len(lines)
+
+
+def _is_sentence(line: str) -> bool:
+    return len(_WORD.findall(_KEY.sub("", line, count=1))) >= WORDS_IN_A_SENTENCE
