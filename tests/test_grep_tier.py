@@ -560,6 +560,26 @@ def test_a_long_module_defining_the_name_looked_up_outranks_short_files_using_it
     assert sources(search(root, "FailFast"))[0] == "docs/types.py"
 
 
+def test_a_name_in_a_three_word_keyword_query_is_looked_up(make_project, engine):
+    # zod's "toJSONSchema target draft": a deprecated generator whose comments use the
+    # name and its words outranked the module defining it (a long one), as in a question.
+    users = {
+        f"docs/generator_{n}.ts": "/** @deprecated use toJSONSchema(schema, { target }) */\n"
+        "export class Generator {\n  target = 'draft-7';\n  // draft target for toJSONSchema\n}\n"
+        for n in range(3)
+    }
+    body = "".join(
+        f"export function helper{n}(value: number) {{\n  return value;\n}}\n" for n in range(300)
+    )
+    definition = (
+        "export function toJSONSchema(input: Schema, params?: Params) {\n"
+        "  const target = params?.target ?? 'draft-2020-12';\n  return build(input, target);\n}\n"
+    )
+    root = make_project({**users, "docs/processors.ts": body + definition})
+    assert sources(search(root, "toJSONSchema target draft"))[0] == "docs/processors.ts"
+    assert sources(search(root, "toJSONSchema target"))[0] == "docs/processors.ts"
+
+
 def test_a_page_that_only_pulls_in_the_api_reference_weighs_less(make_project, engine):
     # mkdocstrings' stub pages (`::: pydantic.root_model`): one line, short enough to beat
     # the page that explains the thing.

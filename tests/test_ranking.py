@@ -71,6 +71,12 @@ def test_the_words_that_frame_a_question_about_code_are_no_terms():
     assert keys("implement a custom loader") == ["implement", "custom", "loader"]
 
 
+def test_versus_is_no_term():
+    # zod's "prefault vs default": `vs` found "VSCode" split in two, and every comparison.
+    assert keys("prefault vs default") == ["prefault", "default"]
+    assert keys("tabs versus spaces") == ["tab", "space"]
+
+
 def test_every_query_term_counts_there_is_no_cap():
     words = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima"
     assert len(query_terms(words)) == 12

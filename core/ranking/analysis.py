@@ -26,7 +26,7 @@ _FUNCTION_WORDS = frozenset(
     me more most my no nor not now of off on once only or other our out over own same she should
     so some such than that the their them then there these they this those through to too under
     until up very was we were what when where which while who whom why will with would you your
-    yours don doesn didn isn aren wasn weren won shouldn couldn wouldn ll ve re""".split()
+    yours don doesn didn isn aren wasn weren won shouldn couldn wouldn ll ve re vs versus""".split()
 )
 # The words that frame a question about code ("where is X implemented", "what happens
 # when"): rare in code, they outweighed X itself. Only these forms: "implement a loader"
@@ -306,7 +306,7 @@ def names_looked_up(terms: tuple[Term, ...]) -> frozenset[str]:
     by its text alone (a long module): more files are read for their definitions, and a
     file defining one comes first (candidates.py)."""
     dotted = any(term.member for term in terms)
-    if not (dotted or few_words(terms)) or asks_for_uses(terms):
+    if not (dotted or names_code(terms)) or asks_for_uses(terms):
         return frozenset()
     return frozenset(
         term.key if term.compound else term.word
@@ -332,17 +332,36 @@ def asking_keys(terms: tuple[Term, ...]) -> frozenset[str]:
     return frozenset(term.key for term in terms if not term.in_name)
 
 
+def names_code(terms: tuple[Term, ...]) -> bool:
+    """Whether the query names code rather than asks a question: a word or two
+    (`few_words`), or a keyword query of at most KEYWORD_QUERY_WORDS words one of which is
+    an identifier (`toJSONSchema target draft`), unless it asks for tests. Its plain words
+    name nothing more (query_names); the identifier is looked up."""
+    if few_words(terms):
+        return True
+    from .file_roles import asks_about_tests  # imported by then: ranking has begun
+
+    return (
+        _word_count(terms) <= KEYWORD_QUERY_WORDS
+        and any(term.compound and not (term.qualifier or term.option) for term in terms)
+        and not asks_about_tests(asking_keys(terms))  # `FromRequestParts run tests`
+    )
+
+
 def few_words(terms: tuple[Term, ...]) -> bool:
     """Whether the query is a word or two (NAMED_WORDS), not a question: then a plain word
     of it may name a definition. A name is one word, however many parts it has
     (`extract_pagination_config`), and the holder of a member counts for none
     (`AsyncClient.stream` is one word, `Command.PersistentFlags` two)."""
-    words = sum(
+    return _word_count(terms) <= NAMED_WORDS
+
+
+def _word_count(terms: tuple[Term, ...]) -> int:
+    return sum(
         1
         for term in terms
         if not (term.literal or term.qualifier) and (term.compound or not term.in_name)
     )
-    return words <= NAMED_WORDS
 
 
 def _single_words(terms: tuple[Term, ...]) -> list[Term]:

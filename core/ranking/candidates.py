@@ -15,7 +15,7 @@ from itertools import accumulate, islice
 
 from ..files import TextFile
 from . import bm25
-from .analysis import asking_keys, few_words, names_looked_up
+from .analysis import asking_keys, names_code, names_looked_up
 from .bm25 import Scorer
 from .file_roles import (
     AS_IS,
@@ -283,7 +283,7 @@ def rerank_by_structure(
     head = list(islice(ranked, depth))
     dotted = any(term.member for term in matcher.terms)
     # Weighed only when the name is what the query asks (not one named in a question).
-    weighed_names = looked_up if few_words(matcher.terms) else frozenset()
+    weighed_names = looked_up if names_code(matcher.terms) else frozenset()
     # Code file read -> 0: defines a name asked outside a class, 1: only in one, None: not.
     levels: dict[str, int | None] = {}
     tests_count_less = not asks_about_tests(asking)

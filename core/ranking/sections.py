@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from ..models import left_out_marker
-from .analysis import asking_keys, few_words
+from .analysis import asking_keys, names_code
 from .code_blocks import code_blocks, indentation, lead_in_start
 from .code_constructs import open_constructs
 from .file_roles import asks_about_tests
@@ -193,7 +193,7 @@ def _named_definitions(
     # A dotted name (`AsyncClient.stream`) is looked up in a question too; a name alone in
     # a question is only part of what is asked.
     dotted = any(term.qualifier for term in matcher.terms)
-    if not (dotted or few_words(matcher.terms)):
+    if not (dotted or names_code(matcher.terms)):
         return {}
     from .code_definitions import definitions_of_names, holder_of, holders_asked
 
