@@ -186,11 +186,13 @@ def _is_file(root: Path, name: str) -> bool:
         return False
 
 
-def is_documentation(top_folder: str, name: str) -> bool:
+def is_documentation(folders: list[str], name: str) -> bool:
     """Whether a `.txt` file or a manual page is documentation: inside a documentation
-    folder (`docs/`, as Django writes its reStructuredText; `man/`), and not a
-    requirements or licence file."""
-    return top_folder.lower() in DOC_FOLDER_NAMES and not _NOT_DOCUMENTATION.match(name)
+    folder (`docs/`, as Django writes its reStructuredText; `man/`, or one or two levels
+    down: httpie's `extras/man/`), and not a requirements or licence file. `folders`: the
+    top-level folder and those below it on the file's path."""
+    in_docs = any(folder.lower() in DOC_FOLDER_NAMES for folder in folders[: 1 + NESTED_DOCS_DEPTH])
+    return in_docs and not _NOT_DOCUMENTATION.match(name)
 
 
 class _Folders:
@@ -250,7 +252,8 @@ class _Counter:
             if top in self.skipped:
                 continue
             suffix = os.path.splitext(walked.path.name)[1].lower()
-            if suffix in _DOCS_IN_FOLDERS_ONLY and not is_documentation(top, walked.path.name):
+            folders = [top, *rest.split(os.sep)[:-1]] if rest else []  # the file's folders
+            if suffix in _DOCS_IN_FOLDERS_ONLY and not is_documentation(folders, walked.path.name):
                 suffix = ""
             elif suffix in YAML_SUFFIXES and not (rest and reads_as_prose(walked.path)):
                 suffix = ""  # settings, not a manual written as YAML
@@ -261,7 +264,7 @@ class _Counter:
                     self.top_sources[LANGUAGES[suffix]] += 1
                     self.top_source_files.append(top)
                 continue
-            folders_under = rest.split(os.sep)[:-1]  # the folders between `top` and the file
+            folders_under = folders[1:]  # the folders between `top` and the file
             if suffix in DOC_EXTENSIONS and TEST_FOLDER_NAMES.intersection(
                 part.lower() for part in folders_under
             ):

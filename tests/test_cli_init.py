@@ -421,6 +421,27 @@ def test_settings_in_yaml_do_not_make_a_docs_folder_of_yaml(capsys, make_project
     assert docs.grep_paths == ("docs/",) and "*.yml" not in docs.include
 
 
+def test_manual_pages_in_a_man_folder_inside_another_folder_are_documentation(capsys, make_project):
+    # httpie keeps its manual pages in `extras/man/`, beside packaging and scripts.
+    page = ".TH HTTP 1\n.SH OPTIONS\n.TP\n.B \\-\\-check\\-status\nExit with an error status.\n"
+    root = make_project(
+        {
+            "README.md": "# tool\n\nA client.\n",
+            "extras/man/http.1": page,
+            "extras/man/https.1": page.replace("HTTP", "HTTPS"),
+            "extras/man/httpie.1": ".TH HTTPIE 1\n.SH DESCRIPTION\nThe httpie command.\n",
+            "extras/scripts/release.sh": "echo release\n",
+            "extras/packaging/notes.txt": "not documentation\n",
+            "src/cli.py": "def main():\n    pass\n",
+        }
+    )
+    init(capsys, root)
+    docs = scopes_of((root / ".tierscope.yaml").read_text())["docs"]
+    assert "*.1" in docs.include and "*.txt" not in docs.include
+    hits, _ = query(capsys, root, "exit with an error status", "--scope", "docs")
+    assert hits[0]["source"] in {"extras/man/http.1", "extras/man/https.1"}
+
+
 def test_a_licence_beside_the_readme_is_not_documentation(capsys, make_project):
     root = make_project(
         {
