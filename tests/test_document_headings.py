@@ -136,7 +136,9 @@ def test_man_page_sections_and_options_start_sections():
         ("ENVIRONMENT", 1),
     ]  # fmt: skip
     cut = snippet(MAN_PAGE, "man/man1/tool.1", "which directories are skipped", max_chars=160)
-    assert cut.text.startswith('.TP\n.BI "\\-\\-walker\\-skip=" "DIRS"'), cut.text
+    # Served as read: a font macro's words, no escapes, layout requests as empty lines.
+    assert cut.text.startswith("\n--walker-skip=DIRS\nComma-separated list"), cut.text
+    assert "Default: .git,node_modules" in cut.text and "\\" not in cut.text
     lines = split_lines(MAN_PAGE)
     matcher = TermMatcher(query_terms("search mode"))
     assert structure_terms(lines, matcher.lines(MAN_PAGE), "tool.1", matcher) == {"search", "mode"}

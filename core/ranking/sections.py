@@ -145,6 +145,10 @@ def cut_snippet(
         left_out = (file_line(before.end - 1) + 1, file_line(fragment.start) - 1)
         shown.append(left_out_marker(*left_out))
         shown += chooser.shown(fragment, matcher)
+    if kind == "roff":  # a manual page as read, not its markup (line for line)
+        from .roff_text import readable
+
+        shown = [readable(line) for line in shown]
     return Snippet(
         "\n".join(shown), file_line(fragments[0].start), file_line(fragments[-1].end - 1)
     )
