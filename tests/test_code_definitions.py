@@ -167,3 +167,80 @@ end
 def test_elixir_functions_macros_and_modules_are_definitions(query, found):
     name = query.rsplit(".", 1)[-1]
     assert [item for item in definitions(ELIXIR_ROUTER, query) if item[0] == name] == found
+
+
+KOTLIN_DISPATCHERS = """\
+package kotlinx.coroutines
+
+public actual object Dispatchers {
+    public actual val Default: CoroutineDispatcher = DefaultScheduler
+
+    /** It defaults to the limit of 64 threads. */
+    @JvmStatic
+    public val IO: CoroutineDispatcher get() = DefaultIoScheduler
+}
+
+public expect fun <T> runBlocking(context: CoroutineContext, block: suspend () -> T): T
+
+public enum class CoroutineStart {
+    DEFAULT,
+}
+
+public fun interface FlowCollector<in T> {
+    public suspend fun emit(value: T)
+}
+
+public interface Channel<E> {
+    public companion object Factory {
+        public const val CONFLATED: Int = -1
+    }
+}
+
+fun compute() {
+    val result = 1
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [
+        ("Dispatchers", [("Dispatchers", "")]),
+        ("Dispatchers.IO", [("IO", "dispatchers")]),
+        ("runBlocking", [("runBlocking", "")]),
+        ("CoroutineStart", [("CoroutineStart", "")]),
+        ("FlowCollector", [("FlowCollector", "")]),
+        ("CONFLATED", [("CONFLATED", "factory")]),
+        # A local value is no definition: locals take no modifier.
+        ("result", []),
+    ],
+)
+def test_kotlin_objects_values_and_expected_declarations_are_definitions(query, found):
+    name = query.rsplit(".", 1)[-1]
+    assert [item for item in definitions(KOTLIN_DISPATCHERS, query) if item[0] == name] == found
+
+
+JAVA_READER = """\
+package com.google.gson.stream;
+
+public class JsonReader implements Closeable {
+  static final int DEFAULT_NESTING_LIMIT = 255;
+  private static final long MIN_INCOMPLETE_INTEGER = Long.MIN_VALUE / 10;
+}
+
+public @interface SerializedName {
+  String value();
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [
+        ("DEFAULT_NESTING_LIMIT", [("DEFAULT_NESTING_LIMIT", "jsonreader")]),
+        ("MIN_INCOMPLETE_INTEGER", [("MIN_INCOMPLETE_INTEGER", "jsonreader")]),
+        ("SerializedName", [("SerializedName", "")]),
+    ],
+)
+def test_java_constants_and_annotation_types_are_definitions(query, found):
+    assert [item for item in definitions(JAVA_READER, query) if item[0] == query] == found

@@ -18,7 +18,7 @@ from .spans import document_kind
 _MODIFIER = (
     r"(?:export|default|pub(?:\([^)]*\))?|async|const|unsafe|extern|public|private|protected"
     r"|internal|static|final|abstract|sealed|open|override|suspend|inline|operator|infix|data"
-    r"|partial|virtual|readonly)"
+    r"|partial|virtual|readonly|expect|actual|enum|annotation|value|inner|companion|fun)"
 )
 # A JavaScript or TypeScript class member's modifiers and name, up to its parameters'
 # parenthesis (a generic's `<T>` included); never a statement's keyword (`if (`).
@@ -48,10 +48,15 @@ _ELIXIR_DEFINITION = r"defp|defmacrop?|defguardp?|defdelegate|defmodule|defproto
 # `redirect` (its `run!` is the query's `run`: a query cannot spell the `!`).
 _DEFINITION = re.compile(
     rf"[ \t]*(?:{_MODIFIER}[ \t]+)*"
-    r"(?:def|class|function|fn|func|fun|struct|enum|interface|trait|type|impl|module"
-    rf"|{_ELIXIR_DEFINITION})[ \t]+"
+    r"(?:def|class|function|fn|func|fun|struct|enum|interface|@interface|trait|type|impl"
+    rf"|module|object|{_ELIXIR_DEFINITION})[ \t]+"
     r"(?:\([^)]*\)[ \t]*)?(?:<[^<>]*>[ \t]*)?(?:[A-Za-z_]\w*\.)*([A-Za-z_$][\w$]*)(?![\w$?])"
     r"|([A-Z][A-Z0-9_]{2,})[ \t]*(?::[^=\n]*)?="
+    # A Kotlin property given a modifier (`public val IO:`, `const val CONFLATED`; a local
+    # value takes none), a Java constant (`static final int DEFAULT_NESTING_LIMIT = 255`).
+    rf"|[ \t]*(?:{_MODIFIER}[ \t]+)+val[ \t]+([A-Za-z_]\w*)"
+    r"|[ \t]*(?:(?:public|private|protected|static|final)[ \t]+)+[\w.<>\[\], ?]+[ \t]+"
+    r"([A-Z][A-Z0-9_]{2,})[ \t]*="
     # A JavaScript or TypeScript module's `const`, `let` or `var` (`export const useState =
     # (...) =>`, the form most of modern TypeScript defines with); not one inside a body.
     r"|(?:export[ \t]+)?(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)[ \t]*(?::[^=\n]*)?=(?!=)"
