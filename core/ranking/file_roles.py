@@ -99,6 +99,7 @@ _VERSION = re.compile(r"\d+(?:\.\d+)+")
 # wherever they are).
 _TEST_PATH = re.compile(
     r"(?:^|/)(?:tests?|Tests|__tests__|testing|testdata|testsuite|fixtures|testFixtures"
+    r"|test[-_]?utils?|test[-_]support"
     r"|[a-z][a-z0-9]*Test)/"
     r"|(?:^|/)(?:test_[^/]*\.py|[^/]*_tests?\.py|tests?\.py|conftest\.py"
     r"|[^/]*_test\.(?:go|rb|exs|c|cc|cpp)|[^/]*_unittest\.(?:c|cc|cpp)|[^/]*_spec\.rb"
