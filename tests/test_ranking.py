@@ -1983,6 +1983,47 @@ def test_a_name_alone_is_shown_at_its_definition_outside_any_class():
     assert "    def evolve(self, **changes):" in cut.text
 
 
+JAVA_PARSER = (
+    "/**\n * A parser to parse JSON into a parse tree of JsonElements.\n"
+    + "".join(f" * Line {n} about the JsonParser and how to parse with it.\n" for n in range(25))
+    + " */\npublic final class JsonParser {\n"
+    + "".join(f"  private static int helper{n}() {{\n    return {n};\n  }}\n\n" for n in range(12))
+    + "  /**\n   * Parses the specified JSON string into a parse tree.\n   */\n"
+    "  public static JsonElement parseString(String json) throws JsonSyntaxException {\n"
+    "    return parseReader(new StringReader(json));\n  }\n}\n"
+)
+
+
+@pytest.mark.parametrize("query", ["JsonParser parseString", "JsonParser.parseString"])
+def test_a_class_and_its_member_named_show_the_member(query):
+    # Gson's `JsonParser parseString`, two names without a dot: the member of the class
+    # also named, as the dotted form shows it, not the class's first lines.
+    cut = snippet(JAVA_PARSER, "gson/JsonParser.java", query, max_chars=400)
+    assert "public static JsonElement parseString(String json)" in cut.text, cut.text
+
+
+KOTLIN_DELAY = (
+    "".join(f"internal fun helper{n}(value: Long): Long = value + {n}\n\n" for n in range(10))
+    + "/**\n * Delays coroutine for at least the given time without blocking a thread.\n */\n"
+    "public suspend fun delay(timeMillis: Long) {\n"
+    "    if (timeMillis <= 0) return\n"
+    "    return suspendCancellableCoroutine { cont ->\n"
+    "        cont.context.delay.scheduleResumeAfterDelay(timeMillis, cont)\n"
+    "    }\n}\n\n"
+    + "".join(f"internal fun other{n}(value: Long): Long = value * {n}\n\n" for n in range(10))
+    + "/**\n * Delays coroutine for at least the given [duration] without blocking a thread.\n"
+    " * This delay overload calls delay with the duration converted to milliseconds.\n */\n"
+    "public suspend fun delay(duration: Duration): Unit = delay(duration.toDelayMillis())\n"
+)
+
+
+def test_of_two_overloads_the_one_that_passes_its_call_on_is_not_shown_first():
+    # kotlinx.coroutines' `delay(Duration)` only calls `delay(Long)`: its line says the
+    # name twice, and it won the snippet from the one that does the work.
+    cut = snippet(KOTLIN_DELAY, "common/src/Delay.kt", "delay", max_chars=400)
+    assert "scheduleResumeAfterDelay" in cut.text, cut.text
+
+
 ELIXIR_NAMING = (
     "defmodule Phoenix.Naming do\n"
     '  @moduledoc """\n  Conveniences for inflecting and working with names in Phoenix.\n  """\n\n'

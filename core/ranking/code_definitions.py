@@ -257,6 +257,29 @@ def holders_asked(matcher: TermMatcher) -> set[str]:
     return {name_key(term.word) for term in qualifiers if term.word not in in_parts}
 
 
+# How many lines after a definition's own may still be its body when it only passes its
+# call on to another of its name (`return registerSubtype(type, label);` and `}`).
+_PASSING_ON_LINES = 2
+
+
+def passes_on(lines: list[str], index: int, name: str) -> bool:
+    """Whether the definition of `name` on line `index` (0-based) is an overload that only
+    calls another of its name: Kotlin's `fun delay(duration: Duration) = delay(millis)`,
+    Java's one-line `return registerSubtype(type, type.getSimpleName());`."""
+    line = lines[index]
+    level = indentation(line)
+    body: list[str] = []
+    for following in lines[index + 1 : index + 2 + _PASSING_ON_LINES]:
+        if following.strip() and indentation(following) <= level:
+            break  # the body ended (its closing brace) or there was none
+        body.append(following)
+    if len(body) > _PASSING_ON_LINES:
+        return False  # a longer body does work of its own
+    after = line.find(name)
+    text = "\n".join([line[after + len(name) :] if after >= 0 else line, *body])
+    return re.search(rf"(?<![\w$]){re.escape(name)}[ \t]*\(", text) is not None
+
+
 def definitions_of_names(
     lines: list[str], line_terms: Mapping[int, Mapping[str, int]], matcher: TermMatcher
 ) -> dict[int, tuple[str, ...]]:

@@ -184,6 +184,11 @@ def _definition_run_on(
     return Span(chosen.start, max(chosen.end, end))
 
 
+# A definition of the same name starting at most this many lines below another is its
+# next clause (Elixir's `def humanize(atom) ... do:` then `def humanize(bin) do`).
+CLAUSE_GAP = 3
+
+
 def _named_definitions(
     lines: list[str],
     line_terms: Mapping[int, Mapping[str, int]],
@@ -207,13 +212,47 @@ def _named_definitions(
     if holders:  # `AsyncClient.stream`: the `stream` of class AsyncClient, if there is one
         held = {i: keys for i, keys in found.items() if holder_of(lines, i) in holders}
         found = held or found
-    elif not dotted:  # `evolve`: the module's function, not a class's method of that name
-        found = {i: keys for i, keys in found.items() if not holder_of(lines, i)} or found
+    elif not dotted:
+        # `JsonParser parseString`: the member of a class also named (as the dotted form);
+        # `evolve`: the module's function, not a class's method of that name.
+        held = {i: keys for i, keys in found.items() if holder_of(lines, i) in matcher.names}
+        found = held or {i: keys for i, keys in found.items() if not holder_of(lines, i)} or found
+    if len(found) > 1:  # of overloads, the one doing the work, not one passing its call on
+        found = _without_passing_on(lines, line_terms, matcher, found)
     for index, keys in found.items():
         weight = sum(weights.get(key, 0.0) for key in keys)
         for start in (index, lead_in_start(lines, index, indentation(lines[index]))):
             starts[start] = max(starts.get(start, 0.0), weight)
     return starts
+
+
+def _without_passing_on(
+    lines: list[str],
+    line_terms: Mapping[int, Mapping[str, int]],
+    matcher: TermMatcher,
+    found: dict[int, tuple[str, ...]],
+) -> dict[int, tuple[str, ...]]:
+    """The definitions found without the overloads that only pass their call on to another
+    of the same name, beside it (in the same class, as deep): Kotlin's `delay(Duration)`
+    to `delay(Long)`. A method wrapping a module's function of its name is kept (it is
+    what the class offers), and so is a clause followed by the same function's next one
+    (Elixir's: one definition, its doc above the first)."""
+    from .code_definitions import defined_as_spelt, holder_of, passes_on
+
+    names = dict(defined_as_spelt(lines, line_terms, matcher))
+
+    def place(index: int) -> tuple[str, int]:
+        return holder_of(lines, index), indentation(lines[index])
+
+    forwarding = {
+        i
+        for i in found
+        if i in names
+        and passes_on(lines, i, names[i])
+        and not any(0 < j - i <= CLAUSE_GAP for j in found)
+    }
+    working = {place(i) for i in found if i not in forwarding}
+    return {i: keys for i, keys in found.items() if i not in forwarding or place(i) not in working}
 
 
 def _without_qualifiers(weights: Mapping[str, float], matcher: TermMatcher) -> dict[str, float]:
