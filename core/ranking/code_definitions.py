@@ -262,10 +262,13 @@ def holders_asked(matcher: TermMatcher) -> set[str]:
 _PASSING_ON_LINES = 2
 
 
-def passes_on(lines: list[str], index: int, name: str) -> bool:
-    """Whether the definition of `name` on line `index` (0-based) is an overload that only
-    calls another of its name: Kotlin's `fun delay(duration: Duration) = delay(millis)`,
-    Java's one-line `return registerSubtype(type, type.getSimpleName());`."""
+def passes_on(lines: list[str], index: int) -> bool:
+    """Whether the definition on line `index` (0-based) is an overload that only calls
+    another of its name: Kotlin's `fun delay(duration: Duration) = delay(millis)`, Java's
+    one-line `return registerSubtype(type, type.getSimpleName());`."""
+    name = _name_defined_on(lines, index)
+    if name is None:
+        return False
     line = lines[index]
     level = indentation(line)
     body: list[str] = []
@@ -302,17 +305,24 @@ def _defined(
     """Each line holding query terms (0-based) that defines a name, with the name."""
     for number in line_terms:
         if number <= len(lines):
-            found = _DEFINITION.match(lines[number - 1])
-            if found:
-                yield number - 1, next(name for name in found.groups() if name)
-            elif (wrapped := _WRAPPED_METHOD.match(lines[number - 1])) and _opens_a_body(
-                lines, number - 1
-            ):
-                yield number - 1, wrapped.group(1)
-            elif (function := _C_SIGNATURE.match(lines[number - 1])) and _c_body_follows(
-                lines, number - 1, function.end()
-            ):
-                yield number - 1, function.group(1)
+            name = _name_defined_on(lines, number - 1)
+            if name is not None:
+                yield number - 1, name
+
+
+def _name_defined_on(lines: list[str], index: int) -> str | None:
+    """The name line `index` (0-based) defines, None for a line defining nothing."""
+    line = lines[index]
+    found = _DEFINITION.match(line)
+    if found:
+        return next(name for name in found.groups() if name)
+    wrapped = _WRAPPED_METHOD.match(line)
+    if wrapped and _opens_a_body(lines, index):
+        return wrapped.group(1)
+    function = _C_SIGNATURE.match(line)
+    if function and _c_body_follows(lines, index, function.end()):
+        return function.group(1)
+    return None
 
 
 def _c_body_follows(lines: list[str], index: int, opened: int) -> bool:

@@ -218,7 +218,7 @@ def _named_definitions(
         held = {i: keys for i, keys in found.items() if holder_of(lines, i) in matcher.names}
         found = held or {i: keys for i, keys in found.items() if not holder_of(lines, i)} or found
     if len(found) > 1:  # of overloads, the one doing the work, not one passing its call on
-        found = _without_passing_on(lines, line_terms, matcher, found)
+        found = _without_passing_on(lines, found)
     for index, keys in found.items():
         weight = sum(weights.get(key, 0.0) for key in keys)
         for start in (index, lead_in_start(lines, index, indentation(lines[index]))):
@@ -227,29 +227,20 @@ def _named_definitions(
 
 
 def _without_passing_on(
-    lines: list[str],
-    line_terms: Mapping[int, Mapping[str, int]],
-    matcher: TermMatcher,
-    found: dict[int, tuple[str, ...]],
+    lines: list[str], found: dict[int, tuple[str, ...]]
 ) -> dict[int, tuple[str, ...]]:
     """The definitions found without the overloads that only pass their call on to another
     of the same name, beside it (in the same class, as deep): Kotlin's `delay(Duration)`
     to `delay(Long)`. A method wrapping a module's function of its name is kept (it is
     what the class offers), and so is a clause followed by the same function's next one
     (Elixir's: one definition, its doc above the first)."""
-    from .code_definitions import defined_as_spelt, holder_of, passes_on
-
-    names = dict(defined_as_spelt(lines, line_terms, matcher))
+    from .code_definitions import holder_of, passes_on
 
     def place(index: int) -> tuple[str, int]:
         return holder_of(lines, index), indentation(lines[index])
 
     forwarding = {
-        i
-        for i in found
-        if i in names
-        and passes_on(lines, i, names[i])
-        and not any(0 < j - i <= CLAUSE_GAP for j in found)
+        i for i in found if passes_on(lines, i) and not any(0 < j - i <= CLAUSE_GAP for j in found)
     }
     working = {place(i) for i in found if i not in forwarding}
     return {i: keys for i, keys in found.items() if i not in forwarding or place(i) not in working}
