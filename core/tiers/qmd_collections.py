@@ -144,6 +144,24 @@ def _mask_selects(mask: str, relative: str) -> bool:
     return any(glob.match(relative) for glob in _mask_globs(mask))
 
 
+class FileTally:
+    """Files and bytes counted as a walk of a collection goes: the collection's size for
+    IDF and length normalisation (a file that cannot be stat'ed is not counted)."""
+
+    def __init__(self) -> None:
+        self.files = self.bytes = 0
+
+    def add(self, entry: os.DirEntry[str]) -> os.stat_result:
+        """Count the file and return its (cached) stat; raises OSError as stat does."""
+        status = entry.stat(follow_symlinks=False)
+        self.files += 1
+        self.bytes += status.st_size
+        return status
+
+    def files_and_bytes(self) -> tuple[int, int]:
+        return self.files, self.bytes
+
+
 def collection_files(collection: Collection) -> Iterator[tuple[str, os.DirEntry[str]]]:
     """(root-relative POSIX path, entry) of every file qmd would index in the collection.
 

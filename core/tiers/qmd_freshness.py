@@ -10,7 +10,6 @@ first, and anything unexpected falls back to comparing file times with the index
 from __future__ import annotations
 
 import hashlib
-import os
 import sqlite3
 import threading
 from collections.abc import Sequence
@@ -21,7 +20,7 @@ from pathlib import Path
 from ..files import read_head
 from ..models import noun_for
 from .base import Deadline
-from .qmd_collections import Collection, collection_files
+from .qmd_collections import Collection, FileTally, collection_files
 
 BUSY_TIMEOUT_SECONDS = 1.0
 # A document larger than this is read only this far to compare it with the index.
@@ -78,7 +77,7 @@ def check_freshness(collection: Collection, index_file: Path) -> Freshness:
     changed: list[str] = []
     added: list[str] = []
     seen: set[str] = set()
-    size = _Size()
+    size = FileTally()
     for relative, entry in collection_files(collection):
         record = known.get(relative)
         try:
@@ -106,24 +105,6 @@ def check_freshness(collection: Collection, index_file: Path) -> Freshness:
         indexed=len(known),
         size=size.files_and_bytes(),
     )
-
-
-class _Size:
-    """Files and bytes counted as a walk goes (a file that cannot be stat'ed is not
-    counted, as collection_size does)."""
-
-    def __init__(self) -> None:
-        self.files = self.bytes = 0
-
-    def add(self, entry: os.DirEntry[str]) -> os.stat_result:
-        """Count the file and return its (cached) stat; raises OSError as stat does."""
-        status = entry.stat(follow_symlinks=False)
-        self.files += 1
-        self.bytes += status.st_size
-        return status
-
-    def files_and_bytes(self) -> tuple[int, int]:
-        return self.files, self.bytes
 
 
 class _SchemaMismatch(Exception):
@@ -180,7 +161,7 @@ def _freshness_by_mtime(collection: Collection, index_file: Path) -> Freshness:
     stamps = [index_file, index_file.with_name(index_file.name + "-wal")]
     index_ns = max((p.stat().st_mtime_ns for p in stamps if p.exists()), default=0)
     newer = []
-    size = _Size()
+    size = FileTally()
     for relative, entry in collection_files(collection):
         try:
             if size.add(entry).st_mtime_ns > index_ns:

@@ -23,7 +23,7 @@ from ..ranking.matching import TermMatcher
 from ..scopes import in_scope
 from .base import Deadline, TierRequest
 from .file_hits import FileHits, FileReader
-from .qmd_collections import Collection, collection_files
+from .qmd_collections import Collection, FileTally, collection_files
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,12 +142,11 @@ def _sha256(text: str) -> str:
 def collection_size(collections: tuple[Collection, ...]) -> tuple[int, int]:
     """How many files the collections hold on disk, and their bytes: the scope's size for
     IDF and length normalisation, as the grep tier measures it."""
-    files = total = 0
+    tally = FileTally()
     for collection in collections:
         for _, entry in collection_files(collection):
             try:
-                total += entry.stat(follow_symlinks=False).st_size
+                tally.add(entry)
             except OSError:
                 continue
-            files += 1
-    return files, total
+    return tally.files_and_bytes()
