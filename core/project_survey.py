@@ -18,10 +18,11 @@ from pathlib import Path
 from .ignore_rules import BUILTIN_EXCLUDED_DIRS
 from .project import is_inside
 from .project_walk import walk_files
+from .ranking.spans import YAML_SUFFIXES
 from .scopes import LOA_FOLDERS, has_loa_layout
 from .tiers.qmd_collections import Registry, read_registry
 from .tiers.qmd_locations import locate
-from .yaml_documents import YAML_SUFFIXES, reads_as_prose
+from .yaml_documents import reads_as_prose
 
 # Documentation by file extension; the glob a scope's `include` names them by.
 DOC_EXTENSIONS = {
@@ -255,7 +256,7 @@ class _Counter:
             folders = [top, *rest.split(os.sep)[:-1]] if rest else []  # the file's folders
             if suffix in _DOCS_IN_FOLDERS_ONLY and not is_documentation(folders, walked.path.name):
                 suffix = ""
-            elif suffix in YAML_SUFFIXES and not (rest and reads_as_prose(walked.path)):
+            elif suffix in YAML_SUFFIXES and not reads_as_prose(walked.path):
                 suffix = ""  # settings, not a manual written as YAML
             if not rest:  # a file of the root; a licence there is no documentation either
                 if suffix in DOC_EXTENSIONS and not _NOT_DOCUMENTATION.match(top):

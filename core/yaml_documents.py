@@ -13,7 +13,6 @@ from pathlib import Path
 
 from .files import decode, read_head
 
-YAML_SUFFIXES = (".yml", ".yaml")
 # How much of a file is read to tell (its start: a manual's prose begins at once).
 SAMPLE_BYTES = 16_384
 # At least this share of the sample's non-blank lines are prose, and at least this many.

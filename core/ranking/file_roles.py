@@ -53,7 +53,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..translations import is_translation_tag, page_and_language
-from .spans import document_kind
+from .spans import YAML_SUFFIXES, document_kind
 
 TEST_FILE_WEIGHT = 0.6
 POST_WEIGHT = 0.6
@@ -153,7 +153,6 @@ _VERSIONED_PATH = re.compile(
 
 # A folder of documentation, for a manual written as YAML.
 _DOCS_FOLDER = re.compile(r"(?:^|/)(?:docs?|documentation|manual|guides?|book)/", re.IGNORECASE)
-_YAML_SUFFIXES = (".yml", ".yaml")
 
 # A licence (`LICENSE`, `LICENSE-APACHE`, `LICENCE.txt`, `COPYING`, any file of a
 # `licenses/` folder), its notices, or a code of conduct, in any folder.
@@ -268,7 +267,7 @@ def is_older_edition(path: str) -> bool:
     an API's `api/v1/openapi.yaml` is the current one)."""
     if _VERSIONED_PATH.search(path) is None:
         return False
-    if path.endswith(_YAML_SUFFIXES):
+    if path.endswith(YAML_SUFFIXES):
         return _DOCS_FOLDER.search(path) is not None
     return document_kind(path) != "code"
 

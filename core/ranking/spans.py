@@ -21,6 +21,9 @@ ASCIIDOC_SUFFIXES = frozenset({".adoc", ".asciidoc"})
 PLAIN_SUFFIXES = frozenset({".txt", ".rst", ""})
 # Manual pages, written in roff (`man/man1/fzf.1`).
 ROFF_SUFFIXES = frozenset({*(f".{section}" for section in range(1, 10)), ".man"})
+# YAML: settings, read as code, but a manual written in it is documentation where
+# yaml_documents.py tells one (jq's), and an older edition's in a version's folder.
+YAML_SUFFIXES = (".yml", ".yaml")
 _ROFF_SECTION = re.compile(r"\.(SH|SS)(?:[ \t]+(.*))?$")
 _ROFF_TAGGED = re.compile(r"\.TP(?:[ \t].*)?$")
 
