@@ -1221,3 +1221,26 @@ def test_the_file_assigning_a_member_its_function_outranks_those_calling_it(make
     )
     outcome = search(root, "res.redirect", paths=("lib", "test", "examples"))
     assert sources(outcome)[0] == "lib/response.js"
+
+
+def test_a_deprecated_definition_ranks_below_the_current_one(make_project, engine):
+    # kotlinx.coroutines: `CoroutineScope.launch` served Guidance.kt first, whose two
+    # overloads are marked @Deprecated, before Builders.common.kt defining the one in use.
+    helpers = "".join(f"public fun helper{n}(value: Int): Int = value + {n}\n\n" for n in range(30))
+    root = make_project(
+        {
+            "docs/Guidance.kt": "/** Do not pass a Job to launch. */\n@Deprecated(\n"
+            '    "Passing a Job breaks structured concurrency.",\n'
+            "    level = DeprecationLevel.WARNING)\n"
+            "public fun CoroutineScope.launch(context: Job, block: () -> Unit): Job =\n"
+            "    launch(context as CoroutineContext, block)\n",
+            "docs/Builders.kt": helpers
+            + "/** Launches a new coroutine without blocking the current thread. */\n"
+            "public fun CoroutineScope.launch(\n    context: CoroutineContext,\n"
+            "    block: suspend CoroutineScope.() -> Unit\n): Job {\n"
+            "    return StandaloneCoroutine(context).start(block)\n}\n",
+        }
+    )
+    outcome = search(root, "CoroutineScope.launch")
+    assert sources(outcome) == ["docs/Builders.kt", "docs/Guidance.kt"]
+    assert "(deprecated)" in dict(outcome.hits[1].terms)

@@ -48,6 +48,11 @@ USES_NAME_WEIGHT = 0.6
 NESTED_DEFINITION_WEIGHT = 0.8
 USES_NAME_LABEL = "(does not define it)"  # it may hold only the name's parts
 NESTED_DEFINITION_LABEL = "(defines it in another class)"
+# A file whose definitions of the name are all marked deprecated, when another defines it
+# still in use (kotlinx.coroutines' Guidance.kt, two deprecated `CoroutineScope.launch`
+# overloads, came before Builders.common.kt): between the two weights above.
+DEPRECATED_WEIGHT = 0.7
+DEPRECATED_LABEL = "(deprecated)"
 
 
 @dataclass
@@ -333,13 +338,20 @@ def _weighed_by_definition(
 ) -> RankedFile:
     """A code file's score when the query looks a name up and some file defines it: kept
     for a definition at the top level (or in the class a dotted name names), scaled by
-    NESTED_DEFINITION_WEIGHT for one nested in another class, by USES_NAME_WEIGHT for a
-    file that defines none; the part taken away listed under its label."""
+    NESTED_DEFINITION_WEIGHT for one nested in another class, by DEPRECATED_WEIGHT for
+    definitions all marked deprecated while another file's is not, by USES_NAME_WEIGHT
+    for a file that defines none; the part taken away listed under its label."""
+    from .code_definitions import DEPRECATED_LEVEL  # imported already: levels were told
+
     if entry.path not in levels:
         return entry  # a document, or a file not read
     level = levels[entry.path]
     if level is None:
         weight, label = USES_NAME_WEIGHT, USES_NAME_LABEL
+    elif level == DEPRECATED_LEVEL:
+        if not any(other in (0, 1) for other in levels.values()):
+            return entry  # no file defines it otherwise: the deprecated one is the answer
+        weight, label = DEPRECATED_WEIGHT, DEPRECATED_LABEL
     elif level and not dotted:
         weight, label = NESTED_DEFINITION_WEIGHT, NESTED_DEFINITION_LABEL
     else:

@@ -91,6 +91,11 @@ _C_AFTER_PARAMETERS = re.compile(
 )
 
 
+# What `definition_level` tells of a file whose definitions of the name are all marked
+# deprecated (deprecation.py).
+DEPRECATED_LEVEL = 2
+
+
 def definition_level(
     lines: list[str],
     line_terms: Mapping[int, Mapping[str, int]],
@@ -99,13 +104,21 @@ def definition_level(
 ) -> int | None:
     """Where the file defines a name in `wanted` (name_key): 0 outside any class (a
     module's function or class, also under an `if`), 1 only as a member of a class
-    (`holder_of`), None nowhere."""
-    levels = [
-        1 if holder_of(lines, index) else 0
+    (`holder_of`), DEPRECATED_LEVEL when each of its definitions is marked deprecated,
+    None nowhere."""
+    found = [
+        index
         for index, name in defined_as_spelt(lines, line_terms, matcher)
         if name_key(name) in wanted
     ]
-    return min(levels, default=None)
+    if not found:
+        return None
+    from .deprecation import is_deprecated
+
+    current = [
+        1 if holder_of(lines, index) else 0 for index in found if not is_deprecated(lines, index)
+    ]
+    return min(current, default=DEPRECATED_LEVEL)
 
 
 def defined_as_spelt(
