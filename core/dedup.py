@@ -8,7 +8,7 @@ documentation page in several languages, served in the best-ranked one
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from .ignore_rules import original_first
@@ -19,6 +19,26 @@ from .models import Hit
 # few lines say little about where it comes from).
 NEAR_COPY_SHARE = 0.8
 NEAR_COPY_LINES = 5
+# Of two files showing the same passage, one at least this many times the other's size holds
+# it among much else: an amalgamation of sources (nlohmann/json's single header, SQLite's
+# `sqlite3.c`) or a bundle. The smaller is its source, whatever their paths.
+AGGREGATE_RATIO = 4
+
+SizeOf = Callable[[str], "int | None"]
+
+
+def _is_original(source: str, other: str, size_of: SizeOf | None) -> bool:
+    """Whether `source` is the original of a passage `other` shows too: the smaller of two
+    files when one is an aggregate (AGGREGATE_RATIO), else the one original_first prefers
+    (not build output, no copy marker, shallower)."""
+    if size_of is not None:
+        size, other_size = size_of(source), size_of(other)
+        if size and other_size:
+            if size * AGGREGATE_RATIO <= other_size:
+                return True
+            if other_size * AGGREGATE_RATIO <= size:
+                return False
+    return original_first(source) < original_first(other)
 
 
 def _near_copy_of(lines: frozenset[str], earlier: list[frozenset[str]]) -> int | None:
@@ -40,9 +60,10 @@ def _overlaps(a: Hit, b: Hit) -> bool:
     return a.line_start <= b_end and b.line_start <= a_end
 
 
-def deduplicate(hits: Iterable[Hit]) -> tuple[tuple[Hit, ...], int]:
+def deduplicate(hits: Iterable[Hit], size_of: SizeOf | None = None) -> tuple[tuple[Hit, ...], int]:
     """Keep the best-scoring hit of each overlapping group, of each identical or nearly
-    identical text and of each page's languages; return (kept, removed count)."""
+    identical text (under its original's name: `_is_original`, `size_of` giving a source's
+    size in bytes) and of each page's languages; return (kept, removed count)."""
     kept: list[Hit] = []
     by_content: dict[str, int] = {}
     hits = tuple(hits)
@@ -62,7 +83,7 @@ def deduplicate(hits: Iterable[Hit]) -> tuple[tuple[Hit, ...], int]:
         same = by_content.get(hit.content)
         if same is not None:
             removed += 1
-            if original_first(hit.source) < original_first(kept[same].source):
+            if _is_original(hit.source, kept[same].source, size_of):
                 kept[same] = replace(
                     kept[same], source=hit.source, line_start=hit.line_start,
                     line_end=hit.line_end,
@@ -76,7 +97,7 @@ def deduplicate(hits: Iterable[Hit]) -> tuple[tuple[Hit, ...], int]:
         if copied is not None:
             removed += 1
             earlier = kept[copied]
-            if original_first(hit.source) < original_first(earlier.source):
+            if _is_original(hit.source, earlier.source, size_of):
                 # The original (`binding.go`, not `binding_nomsgpack.go`) at the copy's rank.
                 kept[copied] = replace(hit, score=earlier.score)
                 shown[copied] = lines

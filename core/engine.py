@@ -35,6 +35,7 @@ from .models import (
     TierStatus,
     count_hits,
 )
+from .project import is_inside
 from .tiers.base import TierRequest
 from .tiers.registry import load_tier
 
@@ -104,7 +105,7 @@ def run_tiers(
             outcomes.append(outcome)
             on_event(TierFinished(query_id, outcome))
 
-    hits, removed = deduplicate(served_hits)
+    hits, removed = deduplicate(served_hits, _size_under(root))
     turns = session.turn() if session is not None else contextlib.nullcontext()
     with turns as turn:
         if turn is None:
@@ -179,3 +180,19 @@ def _apply_filter(outcome: TierOutcome, context_filter: ContextFilter) -> TierOu
         hits=(),
         filtered=tuple(filtered),
     )
+
+
+def _size_under(root: Path) -> Callable[[str], int | None]:
+    """A source's size in bytes, by its root-relative path (None when it is gone or is no
+    file under the root: a store note's source)."""
+
+    def size_of(source: str) -> int | None:
+        path = root / source
+        try:
+            if not is_inside(path.resolve(), root.resolve()):
+                return None
+            return path.stat().st_size if path.is_file() else None
+        except (OSError, ValueError):
+            return None
+
+    return size_of

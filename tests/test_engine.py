@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+
+import pytest
 
 from tierscope.config.model import Config
 from tierscope.engine import run_tiers
@@ -286,3 +288,45 @@ def test_a_near_copy_ranked_above_its_original_gives_way_to_it(tmp_path):
     ]
     assert result.hits[0].content == BINDING
     assert result.deduplicated == 1
+
+
+# nlohmann/json: each header's code is also in the one amalgamated header, 23 times its
+# size; that one was kept (a shallower path) and the source file the grep tier ranked
+# first was served under its name.
+DUMP = (
+    "void dump_escaped(const string_t& s)\n{\n    for (auto c : s) {\n        write(c);\n    }\n}"
+)
+
+
+@pytest.mark.parametrize("amalgamated_first", [False, True])
+def test_a_passage_also_in_an_amalgamated_file_is_served_from_its_source(
+    make_project, amalgamated_first
+):
+    padding = "".join(f"inline int helper_{n}() {{ return {n}; }}\n" for n in range(400))
+    root = make_project(
+        {
+            "include/nlohmann/detail/output/serializer.hpp": f"#pragma once\n{DUMP}\n",
+            "single_include/nlohmann/json.hpp": f"{padding}{DUMP}\n{padding}",
+        }
+    )
+    source = Hit("include/nlohmann/detail/output/serializer.hpp", 0.9, DUMP, "grep", 2, 7)
+    amalgamated = Hit("single_include/nlohmann/json.hpp", 0.8, DUMP, "grep", 401, 406)
+    if amalgamated_first:
+        source, amalgamated = replace(source, score=0.8), replace(amalgamated, score=0.9)
+    tiers = {"grep": ScriptedTier("grep", TierStatus.SERVED, (source, amalgamated))}
+    result, _ = run(tiers, root, order=("grep",))
+    assert [(h.source, h.line_start) for h in result.hits] == [
+        ("include/nlohmann/detail/output/serializer.hpp", 2)
+    ]
+    assert result.deduplicated == 1
+
+
+def test_of_identical_passages_in_files_of_a_size_the_original_is_kept(make_project):
+    # A copy (a `.bak`, a deeper path) of about the same size is still the copy.
+    root = make_project({"docs/guide.md": DUMP + "\n", "old/docs/guide.md.bak": DUMP + "\n\n"})
+    hits = (
+        Hit("old/docs/guide.md.bak", 0.9, DUMP, "grep", 1, 6),
+        Hit("docs/guide.md", 0.8, DUMP, "grep", 1, 6),
+    )
+    result, _ = run({"grep": ScriptedTier("grep", TierStatus.SERVED, hits)}, root, order=("grep",))
+    assert [h.source for h in result.hits] == ["docs/guide.md"]
