@@ -77,6 +77,16 @@ def test_versus_is_no_term():
     assert keys("tabs versus spaces") == ["tab", "space"]
 
 
+def test_a_stopword_written_as_a_call_or_a_member_is_a_term():
+    # nlohmann/json's `at()`: `basic_json::at` and "how does at() check bounds" searched
+    # `basic` and `json`, or `check` and `bound`, never `at`.
+    assert keys("at()") == ["at"]
+    assert keys("basic_json::at") == ["basic", "json", "at", "basicjson"]
+    assert keys("basic_json.at") == ["basic", "json", "at", "basicjson"]
+    assert keys("how does at() check bounds") == ["at", "check", "bound"]
+    assert keys("is it at the end") == ["end"]
+
+
 def test_every_query_term_counts_there_is_no_cap():
     words = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima"
     assert len(query_terms(words)) == 12

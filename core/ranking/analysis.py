@@ -202,6 +202,9 @@ def query_terms(text: str) -> tuple[Term, ...]:
         member, qualified = qualified and cleaned[found.start() - 1] in ".#:", False
         qualifier = qualified = _QUALIFIES.match(cleaned, found.end()) is not None
         option = found.start() >= 2 and cleaned.startswith("--", found.start() - 2)
+        # A word written as a call (`at()`) or as a member (`basic_json::at`) is a name,
+        # even when it is a stopword.
+        named = member or cleaned.startswith("(", found.end())
         parts = [p for p in split_identifier(word) if p]
         for part in parts:
             if len(part) < 2 or (len(parts) > 1 and part.isdigit()):
@@ -218,7 +221,7 @@ def query_terms(text: str) -> tuple[Term, ...]:
                 spelt=word if not in_name and word != word.lower() else "",
                 option=option and not in_name,
             )  # fmt: skip
-            target = dropped if part in STOPWORDS else singles
+            target = dropped if part in STOPWORDS and not (named and not in_name) else singles
             if not in_name and key in target and target[key].in_name:
                 target[key] = term  # `runTestFiles tests`: asked with as a word too
             target.setdefault(key, term)
