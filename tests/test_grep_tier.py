@@ -1244,3 +1244,49 @@ def test_a_deprecated_definition_ranks_below_the_current_one(make_project, engin
     outcome = search(root, "CoroutineScope.launch")
     assert sources(outcome) == ["docs/Builders.kt", "docs/Guidance.kt"]
     assert "(deprecated)" in dict(outcome.hits[1].terms)
+
+
+def test_the_only_definition_of_a_name_as_a_method_is_not_weighed_as_another_class(
+    make_project, engine
+):
+    # cobra's `SetHelpFunc`, defined only on Command: command.go was told it "defines it in
+    # another class" (0.8), as if a module's own definition were elsewhere.
+    callers = {
+        f"docs/use_{n}.go": f"package main\n\nfunc setup{n}(c *Command) {{\n"
+        "\tc.SetHelpFunc(printHelp)\n}\n"
+        for n in range(3)
+    }
+    root = make_project(
+        {
+            **callers,
+            "docs/command.go": "package cobra\n\n"
+            "func (c *Command) SetHelpFunc(f func(*Command, []string)) {\n"
+            "\tc.helpFunc = f\n}\n",
+        }
+    )
+    outcome = search(root, "SetHelpFunc")
+    assert sources(outcome)[0] == "docs/command.go"
+    assert "(defines it in another class)" not in dict(outcome.hits[0].terms)
+
+
+def test_a_long_file_defining_a_name_of_common_words_is_read_for_its_definition(
+    make_project, engine
+):
+    # vite's `isCSSRequest`: `css` and `request` are everywhere, and utils.ts (2,012 lines)
+    # defining it ranked below the 60 files read for definitions.
+    users = {
+        f"docs/plugin_{n:02}.ts": f"import {{ isCSSRequest }} from './utils'\n"
+        f"export const css{n} = (request: Request) => isCSSRequest(request.url) && css(request)\n"
+        for n in range(70)
+    }
+    padding = "".join(
+        f"export const helper{n} = (value: number) => value + {n}\n" for n in range(600)
+    )
+    root = make_project(
+        {
+            **users,
+            "docs/utils.ts": padding + "export const isCSSRequest = (request: string): boolean =>\n"
+            "  CSS_LANGS_RE.test(request)\n",
+        }
+    )
+    assert sources(search(root, "isCSSRequest"))[0] == "docs/utils.ts"

@@ -30,29 +30,13 @@ from .file_roles import (
 )
 from .inline_tests import inline_tests
 from .matching import TermMatcher
+from .name_lookup import NAME_LOOKUP_DEPTH, definition_weight, files_holding
 from .navigation import points_elsewhere
 from .notebooks import NotebookView
 from .spans import Span, document_kind, split_lines
 
 # How many of the best files are read and scored again with their headings or definitions.
 RERANK_DEPTH = 20
-# A name looked up (`Strict`, `create_model`): the module defining it may be long, its text
-# ranking it far down among shorter files that use the name (pydantic's `types.py`, 3,352
-# lines, came 22nd for `Strict`); its definition is told only once it is read.
-NAME_LOOKUP_DEPTH = 60
-# When some code file defines the name looked up, one that only uses it (imports, calls,
-# annotates with it) weighs USES_NAME_WEIGHT, and one defining it nested in another class
-# NESTED_DEFINITION_WEIGHT: the definition comes first, a module's own before a method of
-# the same name. What `--explain` calls the part taken away.
-USES_NAME_WEIGHT = 0.6
-NESTED_DEFINITION_WEIGHT = 0.8
-USES_NAME_LABEL = "(does not define it)"  # it may hold only the name's parts
-NESTED_DEFINITION_LABEL = "(defines it in another class)"
-# A file whose definitions of the name are all marked deprecated, when another defines it
-# still in use (kotlinx.coroutines' Guidance.kt, two deprecated `CoroutineScope.launch`
-# overloads, came before Builders.common.kt): between the two weights above.
-DEPRECATED_WEIGHT = 0.7
-DEPRECATED_LABEL = "(deprecated)"
 
 
 @dataclass
@@ -279,17 +263,30 @@ def rerank_by_structure(
     outputs counted in the search only lifted it); what a file's own tests add (a Rust test
     module, inline_tests.py) counts as a test file's text does, unless the query asks
     about tests (`asking`: the keys it asks with, `_asking`). A query looking a name up
-    reads NAME_LOOKUP_DEPTH files, and when one defines the name, those that only use it
+    reads NAME_LOOKUP_DEPTH files and those holding a compound name whole (`pulled` from
+    the rest: name_lookup.files_holding), and when one defines the name, those that only use it
     weigh less (`_weighed_by_definition`): the one field that lowers a score, among the
     files read, which the files left behind already ranked below by their text."""
     looked_up = names_looked_up(matcher.terms)
     if depth is None:
         depth = NAME_LOOKUP_DEPTH if looked_up else RERANK_DEPTH
     head = list(islice(ranked, depth))
+    compounds = looked_up.intersection(term.key for term in matcher.terms if term.compound)
+    if compounds:
+        read_first = {entry.path for entry in head}
+        role_of = role_weigher(asking)
+        head += [
+            RankedFile(path, 0.0, {}, role_of(path))  # scored once read, as the others
+            for path in files_holding(candidates.frequencies, compounds, read_first)
+        ]
+        pulled = {entry.path for entry in head} - read_first
+    else:
+        pulled = set()
     dotted = any(term.member for term in matcher.terms)
     # Weighed only when the name is what the query asks (not one named in a question).
     weighed_names = looked_up if names_code(matcher.terms) else frozenset()
-    # Code file read -> 0: defines a name asked outside a class, 1: only in one, None: not.
+    # Code file read -> 0: defines a name asked outside a class, 1: only in one, None: not,
+    # DEPRECATED_LEVEL: only in forms marked deprecated.
     levels: dict[str, int | None] = {}
     tests_count_less = not asks_about_tests(asking)
     generated = generated_weigher(asking)
@@ -330,32 +327,21 @@ def rerank_by_structure(
         rescored = [_weighed_by_definition(entry, levels, dotted) for entry in rescored]
     rescored.sort(key=lambda entry: (-entry.score, entry.path))
     yield from rescored
-    yield from ranked
+    yield from (entry for entry in ranked if entry.path not in pulled)
 
 
 def _weighed_by_definition(
     entry: RankedFile, levels: Mapping[str, int | None], dotted: bool
 ) -> RankedFile:
-    """A code file's score when the query looks a name up and some file defines it: kept
-    for a definition at the top level (or in the class a dotted name names), scaled by
-    NESTED_DEFINITION_WEIGHT for one nested in another class, by DEPRECATED_WEIGHT for
-    definitions all marked deprecated while another file's is not, by USES_NAME_WEIGHT
-    for a file that defines none; the part taken away listed under its label."""
-    from .code_definitions import DEPRECATED_LEVEL  # imported already: levels were told
-
+    """A code file's score when the query looks a name up and some file defines it,
+    scaled as name_lookup.definition_weight says; the part taken away listed under its
+    label."""
     if entry.path not in levels:
         return entry  # a document, or a file not read
-    level = levels[entry.path]
-    if level is None:
-        weight, label = USES_NAME_WEIGHT, USES_NAME_LABEL
-    elif level == DEPRECATED_LEVEL:
-        if not any(other in (0, 1) for other in levels.values()):
-            return entry  # no file defines it otherwise: the deprecated one is the answer
-        weight, label = DEPRECATED_WEIGHT, DEPRECATED_LABEL
-    elif level and not dotted:
-        weight, label = NESTED_DEFINITION_WEIGHT, NESTED_DEFINITION_LABEL
-    else:
+    weighing = definition_weight(levels[entry.path], levels.values(), dotted)
+    if weighing is None:
         return entry
+    weight, label = weighing
     parts = {**entry.contributions, label: -(1.0 - weight) * entry.score}
     return RankedFile(entry.path, entry.score * weight, parts, entry.role)
 

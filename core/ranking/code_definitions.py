@@ -11,6 +11,7 @@ from collections.abc import Iterator, Mapping
 from .analysis import name_key
 from .code_blocks import attribute_string_end, indentation
 from .matching import TermMatcher
+from .name_lookup import DEPRECATED_LEVEL
 from .spans import document_kind
 
 # A word that may stand before a definition's keyword: `export default`, Rust's `pub(crate)`
@@ -89,11 +90,6 @@ _C_SIGNATURE = re.compile(
 _C_AFTER_PARAMETERS = re.compile(
     r"[ \t]*(?:const|noexcept|override|final|throws[ \t][^;{]*|:[^;{]*)*[ \t]*(\{)?[ \t]*$"
 )
-
-
-# What `definition_level` tells of a file whose definitions of the name are all marked
-# deprecated (deprecation.py).
-DEPRECATED_LEVEL = 2
 
 
 def definition_level(
