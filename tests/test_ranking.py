@@ -2088,3 +2088,20 @@ def test_a_member_looked_up_is_served_at_its_definition_before_a_block_holding_a
     query = "how does Controller.json encode the response body"
     cut = snippet(ELIXIR_CONTROLLER, "lib/phoenix/controller.ex", query, max_chars=600)
     assert "  def json(conn, data) do" in cut.text, cut.text
+
+
+def test_a_second_passage_of_one_line_longer_than_the_room_left_is_not_served():
+    # vite's plugin-legacy README: a 1,223-character first passage and a second of one
+    # 364-character line made a snippet of 1,611 characters, over the 1,500 cap.
+    intro = "".join(
+        f"- Legacy browsers item {n}: support for old browsers in the production build.\n"
+        for n in range(12)
+    )
+    long_line = "The legacy plugin " + "supports old browsers in a production build " * 8
+    filler = "".join(f"## Setting {n}\n\nUnrelated filler {n}.\n\n" for n in range(30))
+    text = f"# Legacy\n\n{intro}\n{filler}## Drawbacks\n\n{long_line}\n"
+    cut = snippet(
+        text, "README.md", "legacy browsers production build", max_chars=1300, max_line_chars=500
+    )
+    assert "Legacy browsers item 0" in cut.text
+    assert len(cut.text) <= 1300
