@@ -48,7 +48,8 @@ _DOCS_IN_FOLDERS_ONLY = frozenset(
 NOT_FOR_QMD = frozenset({".ipynb"})
 # Text files that are not documentation, even inside a documentation folder.
 _NOT_DOCUMENTATION = re.compile(
-    r"(?:requirements|constraints|cmakelists|robots|license|licence|copying|authors)\b", re.I
+    r"(?:requirements|constraints|cmakelists|conanfile|robots|license|licence|copying|authors)\b",
+    re.I,
 )
 # Source code by file extension.
 LANGUAGES = {

@@ -18,7 +18,8 @@ SAMPLE_BYTES = 16_384
 # At least this share of the sample's non-blank lines are prose, and at least this many.
 PROSE_SHARE = 0.45
 PROSE_LINES = 5
-# A line of prose: at least this many words once its key (`body:`, `- title:`) is cut.
+# A line of prose: at least this many words, apart, once its key (`body:`, `- title:`) is
+# cut; a path (`features/element_access/unchecked_access.md`, a site's navigation) is one.
 WORDS_IN_A_SENTENCE = 6
 _KEY = re.compile(r"^\s*(?:-\s+)?(?:[\w.-]+:(?:\s+|$))?")
 _WORD = re.compile(r"[^\W\d_]{2,}")
@@ -36,4 +37,5 @@ def reads_as_prose(path: Path) -> bool:
 
 
 def _is_sentence(line: str) -> bool:
-    return len(_WORD.findall(_KEY.sub("", line, count=1))) >= WORDS_IN_A_SENTENCE
+    words = _KEY.sub("", line, count=1).split()
+    return sum(1 for word in words if _WORD.search(word)) >= WORDS_IN_A_SENTENCE

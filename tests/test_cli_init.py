@@ -421,6 +421,24 @@ def test_settings_in_yaml_do_not_make_a_docs_folder_of_yaml(capsys, make_project
     assert docs.grep_paths == ("docs/",) and "*.yml" not in docs.include
 
 
+def test_a_site_navigation_of_long_paths_is_no_manual_written_as_yaml(capsys, make_project):
+    # nlohmann/json's mkdocs.yml: its `nav:` lines of paths
+    # (`features/element_access/unchecked_access.md`) counted six words each, as prose;
+    # its Conanfile.txt, build settings, brought every `*.txt` into the docs scope.
+    nav = "".join(f"    - features/element_access/unchecked_access_{n}.md\n" for n in range(40))
+    root = make_project(
+        {
+            "docs/mkdocs/docs/index.md": "# JSON\n\nWelcome.\n",
+            "docs/mkdocs/docs/integration/conan/Conanfile.txt": "[requires]\njson/3.11\n",
+            "docs/mkdocs/mkdocs.yml": f"site_name: JSON\nnav:\n  - Features:\n{nav}",
+            "include/json.hpp": "#pragma once\n",
+        }
+    )
+    init(capsys, root)
+    docs = scopes_of((root / ".tierscope.yaml").read_text())["docs"]
+    assert docs.include == ("*.md",)
+
+
 def test_manual_pages_in_a_man_folder_inside_another_folder_are_documentation(capsys, make_project):
     # httpie keeps its manual pages in `extras/man/`, beside packaging and scripts.
     page = ".TH HTTP 1\n.SH OPTIONS\n.TP\n.B \\-\\-check\\-status\nExit with an error status.\n"

@@ -12,7 +12,9 @@ MARKED = {
         "    level = DeprecationLevel.WARNING)\npublic fun CoroutineScope.launch(job: Job) {}"
     ),
     "java annotation": "@Deprecated\npublic static Gson create() {",
-    "javadoc tag": "/**\n * Creates one.\n * @deprecated use {@link #of} instead\n */\nstatic X make() {",
+    "javadoc tag": (
+        "/**\n * Creates one.\n * @deprecated use {@link #of} instead\n */\nstatic X make() {"
+    ),
     "jsdoc tag a blank line above": "/** @deprecated use router() */\n\nexport function app() {",
     "rust attribute": '#[deprecated(since = "0.7", note = "use serve")]\npub fn run() {',
     "c# attribute": '[Obsolete("Use Send")]\npublic void Post() {',
@@ -33,8 +35,12 @@ NOT_MARKED = {
     "a filter of warnings in the body": (
         "def quiet():\n    warnings.filterwarnings('ignore', category=DeprecationWarning)"
     ),
-    "a warning in the next function": "def a():\n    pass\ndef b():\n    warn('x', DeprecationWarning)",
-    "another indented definition's mark": "class A:\n    @deprecated\n    def old(self): ...\nclass B:",
+    "a warning in the next function": (
+        "def a():\n    pass\ndef b():\n    warn('x', DeprecationWarning)"
+    ),
+    "another indented definition's mark": (
+        "class A:\n    @deprecated\n    def old(self): ...\nclass B:"
+    ),
 }
 
 
