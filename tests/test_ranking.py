@@ -2105,3 +2105,31 @@ def test_a_second_passage_of_one_line_longer_than_the_room_left_is_not_served():
     )
     assert "Legacy browsers item 0" in cut.text
     assert len(cut.text) <= 1300
+
+
+def test_a_padded_markdown_table_is_served_without_its_padding():
+    # vite's CLI reference: prettier pads each cell to its column's widest, rows of 213
+    # characters, three quarters spaces; the rows are served line for line, without it.
+    rows = "".join(
+        f"| `--option-{n}` {' ' * 20}| Port number to use for the dev server {n} {' ' * 90}|\n"
+        for n in range(12)
+    )
+    text = (
+        f"# CLI\n\n## Dev server\n\n| Options {' ' * 20}| {' ' * 120}|\n"
+        f"| {'-' * 28} | {'-' * 120} |\n{rows}\n```text\n|  kept   as   is  |\n```\n"
+    )
+    cut = snippet(text, "docs/cli.md", "dev server port", max_chars=1500, max_line_chars=500)
+    lines = cut.text.split("\n")
+    assert "| `--option-0` | Port number to use for the dev server 0 |" in lines
+    assert "| --- | --- |" in lines
+    assert "|  kept   as   is  |" in lines  # a code block is served as written
+    assert (cut.line_start, cut.line_end) == (1, 22)  # the whole file, at 22 lines
+
+
+def test_compact_tables_keeps_each_line_and_what_is_not_a_table_row():
+    from tierscope.ranking.table_rows import compact_tables
+
+    lines = ["Two  spaces  in prose.", "|  a  |   b |", "    | x  |  y |", "```", "| c   |", "```"]
+    assert compact_tables(lines) == [
+        "Two  spaces  in prose.", "| a | b |", "    | x | y |", "```", "| c   |", "```",
+    ]  # fmt: skip

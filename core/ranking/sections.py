@@ -46,6 +46,7 @@ from .spans import (
     heading_alone,
     split_lines,
 )
+from .table_rows import compact_tables
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +85,8 @@ def cut_snippet(
     if not lines:
         return Snippet("", 1, 1)
     kind = document_kind(path)
+    if kind == "markdown":  # a table's padding is served (and counted) as one space
+        lines = compact_tables(lines)
     headings: dict[int, int] = {}
     levels: dict[int, int] = {}
     if kind == "code":

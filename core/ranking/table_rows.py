@@ -1,0 +1,29 @@
+"""Markdown tables as a reader needs them, for snippets: a formatter (prettier, an
+editor) pads every cell to its column's widest, and a skill pays tokens for each space of
+it — vite's CLI reference has rows of 213 characters, three quarters padding. Line by line,
+so each line served is still the file's line of the same number: in a table row outside
+fenced code, a run of spaces is one space and a delimiter cell's run of dashes three."""
+
+from __future__ import annotations
+
+import re
+
+_FENCE = re.compile(r"[ \t]*(```|~~~)")
+_ROW = re.compile(r"[ \t]*\|.*\|[ \t]*$")
+_PADDING = re.compile(r"(?<=\S) {2,}| {2,}(?=\S)")
+_DASHES = re.compile(r"-{4,}")
+
+
+def compact_tables(lines: list[str]) -> list[str]:
+    """`lines` with each table row's padding dropped (the others as they are)."""
+    compacted: list[str] = []
+    fence = ""  # the fence of the code block the line is in, if any
+    for line in lines:
+        opened = _FENCE.match(line)
+        if opened and (not fence or opened.group(1) == fence):
+            fence = "" if fence else opened.group(1)
+        elif not fence and _ROW.match(line):
+            indent = line[: len(line) - len(line.lstrip())]
+            line = indent + _DASHES.sub("---", _PADDING.sub(" ", line.strip()))
+        compacted.append(line)
+    return compacted
