@@ -1290,3 +1290,28 @@ def test_a_long_file_defining_a_name_of_common_words_is_read_for_its_definition(
         }
     )
     assert sources(search(root, "isCSSRequest"))[0] == "docs/utils.ts"
+
+
+def test_a_cpp_template_struct_is_defined_where_its_body_is_not_where_it_is_declared(
+    make_project, engine
+):
+    # nlohmann/json's `ordered_map`: json_fwd.hpp's `struct ordered_map;` counted as its
+    # definition, and ordered_map.hpp's struct as one "in another class": its template's
+    # parameters (`class Allocator = ...`) read as a class.
+    users = "".join(
+        f"inline ordered_map<int, int> make{n}() {{ return {{}}; }}\n" for n in range(30)
+    )
+    root = make_project(
+        {
+            "docs/json_fwd.hpp": "template<class Key, class T>\nstruct ordered_map;\n"
+            "using ordered_json = basic_json<ordered_map>;\n",
+            "docs/ordered_map.hpp": users
+            + "template <class Key, class T, class IgnoredLess = std::less<Key>,\n"
+            "          class Allocator = std::allocator<std::pair<const Key, T>>>\n"
+            "                  struct ordered_map : std::vector<std::pair<const Key, T>>\n"
+            "{\n    using key_type = Key;\n};\n",
+        }
+    )
+    outcome = search(root, "ordered_map")
+    assert sources(outcome)[0] == "docs/ordered_map.hpp"
+    assert "(defines it in another class)" not in dict(outcome.hits[0].terms)

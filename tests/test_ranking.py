@@ -1664,6 +1664,18 @@ KOTLIN_STYLE = (
     "}\n"
 )
 
+CPP_STYLE = (
+    "class json_pointer\n{\n  public:\n"
+    + "".join(
+        f"    int helper{n}(int x) const\n    {{\n        return x + {n};\n    }}\n\n"
+        for n in range(20)
+    )
+    + "    void report()\n    {\n        auto flat = unflatten(value);\n    }\n\n"
+    "    /// @brief the object from its flattened form\n"
+    "    template<typename BasicJsonType>\n    static BasicJsonType\n"
+    "    unflatten(const BasicJsonType& value)\n    {\n        return value;\n    }\n};\n"
+)
+
 
 @pytest.mark.parametrize(
     ("path", "text", "query", "start"),
@@ -1674,8 +1686,15 @@ KOTLIN_STYLE = (
         ("src/Account.java", JAVA_STYLE, "applyInterest", "    /** Adds a year's interest"),
         ("src/Account.java", JAVA_STYLE, "Account.applyInterest", "    /** Adds a year's"),
         ("src/Parser.kt", KOTLIN_STYLE, "parseTokens", "    private fun parseTokens("),
+        # nlohmann/json: a member's return type on the line above its name.
+        (
+            "include/json_pointer.hpp",
+            CPP_STYLE,
+            "unflatten",
+            "    /// @brief the object from its flattened form\n    template<typename",
+        ),
     ],
-    ids=["c", "c-gnu-style", "java", "java-holder", "kotlin"],
+    ids=["c", "c-gnu-style", "java", "java-holder", "kotlin", "c++-type-above"],
 )
 def test_a_function_of_the_c_family_is_shown_at_its_definition(path, text, query, start):
     cut = snippet(text, path, query, max_chars=200)

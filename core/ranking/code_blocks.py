@@ -4,6 +4,7 @@ spread over lines starts."""
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 
 from .spans import Span
@@ -47,10 +48,13 @@ def code_blocks(lines: list[str], matching: list[int] | None = None) -> list[Spa
             ends[start] = previous + 1
     spans: list[Span] = []
     for start, end in sorted(ends.items()):
-        if matching is not None and bisect_left(matching, start) == bisect_left(matching, end):
-            continue
         if lines[start].lstrip().startswith(_CLOSERS):
             continue  # `) -> None:`, `} else {`: the rest of the block above, not one
+        # A body's brace alone under its signature (Allman style): the block holds the
+        # signature, and a name defined only there matches it.
+        first = _braced_start(lines, start)
+        if matching is not None and bisect_left(matching, first) == bisect_left(matching, end):
+            continue
         level = levels[start]
         while True:
             closing = end
@@ -66,7 +70,7 @@ def code_blocks(lines: list[str], matching: list[int] | None = None) -> list[Spa
             # signature spread over lines, `} else {`, TypeScript's `>(` then
             # `): Type {`) continues the same definition.
             end = ends.get(closing, closing + 1)
-        spans.append(Span(lead_in_start(lines, _braced_start(lines, start), level), end))
+        spans.append(Span(lead_in_start(lines, first, level), end))
     return spans
 
 
@@ -121,13 +125,42 @@ def _attribute_string_start(lines: list[str], closing: int, level: int) -> int |
     return None
 
 
+# A statement's keyword, never a C-family type or name.
+C_KEYWORDS = (
+    r"(?:return|if|else|while|for|foreach|switch|case|do|goto|typedef|sizeof|new|delete"
+    r"|throw|catch|await|yield)\b"
+)
+# A C-family signature whose name opens the line (`gen_reduce(`, `    unflatten(`), and a line
+# of nothing but a return type and modifiers or a template's header above it (GNU style:
+# `static struct bytecode *`; C++: `template<typename BasicJsonType>`, `static BasicJsonType`).
+C_NAME_ALONE = re.compile(rf"[ \t]*(?!{C_KEYWORDS})(?:\w+::)*~?([A-Za-z_]\w*)[ \t]*\(")
+C_TYPE_LINE = re.compile(rf"[ \t]*(?!{C_KEYWORDS})[A-Za-z_][\w:<>,*& \t]*[\w>*&]")
+
+
+def typed_start(lines: list[str], start: int) -> int:
+    """Where a C-family definition whose name opens line `start` starts: its return type's
+    and template header's lines above it, as indented (`start` for any other line)."""
+    if not C_NAME_ALONE.match(lines[start]):
+        return start
+    level = indentation(lines[start])
+    first = start
+    while (
+        first > 0
+        and indentation(lines[first - 1]) == level
+        and C_TYPE_LINE.fullmatch(lines[first - 1])
+    ):
+        first -= 1
+    return first
+
+
 def lead_in_start(lines: list[str], start: int, level: int) -> int:
     """Where the block at `start` begins with its lead-in: the comments and decorators just
     above it at its indentation (a decorator spread over lines from its first; an
     attribute's string over lines, Elixir's `@doc`, from its attribute), and a doc
     comment (`/** ... */`, its ` * ` lines one
-    column in) even with a blank line between it and the definition."""
-    first = start
+    column in) even with a blank line between it and the definition; a C-family
+    definition from its return type's line (`typed_start`)."""
+    first = start = typed_start(lines, start)
     if first > 1 and not lines[first - 1].strip() and lines[first - 2].strip().endswith("*/"):
         first -= 1  # the blank line under a doc comment
     while first > 0:

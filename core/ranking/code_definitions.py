@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator, Mapping
 
 from .analysis import name_key
-from .code_blocks import attribute_string_end, indentation
+from .code_blocks import C_KEYWORDS, C_NAME_ALONE, attribute_string_end, indentation, typed_start
 from .matching import TermMatcher
 from .name_lookup import DEPRECATED_LEVEL
 from .spans import document_kind
@@ -77,15 +77,14 @@ _SIGNATURE_MAX_LINES = 40
 # (C++'s `Holder::name`), its parameters' parenthesis. At the margin, a C function (in the
 # GNU style its name opens the line, the type on the line above); indented, a method, with
 # at least one word before its name. Never a statement's keyword.
-_C_KEYWORDS = (
-    r"(?:return|if|else|while|for|foreach|switch|case|do|goto|typedef|sizeof|new|delete"
-    r"|throw|catch|await|yield)\b"
-)
+_C_KEYWORDS = C_KEYWORDS
 _C_TYPE_WORD = rf"(?!{_C_KEYWORDS})[A-Za-z_][\w:]*(?:<[^;(){{}}]*>)?(?:\[\])*[ \t*&]*[ \t]"
 _C_SIGNATURE = re.compile(
     rf"(?:(?:{_C_TYPE_WORD}[ \t]*)*|[ \t]+(?:{_C_TYPE_WORD}[ \t]*)+)\**"
     rf"(?!{_C_KEYWORDS})(?:\w+::)*~?([A-Za-z_]\w*)[ \t]*\("
 )
+# A C or C++ type declared, not defined: `struct ordered_map;`, `class basic_json;`.
+_FORWARD_DECLARATION = re.compile(r"[ \t]*(?:class|struct|union|enum)[ \t]+\w+[ \t]*;")
 # What may follow a C-family signature's closing parenthesis before its body's brace.
 _C_AFTER_PARAMETERS = re.compile(
     r"[ \t]*(?:const|noexcept|override|final|throws[ \t][^;{]*|:[^;{]*)*[ \t]*(\{)?[ \t]*$"
@@ -156,6 +155,7 @@ _IMPL = re.compile(r"[ \t]*impl(?:<[^>]*>)?[ \t]+(?:[\w:]+(?:<[^{]*?>)?[ \t]+for
 # {`, `exports.Router = class extends Layer {`).
 _CLASS = re.compile(
     rf"[ \t]*(?:(?:{_MODIFIER}[ \t]+)*(?:class|module|object|interface|trait)[ \t]+(\w+)"
+    r"\b(?![ \t]*[=,>])"  # C++'s template parameters (`class Allocator = ...`) are no class
     r"|(?:defmodule|defprotocol|defimpl)[ \t]+(?:\w+\.)*(\w+)"
     rf"|(?:(?:export[ \t]+)?(?:const|let|var)[ \t]+|{_OBJECT_PATH})([A-Za-z_$][\w$]*)"
     r"[ \t]*=[ \t]*class\b)"
@@ -322,16 +322,26 @@ def _defined(
 def _name_defined_on(lines: list[str], index: int) -> str | None:
     """The name line `index` (0-based) defines, None for a line defining nothing."""
     line = lines[index]
+    if _FORWARD_DECLARATION.match(line):
+        return None  # `struct ordered_map;`: the definition is elsewhere
     found = _DEFINITION.match(line)
     if found:
         return next(name for name in found.groups() if name)
     wrapped = _WRAPPED_METHOD.match(line)
     if wrapped and _opens_a_body(lines, index):
         return wrapped.group(1)
-    function = _C_SIGNATURE.match(line)
+    function = _C_SIGNATURE.match(line) or _c_name_under_its_type(lines, index)
     if function and _c_body_follows(lines, index, function.end()):
         return function.group(1)
     return None
+
+
+def _c_name_under_its_type(lines: list[str], index: int) -> re.Match[str] | None:
+    """An indented C-family name opening line `index` under a line of its return type
+    (a C++ member: `static BasicJsonType` over `unflatten(`), None otherwise."""
+    if index == 0 or indentation(lines[index]) == 0 or typed_start(lines, index) == index:
+        return None
+    return C_NAME_ALONE.match(lines[index])
 
 
 def _c_body_follows(lines: list[str], index: int, opened: int) -> bool:
