@@ -2152,3 +2152,32 @@ def test_compact_tables_keeps_each_line_and_what_is_not_a_table_row():
     assert compact_tables(lines) == [
         "Two  spaces  in prose.", "| a | b |", "    | x | y |", "```", "| c   |", "```",
     ]  # fmt: skip
+
+
+CLICK_COMPLETION = (
+    "# Shell Completion\n\n## Enabling Completion\n\n"
+    + "To enable shell completion, the user registers a special function with the shell.\n" * 6
+    + "The exact script varies depending on the shell you are using.\n\n"
+    "```{eval-rst}\n.. tabs::\n\n    .. group-tab:: Bash\n\n"
+    "        Add this to ``~/.bashrc``:\n\n"
+    '            eval "$(_FOO_BAR_COMPLETE=bash_source foo-bar)"\n\n'
+    "    .. group-tab:: Zsh\n\n        Add this to ``~/.zshrc``:\n\n"
+    '            eval "$(_FOO_BAR_COMPLETE=zsh_source foo-bar)"\n\n'
+    "    .. group-tab:: Fish\n\n"
+    "        Add this to ``~/.config/fish/completions/foo-bar.fish``:\n\n"
+    + "            _FOO_BAR_COMPLETE=fish_source foo-bar | source\n" * 12
+    + "```\n\n## Custom Type Completion\n\nOther text.\n"
+)
+
+
+def test_an_answer_in_a_fenced_block_too_long_to_close_is_served_its_end_cut():
+    # click's shell completion page: the passage ended inside an `{eval-rst}` block whose
+    # closing fence did not fit, and was cut back to before the block, the Zsh line with
+    # it: a term on the block's last line shown (`completions`) kept it from being shortened.
+    cut = snippet(
+        CLICK_COMPLETION, "docs/shell-completion.md", "zsh completion script", max_chars=1000,
+        max_line_chars=200,
+    )  # fmt: skip
+    assert 'eval "$(_FOO_BAR_COMPLETE=zsh_source foo-bar)"' in cut.text
+    assert cut.text.rstrip().endswith("```")  # the block is closed
+    assert len(cut.text) <= 1000

@@ -240,6 +240,12 @@ class PassageEnds:
                 if fits:
                     led += [span, closing]
                     continue
+                cost = size(closing) + MARKER_CHARS
+                cut = self._cut_to_close(span, cost - room, size)
+                if cut is not None:  # its last lines go, what it shows in the block stays
+                    room += size(span) - size(cut) - cost
+                    led += [cut, closing]
+                    continue
                 before = self._before_open_block(span)
                 if before is not None:  # no room to close the block: end before it opens
                     room += size(span) - size(before)
@@ -302,6 +308,23 @@ class PassageEnds:
         if freed < needed:
             return None
         return _trimmed(self.lines, Span(span.start, end))
+
+    def _cut_to_close(self, span: Span, needed: int, size: Callable[[Span], int]) -> Span | None:
+        """The passage without as many of its last lines as free `needed` characters for
+        the closing fence of the block it ends inside, query terms or not, when what is
+        left of the block still holds one (an answer inside a long block: the block's
+        first lines, not none of it); else None."""
+        block = self._block_around(span.end)
+        if block is None or block.start <= span.start:
+            return None
+        end, freed = span.end, 0
+        while freed < needed and end - 1 > block.start + 1:
+            freed += size(Span(end - 1, end))
+            end -= 1
+        if freed < needed:
+            return None
+        held = bisect_left(self.matching, block.start + 1) < bisect_left(self.matching, end)
+        return _trimmed(self.lines, Span(span.start, end)) if held else None
 
     def _before_open_block(self, span: Span) -> Span | None:
         """The passage up to the fenced block it opens and ends inside, when a written
