@@ -49,13 +49,13 @@ def _marked_above(lines: list[str], index: int) -> bool:
         text = line.strip()
         if not text:
             return False
-        first = above
+        first: int | None = above
         if indentation(line) > level:
             # Held by a lead-in line above it, or the end of the statement before.
             first = _lead_in_holding(lines, above, level, lowest)
-            if first is None:
-                return False
         elif not text.startswith(_LEAD_INS):
+            first = None
+        if first is None:
             return False
         if any(_MARKED_ABOVE.search(lines[number]) for number in range(first, above + 1)):
             return True
