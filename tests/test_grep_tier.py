@@ -1315,3 +1315,49 @@ def test_a_cpp_template_struct_is_defined_where_its_body_is_not_where_it_is_decl
     outcome = search(root, "ordered_map")
     assert sources(outcome)[0] == "docs/ordered_map.hpp"
     assert "(defines it in another class)" not in dict(outcome.hits[0].terms)
+
+
+def test_tests_for_a_name_are_asked_about_where_the_code_says_test_throughout(make_project, engine):
+    # vite's code calls `RegExp.prototype.test` everywhere, so "test" read as the project's
+    # subject, and "tests for loadEnv" served env.ts before env.spec.ts.
+    files = {
+        f"docs/src/plugin{n}.ts": f"export const match{n} = (id: string) => /\\.css$/.test(id)\n"
+        for n in range(24)
+    }
+    root = make_project(
+        {
+            **files,
+            "docs/src/env.ts": "export function loadEnv(mode: string, dir: string) {\n"
+            "  return /^VITE_/.test(mode) ? read(dir) : {}\n}\n",
+            "docs/src/__tests__/env.spec.ts": "describe('loadEnv', () => {\n"
+            "  test('reads the mode file', () => {\n    expect(loadEnv('dev', dir)).toEqual({})\n"
+            "  })\n})\n",
+        }
+    )
+    assert sources(search(root, "tests for loadEnv"))[0] == "docs/src/__tests__/env.spec.ts"
+    # A question about testing, naming no name, is still about the project's own subject.
+    assert sources(search(root, "test the mode"))[0] != "docs/src/__tests__/env.spec.ts"
+
+
+def test_a_question_naming_a_name_and_a_test_in_passing_asks_for_the_code(make_project, engine):
+    # Flask's "why does session_transaction in my test raise a TypeError saying cookies are
+    # disabled": the answer is testing.py's code, not the tests of session_transaction.
+    root = make_project(
+        {
+            "docs/src/testing.py": "class FlaskClient:\n"
+            "    def session_transaction(self):\n"
+            "        if self._cookies is None:\n"
+            "            raise TypeError('Cookies are disabled.')\n",
+            "docs/tests/test_testing.py": "".join(
+                f"def test_session_{n}(client):\n"
+                f"    with client.session_transaction() as sess:\n        sess['x'] = {n}\n"
+                for n in range(3)
+            ),
+        }
+    )
+    question = (
+        "why does session_transaction in my test raise a TypeError saying cookies are disabled"
+    )
+    outcome = search(root, question)
+    assert sources(outcome)[0] == "docs/src/testing.py"
+    assert "(not a test)" not in dict(outcome.hits[0].terms)

@@ -17,7 +17,7 @@ from tierscope.ranking.analysis import (
     split_identifier,
 )
 from tierscope.ranking.bm25 import Scorer
-from tierscope.ranking.candidates import Candidates, paths_terms, rank
+from tierscope.ranking.candidates import Candidates, rank
 from tierscope.ranking.code_blocks import code_blocks
 from tierscope.ranking.file_roles import (
     AS_IS,
@@ -43,6 +43,7 @@ from tierscope.ranking.file_roles import (
 )
 from tierscope.ranking.inline_tests import inline_tests
 from tierscope.ranking.matching import TermMatcher, leftmost_first
+from tierscope.ranking.path_terms import paths_terms
 from tierscope.ranking.sections import cut_snippet
 from tierscope.ranking.spans import Span
 

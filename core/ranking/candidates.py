@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import heapq
 import os
-from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import accumulate, islice
+from itertools import islice
 
 from ..files import TextFile
 from . import bm25
@@ -30,9 +29,15 @@ from .file_roles import (
 )
 from .inline_tests import inline_tests
 from .matching import TermMatcher
-from .name_lookup import NAME_LOOKUP_DEPTH, definition_weight, files_holding
+from .name_lookup import (
+    NAME_LOOKUP_DEPTH,
+    definition_weight,
+    files_holding,
+    names_an_identifier,
+)
 from .navigation import points_elsewhere
 from .notebooks import NotebookView
+from .path_terms import path_terms, paths_terms
 from .spans import Span, document_kind, split_lines
 
 # How many of the best files are read and scored again with their headings or definitions.
@@ -106,7 +111,7 @@ def rank(
     in_paths = paths_terms(candidates.frequencies, matcher) if matcher is not None else {}
     if asking is None:
         asking = _asking(candidates, matcher) if matcher is not None else scorer.weights
-    role_of = role_weigher(asking)
+    role_of = role_weigher(asking, matcher is not None and names_an_identifier(matcher.terms))
     nothing: frozenset[str] = frozenset()
     # A bound depends only on the counts, in their order, when no term is in the path:
     # it is computed once for equal counts. Files with the same matches share one counts
@@ -146,48 +151,6 @@ def rank(
             return
         negative, path, contributions, role = heapq.heappop(scored)
         yield RankedFile(path, -negative, contributions, role)
-
-
-def paths_terms(paths: Iterable[str], matcher: TermMatcher) -> dict[str, frozenset[str]]:
-    """The query terms each path holds, for the paths that hold any: one search over all
-    of them joined, then a count of only those that matched (most paths hold none)."""
-    if not bm25.PATH_WEIGHT:
-        return {}
-    listed = list(paths)
-    joined = "\n".join(listed)
-    starts = list(accumulate((len(path) + 1 for path in listed), initial=0))
-    if not joined.isascii():
-        hit: set[int] = {bisect_right(starts, offset) - 1 for offset, _ in matcher.matches(joined)}
-        found = {}
-        for index in hit:
-            terms = frozenset(matcher.count(listed[index]))
-            if terms:
-                found[listed[index]] = terms
-        return found
-    # ASCII: lower-casing keeps every offset, so the matches in the joined paths are each
-    # path's own matches (none crosses a newline), and a path's terms are those of its
-    # matched words (what `matcher.count(path)` would find), each word analysed once.
-    words: dict[int, list[str]] = {}
-    for offset, word in matcher.matches(joined):
-        words.setdefault(bisect_right(starts, offset) - 1, []).append(word)
-    keys_of: dict[str, list[str]] = {}
-    found = {}
-    for index, matched in words.items():
-        keys = set()
-        for word in matched:
-            if word not in keys_of:
-                keys_of[word] = matcher.keys_of(word)
-            keys.update(keys_of[word])
-        if keys:
-            found[listed[index]] = frozenset(keys)
-    return found
-
-
-def path_terms(path: str, matcher: TermMatcher) -> frozenset[str]:
-    """The query terms a file's path holds (its folders and name)."""
-    if not bm25.PATH_WEIGHT or not matcher.holds_any(path):
-        return frozenset()
-    return frozenset(matcher.count(path.replace("/", " ")))
 
 
 @dataclass(frozen=True)
@@ -242,8 +205,13 @@ def ranked_and_rescored(
 
 def _asking(candidates: Candidates, matcher: TermMatcher) -> set[str]:
     """The keys the query asks with (file_roles: tests, news, examples...), without the
-    words about tests that are the project's own subject."""
-    return without_the_subject(asking_keys(matcher.terms), candidates.frequencies)
+    words about tests that are the project's own subject, unless the query names an
+    identifier (`tests for loadEnv`: that name's tests, whatever the project says `test`
+    for: vite calls `RegExp.prototype.test` throughout)."""
+    keys = asking_keys(matcher.terms)
+    if names_an_identifier(matcher.terms):
+        return set(keys)
+    return without_the_subject(keys, candidates.frequencies)
 
 
 def rerank_by_structure(
@@ -274,7 +242,7 @@ def rerank_by_structure(
     compounds = looked_up.intersection(term.key for term in matcher.terms if term.compound)
     if compounds:
         read_first = {entry.path for entry in head}
-        role_of = role_weigher(asking)
+        role_of = role_weigher(asking, names_an_identifier(matcher.terms))
         head += [
             RankedFile(path, 0.0, {}, role_of(path))  # scored once read, as the others
             for path in files_holding(candidates.frequencies, compounds, read_first)
@@ -283,12 +251,13 @@ def rerank_by_structure(
     else:
         pulled = set()
     dotted = any(term.member for term in matcher.terms)
-    # Weighed only when the name is what the query asks (not one named in a question).
-    weighed_names = looked_up if names_code(matcher.terms) else frozenset()
+    tests_count_less = not asks_about_tests(asking)
+    # Weighed only when the name is what the query asks (not one named in a question, nor
+    # its tests: `tests for loadEnv`).
+    weighed_names = looked_up if names_code(matcher.terms) and tests_count_less else frozenset()
     # Code file read -> 0: defines a name asked outside a class, 1: only in one, None: not,
     # DEPRECATED_LEVEL: only in forms marked deprecated.
     levels: dict[str, int | None] = {}
-    tests_count_less = not asks_about_tests(asking)
     generated = generated_weigher(asking)
     rescored: list[RankedFile] = []
     for entry in head:

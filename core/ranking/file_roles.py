@@ -133,6 +133,8 @@ class Role:
 
 AS_IS = Role()
 TEST_FILE = Role(TEST_FILE_WEIGHT, DEMOTION_LABEL)
+# Code that is no test, when the query asks for a name's tests (`tests for loadEnv`).
+NOT_ITS_TESTS = Role(TEST_FILE_WEIGHT, "(not a test)")
 DATED_POST = Role(POST_WEIGHT, POST_DEMOTION_LABEL)
 TRANSLATED_PAGE = Role(TRANSLATION_WEIGHT, TRANSLATION_DEMOTION_LABEL)
 EXAMPLE_PROGRAM = Role(EXAMPLE_WEIGHT, EXAMPLE_DEMOTION_LABEL)
@@ -314,16 +316,18 @@ def asks_about_tests(query_keys: Iterable[str]) -> bool:
     return bool(_ASKS_ABOUT_TESTS.intersection(query_keys))
 
 
-def role_weigher(query_keys: Iterable[str]) -> Callable[[str], Role]:
+def role_weigher(query_keys: Iterable[str], names_code: bool = False) -> Callable[[str], Role]:
     """The role of a file, by its path, for a query with these keys: TEST_FILE unless the
     query asks about tests, EXAMPLE_PROGRAM unless it asks for examples, DECLARATIONS
     unless it asks about types, DATED_POST unless it asks about news (or holds a version
     number), TRANSLATED_PAGE unless the query holds a word outside ASCII, PAPERWORK unless
     it asks about licensing or conduct, OLDER_EDITION unless it asks about versions, else
-    AS_IS.
+    AS_IS; when it asks about tests and `names_code` (`tests for loadEnv`), NOT_ITS_TESTS
+    for a code file that is no test.
     Asked only of the files a ranking scores (a few of thousands)."""
     keys = set(query_keys)
     tests = TEST_FILE_WEIGHT < 1 and not asks_about_tests(keys)
+    its_tests = TEST_FILE_WEIGHT < 1 and names_code and not tests
     asks_about_news = _ASKS_ABOUT_NEWS.intersection(keys) or any(map(_VERSION.fullmatch, keys))
     posts = POST_WEIGHT < 1 and not asks_about_news
     translations = TRANSLATION_WEIGHT < 1 and all(key.isascii() for key in keys)
@@ -337,6 +341,8 @@ def role_weigher(query_keys: Iterable[str]) -> Callable[[str], Role]:
     def role(path: str) -> Role:
         if tests and is_test_file(path):
             return TEST_FILE
+        if its_tests and document_kind(path) == "code" and not is_test_file(path):
+            return NOT_ITS_TESTS
         if examples and is_example_program(path):
             return EXAMPLE_PROGRAM
         if declarations and path.endswith(_DECLARATION_SUFFIXES):

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 
+from .analysis import Term, few_words
+
 # The module defining the name may be long, its text ranking it far down among shorter files
 # that use the name (pydantic's `types.py`, 3,352 lines, came 22nd for `Strict`); its
 # definition is told only once it is read: this many of the best files are read.
@@ -33,6 +35,16 @@ NESTED_DEFINITION_LABEL = "(defines it in another class)"
 # overloads, came before Builders.common.kt): between the two weights above.
 DEPRECATED_WEIGHT = 0.7
 DEPRECATED_LABEL = "(deprecated)"
+
+
+def names_an_identifier(terms: tuple[Term, ...]) -> bool:
+    """Whether the query is a word or two (`few_words`), one a name written as code writes
+    it (`tests for loadEnv`, `dry_run tests`), not a hyphenated English word
+    (`re-rendering`): it asks about that name, not a question naming it in passing."""
+    return few_words(terms) and any(
+        term.compound and ("_" in term.spelt or term.spelt[1:] != term.spelt[1:].lower())
+        for term in terms
+    )
 
 
 def files_holding(
