@@ -1361,3 +1361,27 @@ def test_a_question_naming_a_name_and_a_test_in_passing_asks_for_the_code(make_p
     outcome = search(root, question)
     assert sources(outcome)[0] == "docs/src/testing.py"
     assert "(not a test)" not in dict(outcome.hits[0].terms)
+
+
+def test_where_a_name_is_called_ranks_its_callers_before_its_definition(make_project, engine):
+    # cobra's "where is findSuggestions called": command.go, which only defines it, came
+    # before args.go, which calls it.
+    root = make_project(
+        {
+            "docs/command.go": "package cobra\n\n"
+            + "".join(
+                f"func (c *Command) Helper{n}() int {{\n\treturn {n}\n}}\n\n" for n in range(12)
+            )
+            + "// findSuggestions finds suggestions for a mistyped command name.\n"
+            "func (c *Command) findSuggestions(arg string) string {\n"
+            '\tsuggestions := c.SuggestionsFor(arg)\n\treturn strings.Join(suggestions, "\\n")\n}\n',
+            "docs/args.go": "package cobra\n\n"
+            + "".join(f"// legacy validation rule {n} for arguments\n" for n in range(8))
+            + "func legacyArgs(cmd *Command, args []string) error {\n"
+            '\treturn fmt.Errorf("unknown command %q%s", args[0], cmd.findSuggestions(args[0]))\n'
+            "}\n",
+        }
+    )
+    outcome = search(root, "where is findSuggestions called")
+    assert sources(outcome)[0] == "docs/args.go"
+    assert "(only defines it)" in dict(outcome.hits[1].terms)

@@ -14,7 +14,7 @@ from itertools import islice
 
 from ..files import TextFile
 from . import bm25
-from .analysis import asking_keys, names_code, names_looked_up
+from .analysis import asking_keys, asks_for_uses, names_code, names_looked_up
 from .bm25 import Scorer
 from .file_roles import (
     AS_IS,
@@ -31,6 +31,8 @@ from .inline_tests import inline_tests
 from .matching import TermMatcher
 from .name_lookup import (
     NAME_LOOKUP_DEPTH,
+    ONLY_DEFINES_LABEL,
+    ONLY_DEFINES_WEIGHT,
     definition_weight,
     files_holding,
     names_an_identifier,
@@ -255,6 +257,13 @@ def rerank_by_structure(
     # Weighed only when the name is what the query asks (not one named in a question, nor
     # its tests: `tests for loadEnv`).
     weighed_names = looked_up if names_code(matcher.terms) and tests_count_less else frozenset()
+    # A question asking where a name is used: the code files read that only define it.
+    used = (
+        frozenset(term.key for term in matcher.terms if term.compound)
+        if asks_for_uses(matcher.terms)
+        else frozenset()
+    )
+    only_defining: set[str] = set()
     # Code file read -> 0: defines a name asked outside a class, 1: only in one, None: not,
     # DEPRECATED_LEVEL: only in forms marked deprecated.
     levels: dict[str, int | None] = {}
@@ -287,13 +296,25 @@ def rerank_by_structure(
         score, contributions = weighted(contributions, role)
         rescored.append(RankedFile(entry.path, score, contributions, role))
         if weighed_names and document_kind(entry.path) == "code":
-            from .code_definitions import definition_level
+            from .name_definitions import definition_level
 
             levels[entry.path] = definition_level(
                 found.lines, found.line_terms, matcher, weighed_names
             )
+        if used and document_kind(entry.path) == "code":
+            from .name_definitions import only_defines
+
+            if only_defines(found.lines, found.line_terms, matcher, used):
+                only_defining.add(entry.path)
     if any(level is not None for level in levels.values()):
         rescored = [_weighed_by_definition(entry, levels, dotted) for entry in rescored]
+    if only_defining:
+        rescored = [
+            weighed(entry, ONLY_DEFINES_WEIGHT, ONLY_DEFINES_LABEL)
+            if entry.path in only_defining
+            else entry
+            for entry in rescored
+        ]
     rescored.sort(key=lambda entry: (-entry.score, entry.path))
     yield from rescored
     yield from (entry for entry in ranked if entry.path not in pulled)
@@ -303,14 +324,15 @@ def _weighed_by_definition(
     entry: RankedFile, levels: Mapping[str, int | None], dotted: bool
 ) -> RankedFile:
     """A code file's score when the query looks a name up and some file defines it,
-    scaled as name_lookup.definition_weight says; the part taken away listed under its
-    label."""
+    scaled as name_lookup.definition_weight says."""
     if entry.path not in levels:
         return entry  # a document, or a file not read
     weighing = definition_weight(levels[entry.path], levels.values(), dotted)
-    if weighing is None:
-        return entry
-    weight, label = weighing
+    return entry if weighing is None else weighed(entry, *weighing)
+
+
+def weighed(entry: RankedFile, weight: float, label: str) -> RankedFile:
+    """The file's score scaled by `weight`, the part taken away listed under `label`."""
     parts = {**entry.contributions, label: -(1.0 - weight) * entry.score}
     return RankedFile(entry.path, entry.score * weight, parts, entry.role)
 

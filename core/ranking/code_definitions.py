@@ -9,9 +9,14 @@ import re
 from collections.abc import Iterator, Mapping
 
 from .analysis import name_key
-from .code_blocks import C_KEYWORDS, C_NAME_ALONE, attribute_string_end, indentation, typed_start
+from .code_blocks import (
+    C_KEYWORDS,
+    C_NAME_ALONE,
+    attribute_string_end,
+    indentation,
+    typed_start,
+)
 from .matching import TermMatcher
-from .name_lookup import DEPRECATED_LEVEL
 from .spans import document_kind
 
 # A word that may stand before a definition's keyword: `export default`, Rust's `pub(crate)`
@@ -89,31 +94,6 @@ _FORWARD_DECLARATION = re.compile(r"[ \t]*(?:class|struct|union|enum)[ \t]+\w+[ 
 _C_AFTER_PARAMETERS = re.compile(
     r"[ \t]*(?:const|noexcept|override|final|throws[ \t][^;{]*|:[^;{]*)*[ \t]*(\{)?[ \t]*$"
 )
-
-
-def definition_level(
-    lines: list[str],
-    line_terms: Mapping[int, Mapping[str, int]],
-    matcher: TermMatcher,
-    wanted: frozenset[str],
-) -> int | None:
-    """Where the file defines a name in `wanted` (name_key): 0 outside any class (a
-    module's function or class, also under an `if`), 1 only as a member of a class
-    (`holder_of`), DEPRECATED_LEVEL when each of its definitions is marked deprecated,
-    None nowhere."""
-    found = [
-        index
-        for index, name in defined_as_spelt(lines, line_terms, matcher)
-        if name_key(name) in wanted
-    ]
-    if not found:
-        return None
-    from .deprecation import is_deprecated
-
-    current = [
-        1 if holder_of(lines, index) else 0 for index in found if not is_deprecated(lines, index)
-    ]
-    return min(current, default=DEPRECATED_LEVEL)
 
 
 def defined_as_spelt(

@@ -37,6 +37,12 @@ DEPRECATED_WEIGHT = 0.7
 DEPRECATED_LABEL = "(deprecated)"
 
 
+# A question asking where a name is used (`where is findSuggestions called`): a code file
+# whose every mention of it defines it weighs this, the callers first.
+ONLY_DEFINES_WEIGHT = 0.6
+ONLY_DEFINES_LABEL = "(only defines it)"
+
+
 def names_an_identifier(terms: tuple[Term, ...]) -> bool:
     """Whether the query is a word or two (`few_words`), one a name written as code writes
     it (`tests for loadEnv`, `dry_run tests`), not a hyphenated English word
