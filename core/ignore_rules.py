@@ -19,6 +19,8 @@ BUILTIN_EXCLUDED_DIRS = (
     "vendor",
     "_vendor",  # pip's and setuptools' own vendored packages
     "third_party",
+    "thirdparty",  # nlohmann/json's tests/thirdparty/
+    "3rdparty",
     "dist",
     "site-packages",
     "__pycache__",

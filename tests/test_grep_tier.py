@@ -419,14 +419,17 @@ def test_gitignored_and_vendored_files_are_not_searched(make_project, engine):
             "docs/node_modules/pkg/readme.md": "needle d\n",
             "docs/dist/app.js": "needle e\n",
             "docs/app.min.js": "needle f\n",
-            # pip's and setuptools' `_vendor/`, Chromium's `third_party/`.
+            # pip's and setuptools' `_vendor/`, Chromium's `third_party/`, nlohmann/json's
+            # `tests/thirdparty/` (doctest.h, 7,000 lines), others' `3rdparty/`.
             "docs/_vendor/packaging/version.py": "needle g\n",
             "docs/third_party/zlib/zlib.h": "needle h\n",
+            "docs/tests/thirdparty/doctest/doctest.h": "needle i\n",
+            "docs/3rdparty/fmt/format.h": "needle j\n",
         }
     )
     assert sources(search(root, "needle")) == ["docs/a.md"]
     everything = search(root, "needle", config=with_filtering(include_ignored=True))
-    assert len(everything.hits) == 8
+    assert len(everything.hits) == 10
 
 
 def test_a_build_folder_the_ignore_rules_keep_is_searched(make_project, engine):
