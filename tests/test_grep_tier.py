@@ -1377,7 +1377,8 @@ def test_where_a_name_is_called_ranks_its_callers_before_its_definition(make_pro
             )
             + "// findSuggestions finds suggestions for a mistyped command name.\n"
             "func (c *Command) findSuggestions(arg string) string {\n"
-            '\tsuggestions := c.SuggestionsFor(arg)\n\treturn strings.Join(suggestions, "\\n")\n}\n',
+            "\tsuggestions := c.SuggestionsFor(arg)\n"
+            '\treturn strings.Join(suggestions, "\\n")\n}\n',
             "docs/args.go": "package cobra\n\n"
             + "".join(f"// legacy validation rule {n} for arguments\n" for n in range(8))
             + "func legacyArgs(cmd *Command, args []string) error {\n"
