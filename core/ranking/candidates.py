@@ -235,8 +235,9 @@ def rerank_by_structure(
     about tests (`asking`: the keys it asks with, `_asking`). A query looking a name up
     reads NAME_LOOKUP_DEPTH files and those holding a compound name whole (`pulled` from
     the rest: name_lookup.files_holding), and when one defines the name, those that only use it
-    weigh less (`_weighed_by_definition`): the one field that lowers a score, among the
-    files read, which the files left behind already ranked below by their text."""
+    weigh less (`_weighed_by_definition`); a question asking where a name is used weighs
+    less a file that only defines it. These lower a score only among the files read, which
+    the files left behind already ranked below by their text."""
     looked_up = names_looked_up(matcher.terms)
     if depth is None:
         depth = NAME_LOOKUP_DEPTH if looked_up else RERANK_DEPTH
