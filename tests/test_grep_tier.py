@@ -1389,3 +1389,27 @@ def test_where_a_name_is_called_ranks_its_callers_before_its_definition(make_pro
     outcome = search(root, "where is findSuggestions called")
     assert sources(outcome)[0] == "docs/args.go"
     assert "(only defines it)" in dict(outcome.hits[1].terms)
+
+
+def test_a_reference_page_whose_heading_names_the_option_outranks_a_guide_using_it(
+    make_project, engine
+):
+    # vite's `envPrefix`: env-and-mode.md, a guide saying "env" throughout and linking to the
+    # option, came before shared-options.md, whose section `## envPrefix` defines it.
+    options = "".join(
+        f"## option{n}\n\n- **Type:** `string`\n\nSets option {n}.\n\n" for n in range(12)
+    )
+    root = make_project(
+        {
+            "docs/guide/env-and-mode.md": "# Env Variables and Modes\n\n"
+            + "Vite exposes env variables on `import.meta.env`; env files load by mode.\n" * 6
+            + "Only variables with the prefix are exposed, see [envPrefix](/config#envprefix).\n",
+            "docs/config/shared-options.md": "# Shared Options\n\n"
+            + options
+            + "## envPrefix\n\n- **Type:** `string | string[]`\n\n"
+            "Env variables starting with `envPrefix` will be exposed to your client code.\n",
+        }
+    )
+    outcome = search(root, "envPrefix")
+    assert sources(outcome)[0] == "docs/config/shared-options.md"
+    assert "## envPrefix" in outcome.hits[0].content

@@ -360,6 +360,10 @@ class _FileFields:
         in_structure = structure_terms(lines, line_terms, path, matcher)
         together = bm25.closest_terms(line_terms, self.scorer.weights)
         defined = defined_names(lines, line_terms, path, matcher)
+        if not defined and document_kind(path) == "markdown":
+            from .reference_headings import headed_names
+
+            defined = headed_names(lines, line_terms, matcher)
         return self.scorer.contributions(
             tf, self.length, self.in_path, in_structure, together, defined
         )
