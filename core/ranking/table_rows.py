@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-_FENCE = re.compile(r"[ \t]*(```|~~~)")
+from .spans import fenced_lines
+
 _ROW = re.compile(r"[ \t]*\|.*\|[ \t]*$")
 _PADDING = re.compile(r"(?<=\S) {2,}| {2,}(?=\S)")
 _DASHES = re.compile(r"-{4,}")
@@ -16,13 +17,10 @@ _DASHES = re.compile(r"-{4,}")
 
 def compact_tables(lines: list[str]) -> list[str]:
     """`lines` with each table row's padding dropped (the others as they are)."""
+    fenced = fenced_lines(lines)
     compacted: list[str] = []
-    fence = ""  # the fence of the code block the line is in, if any
-    for line in lines:
-        opened = _FENCE.match(line)
-        if opened and (not fence or opened.group(1) == fence):
-            fence = "" if fence else opened.group(1)
-        elif not fence and _ROW.match(line):
+    for index, line in enumerate(lines):
+        if index not in fenced and _ROW.match(line):
             indent = line[: len(line) - len(line.lstrip())]
             line = indent + _DASHES.sub("---", _PADDING.sub(" ", line.strip()))
         compacted.append(line)
