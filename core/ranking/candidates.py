@@ -354,16 +354,17 @@ class _FileFields:
     ) -> dict[str, float]:
         # Imported when there is a file to re-rank: headings and definitions.
         from .code_definitions import defined_names
-        from .structure import structure_terms
+        from .structure import structure_names, terms_of
 
         lines, path, matcher = self.found.lines, self.path, self.matcher
-        in_structure = structure_terms(lines, line_terms, path, matcher)
+        names = structure_names(lines, line_terms, path, matcher)
+        in_structure = terms_of(names, matcher)
         together = bm25.closest_terms(line_terms, self.scorer.weights)
         defined = defined_names(lines, line_terms, path, matcher)
         if not defined and document_kind(path) == "markdown":
             from .reference_headings import headed_names
 
-            defined = headed_names(lines, line_terms, matcher)
+            defined = headed_names(names, matcher)  # a reference page's `## envPrefix`
         return self.scorer.contributions(
             tf, self.length, self.in_path, in_structure, together, defined
         )

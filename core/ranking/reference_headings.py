@@ -8,33 +8,29 @@ defining it does (code_definitions.defined_names)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 
 from .analysis import name_key
 from .matching import TermMatcher
 
-# A markdown heading's text, without its marks, code ticks, an anchor (`{#env-prefix}`) or
-# a call's parentheses.
-_HEADING = re.compile(
-    r"[ \t]{0,3}#{1,6}[ \t]+`?([\w$.:-]+?)(?:\(\))?`?(?:[ \t]+\{#[^}]*\})?[ \t]*#*[ \t]*$"
-)
+# A heading's text that is one name: without code ticks, an anchor (`{#env-prefix}`), a
+# call's parentheses or closing `#` marks.
+_NAME = re.compile(r"`?([\w$.:-]+?)(?:\(\))?`?(?:[ \t]+\{#[^}]*\})?[ \t]*#*[ \t]*")
 
 
-def headed_names(
-    lines: list[str], line_terms: Mapping[int, Mapping[str, int]], matcher: TermMatcher
-) -> frozenset[str]:
-    """The term keys of each compound name the query spells whole that a heading of this
-    markdown file names, alone or as the last part of a dotted name."""
+def headed_names(headings: list[str], matcher: TermMatcher) -> frozenset[str]:
+    """The term keys of each compound name the query spells whole that one of a markdown
+    file's `headings` (their text, structure.structure_names) names, alone or as the last
+    part of a dotted name."""
     compounds = {term.key for term in matcher.terms if term.compound}
     names = {key: keys for key, keys in matcher.names.items() if key in compounds}
     if not names:
         return frozenset()
     found: set[str] = set()
-    for number in line_terms:
-        heading = _HEADING.match(lines[number - 1]) if 0 < number <= len(lines) else None
-        if heading is None:
+    for heading in headings:
+        named = _NAME.fullmatch(heading.strip())
+        if named is None:
             continue
-        text = heading.group(1)
+        text = named.group(1)
         for candidate in (text, re.split(r"[.:]+", text)[-1]):
             found.update(names.get(name_key(candidate), ()))
     return frozenset(found)

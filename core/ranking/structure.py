@@ -28,8 +28,21 @@ _TITLE = re.compile(r"title:[ \t]*['\"]?(.+?)['\"]?[ \t]*$")
 def structure_terms(
     lines: list[str], line_terms: Mapping[int, Mapping[str, int]], path: str, matcher: TermMatcher
 ) -> frozenset[str]:
-    """The query terms among the file's headings or the names it defines (code). Only the
-    lines holding terms are looked at (and their neighbours, for an underline)."""
+    """The query terms among the file's headings or the names it defines (code)."""
+    return terms_of(structure_names(lines, line_terms, path, matcher), matcher)
+
+
+def terms_of(names: list[str], matcher: TermMatcher) -> frozenset[str]:
+    """The query terms that `names` (structure_names) hold."""
+    return frozenset(matcher.count("\n".join(names))) if names else frozenset()
+
+
+def structure_names(
+    lines: list[str], line_terms: Mapping[int, Mapping[str, int]], path: str, matcher: TermMatcher
+) -> list[str]:
+    """The file's headings (their text) or the names it defines (code) that hold query
+    terms. Only the lines holding terms are looked at (and their neighbours, for an
+    underline)."""
     names: list[str] = []
     kind = document_kind(path)
     if kind == "markdown":
@@ -65,7 +78,7 @@ def structure_terms(
         from .code_definitions import defined_as_spelt
 
         names += [name for _, name in defined_as_spelt(lines, line_terms, matcher)]
-    return frozenset(matcher.count("\n".join(names))) if names else frozenset()
+    return names
 
 
 def _is_html_title(lines: list[str], index: int, fenced: set[int]) -> bool:
