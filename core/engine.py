@@ -186,10 +186,12 @@ def _size_under(root: Path) -> Callable[[str], int | None]:
     """A source's size in bytes, by its root-relative path (None when it is gone or is no
     file under the root: a store note's source)."""
 
+    resolved_root = root.resolve()
+
     def size_of(source: str) -> int | None:
         path = root / source
         try:
-            if not is_inside(path.resolve(), root.resolve()):
+            if not is_inside(path.resolve(), resolved_root):
                 return None
             return path.stat().st_size if path.is_file() else None
         except (OSError, ValueError):

@@ -316,18 +316,20 @@ def asks_about_tests(query_keys: Iterable[str]) -> bool:
     return bool(_ASKS_ABOUT_TESTS.intersection(query_keys))
 
 
-def role_weigher(query_keys: Iterable[str], names_code: bool = False) -> Callable[[str], Role]:
+def role_weigher(
+    query_keys: Iterable[str], names_an_identifier: bool = False
+) -> Callable[[str], Role]:
     """The role of a file, by its path, for a query with these keys: TEST_FILE unless the
     query asks about tests, EXAMPLE_PROGRAM unless it asks for examples, DECLARATIONS
     unless it asks about types, DATED_POST unless it asks about news (or holds a version
     number), TRANSLATED_PAGE unless the query holds a word outside ASCII, PAPERWORK unless
     it asks about licensing or conduct, OLDER_EDITION unless it asks about versions, else
-    AS_IS; when it asks about tests and `names_code` (`tests for loadEnv`), NOT_ITS_TESTS
+    AS_IS; when it asks about tests and `names_an_identifier` (`tests for loadEnv`), NOT_ITS_TESTS
     for a code file that is no test.
     Asked only of the files a ranking scores (a few of thousands)."""
     keys = set(query_keys)
     tests = TEST_FILE_WEIGHT < 1 and not asks_about_tests(keys)
-    its_tests = TEST_FILE_WEIGHT < 1 and names_code and not tests
+    its_tests = TEST_FILE_WEIGHT < 1 and names_an_identifier and not tests
     asks_about_news = _ASKS_ABOUT_NEWS.intersection(keys) or any(map(_VERSION.fullmatch, keys))
     posts = POST_WEIGHT < 1 and not asks_about_news
     translations = TRANSLATION_WEIGHT < 1 and all(key.isascii() for key in keys)

@@ -18,7 +18,7 @@ NAME_LOOKUP_DEPTH = 60
 # many do (a name used throughout).
 HOLDING_NAME_FILES = 40
 
-# What code_definitions.definition_level tells of a file whose definitions of the name are
+# What name_definitions.definition_level tells of a file whose definitions of the name are
 # all marked deprecated (deprecation.py).
 DEPRECATED_LEVEL = 2
 
@@ -70,7 +70,7 @@ def definition_weight(
     level: int | None, levels: Collection[int | None], dotted: bool
 ) -> tuple[float, str] | None:
     """The weight and label of a code file read for a name some file defines, by its
-    `level` (code_definitions.definition_level) among all files' `levels`: None to keep
+    `level` (name_definitions.definition_level) among all files' `levels`: None to keep
     its score — it defines the name at the top level (or in the class a dotted name
     names), or only members define it, or only deprecated forms do."""
     if level is None:

@@ -366,7 +366,7 @@ class SpanChooser:
                 if best is not None and reach == best[0][0] and best[0][1]:
                     continue  # the same terms at best, and the best is no table of contents
                 span = self.best_window(span, limit)
-                if self.size(span) > limit < self.max_chars:
+                if limit < self.max_chars and self.size(span) > limit:
                     continue  # one line longer than the room a first passage leaves
             rank = self._rank(span)
             if rank[0] <= 0:
