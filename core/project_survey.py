@@ -31,6 +31,7 @@ DOC_EXTENSIONS = {
     ".mdx": "*.mdx",
     ".rst": "*.rst",
     ".adoc": "*.adoc",
+    ".asciidoc": "*.asciidoc",
     ".txt": "*.txt",  # only inside a documentation folder (see is_documentation)
     ".ipynb": "*.ipynb",  # Jupyter notebooks: read as their cells' text (ranking/notebooks.py)
     # Manual pages (roff), only inside a documentation folder (`man/man1/fzf.1`): elsewhere
@@ -65,6 +66,8 @@ LANGUAGES = {
     ".clj": "Clojure", ".cljs": "Clojure", ".dart": "Dart", ".zig": "Zig", ".nim": "Nim",
     ".sh": "Shell", ".bash": "Shell", ".zsh": "Shell", ".ps1": "PowerShell", ".sql": "SQL",
     ".vue": "Vue", ".svelte": "Svelte", ".sol": "Solidity", ".tf": "Terraform",
+    ".hrl": "Erlang", ".fsx": "F#", ".vb": "Visual Basic", ".vim": "Vim script",
+    ".el": "Emacs Lisp", ".groovy": "Groovy",
 }  # fmt: skip
 # Folder names that hold documentation whatever else they hold (examples, assets, the
 # programs a tutorial builds).

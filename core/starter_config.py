@@ -189,11 +189,13 @@ def _code_scope(
         languages.update(folder.sources)
     top_files = list(survey.top_source_files)
     paths = [folder.path for folder in folders]
-    # Only source files where the code's paths also hold the documentation scope's.
+    # Only source files where the code's paths also hold documents: the documentation
+    # scope's, or an example's README (Cowboy's examples/*/README.asciidoc).
     holding_docs = [
         code.path
         for code in folders
-        if any(docs.name.startswith(f"{code.name}/") for docs in docs_folders)
+        if code.docs
+        or any(docs.name.startswith(f"{code.name}/") for docs in docs_folders)
         or any(readme.startswith(code.path) for readme in readmes)
     ]
     if len(top_files) <= MAX_LISTED_FILES:

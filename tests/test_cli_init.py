@@ -677,6 +677,63 @@ def test_code_at_the_root_is_searched_by_its_extensions(capsys, make_project):
     assert hits and all(hit["source"].endswith(".go") for hit in hits)
 
 
+def test_asciidoc_docs_are_documentation_by_either_extension(capsys, make_project):
+    # Cowboy's guide and manual are 148 `.asciidoc` files: init knew only `.adoc`, so the
+    # docs scope was AGENTS.md alone.
+    root = make_project(
+        {
+            "doc/src/guide/listeners.asciidoc": "[[listeners]]\n== Listeners\n\n"
+            "A listener is a set of processes that accept connections.\n",
+            "doc/src/guide/routing.asciidoc": "[[routing]]\n== Routing\n\nMatch the host.\n",
+            "doc/src/manual/cowboy_http.asciidoc": "= cowboy_http(3)\n\n"
+            "max_keepalive (1000)::\n\nMaximum number of requests allowed per connection.\n",
+            "src/cowboy_http.erl": "-module(cowboy_http).\n\ninit() -> ok.\n",
+            "src/cowboy.hrl": "-define(MAX, 1).\n",
+            "AGENTS.md": "# Agents\n\nRun the tests.\n",
+        }
+    )
+    init(capsys, root)
+    written = (root / ".tierscope.yaml").read_text()
+    scopes = scopes_of(written)
+
+    assert "doc/" in scopes["docs"].grep_paths
+    assert "*.asciidoc" in scopes["docs"].include
+    hits, _ = query(capsys, root, "requests allowed per connection", "--scope", "docs")
+    assert [hit["source"] for hit in hits] == ["doc/src/manual/cowboy_http.asciidoc"]
+    assert "Erlang (2 files)" in written  # a header file is Erlang too
+
+
+def test_code_folders_holding_documents_get_source_files_only(capsys, make_project):
+    # Cowboy's examples/ holds a README (AsciiDoc), a Makefile and an Erlang program in
+    # each of 16 folders: it is both a docs and a code folder, and with no filter the code
+    # scope served examples/*/README.asciidoc first on a question about compression.
+    files = {
+        "src/cowboy_compress_h.erl": "-module(cowboy_compress_h).\n\n"
+        "%% Compress the response when it is larger than the threshold.\n"
+        "init() -> ok.\n",
+        "examples/README.asciidoc": "= Examples\n\nThe examples, one per folder.\n",
+        "doc/src/guide/compression.asciidoc": "== Compression\n\nCompress responses.\n",
+    }
+    for n in range(16):
+        files[f"examples/example_{n}/README.asciidoc"] = (
+            "= Compressed response example\n\nCompress the response when it is large.\n"
+        )
+        files[f"examples/example_{n}/Makefile"] = f"PROJECT = example_{n}\n"
+        for module in ("app", "sup", "handler"):
+            files[f"examples/example_{n}/src/example_{module}.erl"] = (
+                f"-module(example_{module}).\n\ninit() -> ok.\n"
+            )
+    root = make_project(files)
+    init(capsys, root)
+    written = (root / ".tierscope.yaml").read_text()
+    code = scopes_of(written)["code"]
+
+    assert code.include == ("*.erl", "*.hrl")
+    assert "source files only: the documentation is in examples/ too" in written
+    hits, _ = query(capsys, root, "compress the response", "--scope", "code")
+    assert hits and all(hit["source"].endswith(".erl") for hit in hits)
+
+
 def test_a_tests_folder_of_markdown_fixtures_is_not_documentation(capsys, make_project):
     # mdBook's tests/ holds books (markdown) its tests build: fixtures, not its docs.
     files = {f"tests/books/book{n}/src/chapter.md": f"# Chapter {n}\n" for n in range(8)}
