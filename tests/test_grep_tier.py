@@ -1413,3 +1413,30 @@ def test_a_reference_page_whose_heading_names_the_option_outranks_a_guide_using_
     outcome = search(root, "envPrefix")
     assert sources(outcome)[0] == "docs/config/shared-options.md"
     assert "## envPrefix" in outcome.hits[0].content
+
+
+def test_a_test_fixture_of_the_name_is_no_definition_that_marks_the_code_down(make_project, engine):
+    # requests' "no_proxy hostname matching": the pytest fixture `def no_proxy(...)` in
+    # tests/test_utils.py was taken for the name's definition, so utils.py, which reads
+    # no_proxy and matches hostnames against it, weighed 0.6 "(does not define it)" and the
+    # test file came first.
+    root = make_project(
+        {
+            "docs/utils.py": "def should_bypass_proxies(url, no_proxy):\n"
+            '    """Returns whether we should bypass proxies or not."""\n'
+            "    no_proxy_arg = no_proxy\n"
+            "    if no_proxy is None:\n"
+            "        no_proxy = get_proxy('no_proxy')\n"
+            "    for host in no_proxy.split(','):\n"
+            "        if hostname.endswith(host):  # hostname matching\n"
+            "            return True\n",
+            "docs/tests/test_utils.py": "import pytest\n\n\n"
+            "@pytest.fixture\ndef no_proxy(monkeypatch):\n"
+            "    monkeypatch.setenv('no_proxy', 'example.com')\n\n\n"
+            "def test_no_proxy_hostname(no_proxy):\n"
+            "    assert should_bypass_proxies('http://example.com', no_proxy=no_proxy)\n",
+        }
+    )
+    outcome = search(root, "no_proxy hostname matching")
+    assert sources(outcome)[0] == "docs/utils.py"
+    assert "(does not define it)" not in dict(outcome.hits[0].terms)

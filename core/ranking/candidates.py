@@ -23,6 +23,7 @@ from .file_roles import (
     Role,
     asks_about_tests,
     generated_weigher,
+    is_test_file,
     role_weigher,
     weighted,
     without_the_subject,
@@ -307,8 +308,12 @@ def rerank_by_structure(
 
             if only_defines(found.lines, found.line_terms, matcher, used):
                 only_defining.add(entry.path)
-    if any(level is not None for level in levels.values()):
-        rescored = [_weighed_by_definition(entry, levels, dotted) for entry in rescored]
+    # A test's fixture or helper of the name (`def no_proxy(monkeypatch)`) is no definition
+    # that marks the code using the name down (weighed_names is empty when the query asks
+    # about tests); a test file is weighed as any file is.
+    defining = [level for path, level in levels.items() if not is_test_file(path)]
+    if any(level is not None for level in defining):
+        rescored = [_weighed_by_definition(entry, levels, defining, dotted) for entry in rescored]
     if only_defining:
         rescored = [
             weighed(entry, ONLY_DEFINES_WEIGHT, ONLY_DEFINES_LABEL)
@@ -322,13 +327,14 @@ def rerank_by_structure(
 
 
 def _weighed_by_definition(
-    entry: RankedFile, levels: Mapping[str, int | None], dotted: bool
+    entry: RankedFile, levels: Mapping[str, int | None], defining: list[int | None], dotted: bool
 ) -> RankedFile:
-    """A code file's score when the query looks a name up and some file defines it,
-    scaled as name_lookup.definition_weight says."""
+    """A code file's score when the query looks a name up and some file that is no test
+    defines it (`defining`: the levels of those files), scaled as
+    name_lookup.definition_weight says."""
     if entry.path not in levels:
         return entry  # a document, or a file not read
-    weighing = definition_weight(levels[entry.path], levels.values(), dotted)
+    weighing = definition_weight(levels[entry.path], defining, dotted)
     return entry if weighing is None else weighed(entry, *weighing)
 
 
