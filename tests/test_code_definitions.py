@@ -244,3 +244,44 @@ public @interface SerializedName {
 )
 def test_java_constants_and_annotation_types_are_definitions(query, found):
     assert [item for item in definitions(JAVA_READER, query) if item[0] == query] == found
+
+
+@pytest.mark.parametrize(
+    ("text", "query", "found"),
+    [
+        # Polly's HealthMetrics: an abstract method declares the contract its overrides
+        # fulfil; it was told it "does not define" GetHealthInfo.
+        (
+            "internal abstract class HealthMetrics\n{\n"
+            "    public abstract HealthInfo GetHealthInfo();\n}\n",
+            "GetHealthInfo",
+            [("HealthMetrics", ""), ("GetHealthInfo", "healthmetrics")],
+        ),
+        (
+            "public abstract class Provider<TKey>\n{\n    public abstract bool TryGetPipeline(\n"
+            "        TKey key, out ResiliencePipeline? pipeline);\n}\n",
+            "TryGetPipeline",
+            [("TryGetPipeline", "provider")],
+        ),
+        # A Java or C# interface's methods, declared without a body.
+        (
+            "public interface Codec {\n    Object decode(Reader reader) throws IOException;\n}\n",
+            "decode",
+            [("decode", "codec")],
+        ),
+        (
+            "public interface IResilienceStrategy\n{\n"
+            "    ValueTask<Outcome<T>> ExecuteCore<T>(Func<T> callback);\n}\n",
+            "ExecuteCore",
+            [("ExecuteCore", "iresiliencestrategy")],
+        ),
+    ],
+)
+def test_an_abstract_or_interface_method_without_a_body_is_a_definition(text, query, found):
+    assert definitions(text, query) == found
+
+
+def test_a_c_prototype_is_still_no_definition():
+    # The definition is the function with a body, in the .c file.
+    assert definitions("int jv_parse(const char *text);\n", "jv_parse") == []
+    assert definitions("    result = compute(value);\n", "compute") == []

@@ -81,12 +81,13 @@ _SIGNATURE_MAX_LINES = 40
 # A function of the C family (C, C++, Java, C#): its return type and modifiers, its name
 # (C++'s `Holder::name`), its parameters' parenthesis. At the margin, a C function (in the
 # GNU style its name opens the line, the type on the line above); indented, a method, with
-# at least one word before its name. Never a statement's keyword.
+# at least one word before its name, perhaps generic (C#'s `ExecuteCore<TResult>(`). Never a
+# statement's keyword.
 _C_KEYWORDS = C_KEYWORDS
 _C_TYPE_WORD = rf"(?!{_C_KEYWORDS})[A-Za-z_][\w:]*(?:<[^;(){{}}]*>)?(?:\[\])*[ \t*&]*[ \t]"
 _C_SIGNATURE = re.compile(
     rf"(?:(?:{_C_TYPE_WORD}[ \t]*)*|[ \t]+(?:{_C_TYPE_WORD}[ \t]*)+)\**"
-    rf"(?!{_C_KEYWORDS})(?:\w+::)*~?([A-Za-z_]\w*)[ \t]*\("
+    rf"(?!{_C_KEYWORDS})(?:\w+::)*~?([A-Za-z_]\w*)(?:<[^;(){{}}<>]*(?:<[^;(){{}}<>]*>)?>)?[ \t]*\("
 )
 # A C or C++ type declared, not defined: `struct ordered_map;`, `class basic_json;`.
 _FORWARD_DECLARATION = re.compile(r"[ \t]*(?:class|struct|union|enum)[ \t]+\w+[ \t]*;")
@@ -94,6 +95,12 @@ _FORWARD_DECLARATION = re.compile(r"[ \t]*(?:class|struct|union|enum)[ \t]+\w+[ 
 _C_AFTER_PARAMETERS = re.compile(
     r"[ \t]*(?:const|noexcept|override|final|throws[ \t][^;{]*|:[^;{]*)*[ \t]*(\{)?[ \t]*$"
 )
+# A method declared without a body, as a definition: an abstract one (C#, Java), or one in
+# an interface (its opener above: `public interface Codec {`, C#'s brace under it). A C
+# prototype (`int jv_parse(const char *text);`) is neither: its definition is elsewhere.
+_DECLARED_END = re.compile(r"[ \t]*(?:throws[ \t][^;{]*)?;[ \t]*$")
+_ABSTRACT = re.compile(r"[ \t]*(?:\w+[ \t]+)*?abstract[ \t]")
+_INTERFACE_OPENER = re.compile(r"[ \t]*(?:\w+[ \t]+)*?interface[ \t]")
 
 
 def defined_as_spelt(
@@ -341,7 +348,10 @@ def _c_body_follows(lines: list[str], index: int, opened: int) -> bool:
                 if depth == 0:
                     after = _C_AFTER_PARAMETERS.match(line, position + 1)
                     if after is None:
-                        return False
+                        return _DECLARED_END.match(line, position + 1) is not None and (
+                            _ABSTRACT.match(lines[index]) is not None
+                            or _in_an_interface(lines, index)
+                        )
                     if after.group(1):
                         return True
                     following = next((rest for rest in lines[number + 1 :] if rest.strip()), "")
@@ -349,6 +359,18 @@ def _c_body_follows(lines: list[str], index: int, opened: int) -> bool:
             elif character in ";{}":
                 return False
         column = 0
+    return False
+
+
+def _in_an_interface(lines: list[str], index: int) -> bool:
+    """Whether the indented line `index` is a member of an interface: the first line above
+    it indented less (a brace alone aside) opens one."""
+    level = indentation(lines[index])
+    for above in range(index - 1, -1, -1):
+        line = lines[above]
+        stripped = line.strip()
+        if stripped and stripped != "{" and indentation(line) < level:
+            return _INTERFACE_OPENER.match(line) is not None
     return False
 
 
