@@ -468,3 +468,61 @@ def test_the_best_passages_heading_comes_before_a_second_passage():
     shown = cut.text.splitlines()
     assert shown[0] == "5.0.0 / 2024-09-10", cut.text
     assert "2.0.0beta3 / 2011-03-09" not in shown
+
+
+# A Vim help file (Neovim plugins' doc/*.txt): sections under a rule of `=`, each titled
+# with its tag on the right, and each option or function under a line ending in its tag.
+VIM_HELP = """\
+*tool.txt*            Find, Filter, Preview, Pick.
+
+==============================================================================
+INTRODUCTION                                                  *tool.nvim*
+
+Tool is a fuzzy finder.
+
+==============================================================================
+DEFAULTS                                                   *tool.defaults*
+
+                                                  *tool.defaults.sorting*
+    sorting: ~
+        How results are sorted: "descending" or "ascending".
+
+        Default: "descending"
+
+                                                  *tool.defaults.history*
+    history: ~
+        This field handles the configuration for prompt history.
+
+        Fields:
+          - path:       The path to the history file.
+          - limit:      The amount of entries that will be written in the
+                        history.
+                        Default: 100
+
+
+ vim:tw=78:ts=8:ft=help:norl:
+"""
+
+
+def test_vim_help_sections_and_tagged_entries_start_sections():
+    assert titles(VIM_HELP, "doc/tool.txt") == [
+        ("*tool.txt*            Find, Filter, Preview, Pick.", 1),
+        ("INTRODUCTION                                                  *tool.nvim*", 1),
+        ("DEFAULTS                                                   *tool.defaults*", 1),
+        ("                                                  *tool.defaults.sorting*", 3),
+        ("                                                  *tool.defaults.history*", 3),
+    ]
+    # telescope's "prompt history limit" started at "- limit:", the option it belongs to
+    # (`*telescope.defaults.history*`) not shown.
+    cut = snippet(VIM_HELP, "doc/tool.txt", "prompt history limit", max_chars=400)
+    assert cut.text.lstrip().startswith("*tool.defaults.history*"), cut.text
+    assert "Default: 100" in cut.text
+    lines = split_lines(VIM_HELP)
+    matcher = TermMatcher(query_terms("history sorting"))
+    found = structure_terms(lines, matcher.lines(VIM_HELP), "doc/tool.txt", matcher)
+    assert found == {"histori", "sort"}
+
+
+def test_plain_text_that_is_no_vim_help_keeps_its_underlined_titles_alone():
+    text = "Notes\n=====\n\nSee *important* things.\n\nMore words *here*\n"
+    assert titles(text, "docs/notes.txt") == [("Notes", 1)]

@@ -18,8 +18,10 @@ from .spans import (
     html_heading,
     html_text,
     is_setext_heading,
+    is_vim_help,
     roff_headings,
     underline_style,
+    vim_help_headings,
 )
 
 _TITLE = re.compile(r"title:[ \t]*['\"]?(.+?)['\"]?[ \t]*$")
@@ -63,6 +65,9 @@ def structure_names(
                 names.append(line.lstrip(" #"))
             elif _is_html_title(lines, index, fenced):
                 names.append(html_text(line))
+    elif kind == "plain" and is_vim_help(lines):
+        titles = {heading.title for heading in vim_help_headings(lines)}
+        names += [lines[number - 1] for number in line_terms if number - 1 in titles]
     elif kind == "plain":
         for number in line_terms:
             if underline_style(lines, number - 1) is not None:
