@@ -836,6 +836,29 @@ def test_code_context_never_reaches_back_into_the_block_above(max_chars):
     assert "clearCookie" not in cut.text
 
 
+REQUESTS_UTILS = (
+    "def get_environ_proxies(url):\n    return {}\n\n\n"
+    'def default_user_agent(name: str = "python-requests") -> str:\n'
+    '    """\n    Return a string representing the default user agent.\n\n'
+    '    :rtype: str\n    """\n    return f"{name}/{__version__}"\n\n\n'
+    "def parse_header_links(value: str) -> list[dict[str, str]]:\n"
+    '    """Return a list of parsed link headers proxies.\n\n'
+    "    i.e. Link: <http:/.../front.jpeg>; rel=front; type=image/jpeg\n\n"
+    '    :rtype: list\n    """\n\n'
+    "    links: list[dict[str, str]] = []\n\n"
+    + "".join(f"    step{i} = links.append({i})\n" for i in range(30))
+    + "    return links\n"
+)
+
+
+def test_code_context_after_a_definition_does_not_start_the_next_one():
+    # requests' "default user agent": the room left after default_user_agent was filled
+    # with parse_header_links' signature and docstring, cut off before its body.
+    cut = snippet(REQUESTS_UTILS, "src/requests/utils.py", "default user agent", 1200)
+    assert cut.text.startswith("def default_user_agent"), cut.text
+    assert "parse_header_links" not in cut.text, cut.text
+
+
 def test_code_context_before_a_window_stays_inside_its_function():
     body = "".join(f"  step{i} = prepare({i});\n" for i in range(40))
     text = (

@@ -306,6 +306,11 @@ def _defined(
                 yield number - 1, name
 
 
+def defines_a_name(lines: list[str], index: int) -> bool:
+    """Whether line `index` (0-based) defines a name: a function, a class, a constant."""
+    return _name_defined_on(lines, index) is not None
+
+
 def _name_defined_on(lines: list[str], index: int) -> str | None:
     """The name line `index` (0-based) defines, None for a line defining nothing."""
     line = lines[index]

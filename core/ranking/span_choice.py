@@ -26,6 +26,9 @@ from .spans import Span, heading_alone, mostly_within, paragraphs, written_lines
 REFERENCE_CHARS = 300
 # How much of the character cap a snippet fills with the lines around its section.
 FILL = 0.5
+# The lines of a paragraph of code looked at for the definition it starts: its decorators,
+# attributes and doc comment come first.
+_LEAD_IN = 12
 # Which section of a file answers is told by the terms that are rare *in that file*: a
 # term in every paragraph of a page about it (`reactive` in the reactivity guide) says
 # little about where. A term's weight is multiplied by its rarity among the file's
@@ -258,9 +261,28 @@ class SpanChooser:
 
     def _with_next(self, start: int, end: int) -> Span | None:
         """The span grown to the end of the paragraph after it (or of the one it ends
-        inside)."""
+        inside); None in code at a paragraph that starts another definition beside this
+        one (its signature and doc comment, cut off from its body, say nothing of this
+        one: requests' `default_user_agent` was served with `parse_header_links`' head)."""
         found = bisect_right(self.paragraph_ends, end)
-        return Span(start, self.paragraphs[found].end) if found < len(self.paragraphs) else None
+        if found == len(self.paragraphs):
+            return None
+        after = self.paragraphs[found]
+        if self.code and after.start >= end and self._defines_beside(after, start):
+            return None
+        return Span(start, after.end)
+
+    def _defines_beside(self, paragraph: Span, start: int) -> bool:
+        """Whether a paragraph of code defines a name (a function, a class, a constant) no
+        deeper than line `start`: beside the definition there, not inside it."""
+        from .code_definitions import defines_a_name
+
+        level = indentation(self.lines[start])
+        return any(
+            indentation(self.lines[index]) <= level and defines_a_name(self.lines, index)
+            for index in range(paragraph.start, min(paragraph.end, paragraph.start + _LEAD_IN))
+            if self.lines[index].strip()
+        )
 
     def _with_previous(self, start: int, end: int) -> Span | None:
         """The span grown back to the start of the paragraph before it (or of the one it
