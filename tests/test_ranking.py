@@ -2006,6 +2006,31 @@ def test_a_decorator_spread_over_lines_leads_into_its_definition():
     assert "not shown]\n    @Deprecated(\n" in cut.text, cut.text
 
 
+CSHARP_TESTS = (
+    "namespace Polly.Core.Tests;\n\npublic class RetryTests\n{\n"
+    + "".join(
+        f"    [Fact]\n    public void Case{n}()\n    {{\n        Run({n});\n    }}\n\n"
+        for n in range(20)
+    )
+    + "    [Theory]\n    [InlineData(\n        1,\n        2)]\n"
+    "    public void Retry_Delay_Grows(int attempt, int expected)\n    {\n"
+    "        var delay = RetryHelper.GetRetryDelay(attempt);\n"
+    "        delay.Should().Be(expected);\n    }\n\n"
+    "    [Fact]\n    public void MaxRetryAttempts_Zero_Throws()\n    {\n"
+    "        var options = new RetryStrategyOptions { MaxRetryAttempts = 0 };\n"
+    "        options.Invoking(o => Validate(o)).Should().Throw();\n    }\n}\n"
+)
+
+
+def test_a_csharp_attribute_leads_into_the_method_it_marks():
+    # C#'s attributes mark a method as Java's annotations do (`[Fact]`, a test; an
+    # `[InlineData(...)]` spread over lines, its cases): served with the method.
+    cut = snippet(CSHARP_TESTS, "test/RetryTests.cs", "MaxRetryAttempts zero throws", 300)
+    assert "    [Fact]\n    public void MaxRetryAttempts_Zero_Throws()" in cut.text, cut.text
+    cut = snippet(CSHARP_TESTS, "test/RetryTests.cs", "retry delay grows", 300)
+    assert "    [Theory]\n    [InlineData(\n        1,\n" in cut.text, cut.text
+
+
 def test_a_name_alone_is_shown_at_its_definition_outside_any_class():
     # attrs' `evolve`: the module's function (its docstring long), not the method of the
     # same name further down, whose comment and docstring say `evolve` again.

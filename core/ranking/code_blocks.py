@@ -154,12 +154,12 @@ def typed_start(lines: list[str], start: int) -> int:
 
 
 def lead_in_start(lines: list[str], start: int, level: int) -> int:
-    """Where the block at `start` begins with its lead-in: the comments and decorators just
-    above it at its indentation (a decorator spread over lines from its first; an
-    attribute's string over lines, Elixir's `@doc`, from its attribute), and a doc
-    comment (`/** ... */`, its ` * ` lines one
-    column in) even with a blank line between it and the definition; a C-family
-    definition from its return type's line (`typed_start`)."""
+    """Where the block at `start` begins with its lead-in: the comments, decorators and C#
+    attributes just above it at its indentation (a decorator or an attribute spread over
+    lines from its first; an attribute's string over lines, Elixir's `@doc`, from its
+    attribute), and a doc comment (`/** ... */`, its ` * ` lines one column in) even with
+    a blank line between it and the definition; a C-family definition from its return
+    type's line (`typed_start`)."""
     first = start = typed_start(lines, start)
     if first > 1 and not lines[first - 1].strip() and lines[first - 2].strip().endswith("*/"):
         first -= 1  # the blank line under a doc comment
@@ -173,6 +173,14 @@ def lead_in_start(lines: list[str], start: int, level: int) -> int:
             first -= 1
         elif text in _STRING_QUOTES and indent == level:
             opener = _attribute_string_start(lines, first - 1, level)
+            if opener is None:
+                break
+            first = opener
+        elif text[:1] == "[" and text[-1:] == "]" and indent == level:
+            first -= 1  # a C# attribute: `[Fact]`, `[Obsolete("Use Run")]`
+        elif text.endswith(")]") and indent > level:
+            # A C# attribute spread over lines (`[InlineData(` ... `2)]`): from its first.
+            opener = _attribute_start(lines, first - 1, level)
             if opener is None:
                 break
             first = opener
@@ -193,6 +201,16 @@ def lead_in_start(lines: list[str], start: int, level: int) -> int:
     if first < start and not lines[first].strip():
         return start  # a blank line with no comment above it
     return first
+
+
+def _attribute_start(lines: list[str], closing: int, level: int) -> int | None:
+    """The first line (`[InlineData(`, at `level`) of a C# attribute whose arguments run
+    over lines to line `closing`, None when no such line opens it within reach."""
+    for above in range(closing - 1, max(0, closing - DECORATOR_REACH) - 1, -1):
+        line = lines[above]
+        if line.strip() and indentation(line) <= level:
+            return above if indentation(line) == level and line.lstrip()[:1] == "[" else None
+    return None
 
 
 def statement_start(lines: list[str], index: int, lowest: int, reach: int = 20) -> int:
