@@ -526,3 +526,48 @@ def test_vim_help_sections_and_tagged_entries_start_sections():
 def test_plain_text_that_is_no_vim_help_keeps_its_underlined_titles_alone():
     text = "Notes\n=====\n\nSee *important* things.\n\nMore words *here*\n"
     assert titles(text, "docs/notes.txt") == [("Notes", 1)]
+
+
+# An AsciiDoc reference's options, as a labelled list (Cowboy's manual).
+ASCIIDOC_OPTIONS = """\
+= cowboy_http(3)
+
+== Options
+
+idle_timeout (60000)::
+
+Time in ms with no data received before Cowboy closes the connection.
+
+max_headers (100)::
+
+Maximum number of headers allowed per request.
+
+max_keepalive (1000)::
+
+Maximum number of requests allowed per connection.
+
+max_method_length (32)::
+
+Maximum length of the method.
+
+== Changelog
+
+* *2.17*: The `max_authority_length` option was added.
+* *2.0*: The `max_keepalive` default is now 1000 requests; `max_headers` and
+  `max_method_length` were added; a keepalive connection now counts requests.
+"""
+
+
+def test_an_asciidoc_labelled_list_item_starts_a_section():
+    # Cowboy's "max keepalive requests" served the Changelog's list of options, not the
+    # option's own entry `max_keepalive (1000)::`.
+    assert ("max_keepalive (1000)::", 7) in titles(ASCIIDOC_OPTIONS, "doc/cowboy_http.asciidoc")
+    cut = snippet(ASCIIDOC_OPTIONS, "doc/cowboy_http.asciidoc", "max keepalive requests", 120)
+    assert cut.text.startswith("max_keepalive (1000)::"), cut.text
+    lines = split_lines(ASCIIDOC_OPTIONS)
+    matcher = TermMatcher(query_terms("idle timeout"))
+    found = structure_terms(lines, matcher.lines(ASCIIDOC_OPTIONS), "a.asciidoc", matcher)
+    assert found == {"idl", "timeout"}
+    # A listing block's `::` (a C++ scope, an Erlang atom list) is no entry.
+    listing = "== Use\n\n----\nstd::\nfoo::\n----\n"
+    assert titles(listing, "a.adoc") == [("== Use", 2)]

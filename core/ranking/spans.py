@@ -43,6 +43,10 @@ _PUNCTUATION = frozenset(  # string.punctuation
     "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
 )
 ASCIIDOC_HEADING = re.compile(r"(={1,6})[ \t]+\S")
+# An AsciiDoc labelled list's term, alone on its line (`max_keepalive (1000)::`): an entry
+# of a reference, below every heading (level 7).
+ASCIIDOC_TERM = re.compile(r"[^\s:/].*?[^:\s](?:::|:::|::::|;;)[ \t]*$")
+ASCIIDOC_TERM_LEVEL = 7
 # AsciiDoc's listing and literal blocks (`----`, `....`): their lines are text.
 _ASCIIDOC_DELIMITER = re.compile(r"(-{4,}|\.{4,})[ \t]*$")
 # A Vim help file (a Neovim plugin's doc/*.txt), told by its first line opening with its own
@@ -296,7 +300,8 @@ def is_setext_heading(lines: list[str], index: int) -> bool:
 
 
 def asciidoc_headings(lines: list[str]) -> list[Heading]:
-    """`= Title` to `====== Title`, outside listing and literal blocks."""
+    """`= Title` to `====== Title`, and the terms of labelled lists (ASCIIDOC_TERM),
+    outside listing and literal blocks."""
     headings: list[Heading] = []
     delimiter: str | None = None
     for index, line in enumerate(lines):
@@ -312,6 +317,8 @@ def asciidoc_headings(lines: list[str]) -> list[Heading]:
             heading = ASCIIDOC_HEADING.match(line)
             if heading:
                 headings.append(Heading(index, index, len(heading.group(1))))
+            elif line.endswith((":", ";")) and ASCIIDOC_TERM.match(line):
+                headings.append(Heading(index, index, ASCIIDOC_TERM_LEVEL))
     return headings
 
 

@@ -10,8 +10,8 @@ from collections.abc import Mapping
 
 from .matching import TermMatcher
 from .spans import (
-    ASCIIDOC_HEADING,
     HEADING,
+    asciidoc_headings,
     document_kind,
     fenced_lines,
     front_matter_end,
@@ -76,9 +76,8 @@ def structure_names(
         titles = {heading.title for heading in roff_headings(lines)}
         names += [lines[number - 1] for number in line_terms if number - 1 in titles]
     elif kind == "asciidoc":
-        for number in line_terms:
-            if number <= len(lines) and ASCIIDOC_HEADING.match(lines[number - 1]):
-                names.append(lines[number - 1].lstrip("= "))
+        titles = {heading.title for heading in asciidoc_headings(lines)}
+        names += [lines[number - 1].lstrip("= ") for number in line_terms if number - 1 in titles]
     else:
         from .code_definitions import defined_as_spelt
 
