@@ -2,7 +2,8 @@
 overlaps paths, and several collections can index one file), hits whose text is
 byte-identical (a copy of a file, build output) — served once, under the original's name —
 a hit nearly all of whose lines an earlier one already shows (a file kept once per build
-tag or platform, a copy edited here and there; the original's at the better rank), and a
+tag or platform, a copy edited here and there; the original's at the better rank) or most of
+whose long lines it does (sync and async twins under one doc comment), and a
 documentation page in several languages, served in the best-ranked one
 (translations.py)."""
 
@@ -19,6 +20,12 @@ from .models import Hit
 # few lines say little about where it comes from).
 NEAR_COPY_SHARE = 0.8
 NEAR_COPY_LINES = 5
+# Or when at least this share of its long lines (sentences of a doc comment, not `}` nor
+# `if err != nil {`) are an earlier hit's, and of the earlier's are its: twins whose names
+# and a few words differ (Polly's sync and async policy syntaxes, the same doc comment over
+# each), not an FAQ page and one of its questions on a page of its own.
+TWIN_SHARE = 0.6
+LONG_LINE_CHARS = 40
 # Of two files showing the same passage, one at least this many times the other's size holds
 # it among much else: an amalgamation of sources (nlohmann/json's single header, SQLite's
 # `sqlite3.c`) or a bundle. The smaller is its source, whatever their paths.
@@ -45,10 +52,20 @@ def _near_copy_of(lines: frozenset[str], earlier: list[frozenset[str]]) -> int |
     """The index of the earlier hit whose lines `lines` nearly copies, if any."""
     from .ranking.spans import mostly_within
 
+    long_lines = _long(lines)
     for index, other in enumerate(earlier):
         if mostly_within(lines, other, NEAR_COPY_SHARE, NEAR_COPY_LINES):
             return index
+        other_long = _long(other)
+        if mostly_within(long_lines, other_long, TWIN_SHARE, NEAR_COPY_LINES) and mostly_within(
+            other_long, long_lines, TWIN_SHARE, NEAR_COPY_LINES
+        ):
+            return index  # twins, each mostly the other (not a page holding this one)
     return None
+
+
+def _long(lines: frozenset[str]) -> frozenset[str]:
+    return frozenset(line for line in lines if len(line) >= LONG_LINE_CHARS)
 
 
 def _overlaps(a: Hit, b: Hit) -> bool:

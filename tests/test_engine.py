@@ -330,3 +330,102 @@ def test_of_identical_passages_in_files_of_a_size_the_original_is_kept(make_proj
     )
     result, _ = run({"grep": ScriptedTier("grep", TierStatus.SERVED, hits)}, root, order=("grep",))
     assert [h.source for h in result.hits] == ["docs/guide.md"]
+
+
+# Polly's sync and async policy syntaxes: the same XML doc comment over each twin method,
+# the names and a word or two apart (three of six hits on a circuit-breaker question).
+SYNC_DOC = "\n".join(
+    [
+        "    /// <summary>",
+        "    /// <para> The circuit will break if, within any timeslice of samplingDuration,",
+        "    /// the share of actions resulting in a handled exception exceeds failureThreshold,",
+        "    /// provided also that the number of actions through the circuit in the timeslice",
+        "    /// is at least minimumThroughput.</para>",
+        "    /// <para>The circuit will stay broken for the durationOfBreak.</para>",
+        "    /// </summary>",
+        '    /// <param name="policyBuilder">The policy builder.</param>',
+        '    /// <param name="failureThreshold">The threshold at which the circuit breaks.</param>',
+        "    /// <returns>The policy instance.</returns>",
+        "    public static CircuitBreakerPolicy AdvancedCircuitBreaker(this PolicyBuilder builder,",
+        "        double failureThreshold, TimeSpan samplingDuration, int minimumThroughput)",
+    ]
+)
+ASYNC_DOC = (
+    SYNC_DOC.replace(
+        "CircuitBreakerPolicy AdvancedCircuitBreaker",
+        "AsyncCircuitBreakerPolicy AdvancedCircuitBreakerAsync",
+    )
+    .replace("The policy builder.", "The async policy builder.")
+    .replace("The policy instance.", "The async policy instance.")
+)
+
+
+def test_twins_that_differ_by_a_few_lines_are_served_once(tmp_path):
+    hits = (
+        Hit("src/Polly/AdvancedCircuitBreakerSyntax.cs", 0.9, SYNC_DOC, "grep", 12, 23),
+        Hit("src/Polly/AsyncAdvancedCircuitBreakerSyntax.cs", 0.88, ASYNC_DOC, "grep", 15, 26),
+        Hit(
+            "src/Polly.Core/AdvancedCircuitBehavior.cs",
+            0.5,
+            "failures / total >= ratio",
+            "grep",
+            1,
+            1,
+        ),
+    )
+    tiers = {"grep": ScriptedTier("grep", TierStatus.SERVED, hits)}
+    result, _ = run(tiers, tmp_path, order=("grep",))
+    assert [h.source for h in result.hits] == [
+        "src/Polly/AdvancedCircuitBreakerSyntax.cs",
+        "src/Polly.Core/AdvancedCircuitBehavior.cs",
+    ]
+    assert result.deduplicated == 1
+
+
+def test_code_sharing_only_its_short_boilerplate_lines_is_no_copy(tmp_path):
+    # Go's error checks and closing braces are in every function: two functions that share
+    # only those are two answers.
+    boilerplate = "\tif err != nil {\n\t\treturn err\n\t}\n\treturn nil\n}\n"
+    first = "func (s *Server) Start(addr string) error {\n\terr := s.listen(addr)\n" + boilerplate
+    second = (
+        "func (s *Server) Stop(ctx context.Context) error {\n\terr := s.drain(ctx)\n" + boilerplate
+    )
+    hits = (
+        Hit("server.go", 0.9, first, "grep", 1, 7),
+        Hit("shutdown.go", 0.8, second, "grep", 1, 7),
+    )
+    tiers = {"grep": ScriptedTier("grep", TierStatus.SERVED, hits)}
+    result, _ = run(tiers, tmp_path, order=("grep",))
+    assert [h.source for h in result.hits] == ["server.go", "shutdown.go"]
+
+
+def test_a_page_holding_another_hits_text_among_more_is_no_twin_of_it(tmp_path):
+    # Textual's FAQ.md is made of its questions/*.question.md: the FAQ's passage, holding
+    # one question whole and the next, gave way to that one question and lost the next.
+    question = "\n".join(
+        f"The terminal's own colour scheme is not used by Textual apps, reason number {n}."
+        for n in range(6)
+    )
+    other = "\n".join(
+        f"Textual does not use ANSI themes, because of this long explanation {n}." for n in range(6)
+    )
+    hits = (
+        Hit("docs/FAQ.md", 0.9, question + "\n\n" + other, "grep", 50, 70),
+        Hit(
+            "questions/transparent-background.question.md",
+            0.8,
+            "---\ntitle: Colours?\nalt_titles:\n  - scheme\n---\n" + question,
+            "grep",
+            1,
+            11,
+        ),
+    )
+    # The FAQ is many times the question's size: an aggregate, whose parts are originals.
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs/FAQ.md").write_text((question + "\n" + other + "\n") * 10)
+    (tmp_path / "questions").mkdir()
+    (tmp_path / "questions/transparent-background.question.md").write_text(hits[1].content)
+    tiers = {"grep": ScriptedTier("grep", TierStatus.SERVED, hits)}
+    result, _ = run(tiers, tmp_path, order=("grep",))
+    assert result.hits[0].source == "docs/FAQ.md"
+    assert other in result.hits[0].content
