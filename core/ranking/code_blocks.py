@@ -24,6 +24,13 @@ def is_closer(line: str) -> bool:
     return text.startswith(_CLOSERS) or text in _CLOSING_WORDS
 
 
+def ends_a_block(lines: list[str], last: int, start: int) -> bool:
+    """Whether line `last`, ending a paragraph of code above line `start`, ends a block:
+    it is more indented than `start` (the inside of a function above), or a closer at
+    most as indented (`}`, `end`)."""
+    return indentation(lines[last]) > indentation(lines[start]) or is_closer(lines[last])
+
+
 def code_blocks(lines: list[str], matching: list[int] | None = None) -> list[Span]:
     """Every line followed by more-indented lines, with them (and a closing line at its own
     indentation such as `}` or `end`), plus the comments and decorators just above it.

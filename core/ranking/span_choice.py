@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from itertools import accumulate
 
 from .bm25 import saturated
-from .code_blocks import indentation, is_closer, statement_start
+from .code_blocks import ends_a_block, indentation, statement_start
 from .code_constructs import OpenConstructs
 from .file_roles import TEST_FILE_WEIGHT
 from .inline_tests import inside
@@ -296,7 +296,8 @@ class SpanChooser:
             return None
         above = self.paragraphs[found]
         if self.code and (
-            _ends_a_block(self.lines, above, start) or self.is_navigation(Span(above.start, start))
+            ends_a_block(self.lines, above.end - 1, start)
+            or self.is_navigation(Span(above.start, start))
         ):
             return None
         return Span(above.start, end)
@@ -397,11 +398,3 @@ class SpanChooser:
             if best is None or candidate[:2] > best[:2]:
                 best = candidate
         return best
-
-
-def _ends_a_block(lines: list[str], paragraph: Span, start: int) -> bool:
-    """Whether a paragraph of code ends a block above line `start`: its last line is more
-    indented than `start` (the inside of a function above), or a closer at most as
-    indented (`}`, `end`)."""
-    last = lines[paragraph.end - 1]
-    return indentation(last) > indentation(lines[start]) or is_closer(last)
