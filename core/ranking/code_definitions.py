@@ -371,6 +371,8 @@ def _in_an_interface(lines: list[str], index: int) -> bool:
     """Whether the indented line `index` is a member of an interface: the first line above
     it indented less (a brace alone aside) opens one."""
     level = indentation(lines[index])
+    if not level:
+        return False  # a prototype at the margin (a C header's)
     for above in range(index - 1, -1, -1):
         line = lines[above]
         stripped = line.strip()
