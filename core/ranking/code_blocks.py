@@ -187,7 +187,8 @@ def lead_in_start(lines: list[str], start: int, level: int) -> int:
             first -= 1  # a C# attribute: `[Fact]`, `[Obsolete("Use Run")]`
         elif text.endswith(")]") and indent > level:
             # A C# attribute spread over lines (`[InlineData(` ... `2)]`): from its first.
-            opener = _attribute_start(lines, first - 1, level)
+            lowest = max(0, first - 1 - DECORATOR_REACH)
+            opener = lead_in_holding(lines, first - 1, level, lowest, ("[",))
             if opener is None:
                 break
             first = opener
@@ -210,13 +211,21 @@ def lead_in_start(lines: list[str], start: int, level: int) -> int:
     return first
 
 
-def _attribute_start(lines: list[str], closing: int, level: int) -> int | None:
-    """The first line (`[InlineData(`, at `level`) of a C# attribute whose arguments run
-    over lines to line `closing`, None when no such line opens it within reach."""
-    for above in range(closing - 1, max(0, closing - DECORATOR_REACH) - 1, -1):
+def lead_in_holding(
+    lines: list[str], index: int, level: int, lowest: int, openers: tuple[str, ...]
+) -> int | None:
+    """The lead-in line at `level`, opening with one of `openers`, whose continuation the
+    deeper line `index` is (an annotation or attribute opening its arguments, a doc comment
+    opening), down to line `lowest`; None when the first line above at most that indented
+    is not one, or a blank line comes first (`index` is in the body of what comes before)."""
+    for above in range(index - 1, lowest - 1, -1):
         line = lines[above]
-        if line.strip() and indentation(line) <= level:
-            return above if indentation(line) == level and line.lstrip()[:1] == "[" else None
+        if not line.strip():
+            return None
+        if indentation(line) <= level:
+            if indentation(line) == level and line.strip().startswith(openers):
+                return above
+            return None
     return None
 
 

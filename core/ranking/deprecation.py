@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from .code_blocks import indentation
+from .code_blocks import indentation, lead_in_holding
 
 # Above a definition: Java's and Kotlin's `@Deprecated(...)`, a doc comment's `@deprecated`
 # (Javadoc, JSDoc, PHPDoc, YARD) or Elixir's attribute, Python's `@deprecated(...)`
@@ -52,7 +52,7 @@ def _marked_above(lines: list[str], index: int) -> bool:
         first: int | None = above
         if indentation(line) > level:
             # Held by a lead-in line above it, or the end of the statement before.
-            first = _lead_in_holding(lines, above, level, lowest)
+            first = lead_in_holding(lines, above, level, lowest, _LEAD_INS)
         elif not text.startswith(_LEAD_INS):
             first = None
         if first is None:
@@ -61,21 +61,6 @@ def _marked_above(lines: list[str], index: int) -> bool:
             return True
         above = first - 1
     return False
-
-
-def _lead_in_holding(lines: list[str], index: int, level: int, lowest: int) -> int | None:
-    """The lead-in line at `level` whose continuation the deeper line `index` is (an
-    annotation opening its arguments, a doc comment opening), None when the first line
-    above at most that indented is not one (`index` is in the body of what comes before)."""
-    for above in range(index - 1, lowest - 1, -1):
-        line = lines[above]
-        if not line.strip():
-            return None
-        if indentation(line) <= level:
-            if indentation(line) == level and line.strip().startswith(_LEAD_INS):
-                return above
-            return None
-    return None
 
 
 def _marked_below(lines: list[str], index: int) -> bool:
