@@ -36,7 +36,9 @@ def load_dict(path: str, what: str) -> dict:
         if os.fstat(fd).st_size > FILE_LIMIT:
             return {}
         with os.fdopen(fd, "rb", closefd=False) as handle:
-            loaded = marshal.load(handle)
+            # Read whole, then parsed: `marshal.load` would read a file object a piece
+            # at a time, some milliseconds for a cache of many small values.
+            loaded = marshal.loads(handle.read(FILE_LIMIT + 1))
     except (OSError, EOFError, ValueError, TypeError):
         report_exception(f"cannot read the {what} {path}; doing the work as usual")
         return {}
