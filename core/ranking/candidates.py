@@ -8,7 +8,7 @@ import heapq
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from itertools import islice
 
@@ -41,37 +41,11 @@ from .name_lookup import (
 from .navigation import points_elsewhere
 from .notebooks import NotebookView
 from .path_terms import path_terms, paths_terms
+from .scope_counts import Candidates
 from .spans import Span, document_kind, split_lines
 
 # How many of the best files are read and scored again with their headings or definitions.
 RERANK_DEPTH = 20
-
-
-@dataclass
-class Candidates:
-    """Files holding at least one query term. `documents` and `total_bytes` cover every
-    file searched in the scope, matched or not."""
-
-    frequencies: dict[str, dict[str, int]] = field(default_factory=dict)  # path -> key -> tf
-    lengths: dict[str, int] = field(default_factory=dict)  # path -> bytes, when known
-    documents: int = 0
-    total_bytes: int = 0
-
-    def document_frequency(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for terms in self.frequencies.values():
-            for key in terms:
-                counts[key] = counts.get(key, 0) + 1
-        return counts
-
-    def scorer(self, keys: tuple[str, ...]) -> Scorer:
-        documents = max(self.documents, len(self.frequencies))
-        known = [n for n in self.lengths.values()]
-        if self.documents and self.total_bytes:
-            average = self.total_bytes / self.documents
-        else:
-            average = sum(known) / len(known) if known else 1.0
-        return Scorer.for_scope(keys, documents, self.document_frequency(), average)
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from ..ranking.candidates import Candidates
+    from ..ranking.scope_counts import Candidates
     from .file_hits import FileReader
 
 

@@ -17,8 +17,8 @@ from ..ignore_rules import ripgrep_excludes
 from ..models import ResolvedScope
 from ..process import DEFAULT_STDOUT_CAP, ProcessResult, run_bounded
 from ..project import is_inside, relative_source
-from ..ranking.candidates import Candidates
 from ..ranking.matching import TermMatcher
+from ..ranking.scope_counts import Candidates
 from .base import Deadline
 
 OUTPUT_CAP = DEFAULT_STDOUT_CAP

@@ -8,8 +8,8 @@ from pathlib import Path
 from ..files import Unreadable, read_text_file
 from ..project import is_inside, relative_source
 from ..project_walk import walk_files
-from ..ranking.candidates import Candidates
 from ..ranking.matching import TermMatcher
+from ..ranking.scope_counts import Candidates
 from ..scopes import included
 from .base import Deadline, TierRequest
 
