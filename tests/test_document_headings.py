@@ -571,3 +571,12 @@ def test_an_asciidoc_labelled_list_item_starts_a_section():
     # A listing block's `::` (a C++ scope, an Erlang atom list) is no entry.
     listing = "== Use\n\n----\nstd::\nfoo::\n----\n"
     assert titles(listing, "a.adoc") == [("== Use", 2)]
+
+
+def test_an_asciidoc_term_followed_by_spaces_still_starts_a_section():
+    # The term's pattern allows trailing blanks (an editor's leftovers); the quick check
+    # before it did not, so `max_keepalive (1000)::  ` was read as plain text.
+    text = ASCIIDOC_OPTIONS.replace("max_keepalive (1000)::\n", "max_keepalive (1000)::  \n")
+    assert ("max_keepalive (1000)::  ", 7) in titles(text, "doc/cowboy_http.asciidoc")
+    with_tab = ASCIIDOC_OPTIONS.replace("idle_timeout (60000)::\n", "idle_timeout (60000)::\t\n")
+    assert ("idle_timeout (60000)::\t", 7) in titles(with_tab, "doc/cowboy_http.asciidoc")

@@ -317,7 +317,7 @@ def asciidoc_headings(lines: list[str]) -> list[Heading]:
             heading = ASCIIDOC_HEADING.match(line)
             if heading:
                 headings.append(Heading(index, index, len(heading.group(1))))
-            elif line.endswith((":", ";")) and ASCIIDOC_TERM.match(line):
+            elif line.rstrip(" \t").endswith((":", ";")) and ASCIIDOC_TERM.match(line):
                 headings.append(Heading(index, index, ASCIIDOC_TERM_LEVEL))
     return headings
 
