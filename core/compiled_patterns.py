@@ -92,7 +92,10 @@ class _RecordingEngine(types.ModuleType):
 def _compiled_at_import() -> bool:
     """Whether the pattern being compiled comes from a module's top-level code (the first
     caller outside the `re` package)."""
-    frame: types.FrameType | None = sys._getframe(2)
+    try:
+        frame: types.FrameType | None = sys._getframe(2)
+    except ValueError:  # called with no caller above (not through `re`)
+        return False
     while frame is not None and frame.f_code.co_filename.startswith(_RE_PACKAGE):
         frame = frame.f_back
     return frame is not None and frame.f_code.co_name == "<module>"
@@ -109,7 +112,7 @@ def _compile(pattern: object, flags: int = 0) -> object:
             return _ENGINE.compile(pattern, *known)
         except Exception:  # any fault in an entry means: compile it anew
             report_exception(f"a cached regular expression failed: {pattern!r}")
-            del _entries[key]
+            _entries.pop(key, None)
     if not _compiled_at_import() or len(_entries) >= _MAX_ENTRIES:
         return _ORIGINAL_COMPILE(pattern, flags)
     recorder = _RecordingEngine()
