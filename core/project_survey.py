@@ -67,7 +67,7 @@ LANGUAGES = {
     ".sh": "Shell", ".bash": "Shell", ".zsh": "Shell", ".ps1": "PowerShell", ".sql": "SQL",
     ".vue": "Vue", ".svelte": "Svelte", ".sol": "Solidity", ".tf": "Terraform",
     ".hrl": "Erlang", ".fsx": "F#", ".vb": "Visual Basic", ".vim": "Vim script",
-    ".el": "Emacs Lisp", ".groovy": "Groovy",
+    ".el": "Emacs Lisp", ".groovy": "Groovy", ".astro": "Astro",
 }  # fmt: skip
 # Folder names that hold documentation whatever else they hold (examples, assets, the
 # programs a tutorial builds).

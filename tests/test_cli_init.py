@@ -938,3 +938,32 @@ def test_a_folder_of_notebooks_is_documentation_searched_without_qmd(
     hits, _ = query(capsys, root, "training recipes with a warmup schedule", "--scope", "docs")
     assert [hit["source"] for hit in hits][:1] == ["notebooks/01-train.ipynb"]
     assert hits[0]["content"].startswith("# Train")
+
+
+def test_astro_components_are_source_code(capsys, make_project):
+    # Starlight's UI components (ThemeSelect, Tabs, Sidebar...) are .astro files beside
+    # its TypeScript: the code scope left them out, and nothing said so.
+    files = {
+        "packages/starlight/components/ThemeSelect.astro": "---\n"
+        "import Select from './Select.astro';\n---\n\n"
+        '<starlight-theme-select>\n  <Select label="Theme" />\n</starlight-theme-select>\n'
+        "<script>\n  // Remember the chosen color scheme in localStorage.\n"
+        "  localStorage.setItem('starlight-theme', theme);\n</script>\n",
+        **{
+            f"packages/starlight/utils/{name}.ts": f"export function {name}() {{}}\n"
+            for name in ("slugs", "git", "navigation", "head")
+        },
+        "packages/starlight/README.md": "# Starlight\n\nThe theme.\n",
+        "docs/src/content/docs/index.mdx": "---\ntitle: Starlight\n---\n\nBuild docs.\n",
+    }
+    root = make_project(files)
+    init(capsys, root)
+    written = (root / ".tierscope.yaml").read_text()
+    code = scopes_of(written)["code"]
+
+    assert "*.astro" in code.include
+    assert "Astro (1 file)" in written
+    hits, _ = query(capsys, root, "remember the chosen color scheme", "--scope", "code")
+    assert [hit["source"] for hit in hits][:1] == [
+        "packages/starlight/components/ThemeSelect.astro"
+    ]
