@@ -19,6 +19,12 @@ FEW_FILES = 3
 # tutorial page beside each program): documentation too, for its documents.
 DOCUMENTED_CODE_PAGES = 10
 DOCUMENTED_CODE_SHARE = 0.25
+# The other way round: a folder of documents holding this many source files, and source
+# files for at least this share of its documents and source files, keeps code too (a
+# skills folder: each skill's SKILL.md and reference pages beside its scripts). A folder
+# named for documentation is not: its programs are its examples.
+DOCUMENTED_SCRIPTS = 10
+DOCUMENTED_SCRIPTS_SHARE = 0.25
 
 
 def docs_places(survey: ProjectSurvey) -> tuple[list[FolderSurvey], list[str]]:
@@ -38,8 +44,13 @@ def docs_places(survey: ProjectSurvey) -> tuple[list[FolderSurvey], list[str]]:
 
 
 def code_folders(survey: ProjectSurvey) -> list[FolderSurvey]:
-    """The folders that hold the project's source code."""
-    return [folder for folder in survey.folders if not _is_docs(folder) and _is_code(folder)]
+    """The folders that hold the project's source code: folders of code, and folders of
+    documents holding many scripts."""
+    return [
+        folder
+        for folder in survey.folders
+        if (_is_code(folder) and not _is_docs(folder)) or _scripted(folder)
+    ]
 
 
 def _is_docs(folder: FolderSurvey) -> bool:
@@ -55,6 +66,13 @@ def _is_docs(folder: FolderSurvey) -> bool:
 def _documented(folder: FolderSurvey) -> bool:
     docs, sources = sum(folder.docs.values()), sum(folder.sources.values())
     return docs >= DOCUMENTED_CODE_PAGES and docs >= DOCUMENTED_CODE_SHARE * (docs + sources)
+
+
+def _scripted(folder: FolderSurvey) -> bool:
+    docs, sources = sum(folder.docs.values()), sum(folder.sources.values())
+    if folder.name.rsplit("/", 1)[-1].lower() in DOC_FOLDER_NAMES:
+        return False
+    return sources >= DOCUMENTED_SCRIPTS and sources >= DOCUMENTED_SCRIPTS_SHARE * (docs + sources)
 
 
 def _is_code(folder: FolderSurvey) -> bool:

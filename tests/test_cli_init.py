@@ -967,3 +967,49 @@ def test_astro_components_are_source_code(capsys, make_project):
     assert [hit["source"] for hit in hits][:1] == [
         "packages/starlight/components/ThemeSelect.astro"
     ]
+
+
+def test_a_folder_of_skills_with_their_scripts_is_documentation_and_code(capsys, make_project):
+    # anthropics/skills: skills/ holds 111 SKILL.md and reference pages beside 72 Python
+    # scripts. The documents outnumber the scripts, so skills/ was documentation alone:
+    # init wrote no code scope, and the scripts were reachable only through `all`.
+    files = {}
+    for skill in ("pdf", "docx", "pptx", "xlsx"):
+        files[f"skills/{skill}/SKILL.md"] = f"# {skill}\n\nHow to work with {skill} files.\n"
+        for page in ("reference", "forms", "examples"):
+            files[f"skills/{skill}/{page}.md"] = f"# {page}\n\nMore about {skill}.\n"
+        for script in ("pack", "unpack", "validate"):
+            files[f"skills/{skill}/scripts/{script}.py"] = f"def {script}(path):\n    pass\n"
+    files["skills/xlsx/scripts/recalc.py"] = (
+        "def recalc(path):\n    # Recalculate every formula with LibreOffice, then list\n"
+        "    # the cells holding an error such as #REF! or #DIV/0!.\n    pass\n"
+    )
+    files["README.md"] = "# Skills\n\nA collection of skills.\n"
+    root = make_project(files)
+    init(capsys, root)
+    written = (root / ".tierscope.yaml").read_text()
+    scopes = scopes_of(written)
+
+    assert "skills/" in scopes["docs"].grep_paths
+    assert scopes["docs"].include == ("*.md",)
+    assert "skills/" in scopes["code"].grep_paths
+    assert scopes["code"].include == ("*.py", "*.pyi")
+    hits, _ = query(capsys, root, "recalculate formulas and list error cells", "--scope", "code")
+    assert [hit["source"] for hit in hits][:1] == ["skills/xlsx/scripts/recalc.py"]
+
+
+def test_a_documentation_folder_named_so_keeps_its_example_programs_as_documentation(
+    capsys, make_project
+):
+    # Textual's docs/ holds its guide beside hundreds of example programs: they are the
+    # guide's, and a code question wants the library's source.
+    files = {f"docs/guide/page{n}.md": f"# Page {n}\n\nWords.\n" for n in range(12)}
+    files.update({f"docs/examples/app{n}.py": "from textual.app import App\n" for n in range(10)})
+    files.update({f"src/lib/module{n}.py": f"def function_{n}():\n    pass\n" for n in range(4)})
+    root = make_project(files)
+
+    _, out, _ = init(capsys, root, "--dry-run")
+    scopes = scopes_of(out)
+
+    assert "docs/" in scopes["docs"].grep_paths
+    assert scopes["code"].grep_paths == ("src/",)
