@@ -49,7 +49,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..translations import is_translation_tag, page_and_language
@@ -180,6 +180,10 @@ _GENERATED_NAME = re.compile(
     r"|(?:^|/)api/(?:[^/]+/)?[^/]+\.api$"  # Kotlin's binary-compatibility dumps
 )
 GENERATED_HEAD_LINES = 5
+# ...or further down the comments the file opens with (a licence, lint directives: Go's
+# rule is "before the first line that is not a comment"), within this many lines.
+OPENING_COMMENT_LINES = 40
+_COMMENT_LINE = re.compile(r"[ \t]*(?://|#|/\*|\*|--|;|%|<!--|\(\*|\{-)")
 # A bundle a build wrote ends with the link to its source map (`//# sourceMappingURL=`, in
 # CSS `/*# sourceMappingURL= */`); a site a documentation generator wrote (jazzy, Doxygen,
 # javadoc, Hugo, Sphinx) says so in its head's generator tag or its footer.
@@ -211,12 +215,26 @@ def generated_weigher(query_keys: Iterable[str]) -> Callable[[str, Sequence[str]
             return None
         if _GENERATED_NAME.search(path):
             return GENERATED
-        head = [line for line in lines[: GENERATED_HEAD_LINES * 2] if line.strip()]
-        if any(_GENERATED_MARK.search(line) for line in head[:GENERATED_HEAD_LINES]):
+        if any(_GENERATED_MARK.search(line) for line in _head(lines)):
             return GENERATED
         return BUILT_OUTPUT if _built_output(path, lines) else None
 
     return generated
+
+
+def _head(lines: Sequence[str]) -> Iterator[str]:
+    """A file's first lines that are not blank, and after them the rest of the comments
+    it opens with."""
+    shown = 0
+    opening = True  # every line so far a comment
+    for line in lines[:OPENING_COMMENT_LINES]:
+        if not line.strip():
+            continue
+        opening = opening and _COMMENT_LINE.match(line) is not None
+        if shown >= GENERATED_HEAD_LINES and not opening:
+            return
+        shown += 1
+        yield line
 
 
 def _built_output(path: str, lines: Sequence[str]) -> bool:
@@ -240,8 +258,12 @@ def is_test_file(path: str) -> bool:
 
 
 # A folder of example programs (FastAPI keeps the code its docs show in `docs_src/`; Vue
-# and Vite projects try themselves out in `playground/`).
-_EXAMPLE_PATH = re.compile(r"(?:^|/)(?:_?examples?|samples?|demos?|docs_src|playgrounds?)/")
+# and Vite projects try themselves out in `playground/`); not a Java package's name under
+# its domain (`com/example/ok_http/`, the package a Flutter plugin is made with).
+_EXAMPLE_PATH = re.compile(
+    r"(?:^|/)(?<!\bcom/)(?<!\borg/)(?<!\bnet/)(?<!\bio/)"
+    r"(?:_?examples?|samples?|demos?|docs_src|playgrounds?)/"
+)
 
 
 def is_example_program(path: str) -> bool:
