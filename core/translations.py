@@ -76,8 +76,10 @@ def _sure(tag: str) -> bool:
 
 
 def page_and_language(path: str) -> tuple[str, str] | None:
-    """(the path without its language tag, the tag) for a documentation file; the tag is
-    ORIGINAL when the path holds none. None for any other file."""
+    """(the page: the path without its language tag and its extension, the tag) for a
+    documentation file; the tag is ORIGINAL when the path holds none. None for any other
+    file. A page is the same in any format (Starlight's English `.mdx` page, its pt-PT
+    copy in `.md`)."""
     folder, _, name = path.rpartition("/")
     stem, dot, suffix = name.rpartition(".")
     if not dot or f".{suffix.lower()}" not in DOCUMENT_SUFFIXES:
@@ -85,14 +87,14 @@ def page_and_language(path: str) -> tuple[str, str] | None:
     parts = folder.split("/") if folder else []
     for index, part in enumerate(parts):
         if language_of(part):
-            return "/".join([*parts[:index], *parts[index + 1 :], name]), part
+            return "/".join([*parts[:index], *parts[index + 1 :], stem]), part
     base, tag_dot, tag = stem.rpartition(".")
     if tag_dot and base and language_of(tag):
-        return "/".join([*parts, f"{base}.{suffix}"]), SuffixTag(tag)
+        return "/".join([*parts, base]), SuffixTag(tag)
     joined = _JOINED_TAG.fullmatch(stem)  # `README_zh-CN`, `README-de`
     if joined and language_of(joined.group(2)):
-        return "/".join([*parts, f"{joined.group(1)}.{suffix}"]), joined.group(2)
-    return path, ORIGINAL
+        return "/".join([*parts, joined.group(1)]), joined.group(2)
+    return "/".join([*parts, stem]), ORIGINAL
 
 
 def is_translation_tag(tag: str) -> bool:

@@ -12,20 +12,20 @@ from tierscope.translations import ServedPages, page_and_language, words_held
 @pytest.mark.parametrize(
     ("path", "expected"),
     [
-        ("docs/en/docs/cors.md", ("docs/docs/cors.md", "en")),
-        ("docs/pt-BR/docs/cors.md", ("docs/docs/cors.md", "pt-BR")),
-        ("docs/zh-hant/guide.md", ("docs/guide.md", "zh-hant")),
-        ("docs/guide.md", ("docs/guide.md", "")),
-        ("README.fr.md", ("README.md", "fr")),
-        ("Readme_zh-CN.md", ("Readme.md", "zh-CN")),
-        ("docs/README-de.md", ("docs/README.md", "de")),
-        ("docs/getting-started.md", ("docs/getting-started.md", "")),
-        ("docs/user_guide.md", ("docs/user_guide.md", "")),
-        ("guide/intro.ja.rst", ("guide/intro.rst", "ja")),
-        ("docs/fr/guide.mdown", ("docs/guide.mdown", "fr")),
-        ("docs/de/guide.asciidoc", ("docs/guide.asciidoc", "de")),
-        ("notes.v2.md", ("notes.v2.md", "")),
-        ("README.cn.md", ("README.md", "cn")),  # not ISO 639-1, but what projects write
+        ("docs/en/docs/cors.md", ("docs/docs/cors", "en")),
+        ("docs/pt-BR/docs/cors.md", ("docs/docs/cors", "pt-BR")),
+        ("docs/zh-hant/guide.md", ("docs/guide", "zh-hant")),
+        ("docs/guide.md", ("docs/guide", "")),
+        ("README.fr.md", ("README", "fr")),
+        ("Readme_zh-CN.md", ("Readme", "zh-CN")),
+        ("docs/README-de.md", ("docs/README", "de")),
+        ("docs/getting-started.md", ("docs/getting-started", "")),
+        ("docs/user_guide.md", ("docs/user_guide", "")),
+        ("guide/intro.ja.rst", ("guide/intro", "ja")),
+        ("docs/fr/guide.mdown", ("docs/guide", "fr")),
+        ("docs/de/guide.asciidoc", ("docs/guide", "de")),
+        ("notes.v2.md", ("notes.v2", "")),
+        ("README.cn.md", ("README", "cn")),  # not ISO 639-1, but what projects write
         ("src/de/module.py", None),
         ("LICENSE", None),
     ],
@@ -59,6 +59,9 @@ def served(*paths: str) -> ServedPages:
         # Translations kept in a folder of their own, the original above them.
         ("README.md", "doc/README-zh.md"),
         ("docs/guide.md", "docs/translations/guide.ko.md"),
+        # The same page in another format: Starlight's English .mdx, its pt-PT copy .md.
+        ("docs/environmental-impact.mdx", "docs/pt-pt/environmental-impact.md"),
+        ("README.rst", "README.zh-CN.md"),
     ],
 )
 def test_another_language_of_a_served_page_is_a_translation(kept, candidate):
