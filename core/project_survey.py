@@ -32,6 +32,7 @@ DOC_EXTENSIONS = {
     ".rst": "*.rst",
     ".adoc": "*.adoc",
     ".asciidoc": "*.asciidoc",
+    ".org": "*.org",  # Org mode: Emacs packages' manuals (Magit's docs/magit.org)
     ".txt": "*.txt",  # only inside a documentation folder (see is_documentation)
     ".ipynb": "*.ipynb",  # Jupyter notebooks: read as their cells' text (ranking/notebooks.py)
     # Manual pages (roff), only inside a documentation folder (`man/man1/fzf.1`): elsewhere
@@ -52,6 +53,8 @@ _NOT_DOCUMENTATION = re.compile(
     r"(?:requirements|constraints|cmakelists|conanfile|robots|license|licence|copying|authors)\b",
     re.I,
 )
+# Numbered changelogs (Magit's docs/CHANGELOG.1 ... .4, written in Org): no manual pages.
+_NUMBERED_LOG = re.compile(r"(?:changelog|changes|news|history)\.\d$", re.I)
 # Source code by file extension.
 LANGUAGES = {
     ".py": "Python", ".pyi": "Python",
@@ -194,10 +197,11 @@ def _is_file(root: Path, name: str) -> bool:
 def is_documentation(folders: list[str], name: str) -> bool:
     """Whether a `.txt` file or a manual page is documentation: inside a documentation
     folder (`docs/`, as Django writes its reStructuredText; `man/`, or one or two levels
-    down: httpie's `extras/man/`), and not a requirements or licence file. `folders`: the
-    top-level folder and those below it on the file's path."""
+    down: httpie's `extras/man/`), and not a requirements or licence file, nor a numbered
+    changelog (`CHANGELOG.1`). `folders`: the top-level folder and those below it on the
+    file's path."""
     in_docs = any(folder.lower() in DOC_FOLDER_NAMES for folder in folders[: 1 + NESTED_DOCS_DEPTH])
-    return in_docs and not _NOT_DOCUMENTATION.match(name)
+    return in_docs and not _NOT_DOCUMENTATION.match(name) and not _NUMBERED_LOG.match(name)
 
 
 class _Folders:

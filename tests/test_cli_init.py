@@ -1013,3 +1013,30 @@ def test_a_documentation_folder_named_so_keeps_its_example_programs_as_documenta
 
     assert "docs/" in scopes["docs"].grep_paths
     assert scopes["code"].grep_paths == ("src/",)
+
+
+def test_org_manuals_are_documentation_and_numbered_changelogs_no_manual_pages(
+    capsys, make_project
+):
+    # Magit's manual is docs/magit.org: init left it out, and took the Org changelogs
+    # docs/CHANGELOG.1 ... .4 for manual pages (`*.1` ... `*.4`).
+    root = make_project(
+        {
+            "docs/magit.org": "#+title: Magit User Manual\n\n* Status Buffer\n\n"
+            "- Key: C-x g (magit-status) ::\n\n"
+            "  Show the status of the current repository in a buffer.\n",
+            "docs/CHANGELOG.1": "# -*- mode: org -*-\n* v1.4.2\n\n- Reverts work again.\n",
+            "docs/CHANGELOG.2": "# -*- mode: org -*-\n* v2.1.0\n\n- Faster status.\n",
+            "docs/AUTHORS.md": "# Authors\n\nMany people.\n",
+            "lisp/magit-status.el": '(defun magit-status ()\n  "Show the status.")\n',
+            "man/man1/magit.1": ".TH MAGIT 1\n.SH NAME\nmagit - a git porcelain\n",
+        }
+    )
+    init(capsys, root)
+    scopes = scopes_of((root / ".tierscope.yaml").read_text())
+
+    assert "*.org" in scopes["docs"].include
+    assert "*.2" not in scopes["docs"].include
+    assert "*.1" in scopes["docs"].include  # man/man1/magit.1 is still a manual page
+    hits, _ = query(capsys, root, "status of the current repository", "--scope", "docs")
+    assert [hit["source"] for hit in hits][:1] == ["docs/magit.org"]

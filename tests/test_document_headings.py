@@ -580,3 +580,68 @@ def test_an_asciidoc_term_followed_by_spaces_still_starts_a_section():
     assert ("max_keepalive (1000)::  ", 7) in titles(text, "doc/cowboy_http.asciidoc")
     with_tab = ASCIIDOC_OPTIONS.replace("idle_timeout (60000)::\n", "idle_timeout (60000)::\t\n")
     assert ("idle_timeout (60000)::\t", 7) in titles(with_tab, "doc/cowboy_http.asciidoc")
+
+
+# An Org manual (Magit's docs/magit.org): headlines, a source block, and reference entries
+# written as description-list terms alone on their line.
+ORG_MANUAL = """\
+#+title: Tool User Manual
+
+* Introduction
+
+Tool is an interface to the version control system.
+
+* Buffers
+** Status Buffer
+
+The command ~tool-status~ shows the status buffer.
+
+#+begin_src emacs-lisp
+* not a headline
+- Key: not an entry ::
+#+end_src
+
+- Key: C-x g (tool-status) ::
+
+  Show the status of the current repository in a buffer.
+
+- User Option: tool-display-buffer-function ::
+
+  The function used to display a buffer. It decides which window a buffer is
+  displayed in, the selected one or another.
+
+** Refreshing Buffers
+
+*Bold* words at the start of a line are no headline.
+- a list item :: with its description on the same line
+"""
+
+
+def test_org_headlines_and_reference_entries_start_sections():
+    # Magit's manual is Org: read as code (no headings), "which window is a buffer shown
+    # in" served a window of lines wherever its words were densest.
+    assert titles(ORG_MANUAL, "docs/tool.org") == [
+        ("* Introduction", 1),
+        ("* Buffers", 1),
+        ("** Status Buffer", 2),
+        ("- Key: C-x g (tool-status) ::", 7),
+        ("- User Option: tool-display-buffer-function ::", 7),
+        ("** Refreshing Buffers", 2),
+    ]
+    cut = snippet(ORG_MANUAL, "docs/tool.org", "which window is a buffer displayed in", 160)
+    assert cut.text.startswith("- User Option: tool-display-buffer-function ::"), cut.text
+    lines = split_lines(ORG_MANUAL)
+    matcher = TermMatcher(query_terms("status refreshing"))
+    found = structure_terms(lines, matcher.lines(ORG_MANUAL), "docs/tool.org", matcher)
+    assert found == {"status", "refresh"}
+    # An entry's term names it: the option's words are the file's structure too.
+    matcher = TermMatcher(query_terms("display function"))
+    found = structure_terms(lines, matcher.lines(ORG_MANUAL), "docs/tool.org", matcher)
+    assert found == {"display", "function"}
+
+
+def test_org_blocks_hold_no_headlines_whatever_their_case():
+    text = "* Use\n\n#+BEGIN_EXAMPLE\n* not a headline\n#+END_EXAMPLE\n\n* Next\n"
+    assert titles(text, "README.org") == [("* Use", 1), ("* Next", 1)]
+    # An unclosed block runs to the end.
+    assert titles("* Use\n#+begin_src sh\n* ls\n", "a.org") == [("* Use", 1)]

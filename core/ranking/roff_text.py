@@ -11,6 +11,11 @@ from __future__ import annotations
 import re
 import shlex
 
+from .spans import Heading
+
+_ROFF_SECTION = re.compile(r"\.(SH|SS)(?:[ \t]+(.*))?$")
+_ROFF_TAGGED = re.compile(r"\.TP(?:[ \t].*)?$")
+
 # Escapes standing for a character.
 _CHARACTERS = {
     "-": "-", "e": "\\", "\\": "\\", ".": ".", "'": "'", "`": "`", " ": " ", "~": " ",
@@ -69,3 +74,24 @@ def _character(escape: re.Match[str]) -> str:
     if code.startswith("["):
         code = f"({code[1:-1]}" if len(code) == 4 else code
     return _CHARACTERS.get(code, "")
+
+
+def roff_headings(lines: list[str]) -> list[Heading]:
+    """A manual page's sections (`.SH NAME`; a bare `.SH` takes the next line as its
+    title), subsections (`.SS`), and tagged paragraphs (`.TP`, then the tag: an option
+    and what it does), levels 1 to 3."""
+    headings: list[Heading] = []
+    for index, line in enumerate(lines):
+        if line[:1] != ".":
+            continue
+        section = _ROFF_SECTION.match(line)
+        if section:
+            title = index if (section.group(2) or "").strip() else index + 1
+            level = 1 if section.group(1) == "SH" else 2
+        elif _ROFF_TAGGED.match(line):
+            title, level = index + 1, 3
+        else:
+            continue
+        if title < len(lines):
+            headings.append(Heading(index, title, level))
+    return headings

@@ -6,7 +6,8 @@ Headings are markdown's (`## Title`, a title underlined with `===` or `---`, or 
 heading such as `<h3 name="config">`), AsciiDoc's (`== Title`), and in reStructuredText
 and plain text a title underlined (and perhaps overlined) with a repeated punctuation
 character, its level given by the order in which each style first appears, as docutils
-reads it; in a Vim help file, its sections and tagged entries."""
+reads it; in a Vim help file, its sections and tagged entries; a manual page's and an Org
+file's are roff_text.py's and org_text.py's."""
 
 from __future__ import annotations
 
@@ -24,8 +25,6 @@ ROFF_SUFFIXES = frozenset({*(f".{section}" for section in range(1, 10)), ".man"}
 # YAML: settings, read as code, but a manual written in it is documentation where
 # yaml_documents.py tells one (jq's), and an older edition's in a version's folder.
 YAML_SUFFIXES = (".yml", ".yaml")
-_ROFF_SECTION = re.compile(r"\.(SH|SS)(?:[ \t]+(.*))?$")
-_ROFF_TAGGED = re.compile(r"\.TP(?:[ \t].*)?$")
 
 HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]|$)")
 FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")  # indented too: in a list item, an admonition, a tab
@@ -111,7 +110,7 @@ def document_kind(path: str) -> str:
         return "plain"
     if suffix in ROFF_SUFFIXES:
         return "roff"
-    return "code"
+    return "org" if suffix == ".org" else "code"
 
 
 def front_matter_end(lines: list[str]) -> int:
@@ -133,29 +132,14 @@ def document_headings(lines: list[str], path: str) -> list[Heading]:
     if kind == "plain":
         return vim_help_headings(lines) if is_vim_help(lines) else underlined_headings(lines)
     if kind == "roff":
+        from .roff_text import roff_headings
+
         return roff_headings(lines)
+    if kind == "org":
+        from .org_text import org_headings
+
+        return org_headings(lines)
     return []
-
-
-def roff_headings(lines: list[str]) -> list[Heading]:
-    """A manual page's sections (`.SH NAME`; a bare `.SH` takes the next line as its
-    title), subsections (`.SS`), and tagged paragraphs (`.TP`, then the tag: an option
-    and what it does), levels 1 to 3."""
-    headings: list[Heading] = []
-    for index, line in enumerate(lines):
-        if line[:1] != ".":
-            continue
-        section = _ROFF_SECTION.match(line)
-        if section:
-            title = index if (section.group(2) or "").strip() else index + 1
-            level = 1 if section.group(1) == "SH" else 2
-        elif _ROFF_TAGGED.match(line):
-            title, level = index + 1, 3
-        else:
-            continue
-        if title < len(lines):
-            headings.append(Heading(index, title, level))
-    return headings
 
 
 def is_vim_help(lines: list[str]) -> bool:

@@ -1,7 +1,8 @@
 """The names a file gives its own parts: a document's headings (markdown, and a front-matter
-title; reStructuredText and plain-text titles; AsciiDoc), and the functions, classes and
-constants code defines (told by code_definitions.py, imported only for a code file). A
-query term among them says the file is *about* it, not only that it mentions it."""
+title; reStructuredText and plain-text titles; AsciiDoc; Org's headlines and entries), and
+the functions, classes and constants code defines (told by code_definitions.py, imported
+only for a code file). A query term among them says the file is *about* it, not only that
+it mentions it."""
 
 from __future__ import annotations
 
@@ -19,7 +20,6 @@ from .spans import (
     html_text,
     is_setext_heading,
     is_vim_help,
-    roff_headings,
     underline_style,
     vim_help_headings,
 )
@@ -73,8 +73,15 @@ def structure_names(
             if underline_style(lines, number - 1) is not None:
                 names.append(lines[number - 1])
     elif kind == "roff":
+        from .roff_text import roff_headings
+
         titles = {heading.title for heading in roff_headings(lines)}
         names += [lines[number - 1] for number in line_terms if number - 1 in titles]
+    elif kind == "org":
+        from .org_text import heading_words, org_headings
+
+        titles = {heading.title for heading in org_headings(lines)}
+        names += [heading_words(lines[n - 1]) for n in line_terms if n - 1 in titles]
     elif kind == "asciidoc":
         titles = {heading.title for heading in asciidoc_headings(lines)}
         names += [lines[number - 1].lstrip("= ") for number in line_terms if number - 1 in titles]
