@@ -711,6 +711,22 @@ def test_a_hyphenated_word_finds_the_word_written_solid_in_any_form(make_project
     assert sources(search(root, "re-rendering"))[0] == "docs/guides/prevent-rerenders.md"
 
 
+def test_two_query_words_find_a_file_writing_them_solid(make_project, engine):
+    # Magit's test of `magit-toplevel` inside a submodule was not among the first ten
+    # for "repository top level in a submodule": its `toplevel` counted for nothing.
+    root = make_project(
+        {
+            "docs/magit-tests.el": "(ert-deftest magit-toplevel:submodule ()\n"
+            "  (should (equal (magit-toplevel) repository)))\n",
+            **{
+                f"docs/page{n}.el": f'(defun page-{n} ()\n  "The top of repository {n}.")\n'
+                for n in range(6)
+            },
+        }
+    )
+    assert sources(search(root, "repository top level"))[0] == "docs/magit-tests.el"
+
+
 def test_a_name_holding_test_asks_about_no_tests(make_project, engine):
     # vitest's `runTestFiles`: its tests call it more often than its code names it.
     root = make_project(

@@ -143,6 +143,19 @@ def test_a_query_word_finds_the_identifier_that_spells_it_in_parts():
     assert counts("textarea", "a TextArea and two TextAreas") == {"textarea": 2}
 
 
+def test_two_query_words_find_them_written_solid():
+    # Magit's "repository top level" is `magit-toplevel` in its code and tests; a solid
+    # word (`toplevel`, `filenames`) counted for neither word the query wrote apart.
+    text = "(defun magit-toplevel ()) the toplevels, top-level, topLevel"
+    assert counts("repository top level", text) == {"top": 4, "level": 4}
+    assert counts("file name", "the filenames and one file name") == {"file": 2, "name": 2}
+    # Only words written next to each other, in that order, are one word solid.
+    assert counts("level top", "toplevel") == {}
+    assert counts("top of the level", "toplevel") == {}
+    # Nor is a word that only starts with the pair another word's solid form.
+    assert counts("top level", "toplevelish") == {}
+
+
 def test_a_compound_matches_with_or_without_separators():
     found = counts("call_after_refresh", "callAfterRefresh call_after_refresh call_later")
     assert found == {"callafterrefresh": 2, "call": 3, "refresh": 2}

@@ -123,8 +123,7 @@ class Term:
     # The member a holder qualifies (`mount` of `Session.mount`): a name looked up however
     # long the question (query_names).
     member: bool = False
-    # Only ever a part of a name the query spells (`test` of `runTestFiles`): no word the
-    # query asks with (asking_keys).
+    # Only a part of a name the query spells (`test` of `runTestFiles`): no asking_keys word.
     in_name: bool = False
     # The stems of the words an abbreviation stands for (`environ` for `env`): counted
     # under this term's key (abbreviations.py).
@@ -136,6 +135,7 @@ class Term:
     # An option written as on a command line (`--check-status`): found spelt with its
     # hyphens, and no name of code to look up (`_check_status` is another thing).
     option: bool = False
+    position: int = -1  # which word of the query it is (matching.solid_pairs)
 
     @property
     def label(self) -> str:
@@ -197,7 +197,7 @@ def query_terms(text: str) -> tuple[Term, ...]:
     compounds: dict[str, Term] = {}
     dropped: dict[str, Term] = {}
     qualified = False  # the word before, followed by `.` and this one
-    for found in _WORD.finditer(cleaned):
+    for position, found in enumerate(_WORD.finditer(cleaned)):
         word = found.group()
         member, qualified = qualified and cleaned[found.start() - 1] in ".#:", False
         qualifier = qualified = _QUALIFIES.match(cleaned, found.end()) is not None
@@ -219,7 +219,7 @@ def query_terms(text: str) -> tuple[Term, ...]:
                 key, prefix, word=part, qualifier=qualifier, in_name=in_name,
                 stands_for=stands_for, member=member and not in_name,
                 spelt=word if not in_name and word != word.lower() else "",
-                option=option and not in_name,
+                option=option and not in_name, position=position,
             )  # fmt: skip
             target = dropped if part in STOPWORDS and not (named and not in_name) else singles
             if not in_name and key in target and target[key].in_name:

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-from .analysis import Term, analyse_word, query_names
+from .analysis import Term, analyse_word, query_names, stem
 
 _WORD_CHAR = r"[^\W_]"
 # Up to this many alternatives, Python searches text with one pattern per alternative
@@ -77,6 +77,22 @@ def leftmost_first(scans: tuple[re.Pattern[str], ...], text: str) -> Iterator[re
                 pending[i] = scans[i].search(text, end)
 
 
+def solid_pairs(terms: Iterable[Term]) -> dict[str, list[str]]:
+    """Each two words the query wrote next to each other, written solid and stemmed (`top
+    level`: `toplevel`), with the two words' keys: a text writing them as one word (Magit's
+    `magit-toplevel`, `filenames` for `file name`) holds both."""
+    words = {
+        term.position: term
+        for term in terms
+        if term.position >= 0 and term.word.isalpha() and not (term.compound or term.in_name)
+    }
+    return {
+        stem(first.word + words[at + 1].word): [first.key, words[at + 1].key]
+        for at, first in words.items()
+        if at + 1 in words
+    }
+
+
 @dataclass(frozen=True)
 class TermMatcher:
     """Counts a query's terms in text, by term key."""
@@ -102,6 +118,8 @@ class TermMatcher:
     spelt_names: frozenset[str] = field(init=False, repr=False, compare=False)
     # What each matched text counts for, as found: the same words recur in every file.
     _keys: dict[str, list[str]] = field(init=False, repr=False, compare=False)
+    # Two query words written solid, stemmed (`toplevel`) -> the two words' keys.
+    _solid: dict[str, list[str]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         pattern = term_pattern(self.terms)
@@ -123,6 +141,7 @@ class TermMatcher:
         compounds = frozenset(t.key for t in self.terms if t.compound)
         object.__setattr__(self, "_stems", stems)
         object.__setattr__(self, "_compounds", compounds)
+        object.__setattr__(self, "_solid", solid_pairs(self.terms))
         options = frozenset(t.key for t in self.terms if t.compound and t.option)
         object.__setattr__(self, "_options", options)
         object.__setattr__(self, "names", query_names(self.terms))
@@ -168,6 +187,8 @@ class TermMatcher:
             return []
         analysed = analyse_word(word)
         keys = [s for s in analysed.stems if s in self._stems]
+        if self._solid and not keys and len(analysed.stems) == 1:
+            keys = list(self._solid.get(analysed.stems[0], ()))  # `toplevel`: top, level
         if self._abbreviated:
             for s in analysed.stems:
                 key = self._abbreviated.get(s)
