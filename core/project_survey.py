@@ -53,6 +53,14 @@ _NOT_DOCUMENTATION = re.compile(
     r"(?:requirements|constraints|cmakelists|conanfile|robots|license|licence|copying|authors)\b",
     re.I,
 )
+# Plain text at the root that is documentation by its name (a README.txt, a GNU project's
+# README, NEWS and INSTALL, pandoc's MANUAL.txt): plain text elsewhere at the root is
+# settings or data (`requirements.txt`, `CMakeLists.txt`).
+_ROOT_TEXT_DOCUMENT = re.compile(
+    r"(?:readme|manual|install|news|changes|changelog|history|hacking|contributing|faq|usage)"
+    r"(?:\.txt)?$",
+    re.I,
+)
 # Numbered changelogs (Magit's docs/CHANGELOG.1 ... .4, written in Org): no manual pages.
 _NUMBERED_LOG = re.compile(r"(?:changelog|changes|news|history)\.\d$", re.I)
 # Source code by file extension.
@@ -267,7 +275,9 @@ class _Counter:
             elif suffix in YAML_SUFFIXES and not reads_as_prose(walked.path):
                 suffix = ""  # settings, not a manual written as YAML
             if not rest:  # a file of the root; a licence there is no documentation either
-                if suffix in DOC_EXTENSIONS and not _NOT_DOCUMENTATION.match(top):
+                if _ROOT_TEXT_DOCUMENT.match(top):
+                    self.top_docs.append(top)
+                elif suffix in DOC_EXTENSIONS and not _NOT_DOCUMENTATION.match(top):
                     self.top_docs.append(top)
                 elif suffix in LANGUAGES:
                     self.top_sources[LANGUAGES[suffix]] += 1

@@ -140,8 +140,8 @@ def _docs_scope(
     for folder in folders:
         extensions.update(folder.docs)
     for name in [*top_docs, *readmes]:
-        extensions[file_suffix(name)] += 1
-    include = tuple(DOC_EXTENSIONS[ext] for ext, _ in extensions.most_common())
+        extensions[file_suffix(name) or name] += 1  # a GNU project's `NEWS`: its name
+    include = tuple(DOC_EXTENSIONS.get(ext, ext) for ext, _ in extensions.most_common())
     paths = [folder.path for folder in folders]
     if len(top_docs) <= MAX_LISTED_FILES:
         paths += [*top_docs, *readmes]

@@ -1040,3 +1040,27 @@ def test_org_manuals_are_documentation_and_numbered_changelogs_no_manual_pages(
     assert "*.1" in scopes["docs"].include  # man/man1/magit.1 is still a manual page
     hits, _ = query(capsys, root, "status of the current repository", "--scope", "docs")
     assert [hit["source"] for hit in hits][:1] == ["docs/magit.org"]
+
+
+def test_plain_text_documents_at_the_root_are_documentation(capsys, make_project):
+    # A README.txt or a GNU-style README, NEWS or MANUAL.txt at the root made no docs
+    # scope: plain text counted as documentation only inside a documentation folder.
+    root = make_project(
+        {
+            "README": "Tool\n====\n\nA tool that retries failed requests.\n",
+            "MANUAL.txt": "Manual\n======\n\nThe retry budget caps how often a request is retried.\n",
+            "NEWS": "2.0: a retry budget.\n",
+            "requirements.txt": "requests==2.32\n",
+            "CMakeLists.txt": "project(tool)\n",
+            "LICENSE.txt": "MIT License\n",
+            "src/tool.py": "def retry(request):\n    return request\n",
+        }
+    )
+    init(capsys, root)
+    docs = scopes_of((root / ".tierscope.yaml").read_text())["docs"]
+
+    assert sorted(docs.grep_paths) == ["MANUAL.txt", "NEWS", "README"]
+    hits, _ = query(capsys, root, "how often is a request retried", "--scope", "docs")
+    assert [hit["source"] for hit in hits][:1] == ["MANUAL.txt"]
+    hits, _ = query(capsys, root, "tool that retries failed requests", "--scope", "docs")
+    assert "README" in [hit["source"] for hit in hits]
