@@ -275,9 +275,8 @@ class _Counter:
             elif suffix in YAML_SUFFIXES and not reads_as_prose(walked.path):
                 suffix = ""  # settings, not a manual written as YAML
             if not rest:  # a file of the root; a licence there is no documentation either
-                if _ROOT_TEXT_DOCUMENT.match(top):
-                    self.top_docs.append(top)
-                elif suffix in DOC_EXTENSIONS and not _NOT_DOCUMENTATION.match(top):
+                named_so = _ROOT_TEXT_DOCUMENT.match(top)
+                if named_so or (suffix in DOC_EXTENSIONS and not _NOT_DOCUMENTATION.match(top)):
                     self.top_docs.append(top)
                 elif suffix in LANGUAGES:
                     self.top_sources[LANGUAGES[suffix]] += 1

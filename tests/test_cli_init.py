@@ -1048,7 +1048,8 @@ def test_plain_text_documents_at_the_root_are_documentation(capsys, make_project
     root = make_project(
         {
             "README": "Tool\n====\n\nA tool that retries failed requests.\n",
-            "MANUAL.txt": "Manual\n======\n\nThe retry budget caps how often a request is retried.\n",
+            "MANUAL.txt": "Manual\n======\n\n"
+            "The retry budget caps how often a request is retried.\n",
             "NEWS": "2.0: a retry budget.\n",
             "requirements.txt": "requests==2.32\n",
             "CMakeLists.txt": "project(tool)\n",
