@@ -64,7 +64,11 @@ def _is_docs(folder: FolderSurvey) -> bool:
 
 
 def _documented(folder: FolderSurvey) -> bool:
+    """A folder of code documented page by page (clap's examples/), but not a folder of
+    tests beside their fixtures (pandoc's test/: the documents its readers read)."""
     docs, sources = sum(folder.docs.values()), sum(folder.sources.values())
+    if folder.name.rsplit("/", 1)[-1].lower() in TEST_FOLDER_NAMES:
+        return False
     return docs >= DOCUMENTED_CODE_PAGES and docs >= DOCUMENTED_CODE_SHARE * (docs + sources)
 
 

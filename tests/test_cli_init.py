@@ -749,6 +749,24 @@ def test_a_tests_folder_of_markdown_fixtures_is_not_documentation(capsys, make_p
     assert "tests/" in scopes["code"].grep_paths
 
 
+def test_a_tests_folder_of_many_fixtures_is_no_documented_code(capsys, make_project):
+    # pandoc's test/ holds 1,160 documents (its readers' and writers' inputs) beside 69
+    # Haskell and Lua tests: read as code documented page by page, it joined the docs
+    # scope, and its notebooks kept qmd from the docs.
+    files = {f"test/command/{n}.md": f"# Case {n}\n\n```\n% pandoc\n```\n" for n in range(12)}
+    files.update({f"test/Tests/Reader{n}.hs": "module Tests where\n" for n in range(3)})
+    files["test/notebook.ipynb"] = '{"cells": [], "metadata": {}}\n'
+    files.update({f"doc/page{n}.md": f"# Page {n}\n" for n in range(4)})
+    files["src/Main.hs"] = "main = pure ()\n"
+    root = make_project(files)
+
+    _, out, _ = init(capsys, root, "--dry-run")
+    scopes = scopes_of(out)
+
+    assert scopes["docs"].grep_paths == ("doc/",)
+    assert "test/" in scopes["code"].grep_paths
+
+
 def test_a_project_of_code_alone_gets_code_and_all(capsys, make_project, path_without_tools):
     root = make_project({"main.go": "package main\n", "cmd/serve/main.go": "package main\n"})
 
