@@ -645,3 +645,62 @@ def test_org_blocks_hold_no_headlines_whatever_their_case():
     assert titles(text, "README.org") == [("* Use", 1), ("* Next", 1)]
     # An unclosed block runs to the end.
     assert titles("* Use\n#+begin_src sh\n* ls\n", "a.org") == [("* Use", 1)]
+
+
+# pandoc's MANUAL.txt: its manual, written in (pandoc) markdown, in a .txt file.
+MARKDOWN_IN_TEXT = """\
+---
+title: Pandoc User's Guide
+---
+
+# Options
+
+## General options {.options}
+
+`-f` *FORMAT*, `-r` *FORMAT*
+
+:   Specify input format.
+
+## Writer options {.options}
+
+`--toc-depth=`*NUMBER*
+
+:   Specify the number of section levels to include in the table of contents.
+    The default is 3.
+
+# Exit codes
+
+If pandoc completes successfully, it will return exit code 0.
+"""
+
+
+def test_a_text_file_written_in_markdown_has_its_headings():
+    # Read as plain text (titles underlined only), pandoc's manual had no sections: "table
+    # of contents depth" served a window wherever the words were densest.
+    assert titles(MARKDOWN_IN_TEXT, "MANUAL.txt") == [
+        ("# Options", 1),
+        ("## General options {.options}", 2),
+        ("## Writer options {.options}", 2),
+        ("# Exit codes", 1),
+    ]
+    cut = snippet(MARKDOWN_IN_TEXT, "MANUAL.txt", "table of contents depth", max_chars=200)
+    assert cut.text.startswith("## Writer options"), cut.text
+    assert structure(MARKDOWN_IN_TEXT, "MANUAL.txt", "writer exit") == {"writer", "exit"}
+    # Plain text with underlined titles keeps them, and a `#` line there is no heading.
+    text = "Notes\n=====\n\n# not a heading: a shell comment\n"
+    assert titles(text, "docs/notes.txt") == [("Notes", 1)]
+
+
+def test_markdown_in_a_text_file_is_read_so_despite_rules_in_its_code():
+    # pandoc's MANUAL.txt holds a fenced vimdoc sample whose rules read as two underlined
+    # titles: its 254 `#` headings were then ignored.
+    fenced = "```\nSample\n----------\n```\n\n"
+    assert titles(fenced + MARKDOWN_IN_TEXT.split("---\n\n", 1)[1], "MANUAL.txt") == [
+        ("# Options", 1),
+        ("## General options {.options}", 2),
+        ("## Writer options {.options}", 2),
+        ("# Exit codes", 1),
+    ]
+    # reStructuredText titles are still read as such: `~~~` underlines are no fences.
+    rst = "Guide\n=====\n\nSetup\n~~~~~\n\nInstall it.\n\nUse\n~~~\n\nRun it.\n"
+    assert titles(rst, "docs/guide.rst") == [("Guide", 1), ("Setup", 2), ("Use", 2)]

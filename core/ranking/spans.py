@@ -130,7 +130,13 @@ def document_headings(lines: list[str], path: str) -> list[Heading]:
     if kind == "asciidoc":
         return asciidoc_headings(lines)
     if kind == "plain":
-        return vim_help_headings(lines) if is_vim_help(lines) else underlined_headings(lines)
+        if is_vim_help(lines):
+            return vim_help_headings(lines)
+        # Markdown in a .txt file (pandoc's MANUAL.txt: 254 `#` headings, and two rules
+        # inside its fenced code that read as underlines) when `#` headings are more.
+        underlined, marked = underlined_headings(lines), markdown_headings(lines)
+        hashed = sum(1 for heading in marked if lines[heading.title].lstrip(" ")[:1] == "#")
+        return marked if hashed > len(underlined) else underlined
     if kind == "roff":
         from .roff_text import roff_headings
 

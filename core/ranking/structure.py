@@ -13,6 +13,7 @@ from .matching import TermMatcher
 from .spans import (
     HEADING,
     asciidoc_headings,
+    document_headings,
     document_kind,
     fenced_lines,
     front_matter_end,
@@ -20,7 +21,6 @@ from .spans import (
     html_text,
     is_setext_heading,
     is_vim_help,
-    underline_style,
     vim_help_headings,
 )
 
@@ -68,10 +68,9 @@ def structure_names(
     elif kind == "plain" and is_vim_help(lines):
         titles = {heading.title for heading in vim_help_headings(lines)}
         names += [lines[number - 1] for number in line_terms if number - 1 in titles]
-    elif kind == "plain":
-        for number in line_terms:
-            if underline_style(lines, number - 1) is not None:
-                names.append(lines[number - 1])
+    elif kind == "plain":  # titles underlined, or `#` headings (markdown in a .txt file)
+        titles = {heading.title for heading in document_headings(lines, path)}
+        names += [lines[number - 1].lstrip(" #") for number in line_terms if number - 1 in titles]
     elif kind == "roff":
         from .roff_text import roff_headings
 
