@@ -285,3 +285,92 @@ def test_a_c_prototype_is_still_no_definition():
     # The definition is the function with a body, in the .c file.
     assert definitions("int jv_parse(const char *text);\n", "jv_parse") == []
     assert definitions("    result = compute(value);\n", "compute") == []
+
+
+EMACS_LISP = """\
+(defcustom magit-process-log-max 32
+  "Maximum number of sections to keep in a process log buffer."
+  :type 'integer)
+
+(defvar-local magit-buffer-lock nil)
+
+(defun magit-status (&optional directory cache)
+  "Show the status of the current Git repository in a buffer."
+  (interactive)
+  (magit-status-setup-buffer directory))
+
+(cl-defmethod magit-section-ident-value ((section magit-section))
+  (oref section value))
+
+(transient-define-prefix magit-commit ()
+  "Create a new commit or replace an existing commit."
+  [("c" "Commit" magit-commit-create)])
+
+(defalias 'magit-diff-visit-file-other-window #'magit-diff-visit-file)
+
+(defn parse-options [args] (first args))
+
+(magit-status-setup-buffer default-directory)
+"""
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [
+        ("magit-process-log-max", [("magit-process-log-max", "")]),
+        ("magit-buffer-lock", [("magit-buffer-lock", "")]),
+        ("magit-status", [("magit-status", "")]),
+        ("magit-section-ident-value", [("magit-section-ident-value", "")]),
+        ("magit-commit", [("magit-commit", "")]),
+        ("magit-diff-visit-file-other-window", [("magit-diff-visit-file-other-window", "")]),
+        ("parse-options", [("parse-options", "")]),  # Clojure
+        # A call defines nothing.
+        ("magit-status-setup-buffer", []),
+    ],
+)
+def test_lisp_definitions_name_what_they_define(query, found):
+    # Magit's `magit-status` was looked up in every file calling it: no `(defun` was read
+    # as a definition.
+    assert [item for item in definitions(EMACS_LISP, query) if item[0] == query] == found
+
+
+HASKELL = """\
+module Text.Pandoc.Readers.Markdown
+  ( readMarkdown
+  , yamlToMeta
+  ) where
+
+-- | Read markdown from an input string and return a Pandoc document.
+readMarkdown :: (PandocMonad m, ToSources a)
+             => ReaderOptions -> a -> m Pandoc
+readMarkdown opts s = do
+  parsed <- readWithM parseMarkdown def s
+  return parsed
+
+data ParserState = ParserState
+  { stateOptions :: ReaderOptions
+  }
+
+newtype Extensions = Extensions Integer
+
+pipeTable, simpleTable :: PandocMonad m => MarkdownParser m Blocks
+pipeTable = try $ do
+  return mempty
+"""
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [
+        # Its type signature at the margin, not the module's export list nor its equation.
+        ("readMarkdown", [("readMarkdown", "")]),
+        ("ParserState", [("ParserState", "")]),
+        ("Extensions", [("Extensions", "")]),
+        ("pipeTable", [("pipeTable", "")]),
+        # A record's field is indented: no definition of the module's.
+        ("stateOptions", []),
+    ],
+)
+def test_haskell_signatures_and_types_are_definitions(query, found):
+    # pandoc's `readMarkdown` served the export list of Text.Pandoc.Readers first.
+    assert [item for item in definitions(HASKELL, query) if item[0] == query] == found

@@ -1,0 +1,34 @@
+"""Definitions in the Lisp family and in Haskell, whose forms share nothing with the
+C-like `def name` code_definitions.py reads.
+
+Lisp (Emacs Lisp, Common Lisp, Clojure, Scheme): a form opening with a defining word and
+the name after it: `(defun magit-status (`, `(defcustom magit-process-log-max 32`,
+`(cl-defmethod magit-section-ident-value (`, `(transient-define-prefix magit-commit ()`,
+`(defalias 'magit-diff-visit-file-other-window`, Clojure's `(defn parse-options [args]`.
+Haskell: a type signature at the margin (`readMarkdown :: (PandocMonad m, ToSources a)`,
+the first of `pipeTable, simpleTable :: ...`), and a type's declaration (`data
+ParserState = ...`, `newtype Extensions`); its module's export list defines nothing."""
+
+from __future__ import annotations
+
+import re
+
+_LISP_DEFINITION = re.compile(
+    r"[ \t]*\((?:[\w-]+-)?(?:def(?:un|macro|subst|var|var-local|custom|const|face|group"
+    r"|class|generic|method|alias|struct|n-?|multi|record|protocol|type|once|ine)"
+    r"|define-[\w-]+)[ \t]+'?([^\s()\[\]']+)"
+)
+_HASKELL_SIGNATURE = re.compile(r"([a-z_][\w']*)(?:[ \t]*,[ \t]*[a-z_][\w']*)*[ \t]+::(?:[ \t]|$)")
+_HASKELL_TYPE = re.compile(r"(?:data|newtype)(?:[ \t]+family)?[ \t]+([A-Z][\w']*)")
+
+
+def lisp_or_haskell_name(line: str) -> str | None:
+    """The name a Lisp form or a Haskell signature or type on this line defines."""
+    lead = line.lstrip(" \t")[:1]
+    if lead == "(":
+        found = _LISP_DEFINITION.match(line)
+    elif line[:1].isalpha() or line[:1] == "_":
+        found = _HASKELL_SIGNATURE.match(line) or _HASKELL_TYPE.match(line)
+    else:
+        return None
+    return found.group(1) if found else None
