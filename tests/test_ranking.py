@@ -1477,6 +1477,30 @@ def test_a_doc_comment_is_served_with_the_definition_it_leads_into(path):
     assert opener.strip() in cut.text and "const x3 = compute3(options, 3)" in cut.text
 
 
+@pytest.mark.parametrize(
+    ("path", "comment", "opener"),
+    [
+        # Haskell's haddock above a type signature (pandoc's readMarkdown).
+        (
+            "src/Markdown.hs",
+            "-- | Betaname: read markdown into a document.\n",
+            "betaname :: Text\n",
+        ),
+        # Lua's comments above a function.
+        ("lua/tool.lua", "--- Betaname: read the input.\n", "local function betaname(opts)\n"),
+        # An Emacs Lisp commentary line above a `defun`.
+        ("lisp/tool.el", ";; Betaname: read the input.\n", "(defun betaname (opts)\n"),
+    ],
+)
+def test_a_comment_in_any_language_leads_into_the_definition_under_it(path, comment, opener):
+    # A haddock `-- |` was cut off from the signature it documents: `--` and `;;` lines
+    # were no lead-in.
+    body = "".join(f"  x{n} <- compute{n} opts {n}\n" for n in range(60))
+    text = "module Tool where\n\n" + comment + opener + body
+    cut = snippet(text, path, "betaname", max_chars=400)
+    assert cut.text.startswith(comment), cut.text
+
+
 _PYTHON_BODY = "".join(f"    def other_{n}(self):\n        return {n}\n\n" for n in range(25))
 _RUST_FNS = "".join(
     f"    fn helper_{n}(&self) -> u32 {{\n        {n}\n    }}\n\n" for n in range(20)

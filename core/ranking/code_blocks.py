@@ -11,7 +11,8 @@ from .spans import Span
 
 _CLOSERS = ("}", ")", "]", ">")  # `>` closes type parameters and JSX tags: `>(`
 _CLOSING_WORDS = frozenset({"end", "fi", "done", "esac"})
-_LEAD_INS = ("@", "#", "//", "/*", "*", "///")
+# Decorators, attributes and comments, Haskell's, Lua's and SQL's `--` and Lisp's `;;` too.
+_LEAD_INS = ("@", "#", "//", "/*", "*", "///", "--", ";;")
 
 
 def indentation(line: str) -> int:
