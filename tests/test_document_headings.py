@@ -704,3 +704,10 @@ def test_markdown_in_a_text_file_is_read_so_despite_rules_in_its_code():
     # reStructuredText titles are still read as such: `~~~` underlines are no fences.
     rst = "Guide\n=====\n\nSetup\n~~~~~\n\nInstall it.\n\nUse\n~~~\n\nRun it.\n"
     assert titles(rst, "docs/guide.rst") == [("Guide", 1), ("Setup", 2), ("Use", 2)]
+
+
+def test_rst_titles_adorned_with_hashes_stay_rst_titles():
+    # The Python docs' convention: parts over- and underlined with `#`. Six of them read as
+    # markdown's empty `######` heading, two a title, which outnumbered the rst titles.
+    text = "######\nPart I\n######\n\nIntro.\n\n######\nPart 2\n######\n\nMore.\n"
+    assert titles(text, "docs/index.rst") == [("Part I", 1), ("Part 2", 1)]

@@ -42,6 +42,8 @@ _PUNCTUATION = frozenset(  # string.punctuation
     "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
 )
 ASCIIDOC_HEADING = re.compile(r"(={1,6})[ \t]+\S")
+# A `#` heading with words (an rst adornment of six `#`, over and under a title, has none).
+_HASHED_TITLE = re.compile(r" {0,3}#{1,6}[ \t]+\S")
 # An AsciiDoc labelled list's term, alone on its line (`max_keepalive (1000)::`): an entry
 # of a reference, below every heading (level 7).
 ASCIIDOC_TERM = re.compile(r"[^\s:/].*?[^:\s](?:::|:::|::::|;;)[ \t]*$")
@@ -135,7 +137,7 @@ def document_headings(lines: list[str], path: str) -> list[Heading]:
         # Markdown in a .txt file (pandoc's MANUAL.txt: 254 `#` headings, and two rules
         # inside its fenced code that read as underlines) when `#` headings are more.
         underlined, marked = underlined_headings(lines), markdown_headings(lines)
-        hashed = sum(1 for heading in marked if lines[heading.title].lstrip(" ")[:1] == "#")
+        hashed = sum(1 for heading in marked if _HASHED_TITLE.match(lines[heading.title]))
         return marked if hashed > len(underlined) else underlined
     if kind == "roff":
         from .roff_text import roff_headings
