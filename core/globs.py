@@ -14,10 +14,10 @@ from functools import lru_cache
 
 
 @lru_cache(maxsize=1024)
-def glob_to_regex(glob: str) -> re.Pattern[str]:
+def glob_to_regex(glob: str, ignore_case: bool = False) -> re.Pattern[str]:
     """The regex for `glob`, anchored at the end: `.match` tests a whole root-relative
-    POSIX path, `.search` a path's last segments."""
-    return re.compile(_translate(glob) + r"\Z")
+    POSIX path, `.search` a path's last segments; in any case with `ignore_case`."""
+    return re.compile(_translate(glob) + r"\Z", re.IGNORECASE if ignore_case else 0)
 
 
 def _translate(glob: str) -> str:

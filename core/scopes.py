@@ -3,7 +3,6 @@ the project root."""
 
 from __future__ import annotations
 
-import fnmatch
 from dataclasses import replace
 from pathlib import Path
 
@@ -219,15 +218,16 @@ def in_scope(path: Path, scope: ResolvedScope) -> bool:
 
 
 def included(path: str, globs: tuple[str, ...]) -> bool:
-    """Whether a path passes a scope's include globs: a glob without `/` is matched
-    against the file name (`*.md`), one with `/` against the path's end."""
+    """Whether a path passes a scope's include globs, in any case (an R package's
+    `arrange.R` is a `*.r` file): a glob without `/` is matched against the file name
+    (`*.md`), one with `/` against the path's end."""
     if not globs:
         return True
     name = path.rsplit("/", 1)[-1]
     for glob in globs:
         if "/" in glob:
-            if glob_to_regex(glob.lstrip("/")).search(path):
+            if glob_to_regex(glob.lstrip("/"), ignore_case=True).search(path):
                 return True
-        elif fnmatch.fnmatchcase(name, glob):
+        elif glob_to_regex(glob, ignore_case=True).match(name):
             return True
     return False

@@ -727,6 +727,22 @@ def test_two_query_words_find_a_file_writing_them_solid(make_project, engine):
     assert sources(search(root, "repository top level"))[0] == "docs/magit-tests.el"
 
 
+def test_a_scope_include_glob_matches_a_suffix_in_any_case(make_project, engine):
+    # An R package's code is `R/arrange.R`: init writes `*.r`, and ripgrep's globs are
+    # case-sensitive, so dplyr's code scope searched its C++ alone.
+    root = make_project(
+        {
+            "docs/arrange.R": "arrange <- function(.data, ...) {\n  # order rows by group\n}\n",
+            "docs/group.cpp": "// rows by group\nint group() { return 0; }\n",
+            "docs/notes.md": "Order rows by group with arrange.\n",
+        }
+    )
+    scope = ResolvedScope("code", (), (), ((root / "docs").resolve(),), include=("*.r", "*.cpp"))
+    request = TierRequest("order rows by group", root, scope, Config(), 5.0)
+    outcome = GrepTier().search(request, Deadline.after(5.0))
+    assert sorted(sources(outcome)) == ["docs/arrange.R", "docs/group.cpp"]
+
+
 def test_a_name_holding_test_asks_about_no_tests(make_project, engine):
     # vitest's `runTestFiles`: its tests call it more often than its code names it.
     root = make_project(

@@ -132,7 +132,8 @@ SCOPES = EntryGroup(
             STRINGS,
             (),
             "",
-            'only files matching one of these globs: `["*.md"]`, `["docs/**/*.rst"]`',
+            "only files matching one of these globs, in any case (`*.r` matches `arrange.R`):"
+            ' `["*.md"]`, `["docs/**/*.rst"]`',
         ),
     ),
     "a scope must be a mapping (ignored)",

@@ -38,8 +38,8 @@ def ripgrep_argv(
         "--with-filename", "--stats", "--no-messages", "--color", "never",
         "--max-filesize", str(config.grep.max_filesize),
     ]  # fmt: skip
-    for glob in scope.include:  # before the excludes: a later glob wins
-        argv += ["--glob", glob]
+    for glob in scope.include:  # in any case; before the excludes: a later glob wins
+        argv += ["--iglob", glob]
     if config.filtering.include_ignored:
         argv += ["--no-ignore", "--hidden", "--glob", "!.git/"]
     else:
