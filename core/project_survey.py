@@ -29,6 +29,8 @@ DOC_EXTENSIONS = {
     ".md": "*.md",
     ".markdown": "*.markdown",
     ".mdx": "*.mdx",
+    ".rmd": "*.Rmd",  # R Markdown: an R package's vignettes
+    ".qmd": "*.qmd",  # Quarto
     ".rst": "*.rst",
     ".adoc": "*.adoc",
     ".asciidoc": "*.asciidoc",

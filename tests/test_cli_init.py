@@ -1083,3 +1083,30 @@ def test_plain_text_documents_at_the_root_are_documentation(capsys, make_project
     assert [hit["source"] for hit in hits][:1] == ["MANUAL.txt"]
     hits, _ = query(capsys, root, "tool that retries failed requests", "--scope", "docs")
     assert "README" in [hit["source"] for hit in hits]
+
+
+def test_r_markdown_and_quarto_pages_are_documentation(capsys, make_project):
+    # dplyr's guides are vignettes/*.Rmd: init left them out, and R's own code (`R/*.R`)
+    # was left out of its code scope by a `*.r` glob.
+    root = make_project(
+        {
+            "vignettes/grouping.Rmd": "---\ntitle: Grouped data\n---\n\n## group_by()\n\n"
+            "```{r}\nby_species <- starwars %>% group_by(species)\n```\n",
+            "vignettes/window-functions.Rmd": "## Ranking\n\nWindow functions rank rows.\n",
+            "site/intro.qmd": "# Introduction\n\nA Quarto page.\n",
+            "site/setup.qmd": "# Setup\n\nInstall it.\n",
+            "site/usage.qmd": "# Usage\n\nRun it.\n",
+            "R/group-by.R": "group_by <- function(.data, ...) {\n  UseMethod('group_by')\n}\n",
+            "R/arrange.R": "arrange <- function(.data, ...) {\n  UseMethod('arrange')\n}\n",
+            "README.md": "# dplyr\n\nA grammar of data manipulation.\n",
+        }
+    )
+    init(capsys, root)
+    scopes = scopes_of((root / ".tierscope.yaml").read_text())
+
+    assert {"vignettes/", "site/"} <= set(scopes["docs"].grep_paths)
+    assert {"*.rmd", "*.qmd"} <= {glob.lower() for glob in scopes["docs"].include}
+    hits, _ = query(capsys, root, "group rows by species", "--scope", "docs")
+    assert [hit["source"] for hit in hits][:1] == ["vignettes/grouping.Rmd"]
+    hits, _ = query(capsys, root, "group_by UseMethod", "--scope", "code")
+    assert [hit["source"] for hit in hits][:1] == ["R/group-by.R"]
