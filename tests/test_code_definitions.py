@@ -374,3 +374,32 @@ pipeTable = try $ do
 def test_haskell_signatures_and_types_are_definitions(query, found):
     # pandoc's `readMarkdown` served the export list of Text.Pandoc.Readers first.
     assert [item for item in definitions(HASKELL, query) if item[0] == query] == found
+
+
+R_CODE = """\
+#' Group by one or more variables
+#' @export
+group_by <- function(.data, ..., .add = FALSE) {
+  UseMethod("group_by")
+}
+
+arrange = function(.data, ...) {
+  group_by(.data)
+}
+
+group_by_drop_default <<- function(.tbl) TRUE
+"""
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [
+        ("group_by", [("group_by", "")]),
+        ("arrange", [("arrange", "")]),
+        ("group_by_drop_default", [("group_by_drop_default", "")]),
+    ],
+)
+def test_r_functions_assigned_to_a_name_are_definitions(query, found):
+    # dplyr's `group_by` served `group_by_at`'s file first: `name <- function(` defined
+    # nothing.
+    assert [item for item in definitions(R_CODE, query) if item[0] == query] == found

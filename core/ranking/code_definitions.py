@@ -16,7 +16,7 @@ from .code_blocks import (
     indentation,
     typed_start,
 )
-from .lisp_and_haskell import lisp_or_haskell_name
+from .definition_forms import other_definition
 from .matching import TermMatcher
 from .spans import document_kind
 
@@ -320,7 +320,7 @@ def _name_defined_on(lines: list[str], index: int) -> str | None:
     found = _DEFINITION.match(line)
     if found:
         return next(name for name in found.groups() if name)
-    other = lisp_or_haskell_name(line)
+    other = other_definition(line)
     if other is not None:
         return other
     wrapped = _WRAPPED_METHOD.match(line)

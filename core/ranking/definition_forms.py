@@ -1,5 +1,5 @@
-"""Definitions in the Lisp family and in Haskell, whose forms share nothing with the
-C-like `def name` code_definitions.py reads.
+"""Definitions in the Lisp family, Haskell and R, whose forms share nothing with the C-like
+`def name` code_definitions.py reads.
 
 Lisp (Emacs Lisp, Common Lisp, Clojure, Scheme): a form opening with a defining word and
 the name after it: `(defun magit-status (`, `(defcustom magit-process-log-max 32`,
@@ -7,7 +7,9 @@ the name after it: `(defun magit-status (`, `(defcustom magit-process-log-max 32
 `(defalias 'magit-diff-visit-file-other-window`, Clojure's `(defn parse-options [args]`.
 Haskell: a type signature at the margin (`readMarkdown :: (PandocMonad m, ToSources a)`,
 the first of `pipeTable, simpleTable :: ...`), and a type's declaration (`data
-ParserState = ...`, `newtype Extensions`); its module's export list defines nothing."""
+ParserState = ...`, `newtype Extensions`); its module's export list defines nothing.
+R: a function assigned to a name at the margin (`group_by <- function(`, `arrange =
+function(`)."""
 
 from __future__ import annotations
 
@@ -20,15 +22,19 @@ _LISP_DEFINITION = re.compile(
 )
 _HASKELL_SIGNATURE = re.compile(r"([a-z_][\w']*)(?:[ \t]*,[ \t]*[a-z_][\w']*)*[ \t]+::(?:[ \t]|$)")
 _HASKELL_TYPE = re.compile(r"(?:data|newtype)(?:[ \t]+family)?[ \t]+([A-Z][\w']*)")
+_R_FUNCTION = re.compile(r"([A-Za-z.][\w.]*)[ \t]*(?:<<?-|=)[ \t]*function\b")
 
 
-def lisp_or_haskell_name(line: str) -> str | None:
-    """The name a Lisp form or a Haskell signature or type on this line defines."""
+def other_definition(line: str) -> str | None:
+    """The name a Lisp form, a Haskell signature or type, or an R function on this line
+    defines."""
     lead = line.lstrip(" \t")[:1]
     if lead == "(":
         found = _LISP_DEFINITION.match(line)
     elif line[:1].isalpha() or line[:1] == "_":
-        found = _HASKELL_SIGNATURE.match(line) or _HASKELL_TYPE.match(line)
+        found = (
+            _HASKELL_SIGNATURE.match(line) or _HASKELL_TYPE.match(line) or _R_FUNCTION.match(line)
+        )
     else:
         return None
     return found.group(1) if found else None
