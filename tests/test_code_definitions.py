@@ -403,3 +403,76 @@ def test_r_functions_assigned_to_a_name_are_definitions(query, found):
     # dplyr's `group_by` served `group_by_at`'s file first: `name <- function(` defined
     # nothing.
     assert [item for item in definitions(R_CODE, query) if item[0] == query] == found
+
+
+JULIA = """\
+mutable struct DataFrame <: AbstractDataFrame
+    columns::Vector{AbstractVector}
+end
+
+abstract type AbstractDataFrame end
+
+nrow(df::DataFrame) = ncol(df) > 0 ? length(_columns(df)[1])::Int : 0
+Base.pop!(df::DataFrame) = popat!(df, nrow(df))
+_names(r::DataFrameRow{T}) where {T} = view(r)
+
+macro spawn_for_chunks(chunk_size, loop)
+    return esc(loop)
+end
+
+function select(df::AbstractDataFrame, args...)
+    nrow(df) == 0 && return df
+end
+"""
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [
+        ("DataFrame", [("DataFrame", "")]),
+        ("AbstractDataFrame", [("AbstractDataFrame", "")]),
+        ("nrow", [("nrow", "")]),  # the short form; its calls define nothing
+        ("pop!", [("pop!", "")]),
+        ("_names", [("_names", "")]),
+        ("spawn_for_chunks", [("spawn_for_chunks", "")]),
+        ("select", [("select", "")]),
+    ],
+)
+def test_julia_structs_short_functions_and_macros_are_definitions(query, found):
+    # DataFrames.jl's `mutable struct DataFrame` and `nrow(df::DataFrame) = ...` defined
+    # nothing: "nrow" served files calling it.
+    name = query.rstrip("!")
+    assert [item for item in definitions(JULIA, name) if item[0] == query] == found
+
+
+OCAML = """\
+let rec find_project_root dir =
+  if Sys.file_exists (Filename.concat dir "dune-project") then dir
+  else find_project_root (Filename.dirname dir)
+
+and parent dir = Filename.dirname dir
+
+type workspace = { root : string }
+
+module Context = struct
+  let create ~name = { root = name }
+end
+
+val load_workspace : string -> workspace
+
+let () = find_project_root "." |> ignore
+"""
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [
+        ("find_project_root", [("find_project_root", "")]),
+        ("parent", [("parent", "")]),
+        ("workspace", [("workspace", "")]),
+        ("Context", [("Context", "")]),
+        ("load_workspace", [("load_workspace", "")]),
+    ],
+)
+def test_ocaml_lets_types_modules_and_values_are_definitions(query, found):
+    assert [item for item in definitions(OCAML, query) if item[0] == query] == found

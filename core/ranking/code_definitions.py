@@ -25,7 +25,8 @@ from .spans import document_kind
 _MODIFIER = (
     r"(?:export|default|pub(?:\([^)]*\))?|async|const|unsafe|extern|public|private|protected"
     r"|internal|static|final|abstract|sealed|open|override|suspend|inline|operator|infix|data"
-    r"|partial|virtual|readonly|expect|actual|enum|annotation|value|inner|companion|fun)"
+    r"|partial|virtual|readonly|expect|actual|enum|annotation|value|inner|companion|fun"
+    r"|mutable)"
 )
 # A JavaScript or TypeScript class member's modifiers and name, up to its parameters'
 # parenthesis (a generic's `<T>` included); never a statement's keyword (`if (`).
@@ -55,7 +56,7 @@ _ELIXIR_DEFINITION = r"defp|defmacrop?|defguardp?|defdelegate|defmodule|defproto
 # `redirect` (its `run!` is the query's `run`: a query cannot spell the `!`).
 _DEFINITION = re.compile(
     rf"[ \t]*(?:{_MODIFIER}[ \t]+)*"
-    r"(?:def|class|function|fn|func|fun|struct|enum|interface|@interface|trait|type|impl"
+    r"(?:def|class|function|fn|func|fun|struct|enum|interface|@interface|trait|type|impl|macro"
     rf"|module|object|{_ELIXIR_DEFINITION})[ \t]+"
     r"(?:\([^)]*\)[ \t]*)?(?:<[^<>]*>[ \t]*)?(?:[A-Za-z_]\w*\.)*([A-Za-z_$][\w$]*)(?![\w$?])"
     r"|([A-Z][A-Z0-9_]{2,})[ \t]*(?::[^=\n]*)?="

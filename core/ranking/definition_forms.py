@@ -1,5 +1,5 @@
-"""Definitions in the Lisp family, Haskell and R, whose forms share nothing with the C-like
-`def name` code_definitions.py reads.
+"""Definitions in the Lisp family, Haskell, R, Julia and OCaml, whose forms share nothing
+with the C-like `def name` code_definitions.py reads.
 
 Lisp (Emacs Lisp, Common Lisp, Clojure, Scheme): a form opening with a defining word and
 the name after it: `(defun magit-status (`, `(defcustom magit-process-log-max 32`,
@@ -9,7 +9,9 @@ Haskell: a type signature at the margin (`readMarkdown :: (PandocMonad m, ToSour
 the first of `pipeTable, simpleTable :: ...`), and a type's declaration (`data
 ParserState = ...`, `newtype Extensions`); its module's export list defines nothing.
 R: a function assigned to a name at the margin (`group_by <- function(`, `arrange =
-function(`)."""
+function(`). Julia: a function's short form at the margin (`nrow(df::DataFrame) = ...`,
+`Base.pop!(df::DataFrame) = ...`). OCaml: a `let`, `let rec` or `and` at the margin, and
+an interface's `val name :`."""
 
 from __future__ import annotations
 
@@ -23,17 +25,26 @@ _LISP_DEFINITION = re.compile(
 _HASKELL_SIGNATURE = re.compile(r"([a-z_][\w']*)(?:[ \t]*,[ \t]*[a-z_][\w']*)*[ \t]+::(?:[ \t]|$)")
 _HASKELL_TYPE = re.compile(r"(?:data|newtype)(?:[ \t]+family)?[ \t]+([A-Z][\w']*)")
 _R_FUNCTION = re.compile(r"([A-Za-z.][\w.]*)[ \t]*(?:<<?-|=)[ \t]*function\b")
+_JULIA_SHORT_FUNCTION = re.compile(
+    r"(?:[A-Za-z_]\w*\.)*([A-Za-z_][\w!]*)(?:\{[^{}]*\})?\([^()]*(?:\([^()]*\)[^()]*)*\)"
+    r"(?:[ \t]*::[^=]+?)?(?:[ \t]+where[ \t]+[^=]+?)?[ \t]*=(?![=>])"
+)
+_OCAML_DEFINITION = re.compile(r"(?:(?:let|and)(?:[ \t]+rec)?|val)[ \t]+([a-z_][\w']*)\b")
 
 
 def other_definition(line: str) -> str | None:
-    """The name a Lisp form, a Haskell signature or type, or an R function on this line
-    defines."""
+    """The name a Lisp form, a Haskell signature or type, an R function, a Julia short
+    function or an OCaml definition on this line defines."""
     lead = line.lstrip(" \t")[:1]
     if lead == "(":
         found = _LISP_DEFINITION.match(line)
     elif line[:1].isalpha() or line[:1] == "_":
         found = (
-            _HASKELL_SIGNATURE.match(line) or _HASKELL_TYPE.match(line) or _R_FUNCTION.match(line)
+            _HASKELL_SIGNATURE.match(line)
+            or _HASKELL_TYPE.match(line)
+            or _R_FUNCTION.match(line)
+            or _JULIA_SHORT_FUNCTION.match(line)
+            or _OCAML_DEFINITION.match(line)
         )
     else:
         return None
