@@ -20,8 +20,6 @@ from .spans import (
     html_heading,
     html_text,
     is_setext_heading,
-    is_vim_help,
-    vim_help_headings,
 )
 
 _TITLE = re.compile(r"title:[ \t]*['\"]?(.+?)['\"]?[ \t]*$")
@@ -65,10 +63,7 @@ def structure_names(
                 names.append(line.lstrip(" #"))
             elif _is_html_title(lines, index, fenced):
                 names.append(html_text(line))
-    elif kind == "plain" and is_vim_help(lines):
-        titles = {heading.title for heading in vim_help_headings(lines)}
-        names += [lines[number - 1] for number in line_terms if number - 1 in titles]
-    elif kind == "plain":  # titles underlined, or `#` headings (markdown in a .txt file)
+    elif kind == "plain":  # a Vim help file's, titles underlined, or markdown's `#` headings
         titles = {heading.title for heading in document_headings(lines, path)}
         names += [lines[number - 1].lstrip(" #") for number in line_terms if number - 1 in titles]
     elif kind == "roff":
