@@ -7,6 +7,7 @@ import pytest
 
 from tierscope.ranking.analysis import query_terms
 from tierscope.ranking.code_definitions import defined_as_spelt, holder_of
+from tierscope.ranking.definition_forms import other_definition
 from tierscope.ranking.matching import TermMatcher
 from tierscope.ranking.spans import split_lines
 
@@ -476,3 +477,18 @@ let () = find_project_root "." |> ignore
 )
 def test_ocaml_lets_types_modules_and_values_are_definitions(query, found):
     assert [item for item in definitions(OCAML, query) if item[0] == query] == found
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "(" + "a-" * 50_000 + "x",  # a Lisp form's name, hyphen after hyphen
+        "f(x)::" + " where " * 30_000,  # a Julia short form that never reaches its `=`
+        "pipeTable" + ", f" * 30_000 + " ::",  # a Haskell signature naming many
+    ],
+)
+def test_a_hostile_line_defines_nothing_at_once(line):
+    # The Julia pattern spent 3 s on 21 KB of `where`s (quadratic); a definition's line is
+    # short, and a longer one is not read.
+    assert other_definition(line) is None
+    assert other_definition(line[:300]) is None  # within the bound, no `::` nor `=`

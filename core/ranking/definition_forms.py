@@ -27,14 +27,19 @@ _HASKELL_TYPE = re.compile(r"(?:data|newtype)(?:[ \t]+family)?[ \t]+([A-Z][\w']*
 _R_FUNCTION = re.compile(r"([A-Za-z.][\w.]*)[ \t]*(?:<<?-|=)[ \t]*function\b")
 _JULIA_SHORT_FUNCTION = re.compile(
     r"(?:[A-Za-z_]\w*\.)*([A-Za-z_][\w!]*)(?:\{[^{}]*\})?\([^()]*(?:\([^()]*\)[^()]*)*\)"
-    r"(?:[ \t]*::[^=]+?)?(?:[ \t]+where[ \t]+[^=]+?)?[ \t]*=(?![=>])"
+    r"[^=]*=(?![=>])"  # its return type or `where` clause, then `=`
 )
+# A definition's line is short: a longer one (minified code) is not read, so that no pattern
+# spends more than linear time on a hostile line.
+LONGEST_DEFINITION_LINE = 400
 _OCAML_DEFINITION = re.compile(r"(?:(?:let|and)(?:[ \t]+rec)?|val)[ \t]+([a-z_][\w']*)\b")
 
 
 def other_definition(line: str) -> str | None:
     """The name a Lisp form, a Haskell signature or type, an R function, a Julia short
     function or an OCaml definition on this line defines."""
+    if len(line) > LONGEST_DEFINITION_LINE:
+        return None
     lead = line.lstrip(" \t")[:1]
     if lead == "(":
         found = _LISP_DEFINITION.match(line)
