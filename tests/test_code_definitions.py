@@ -492,3 +492,23 @@ def test_a_hostile_line_defines_nothing_at_once(line):
     # short, and a longer one is not read.
     assert other_definition(line) is None
     assert other_definition(line[:300]) is None  # within the bound, no `::` nor `=`
+
+
+@pytest.mark.parametrize(
+    ("line", "name"),
+    [
+        ("local function make_entry(opts)", "make_entry"),  # Lua
+        ("sub render_page {", "render_page"),  # Perl
+        ("case class Config(port: Int)", "Config"),  # Scala
+        ("final case class Route(path: String)", "Route"),
+        ("implicit def toJson(x: Int): Json = ???", "toJson"),
+        ("lazy val settings = load()", "settings"),
+        ("  private[this] def helper(x: Int) = x", "helper"),
+        ("contract Token is ERC20 {", "Token"),  # Solidity
+        ("    modifier onlyOwner() {", "onlyOwner"),
+        ("proc parseArgs*(args: seq[string]) =", "parseArgs"),  # Nim
+        ("pub const Allocator = struct {", "Allocator"),  # Zig
+    ],
+)
+def test_definitions_in_more_languages_name_what_they_define(line, name):
+    assert definitions(f"{line}\n  body\nend\n", name) == [(name, "")]

@@ -21,12 +21,13 @@ from .matching import TermMatcher
 from .spans import document_kind
 
 # A word that may stand before a definition's keyword: `export default`, Rust's `pub(crate)`
-# and `const`, Java's, C#'s and Kotlin's `public static`, `private suspend`, `open`...
+# and `const`, Java's, C#'s and Kotlin's `public static`, `private suspend`, `open`, Scala's
+# `case class`, `implicit def`, `lazy val`, `private[this]`, Lua's `local function`...
 _MODIFIER = (
     r"(?:export|default|pub(?:\([^)]*\))?|async|const|unsafe|extern|public|private|protected"
     r"|internal|static|final|abstract|sealed|open|override|suspend|inline|operator|infix|data"
     r"|partial|virtual|readonly|expect|actual|enum|annotation|value|inner|companion|fun"
-    r"|mutable)"
+    r"|mutable|case|implicit|lazy|local)(?:\[\w*\])?"
 )
 # A JavaScript or TypeScript class member's modifiers and name, up to its parameters'
 # parenthesis (a generic's `<T>` included); never a statement's keyword (`if (`).
@@ -57,7 +58,7 @@ _ELIXIR_DEFINITION = r"defp|defmacrop?|defguardp?|defdelegate|defmodule|defproto
 _DEFINITION = re.compile(
     rf"[ \t]*(?:{_MODIFIER}[ \t]+)*"
     r"(?:def|class|function|fn|func|fun|struct|enum|interface|@interface|trait|type|impl|macro"
-    rf"|module|object|{_ELIXIR_DEFINITION})[ \t]+"
+    rf"|module|object|sub|proc|contract|{_ELIXIR_DEFINITION})[ \t]+"
     r"(?:\([^)]*\)[ \t]*)?(?:<[^<>]*>[ \t]*)?(?:[A-Za-z_]\w*\.)*([A-Za-z_$][\w$]*)(?![\w$?])"
     r"|([A-Z][A-Z0-9_]{2,})[ \t]*(?::[^=\n]*)?="
     # A Kotlin property given a modifier (`public val IO:`, `const val CONFLATED`; a local
@@ -67,7 +68,7 @@ _DEFINITION = re.compile(
     r"([A-Z][A-Z0-9_]{2,})[ \t]*="
     # A JavaScript or TypeScript module's `const`, `let` or `var` (`export const useState =
     # (...) =>`, the form most of modern TypeScript defines with); not one inside a body.
-    r"|(?:export[ \t]+)?(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)[ \t]*(?::[^=\n]*)?=(?!=)"
+    r"|(?:(?:export|pub)[ \t]+)?(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)[ \t]*(?::[^=\n]*)?=(?!=)"
     # A JavaScript or TypeScript class method, its signature on one line:
     # `  async start(filters?: string[]): Promise<void> {`; never `if (x) {`.
     rf"|{_METHOD_NAME}\([^()]*\)[ \t]*(?::[^={{}};]+)?\{{[ \t]*$"
