@@ -3,12 +3,14 @@ overlaps paths, and several collections can index one file), hits whose text is
 byte-identical (a copy of a file, build output) — served once, under the original's name —
 a hit nearly all of whose lines an earlier one already shows (a file kept once per build
 tag or platform, a copy edited here and there; the original's at the better rank) or most of
-whose long lines it does (sync and async twins under one doc comment), and a
+whose long lines it does (sync and async twins under one doc comment) or, read as words,
+most of its text (a README knitted from its .Rmd, wrapped at other columns), and a
 documentation page in several languages, served in the best-ranked one
 (translations.py)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
@@ -26,6 +28,13 @@ NEAR_COPY_LINES = 5
 # each), not an FAQ page and one of its questions on a page of its own.
 TWIN_SHARE = 0.6
 LONG_LINE_CHARS = 40
+# Or when, read as words, at least NEAR_COPY_SHARE of each one's runs of this many words are
+# the other's: the same text wrapped at other columns (an R package's README.md, its
+# README.Rmd knitted at 72 columns), where no line is the same; not a page holding part of
+# another (runs of templated sentences are shared more than lines are). Only for texts of
+# RUN_WORDS * 2 runs or more.
+RUN_WORDS = 6
+_WORD = re.compile(r"[^\W_]+")
 # Of two files showing the same passage, one at least this many times the other's size holds
 # it among much else: an amalgamation of sources (nlohmann/json's single header, SQLite's
 # `sqlite3.c`) or a bundle. The smaller is its source, whatever their paths.
@@ -48,12 +57,18 @@ def _is_original(source: str, other: str, size_of: SizeOf | None) -> bool:
     return original_first(source) < original_first(other)
 
 
-def _near_copy_of(lines: frozenset[str], earlier: list[frozenset[str]]) -> int | None:
-    """The index of the earlier hit whose lines `lines` nearly copies, if any."""
+def _near_copy_of(
+    lines: frozenset[str],
+    runs: frozenset[str],
+    earlier: list[tuple[frozenset[str], frozenset[str]]],
+) -> int | None:
+    """The index of the earlier hit whose lines `lines` nearly copies, or whose words
+    (`runs`, `_word_runs`) twin them, if any."""
     from .ranking.spans import mostly_within
 
     long_lines = _long(lines)
-    for index, other in enumerate(earlier):
+    least = 2 * RUN_WORDS
+    for index, (other, other_runs) in enumerate(earlier):
         if mostly_within(lines, other, NEAR_COPY_SHARE, NEAR_COPY_LINES):
             return index
         other_long = _long(other)
@@ -61,7 +76,18 @@ def _near_copy_of(lines: frozenset[str], earlier: list[frozenset[str]]) -> int |
             other_long, long_lines, TWIN_SHARE, NEAR_COPY_LINES
         ):
             return index  # twins, each mostly the other (not a page holding this one)
+        if mostly_within(runs, other_runs, NEAR_COPY_SHARE, least) and mostly_within(
+            other_runs, runs, NEAR_COPY_SHARE, least
+        ):
+            return index  # the same words, wrapped otherwise
     return None
+
+
+def _word_runs(text: str) -> frozenset[str]:
+    """Each run of RUN_WORDS consecutive words of `text`, lower-cased, whatever the
+    lines, spaces and punctuation between them."""
+    words = _WORD.findall(text.lower())
+    return frozenset(" ".join(words[i : i + RUN_WORDS]) for i in range(len(words) - RUN_WORDS + 1))
 
 
 def _long(lines: frozenset[str]) -> frozenset[str]:
@@ -91,7 +117,7 @@ def deduplicate(hits: Iterable[Hit], size_of: SizeOf | None = None) -> tuple[tup
     from .translations import ServedPages
 
     pages = ServedPages()
-    shown: list[frozenset[str]] = []  # the written lines of each hit kept
+    shown: list[tuple[frozenset[str], frozenset[str]]] = []  # each hit kept: lines, word runs
     removed = 0
     for hit in sorted(hits, key=lambda h: -h.score):
         if any(k.source == hit.source and _overlaps(k, hit) for k in kept):
@@ -110,19 +136,20 @@ def deduplicate(hits: Iterable[Hit], size_of: SizeOf | None = None) -> tuple[tup
             removed += 1
             continue
         lines = written_lines(hit.content.split("\n"))
-        copied = _near_copy_of(lines, shown)
+        runs = _word_runs(hit.content)
+        copied = _near_copy_of(lines, runs, shown)
         if copied is not None:
             removed += 1
             earlier = kept[copied]
             if _is_original(hit.source, earlier.source, size_of):
                 # The original (`binding.go`, not `binding_nomsgpack.go`) at the copy's rank.
                 kept[copied] = replace(hit, score=earlier.score)
-                shown[copied] = lines
+                shown[copied] = (lines, runs)
                 by_content.pop(earlier.content, None)
                 by_content[hit.content] = copied
                 pages.add(hit.source)
             continue
-        shown.append(lines)
+        shown.append((lines, runs))
         by_content[hit.content] = len(kept)
         pages.add(hit.source)
         kept.append(hit)

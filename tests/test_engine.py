@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 import threading
 import time
 from dataclasses import dataclass, field, replace
@@ -380,6 +381,46 @@ def test_twins_that_differ_by_a_few_lines_are_served_once(tmp_path):
         "src/Polly.Core/AdvancedCircuitBehavior.cs",
     ]
     assert result.deduplicated == 1
+
+
+KNITTED = (
+    "## Overview\n\n"
+    "dplyr is a grammar of data manipulation, providing a consistent set of verbs that help"
+    " you solve the most common data manipulation challenges, whatever the data source.\n\n"
+    "These all combine naturally with `group_by()` which allows you to perform any operation"
+    " by group. You can learn more about them in the introduction vignette.\n\n"
+    "As well as these single-table verbs, dplyr also provides a variety of two-table verbs,"
+    " which you can learn about in the two-table vignette, with joins and set operations.\n"
+)
+
+
+def test_a_copy_wrapped_at_other_columns_is_served_once(tmp_path):
+    # An R package's README.md is its README.Rmd knitted, the same words wrapped at 72
+    # columns: no line is the same, and both took the budget.
+    knitted = "\n\n".join(textwrap.fill(part, 72) for part in KNITTED.split("\n\n"))
+    hits = (
+        Hit("README.Rmd", 0.55, KNITTED, "grep", 17, 26),
+        Hit("README.md", 0.54, knitted, "grep", 4, 16),
+        Hit("vignettes/dplyr.Rmd", 0.45, "Use `filter()` to pick rows.\n", "grep", 3, 3),
+    )
+    tiers = {"grep": ScriptedTier("grep", TierStatus.SERVED, hits)}
+    result, _ = run(tiers, tmp_path, order=("grep",))
+    assert [h.source for h in result.hits] == ["README.Rmd", "vignettes/dplyr.Rmd"]
+    assert result.deduplicated == 1
+
+
+def test_two_passages_sharing_a_sentence_are_no_copies(tmp_path):
+    # A sentence quoted in two pages (a guide and a reference) is no reason to drop either.
+    sentence = "The cache keeps each build's outputs for the next build that needs them."
+    guide = sentence + "\n" + "\n".join(f"Guide step {n}: run the build again." for n in range(8))
+    reference = sentence + "\n" + "\n".join(f"Option {n}: sets the cache size." for n in range(8))
+    hits = (
+        Hit("docs/guide.md", 0.9, guide, "grep", 1, 9),
+        Hit("docs/ref.md", 0.8, reference, "grep", 1, 9),
+    )
+    tiers = {"grep": ScriptedTier("grep", TierStatus.SERVED, hits)}
+    result, _ = run(tiers, tmp_path, order=("grep",))
+    assert [h.source for h in result.hits] == ["docs/guide.md", "docs/ref.md"]
 
 
 def test_code_sharing_only_its_short_boilerplate_lines_is_no_copy(tmp_path):
