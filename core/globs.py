@@ -63,6 +63,33 @@ def _translate(glob: str) -> str:
     return "".join(out)
 
 
+def any_case_glob(glob: str) -> str:
+    """`glob` matching in any case, written as a glob: each letter a class of its two cases
+    (`*.r` -> `*.[rR]`), a class's letters given both cases, escapes kept. For ripgrep,
+    whose `--iglob`s all apply after its `--glob`s and so would override the excludes."""
+    out: list[str] = []
+    i = 0
+    in_class = False
+    while i < len(glob):
+        ch = glob[i]
+        if ch == "\\" and i + 1 < len(glob):
+            out.append(glob[i : i + 2])
+            i += 2
+            continue
+        if in_class:
+            out.append(ch + ch.swapcase() if ch.isalpha() and ch.swapcase() != ch else ch)
+            in_class = ch != "]" or glob[i - 1] in "[!^"
+        elif ch == "[" and glob.find("]", i + 2) != -1:
+            out.append(ch)
+            in_class = True
+        elif ch.isalpha() and ch.swapcase() != ch and len(ch.swapcase()) == 1:
+            out.append(f"[{ch.lower()}{ch.upper()}]")
+        else:
+            out.append(ch)
+        i += 1
+    return "".join(out)
+
+
 def split_top_level(text: str) -> list[str]:
     """`text` split at the commas outside `{}` and `[]` (`a,{b,c}` -> `a`, `{b,c}`),
     each part stripped; empty parts are dropped."""

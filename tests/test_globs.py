@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tierscope.globs import glob_to_regex, split_top_level
+from tierscope.globs import any_case_glob, glob_to_regex, split_top_level
 
 
 @pytest.mark.parametrize(
@@ -59,3 +59,26 @@ def test_search_matches_the_end_of_a_path():
 
 def test_commas_split_only_outside_braces_and_brackets():
     assert split_top_level("**/*.md, *.{txt,rst},[a,b].x,") == ["**/*.md", "*.{txt,rst}", "[a,b].x"]
+
+
+@pytest.mark.parametrize(
+    ("glob", "matching", "not_matching"),
+    [
+        ("*.r", ["arrange.R", "a.r"], ["a.rs"]),
+        ("*.{md,Rmd}", ["README.MD", "x.rmd"], ["a.txt"]),
+        ("[!x]y", ["aY", "AY"], ["xy", "XY"]),  # a negated class, in any case
+        ("docs/**/*.rst", ["DOCS/a/B.RST"], ["src/a.rst"]),
+    ],
+)
+def test_a_glob_rewritten_for_any_case_matches_as_the_glob_in_any_case(
+    glob, matching, not_matching
+):
+    # For ripgrep, whose --iglob would apply after every --glob, excludes included.
+    written = glob_to_regex(any_case_glob(glob))
+    assert all(written.match(path) for path in matching)
+    assert not any(written.match(path) for path in not_matching)
+
+
+def test_an_escape_stays_one_in_a_glob_for_any_case():
+    # ripgrep's syntax escapes with a backslash (tierscope's own globs have no escapes).
+    assert any_case_glob(r"\*.md") == r"\*.[mM][dD]"

@@ -743,6 +743,24 @@ def test_a_scope_include_glob_matches_a_suffix_in_any_case(make_project, engine)
     assert sorted(sources(outcome)) == ["docs/arrange.R", "docs/group.cpp"]
 
 
+def test_an_include_glob_in_any_case_still_gives_way_to_the_excludes(make_project, engine):
+    # ripgrep applies every --iglob after every --glob: an include given as --iglob won over
+    # the built-in excludes (a minified bundle) and tierscope's own private folder.
+    root = make_project(
+        {
+            "docs/app.js": "// needle in the source\n",
+            "docs/App.JS": "// needle in capitals\n",
+            "docs/app.min.js": "var needle=1;\n",
+            "docs/state/log.js": "// needle in the private folder\n",
+        }
+    )
+    scope = ResolvedScope("code", (), (), ((root / "docs").resolve(),), include=("*.js",))
+    private = ((root / "docs" / "state").resolve(),)
+    request = TierRequest("needle", root, scope, Config(), 5.0, private_paths=private)
+    outcome = GrepTier().search(request, Deadline.after(5.0))
+    assert sorted(sources(outcome)) == ["docs/App.JS", "docs/app.js"]
+
+
 def test_a_name_holding_test_asks_about_no_tests(make_project, engine):
     # vitest's `runTestFiles`: its tests call it more often than its code names it.
     root = make_project(

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..config.model import Config
+from ..globs import any_case_glob
 from ..ignore_rules import ripgrep_excludes
 from ..models import ResolvedScope
 from ..process import DEFAULT_STDOUT_CAP, ProcessResult, run_bounded
@@ -39,7 +40,7 @@ def ripgrep_argv(
         "--max-filesize", str(config.grep.max_filesize),
     ]  # fmt: skip
     for glob in scope.include:  # in any case; before the excludes: a later glob wins
-        argv += ["--iglob", glob]
+        argv += ["--glob", any_case_glob(glob)]
     if config.filtering.include_ignored:
         argv += ["--no-ignore", "--hidden", "--glob", "!.git/"]
     else:
