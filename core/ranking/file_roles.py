@@ -174,7 +174,7 @@ _PAPERWORK_PATH = re.compile(
 _GENERATED_MARK = re.compile(
     r"do not edit|@generated\b|\bauto-?generated\b|\bautomatically generated\b"
     r"|\bmade by GNU Bison\b|\bgenerated (?:by|with) (?:flex|bison|yacc|byacc|re2c|swig"
-    r"|help2man|ronn)|\bgenerator: asciidoctor|\bman page generated from\b",
+    r"|help2man|ronn)\b|\bgenerator: asciidoctor|\bman page generated from\b",
     re.IGNORECASE,
 )
 _GENERATED_NAME = re.compile(
