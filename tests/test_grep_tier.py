@@ -761,6 +761,23 @@ def test_an_include_glob_in_any_case_still_gives_way_to_the_excludes(make_projec
     assert sorted(sources(outcome)) == ["docs/App.JS", "docs/app.js"]
 
 
+def test_a_manual_with_a_heading_for_everything_does_not_outrank_the_page(make_project, engine):
+    # Magit's manual is one Org file with 900 headlines and entries: some heading holds
+    # nearly any word, and it outranked magit-section.org, the page on the question.
+    manual = "".join(
+        f"## Option {n}: the {word} setting\n\nSets the {word} of the buffer.\n\n"
+        for n, word in enumerate(["section", "collapse", "package", "fill", "buffer"] * 40)
+    )
+    page = (
+        "# Sections in your own package\n\n## Creating sections\n\n"
+        "To fill a buffer with collapsible sections in your own package, call "
+        "insert-section for each section.\n"
+    )
+    root = make_project({"docs/manual.md": manual, "docs/sections.md": page})
+    query = "collapsible sections in my own package, what fills the buffer"
+    assert sources(search(root, query))[0] == "docs/sections.md"
+
+
 def test_a_name_holding_test_asks_about_no_tests(make_project, engine):
     # vitest's `runTestFiles`: its tests call it more often than its code names it.
     root = make_project(

@@ -66,9 +66,11 @@ class Scorer:
         in_structure: frozenset[str] = frozenset(),
         together: frozenset[str] = frozenset(),
         defined: frozenset[str] = frozenset(),
+        structure_share: float = 1.0,
     ) -> dict[str, float]:
         """What each matched term adds to the normalised score (text, path, structure,
-        proximity, the definition of a name the query spells)."""
+        proximity, the definition of a name the query spells); a term among the headings
+        adds `structure_share` of its field's weight (structure.heading_share)."""
         ratio = length / self.average_length
         best = self.best_possible
         parts = {
@@ -77,8 +79,8 @@ class Scorer:
             if count > 0 and key in self.weights
         }
         fields = (
-            (PATH_WEIGHT, in_path), (STRUCTURE_WEIGHT, in_structure), (PROXIMITY_WEIGHT, together),
-            (DEFINITION_WEIGHT, defined),
+            (PATH_WEIGHT, in_path), (STRUCTURE_WEIGHT * structure_share, in_structure),
+            (PROXIMITY_WEIGHT, together), (DEFINITION_WEIGHT, defined),
         )  # fmt: skip
         for field_weight, keys in fields:
             for key in keys:

@@ -334,7 +334,7 @@ class _FileFields:
     ) -> dict[str, float]:
         # Imported when there is a file to re-rank: headings and definitions.
         from .code_definitions import defined_names
-        from .structure import structure_names, terms_of
+        from .structure import heading_share, structure_names, terms_of
 
         lines, path, matcher = self.found.lines, self.path, self.matcher
         names = structure_names(lines, line_terms, path, matcher)
@@ -345,8 +345,9 @@ class _FileFields:
             from .reference_headings import headed_names
 
             defined = headed_names(names, matcher)  # a reference page's `## envPrefix`
+        share = heading_share(lines, path) if in_structure else 1.0
         return self.scorer.contributions(
-            tf, self.length, self.in_path, in_structure, together, defined
+            tf, self.length, self.in_path, in_structure, together, defined, share
         )
 
     def with_tests_weighed(
