@@ -31,6 +31,8 @@ DOC_EXTENSIONS = {
     ".mdx": "*.mdx",
     ".rmd": "*.Rmd",  # R Markdown: an R package's vignettes
     ".qmd": "*.qmd",  # Quarto
+    ".livemd": "*.livemd",  # Elixir's Livebook notebooks
+    ".mdc": "*.mdc",  # Cursor's rules
     ".rst": "*.rst",
     ".adoc": "*.adoc",
     ".asciidoc": "*.asciidoc",

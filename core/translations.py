@@ -48,8 +48,8 @@ AMBIGUOUS_CODES = frozenset(
 _JOINED_TAG = re.compile(r"(.+?)[_-]([a-z]{2}(?:[-_][A-Za-z]{2,4})?)")
 # The documents spans.py reads as markdown, AsciiDoc or plain text (notebooks aside).
 DOCUMENT_SUFFIXES = (
-    ".md", ".markdown", ".mdx", ".mdown", ".rmd", ".qmd", ".rst", ".adoc", ".asciidoc", ".org",
-    ".txt",
+    ".md", ".markdown", ".mdx", ".mdown", ".rmd", ".qmd", ".livemd", ".mdc", ".rst", ".adoc",
+    ".asciidoc", ".org", ".txt",
 )  # fmt: skip
 ORIGINAL = ""  # the tag of an untagged name (`README.md`)
 

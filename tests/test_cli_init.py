@@ -15,6 +15,7 @@ from tierscope.cli import main
 from tierscope.config.loader import load_config, parse_config
 from tierscope.config.model import ConfigSource
 from tierscope.qmd_setup import LOCAL_DIR
+from tierscope.ranking.spans import document_kind
 from tierscope.tiers.qmd_collections import read_registry
 
 REAL_QMD = Path(__file__).resolve().parents[1] / ".cache" / "tools" / "bin" / "qmd"
@@ -1110,3 +1111,27 @@ def test_r_markdown_and_quarto_pages_are_documentation(capsys, make_project):
     assert [hit["source"] for hit in hits][:1] == ["vignettes/grouping.Rmd"]
     hits, _ = query(capsys, root, "group_by UseMethod", "--scope", "code")
     assert [hit["source"] for hit in hits][:1] == ["R/group-by.R"]
+
+
+def test_livebook_notebooks_and_cursor_rules_are_markdown(capsys, make_project):
+    # Elixir's Livebook notebooks (`.livemd`) and Cursor's rules (`.mdc`) are markdown with
+    # code cells or front matter: they were in no docs scope, and read as code.
+    root = make_project(
+        {
+            "notebooks/intro.livemd": "# Tensors\n\n## Broadcasting\n\nShapes are aligned.\n",
+            "notebooks/training.livemd": "# Training\n\n## Loops\n\nRun the loop.\n",
+            "notebooks/serving.livemd": "# Serving\n\n## Batches\n\nBatch requests.\n",
+            "rules/style.mdc": "---\ndescription: style\n---\n# Style\n\nUse two spaces.\n",
+            "rules/tests.mdc": "---\ndescription: tests\n---\n# Tests\n\nWrite one per bug.\n",
+            "rules/docs.mdc": "---\ndescription: docs\n---\n# Docs\n\nKeep the README.\n",
+            "lib/nx.ex": "defmodule Nx do\n  def add(a, b), do: a + b\nend\n",
+        }
+    )
+    init(capsys, root)
+    docs = scopes_of((root / ".tierscope.yaml").read_text())["docs"]
+
+    assert {"notebooks/", "rules/"} <= set(docs.grep_paths)
+    hits, _ = query(capsys, root, "how are shapes aligned when broadcasting", "--scope", "docs")
+    assert [hit["source"] for hit in hits][:1] == ["notebooks/intro.livemd"]
+    # Read as markdown: sections at their headings, front matter apart.
+    assert {document_kind("a.livemd"), document_kind(".cursor/rules/a.mdc")} == {"markdown"}

@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 # A notebook's text, as ranking and snippets read it, is its cells': markdown (notebooks.py).
-MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".mdown", ".rmd", ".qmd", ".ipynb"})
+MARKDOWN_SUFFIXES = frozenset(
+    {".md", ".markdown", ".mdx", ".mdown", ".rmd", ".qmd", ".livemd", ".mdc", ".ipynb"}
+)
 ASCIIDOC_SUFFIXES = frozenset({".adoc", ".asciidoc"})
 PLAIN_SUFFIXES = frozenset({".txt", ".rst", ""})
 # Manual pages, written in roff (`man/man1/fzf.1`).
