@@ -59,11 +59,11 @@ _NOT_DOCUMENTATION = re.compile(
 )
 # Plain text at the root that is documentation by its name (a README.txt, a GNU project's
 # README, NEWS and INSTALL, pandoc's MANUAL.txt): plain text elsewhere at the root is
-# settings or data (`requirements.txt`, `CMakeLists.txt`).
+# settings or data (`requirements.txt`, `CMakeLists.txt`). Without `.txt`, the name starts
+# with a capital, as GNU writes them: an `install` is a script.
 _ROOT_TEXT_DOCUMENT = re.compile(
-    r"(?:readme|manual|install|news|changes|changelog|history|hacking|contributing|faq|usage)"
-    r"(?:\.txt)?$",
-    re.I,
+    r"(?=[A-Z]|.*\.(?i:txt)$)(?i:readme|manual|install|news|changes|changelog|history|hacking"
+    r"|contributing|faq|usage)(?i:\.txt)?$"
 )
 # Numbered changelogs (Magit's docs/CHANGELOG.1 ... .4, written in Org): no manual pages.
 _NUMBERED_LOG = re.compile(r"(?:changelog|changes|news|history)\.\d$", re.I)

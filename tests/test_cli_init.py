@@ -1070,6 +1070,8 @@ def test_plain_text_documents_at_the_root_are_documentation(capsys, make_project
             "MANUAL.txt": "Manual\n======\n\n"
             "The retry budget caps how often a request is retried.\n",
             "NEWS": "2.0: a retry budget.\n",
+            # A script named so is no document: GNU's documents are written in capitals.
+            "install": "#!/bin/sh\ncp tool /usr/local/bin\n",
             "requirements.txt": "requests==2.32\n",
             "CMakeLists.txt": "project(tool)\n",
             "LICENSE.txt": "MIT License\n",
