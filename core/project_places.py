@@ -53,9 +53,14 @@ def code_folders(survey: ProjectSurvey) -> list[FolderSurvey]:
     ]
 
 
+def _own_name(folder: FolderSurvey) -> str:
+    """A folder's own name, lower-cased (`docs` of `packages/docs`)."""
+    return folder.name.rsplit("/", 1)[-1].lower()
+
+
 def _is_docs(folder: FolderSurvey) -> bool:
     docs, sources = sum(folder.docs.values()), sum(folder.sources.values())
-    name = folder.name.rsplit("/", 1)[-1].lower()
+    name = _own_name(folder)
     if not docs or name in TEST_FOLDER_NAMES:
         return False
     if name in DOC_FOLDER_NAMES:
@@ -67,14 +72,14 @@ def _documented(folder: FolderSurvey) -> bool:
     """A folder of code documented page by page (clap's examples/), but not a folder of
     tests beside their fixtures (pandoc's test/: the documents its readers read)."""
     docs, sources = sum(folder.docs.values()), sum(folder.sources.values())
-    if folder.name.rsplit("/", 1)[-1].lower() in TEST_FOLDER_NAMES:
+    if _own_name(folder) in TEST_FOLDER_NAMES:
         return False
     return docs >= DOCUMENTED_CODE_PAGES and docs >= DOCUMENTED_CODE_SHARE * (docs + sources)
 
 
 def _scripted(folder: FolderSurvey) -> bool:
     docs, sources = sum(folder.docs.values()), sum(folder.sources.values())
-    if folder.name.rsplit("/", 1)[-1].lower() in DOC_FOLDER_NAMES:
+    if _own_name(folder) in DOC_FOLDER_NAMES:
         return False
     return sources >= DOCUMENTED_SCRIPTS and sources >= DOCUMENTED_SCRIPTS_SHARE * (docs + sources)
 

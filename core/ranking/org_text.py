@@ -12,7 +12,6 @@ import re
 
 from .spans import ASCIIDOC_TERM_LEVEL, Heading
 
-ORG_SUFFIX = ".org"
 _HEADLINE = re.compile(r"(\*+)[ \t]+\S")
 # A term alone on its line: a list item at the margin whose text ends with ` ::`.
 _TERM = re.compile(r"[-+][ \t]+\S.*[ \t]::[ \t]*$")

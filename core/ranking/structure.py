@@ -72,9 +72,9 @@ def structure_names(
         titles = {heading.title for heading in roff_headings(lines)}
         names += [lines[number - 1] for number in line_terms if number - 1 in titles]
     elif kind == "org":
-        from .org_text import heading_words, org_headings
+        from .org_text import heading_words
 
-        titles = {heading.title for heading in org_headings(lines)}
+        titles = {heading.title for heading in document_headings(lines, path)}
         names += [heading_words(lines[n - 1]) for n in line_terms if n - 1 in titles]
     elif kind == "asciidoc":
         titles = {heading.title for heading in asciidoc_headings(lines)}
