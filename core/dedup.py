@@ -46,7 +46,10 @@ SizeOf = Callable[[str], "int | None"]
 def _is_original(source: str, other: str, size_of: SizeOf | None) -> bool:
     """Whether `source` is the original of a passage `other` shows too: the smaller of two
     files when one is an aggregate (AGGREGATE_RATIO), else the one original_first prefers
-    (not build output, no copy marker, shallower)."""
+    (not build output, no copy marker, shallower), else the one whose name the other's
+    extends (`binding.go` of `binding_nomsgpack.go`). Of two files neither of which is the
+    other's copy (Textual's `app.py` and `widget.py`, a method of each under one
+    docstring), neither is: the better-ranked is served."""
     if size_of is not None:
         size, other_size = size_of(source), size_of(other)
         if size and other_size:
@@ -54,7 +57,16 @@ def _is_original(source: str, other: str, size_of: SizeOf | None) -> bool:
                 return True
             if other_size * AGGREGATE_RATIO <= size:
                 return False
-    return original_first(source) < original_first(other)
+    mine, theirs = original_first(source), original_first(other)
+    if mine[:3] != theirs[:3]:
+        return mine[:3] < theirs[:3]
+    stem, other_stem = _stem(source), _stem(other)
+    return len(stem) < len(other_stem) and other_stem.startswith(stem)
+
+
+def _stem(path: str) -> str:
+    name = path.rsplit("/", 1)[-1].lower()
+    return name.split(".", 1)[0] or name
 
 
 def _near_copy_of(

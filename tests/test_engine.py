@@ -291,6 +291,28 @@ def test_a_near_copy_ranked_above_its_original_gives_way_to_it(tmp_path):
     assert result.deduplicated == 1
 
 
+# Textual's App.mount passes its call on to Screen.mount under Widget.mount's docstring:
+# two files of their own, neither a copy of the other, whatever their names' order.
+MOUNT_DOC = "\n".join(
+    f"            {word}: Optional location to mount {word}, an index or a query."
+    for word in ("before", "after", "first", "last", "around", "beside")
+)
+
+
+@pytest.mark.parametrize("first", ["src/textual/widget.py", "src/textual/app.py"])
+def test_of_near_copies_in_unrelated_files_the_better_ranked_is_served(tmp_path, first):
+    second = next(p for p in ("src/textual/widget.py", "src/textual/app.py") if p != first)
+    head = f"    def mount(self, *widgets):\n{MOUNT_DOC}\n"
+    hits = (
+        Hit(first, 0.9, head + "        ...", "grep", 1, 8),
+        Hit(second, 0.8, head + "        return", "grep", 1, 8),
+    )
+    tiers = {"grep": ScriptedTier("grep", TierStatus.SERVED, hits)}
+    result, _ = run(tiers, tmp_path, order=("grep",))
+    assert [(h.source, h.score) for h in result.hits] == [(first, 0.9)]
+    assert result.deduplicated == 1
+
+
 # nlohmann/json: each header's code is also in the one amalgamated header, 23 times its
 # size; that one was kept (a shallower path) and the source file the grep tier ranked
 # first was served under its name.
