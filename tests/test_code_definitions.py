@@ -512,3 +512,48 @@ def test_a_hostile_line_defines_nothing_at_once(line):
 )
 def test_definitions_in_more_languages_name_what_they_define(line, name):
     assert definitions(f"{line}\n  body\nend\n", name) == [(name, "")]
+
+
+TITLED = '''import os
+
+def walk(root):
+    """Walk the tree depth first.
+
+    Args:
+        root: where to start.
+    """
+    return iter(root)
+
+
+/// Parses a header line.
+/// Returns None when it is blank.
+fn parse_header(line: &str) -> Option<Header> {
+    None
+}
+
+def stacked(root):
+    """
+    Yield each node before its children.
+    """
+    pass
+
+count = compute(
+    root,
+)
+'''
+
+
+def test_a_definitions_title_is_its_line_and_its_documentations_first_line():
+    from tierscope.ranking.definition_titles import definition_titles
+    from tierscope.ranking.spans import Span
+
+    lines = split_lines(TITLED)
+    spans = [Span(2, 9), Span(2, 4), Span(11, 16), Span(17, 22), Span(23, 26), Span(0, 1)]
+    titles = definition_titles(lines, spans)
+    assert titles[Span(2, 9)] == (2, 3)  # `def walk(root):`, its docstring's summary
+    assert titles[Span(2, 4)] == (2, 3)
+    assert titles[Span(11, 16)] == (11, 13)  # a doc comment's first line above
+    assert titles[Span(17, 22)] == (17, 19)  # the summary under quotes standing alone
+    assert Span(23, 26) not in titles  # a statement defines nothing
+    assert Span(0, 1) not in titles  # nor does an import
+    assert definition_titles(lines, [Span(2, 3)]) == {Span(2, 3): (2,)}  # within the span

@@ -2317,3 +2317,33 @@ def test_an_answer_in_a_fenced_block_too_long_to_close_is_served_its_end_cut():
     assert 'eval "$(_FOO_BAR_COMPLETE=zsh_source foo-bar)"' in cut.text
     assert cut.text.rstrip().endswith("```")  # the block is closed
     assert len(cut.text) <= 1000
+
+
+# Textual's walk.py: "walk depth first" is answered by walk_depth_first's definition, not by
+# a helper that walks depth first through it, its words closer together.
+WALKS = '''def walk_depth_first(root):
+    """Yield each node of the tree before its children.
+    root: the node to start from, yielded before any other node under it.
+    Returns an iterable of the nodes under root, root included, in order.
+    """
+
+    stack = [iter([root])]
+    while stack:
+        node = next(stack[-1], None)
+        if node is None:
+            stack.pop()
+        else:
+            yield node
+            stack.append(iter(node.children))
+
+
+def selected(root, region):
+    # A walk of the selection, depth first.
+    return [node for node in walk_depth_first(root) if node.region in region]
+'''
+
+
+def test_a_code_snippet_prefers_the_block_titled_for_the_query():
+    found = snippet(WALKS, "walk.py", "walk depth first", max_chars=300)
+    assert found.text.startswith("def walk_depth_first(root):\n")
+    assert (found.line_start, found.line_end) == (1, 5)

@@ -33,6 +33,7 @@ from ..models import left_out_marker
 from .analysis import asking_keys, names_code
 from .code_blocks import code_blocks, indentation, lead_in_start
 from .code_constructs import open_constructs
+from .definition_titles import definition_titles
 from .file_roles import asks_about_tests
 from .inline_tests import inline_tests
 from .matching import TermMatcher
@@ -115,6 +116,8 @@ def cut_snippet(
     )  # fmt: skip
     if kind == "code":
         structural += _heads(structural, chooser.paragraphs)
+        if not named:  # a name looked up is weighed at its definition already
+            chooser.titles = definition_titles(lines, structural)
     core = chooser.choose(structural, chooser.paragraphs)
     chosen = chooser.widen(core, structural)
     if kind == "code":
