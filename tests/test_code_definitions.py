@@ -557,3 +557,31 @@ def test_a_definitions_title_is_its_line_and_its_documentations_first_line():
     assert Span(23, 26) not in titles  # a statement defines nothing
     assert Span(0, 1) not in titles  # nor does an import
     assert definition_titles(lines, [Span(2, 3)]) == {Span(2, 3): (2,)}  # within the span
+
+
+ATTRIBUTES = '''class App:
+    TITLE: str | None = None
+    """A class variable to set the default title."""
+
+    NOTIFICATION_TIMEOUT: ClassVar[float] = 5
+    """
+    Default number of seconds to show notifications before removing them.
+    """
+
+    count = 0
+    total = 1
+
+    def run(self):
+        self.ready = True
+        """Not an attribute's docstring: a statement's."""
+'''
+
+
+def test_an_attribute_with_a_docstring_under_it_is_titled_by_both():
+    from tierscope.ranking.definition_titles import documented_attributes
+    from tierscope.ranking.spans import Span, paragraphs
+
+    lines = split_lines(ATTRIBUTES)
+    found = documented_attributes(lines, paragraphs(lines))
+    assert found == {Span(4, 8): (4, 6)}
+    assert documented_attributes(lines, [Span(1, 3)]) == {Span(1, 3): (1, 2)}

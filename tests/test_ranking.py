@@ -2347,3 +2347,24 @@ def test_a_code_snippet_prefers_the_block_titled_for_the_query():
     found = snippet(WALKS, "walk.py", "walk depth first", max_chars=300)
     assert found.text.startswith("def walk_depth_first(root):\n")
     assert (found.line_start, found.line_end) == (1, 5)
+
+
+# Textual's App: "how long does a notification stay on screen by default" is answered by
+# the attribute NOTIFICATION_TIMEOUT's docstring, not by a method about notifications.
+NOTIFYING_APP = (
+    "class App:\n"
+    + "".join(f'    SETTING_{n}: int = {n}\n    """Setting number {n}."""\n\n' for n in range(12))
+    + "    NOTIFICATION_TIMEOUT: ClassVar[float] = 5\n"
+    '    """Default number of seconds to show notifications before removing them."""\n\n'
+    + "".join(f"    def helper_{n}(self):\n        return {n}\n\n" for n in range(12))
+    + "    def _refresh(self) -> None:\n"
+    '        """Show the toasts again."""\n'
+    "        rack = self.screen.get_child_by_type(ToastRack)\n"
+    "        self.call_later(rack.show, self._notifications)\n"
+)
+
+
+def test_a_code_snippet_shows_an_attribute_titled_for_the_question():
+    query = "how long does a notification stay on screen by default before it goes away"
+    found = snippet(NOTIFYING_APP, "src/textual/app.py", query, max_chars=400)
+    assert "Default number of seconds to show notifications" in found.text, found.text

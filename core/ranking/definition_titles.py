@@ -1,7 +1,8 @@
 """What stands as a code block's heading: the line defining its name and the first line of
-its documentation (a docstring's summary under the signature, or a doc comment above it).
-A query's words there say the block is about what is asked, as a section's heading does
-in a document (span_choice.py weighs both alike)."""
+its documentation (a docstring's summary under the signature, or a doc comment above it);
+and an attribute documented by the docstring under it, a span of its own. A query's words
+there say the block is about what is asked, as a section's heading does in a document
+(span_choice.py weighs both alike)."""
 
 from __future__ import annotations
 
@@ -99,3 +100,26 @@ def _docstring_summary(lines: list[str], definition: int) -> int | None:
         following = below + 1
         return following if following < len(lines) and lines[following].strip() else None
     return None
+
+
+_ASSIGNMENT = re.compile(r"[ \t]*[A-Za-z_]\w*[ \t]*(?::[^=]+)?=[^=]")
+
+
+def documented_attributes(
+    lines: list[str], paragraphs: Iterable[Span]
+) -> dict[Span, tuple[int, ...]]:
+    """The paragraphs of code that are an attribute and its docstring under it (Python's
+    `NOTIFICATION_TIMEOUT: ClassVar[float] = 5` then `\"\"\"Default number of seconds...\"\"\"`),
+    each with its title: the attribute's line and the docstring's first line with words."""
+    found: dict[Span, tuple[int, ...]] = {}
+    for span in paragraphs:
+        first = span.start
+        if span.end - first < 2 or not _ASSIGNMENT.match(lines[first]):
+            continue
+        below = lines[first + 1]
+        opener = _STRING_OPENER.match(below)
+        if opener is None or indentation(below) != indentation(lines[first]):
+            continue
+        summary = first + 1 if _WORD.search(below, opener.end()) else first + 2
+        found[span] = (first, summary) if summary < span.end else (first,)
+    return found

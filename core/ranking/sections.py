@@ -33,7 +33,7 @@ from ..models import left_out_marker
 from .analysis import asking_keys, names_code
 from .code_blocks import code_blocks, indentation, lead_in_start
 from .code_constructs import open_constructs
-from .definition_titles import definition_titles
+from .definition_titles import definition_titles, documented_attributes
 from .file_roles import asks_about_tests
 from .inline_tests import inline_tests
 from .matching import TermMatcher
@@ -117,7 +117,9 @@ def cut_snippet(
     if kind == "code":
         structural += _heads(structural, chooser.paragraphs)
         if not named:  # a name looked up is weighed at its definition already
-            chooser.titles = definition_titles(lines, structural)
+            attributes = documented_attributes(lines, chooser.paragraphs)
+            structural += list(attributes)
+            chooser.titles = {**definition_titles(lines, structural), **attributes}
     core = chooser.choose(structural, chooser.paragraphs)
     chosen = chooser.widen(core, structural)
     if kind == "code":
