@@ -2368,3 +2368,28 @@ def test_a_code_snippet_shows_an_attribute_titled_for_the_question():
     query = "how long does a notification stay on screen by default before it goes away"
     found = snippet(NOTIFYING_APP, "src/textual/app.py", query, max_chars=400)
     assert "Default number of seconds to show notifications" in found.text, found.text
+
+
+# ripgrep's FAQ.md: one question per `<h3>` section; a short answer was served with the
+# next question and the start of its answer, to fill the room under the cap.
+RIPGREP_FAQ = (
+    "## FAQ\n\n"
+    + "".join(
+        f'<h3 name="q{n}">\nHow do I use option {n}?\n</h3>\n\nOption {n} is set with `-{n}`.\n\n'
+        for n in range(40)
+    )
+    + '<h3 name="compressed">\nHow do I search compressed files?\n</h3>\n\n'
+    "ripgrep's `-z/--search-zip` flag will cause it to search compressed files\n"
+    "automatically. Currently, this supports gzip, bzip2, xz, lzma, lz4, Brotli and Zstd.\n\n"
+    '<h3 name="multiline">\nHow do I search over multiple lines?\n</h3>\n\n'
+    "The `-U/--multiline` flag enables ripgrep to report results that span over\n"
+    "multiple lines.\n\n"
+    "#### Multiline and files\n\nSearching files over multiple lines reads them whole.\n"
+)
+
+
+def test_a_snippet_does_not_run_on_into_the_next_section_as_deep():
+    found = snippet(RIPGREP_FAQ, "FAQ.md", "search inside compressed gzip files", 1500)
+    assert found.text.startswith('<h3 name="compressed">'), found.text
+    assert "Zstd." in found.text
+    assert "multiple lines" not in found.text, found.text

@@ -114,6 +114,7 @@ def cut_snippet(
         lines, line_terms, weights, max_chars, max_line_chars, headings,
         code=kind == "code", constructs=constructs, tests=tests, named=named,
     )  # fmt: skip
+    chooser.levels = levels
     if kind == "code":
         structural += _heads(structural, chooser.paragraphs)
         if not named:  # a name looked up is weighed at its definition already

@@ -85,6 +85,7 @@ class SpanChooser:
         self.max_line_chars = max_line_chars
         self.headings = headings or {}  # a section's first line -> its heading's title line
         self.heading_starts = sorted(self.headings)
+        self.levels: Mapping[int, int] = {}  # a heading's first line -> its level
         self.code = code  # the spans are code blocks
         self.constructs = constructs  # code's brackets and strings over lines, if read
         self.tests = tests or []  # a file's own test modules, when not asked about
@@ -243,9 +244,10 @@ class SpanChooser:
     ) -> Span:
         """The chosen span with its context: the largest enclosing section or block that
         still fits `limit` (the cap), then whole paragraphs after and before it up to FILL
-        of it, within `bounds` (the file), never back past a section's first line, nor in
-        code back into the end of a block above (another definition's). The
-        answer to a question often sits a few lines from where its words cluster."""
+        of it, within `bounds` (the file), never back past a section's first line nor on
+        into the next section as deep (an FAQ's next question), nor in code back into the
+        end of a block above (another definition's). The answer to a question often sits
+        a few lines from where its words cluster."""
         limit = self.max_chars if limit is None else limit
         bounds = Span(0, len(self.lines)) if bounds is None else bounds
         fitting = [
@@ -279,9 +281,24 @@ class SpanChooser:
         if found == len(self.paragraphs):
             return None
         after = self.paragraphs[found]
+        if self.levels and self._opens_a_sibling(start, after):
+            return None
         if self.code and after.start >= end and self._defines_beside(after, start):
             return None
         return Span(start, after.end)
+
+    def _opens_a_sibling(self, start: int, after: Span) -> bool:
+        """Whether the paragraph `after` reaches a heading at most as deep as that of the
+        section `start` is in (the next question of an FAQ, the next option): another
+        section's subject, not the rest of this one's."""
+        headings = self.heading_starts
+        inside = bisect_right(headings, start) - 1
+        level = self.levels.get(headings[inside], 0) if inside >= 0 else 0
+        first = bisect_right(headings, start)
+        return any(
+            self.levels.get(heading, 0) <= level
+            for heading in headings[first : bisect_left(headings, after.end)]
+        )
 
     def _defines_beside(self, paragraph: Span, start: int) -> bool:
         """Whether a paragraph of code defines a name (a function, a class, a constant) no
