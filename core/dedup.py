@@ -46,10 +46,11 @@ SizeOf = Callable[[str], "int | None"]
 def _is_original(source: str, other: str, size_of: SizeOf | None) -> bool:
     """Whether `source` is the original of a passage `other` shows too: the smaller of two
     files when one is an aggregate (AGGREGATE_RATIO), else the one original_first prefers
-    (not build output, no copy marker, shallower), else the one whose name the other's
-    extends (`binding.go` of `binding_nomsgpack.go`). Of two files neither of which is the
-    other's copy (Textual's `app.py` and `widget.py`, a method of each under one
-    docstring), neither is: the better-ranked is served."""
+    (not build output, no copy marker, shallower), else the one whose name's words the
+    other's name holds and more (`binding.go` of `binding_nomsgpack.go`, Polly's
+    `AdvancedCircuitBreakerSyntax.cs` of `AsyncAdvancedCircuitBreakerSyntax.cs`). Of two
+    files neither of which is the other's copy (Textual's `app.py` and `widget.py`, a method
+    of each under one docstring), neither is: the better-ranked is served."""
     if size_of is not None:
         size, other_size = size_of(source), size_of(other)
         if size and other_size:
@@ -60,13 +61,20 @@ def _is_original(source: str, other: str, size_of: SizeOf | None) -> bool:
     mine, theirs = original_first(source), original_first(other)
     if mine[:3] != theirs[:3]:
         return mine[:3] < theirs[:3]
-    stem, other_stem = _stem(source), _stem(other)
-    return len(stem) < len(other_stem) and other_stem.startswith(stem)
+    words, other_words = _name_words(source), _name_words(other)
+    return words < other_words
 
 
-def _stem(path: str) -> str:
-    name = path.rsplit("/", 1)[-1].lower()
-    return name.split(".", 1)[0] or name
+def _name_words(path: str) -> frozenset[str]:
+    """The words of a file's name without its suffixes, in lower case: `binding` and
+    `nomsgpack` of `binding_nomsgpack.go`, `async`, `advanced`... of Polly's
+    `AsyncAdvancedCircuitBreakerSyntax.cs`."""
+    name = path.rsplit("/", 1)[-1]
+    stem = name.split(".", 1)[0] or name
+    return frozenset(word.lower() for word in _NAME_WORD.findall(stem))
+
+
+_NAME_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 
 
 def _near_copy_of(

@@ -278,6 +278,24 @@ def test_store_notes_without_lines_about_one_file_are_not_merged(tmp_path):
     assert [h.content for h in result.hits] == ["uses JWT", "token refresh is missing"]
 
 
+# Polly's circuit breaker syntax, once per sync/async and plain/TResult: one doc comment.
+BREAKER = "\n".join(f"    /// The circuit breaks when {n} actions fail in a row." for n in range(8))
+
+
+def test_a_near_copy_whose_name_adds_words_gives_way_to_the_plain_name(tmp_path):
+    hits = (
+        Hit("src/Polly/CircuitBreaker/AsyncAdvancedCircuitBreakerSyntax.cs", 0.9, BREAKER + "\n1",
+            "grep", 1, 9),
+        Hit("src/Polly/CircuitBreaker/AdvancedCircuitBreakerSyntax.cs", 0.8, BREAKER + "\n2",
+            "grep", 1, 9),
+    )  # fmt: skip
+    tiers = {"grep": ScriptedTier("grep", TierStatus.SERVED, hits)}
+    result, _ = run(tiers, tmp_path, order=("grep",))
+    assert [(h.source, h.score) for h in result.hits] == [
+        ("src/Polly/CircuitBreaker/AdvancedCircuitBreakerSyntax.cs", 0.9)
+    ]
+
+
 def test_a_near_copy_ranked_above_its_original_gives_way_to_it(tmp_path):
     # The build variant scored higher; the default build's file is served in its place.
     result = run_binding_hits(
