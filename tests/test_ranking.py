@@ -2393,3 +2393,25 @@ def test_a_snippet_does_not_run_on_into_the_next_section_as_deep():
     assert found.text.startswith('<h3 name="compressed">'), found.text
     assert "Zstd." in found.text
     assert "multiple lines" not in found.text, found.text
+
+
+# cobra's completions.go: `ShellCompRequestCmd` is defined in a `const (` block; the block of
+# `initCompleteCmd`, titled with parts of the name (`Complete`, `Cmd`), was served instead.
+COBRA_COMPLETIONS = (
+    "package cobra\n\nconst (\n"
+    "\t// ShellCompRequestCmd is the name of the hidden command that is used to request\n"
+    "\t// completion results from the program.\n"
+    '\tShellCompRequestCmd = "__complete"\n'
+    '\tShellCompNoDescRequestCmd = "__completeNoDesc"\n)\n\n'
+    + "".join(f"func helper{n}() int {{\n\treturn {n}\n}}\n\n" for n in range(10))
+    + "// initCompleteCmd adds a special hidden command to request shell completion.\n"
+    "func (c *Command) initCompleteCmd(args []string) {\n"
+    "\tcompleteCmd := &Command{\n"
+    '\t\tUse: fmt.Sprintf("%s [command-line]", ShellCompRequestCmd),\n'
+    "\t\tHidden: true,\n\t}\n\tc.AddCommand(completeCmd)\n}\n"
+)
+
+
+def test_a_name_looked_up_is_not_answered_by_a_block_titled_with_its_parts():
+    found = snippet(COBRA_COMPLETIONS, "completions.go", "ShellCompRequestCmd", max_chars=300)
+    assert 'ShellCompRequestCmd = "__complete"' in found.text, found.text

@@ -117,7 +117,10 @@ def cut_snippet(
     chooser.levels = levels
     if kind == "code":
         structural += _heads(structural, chooser.paragraphs)
-        if not named:  # a name looked up is weighed at its definition already
+        if not (named or (matcher is not None and names_code(matcher.terms))):
+            # A question in words; a name looked up is weighed at its definition (`named`),
+            # and a block titled with parts of it is no answer (ShellCompRequestCmd is
+            # defined in a `const (` block, not by the `initCompleteCmd` it is used in).
             attributes = documented_attributes(lines, chooser.paragraphs)
             structural += list(attributes)
             chooser.titles = {**definition_titles(lines, structural), **attributes}
