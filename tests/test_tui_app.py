@@ -24,7 +24,12 @@ from tierscope.tui.screens.help import HelpScreen
 from tierscope.tui.screens.query import QueryScreen
 from tierscope.tui.widgets.budget_meter import limit_at
 from tierscope.tui.widgets.latency_history import sparkline
-from tierscope.tui.widgets.markdown_content import highlight_terms, query_terms, render_markdown
+from tierscope.tui.widgets.markdown_content import (
+    highlight_terms,
+    query_terms,
+    render_hit,
+    render_markdown,
+)
 from tierscope.tui.widgets.workbench_footer import WorkbenchFooter
 
 pytestmark = pytest.mark.anyio
@@ -107,6 +112,26 @@ def test_query_terms_are_highlighted_case_insensitively_in_rendered_markdown():
         content.plain[span.start : span.end] for span in content.spans if "on" in str(span.style)
     }
     assert highlighted == {"Budget", "budget"}
+
+
+JAVA_HIT = """  /**
+   * Using this naming policy with Gson will ensure that the first "letter" is capitalized.
+   * <p>Here are a few examples: _someFieldName ---&gt; _SomeFieldName
+   */
+  UPPER_CAMEL_CASE() {
+[lines 58-174 not shown]
+# not a heading: a comment
+def run(*args, **kwargs):
+    return `x`"""
+
+
+def test_a_code_hit_is_previewed_as_written_not_as_markdown():
+    # Gson's doc comment lines (` * `) were shown as bullets, a Python comment as a heading.
+    content = render_hit(JAVA_HIT, "gson/src/main/java/com/google/gson/FieldNamingPolicy.java")
+    assert content.plain == JAVA_HIT
+    marker = JAVA_HIT.index("[lines")
+    assert any(span.start == marker and "muted" in str(span.style) for span in content.spans)
+    assert render_hit("## Token **Budget**", "docs/guide.md").plain == "Token Budget"
 
 
 def test_short_words_and_punctuation_are_not_query_terms():

@@ -1,6 +1,6 @@
 """Preview of the selected hit: file:line, tier, score, budget verdict, what the chosen
-session has of it, then the content rendered as markdown with the query's terms
-highlighted."""
+session has of it, then the content (markdown rendered, code as written) with the query's
+terms highlighted."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from .budget_meter import entry_label
-from .markdown_content import highlight_terms, query_terms, render_markdown
+from .markdown_content import highlight_terms, query_terms, render_hit
 from .results_table import RankedEntry
 from .tier_style import tier_style
 
@@ -64,5 +64,5 @@ class HitPreview(VerticalScroll):
                 (seen, "$warning"),
             )
         )
-        body.update(highlight_terms(render_markdown(hit.content), query_terms(query)))
+        body.update(highlight_terms(render_hit(hit.content, hit.source), query_terms(query)))
         self.scroll_home(animate=False)

@@ -1,8 +1,9 @@
-"""A hit's markdown as styled terminal text, with the query's terms highlighted.
+"""A hit's text as styled terminal text, with the query's terms highlighted: a markdown
+document's rendered, anything else (code, other documents) as written.
 
-Hits are short windows of a file (often cut mid-block), so this renders line by line —
-headings, lists, quotes, fenced code, inline code, emphasis and links — rather than parsing
-a whole document, and never fails on half a table or an unclosed fence.
+Hits are short windows of a file (often cut mid-block), so markdown is rendered line by
+line — headings, lists, quotes, fenced code, inline code, emphasis and links — rather than
+parsing a whole document, and never fails on half a table or an unclosed fence.
 """
 
 from __future__ import annotations
@@ -10,6 +11,9 @@ from __future__ import annotations
 import re
 
 from textual.content import Content
+
+from tierscope.models import left_out_lines
+from tierscope.ranking.spans import document_kind
 
 HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
 BULLET = re.compile(r"^(\s*)[-*+]\s+(.*)$")
@@ -24,6 +28,18 @@ INLINE = re.compile(
 )
 TERM_STYLE = "bold $foreground on $accent 45%"
 MIN_TERM_LENGTH = 2
+
+
+def render_hit(text: str, source: str) -> Content:
+    """A hit's content as its file is written: markdown rendered; code and other text as
+    they are (a doc comment's ` * ` is no bullet, a `# comment` no heading), the lines
+    standing for lines left out between passages dimmed."""
+    if document_kind(source) == "markdown":
+        return render_markdown(text)
+    return Content("\n").join(
+        Content.styled(line, "$foreground-muted") if left_out_lines(line) else Content(line)
+        for line in text.splitlines()
+    )
 
 
 def render_markdown(text: str) -> Content:
