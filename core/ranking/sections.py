@@ -123,7 +123,10 @@ def cut_snippet(
             # defined in a `const (` block, not by the `initCompleteCmd` it is used in).
             attributes = documented_attributes(lines, chooser.paragraphs)
             structural += list(attributes)
-            chooser.titles = {**definition_titles(lines, structural), **attributes}
+            # Only a block served whole counts its title: one over the cap is served as a
+            # window of it.
+            whole = [span for span in structural if chooser.size(span) <= max_chars]
+            chooser.titles = {**definition_titles(lines, whole), **attributes}
     core = chooser.choose(structural, chooser.paragraphs)
     chosen = chooser.widen(core, structural)
     if kind == "code":
