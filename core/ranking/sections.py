@@ -125,8 +125,8 @@ def cut_snippet(
             structural += list(attributes)
             # Only a block served whole counts its title: one over the cap is served as a
             # window of it.
-            whole = [span for span in structural if chooser.size(span) <= max_chars]
-            chooser.titles = {**definition_titles(lines, whole), **attributes}
+            fitting = [span for span in structural if chooser.size(span) <= max_chars]
+            chooser.titles = {**definition_titles(lines, fitting), **attributes}
     core = chooser.choose(structural, chooser.paragraphs)
     chosen = chooser.widen(core, structural)
     if kind == "code":
