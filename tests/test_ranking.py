@@ -2415,3 +2415,21 @@ COBRA_COMPLETIONS = (
 def test_a_name_looked_up_is_not_answered_by_a_block_titled_with_its_parts():
     found = snippet(COBRA_COMPLETIONS, "completions.go", "ShellCompRequestCmd", max_chars=300)
     assert 'ShellCompRequestCmd = "__complete"' in found.text, found.text
+
+
+def test_a_passage_spanning_two_sections_grows_within_the_second_not_into_a_third():
+    from tierscope.ranking.span_choice import SpanChooser
+
+    lines = [
+        "## Compressed files", "", "Use -z to search gzip files.", "",
+        "## Multiline", "", "Use -U to match over lines.", "", "It reads files whole.", "",
+        "## Colors", "", "Use --color to set colors.",
+    ]  # fmt: skip
+    chooser = SpanChooser(
+        lines, {3: {"gzip": 1}}, {"gzip": 1.0}, max_chars=400, max_line_chars=120,
+        headings={0: 0, 4: 4, 10: 10},
+    )  # fmt: skip
+    chooser.levels = {0: 2, 4: 2, 10: 2}
+    assert chooser.widen(Span(0, 4), []) == Span(0, 4)  # not on into the next section
+    # A window already reaching into the next section may take the rest of it, not a third.
+    assert chooser.widen(Span(0, 7), []) == Span(0, 9)

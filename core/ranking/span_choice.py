@@ -283,23 +283,22 @@ class SpanChooser:
         if found == len(self.paragraphs):
             return None
         after = self.paragraphs[found]
-        if self.levels and self._opens_a_sibling(start, after):
+        if self.levels and self._opens_a_sibling(start, end, after):
             return None
         if self.code and after.start >= end and self._defines_beside(after, start):
             return None
         return Span(start, after.end)
 
-    def _opens_a_sibling(self, start: int, after: Span) -> bool:
-        """Whether the paragraph `after` reaches a heading at most as deep as that of the
-        section `start` is in (the next question of an FAQ, the next option): another
-        section's subject, not the rest of this one's."""
+    def _opens_a_sibling(self, start: int, end: int, after: Span) -> bool:
+        """Whether the paragraph `after`, grown onto the span `start`-`end`, brings in a
+        heading at most as deep as that of the section `start` is in (the next question of
+        an FAQ, the next option): another section's subject, not the rest of this one's."""
         headings = self.heading_starts
         inside = bisect_right(headings, start) - 1
         level = self.levels.get(headings[inside], 0) if inside >= 0 else 0
-        first = bisect_right(headings, start)
         return any(
             self.levels.get(heading, 0) <= level
-            for heading in headings[first : bisect_left(headings, after.end)]
+            for heading in headings[bisect_left(headings, end) : bisect_left(headings, after.end)]
         )
 
     def _defines_beside(self, paragraph: Span, start: int) -> bool:
