@@ -585,3 +585,21 @@ def test_an_attribute_with_a_docstring_under_it_is_titled_by_both():
     found = documented_attributes(lines, paragraphs(lines))
     assert found == {Span(4, 8): (4, 6)}
     assert documented_attributes(lines, [Span(1, 3)]) == {Span(1, 3): (1, 2)}
+
+
+def test_an_equation_starts_at_the_type_signature_above_it():
+    from tierscope.ranking.code_blocks import signed_start
+
+    lines = split_lines(
+        "imageType :: ByteString\n          -> Maybe ImageType\nimageType img = Nothing\n\n"
+        "a, b :: Int\nb = 2\n\n"
+        "x :: Int\ny = 1\n\n"
+        "return value\n"
+    )
+    assert signed_start(lines, 2) == 0  # over a signature continued on a second line
+    assert signed_start(lines, 5) == 4  # a signature naming several
+    assert signed_start(lines, 8) == 8  # another name's signature
+    assert signed_start(lines, 10) == 10  # no signature above
+    # A hostile line of 21,000 characters (a pattern over it once took 1.7 s).
+    assert signed_start(["x, " * 7000 + "x :: Int", "x = 1"], 1) == 0
+    assert signed_start(["x, " * 7000 + "x", "x = 1"], 1) == 1

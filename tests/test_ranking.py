@@ -2433,3 +2433,23 @@ def test_a_passage_spanning_two_sections_grows_within_the_second_not_into_a_thir
     assert chooser.widen(Span(0, 4), []) == Span(0, 4)  # not on into the next section
     # A window already reaching into the next section may take the rest of it, not a third.
     assert chooser.widen(Span(0, 7), []) == Span(0, 9)
+
+
+# pandoc's Markdown reader: a Haskell definition is its type signature (here over two lines)
+# and the equation under it; the snippet showed the comment and the signature alone.
+HASKELL_READER = (
+    "module Readers.Markdown where\n\n"
+    + "".join(f"helper{n} :: Int -> Int\nhelper{n} x =\n  x + {n}\n\n" for n in range(10))
+    + "-- | Parse a pipe table: a header row, a separator row, then rows.\n"
+    "pipeTable :: PandocMonad m\n          => MarkdownParser m (F Blocks)\n"
+    "pipeTable = try $ do\n  header <- pipeTableRow\n  rows <- many pipeTableRow\n"
+    "  return (table header rows)\n\n"
+    + "".join(f"other{n} :: Int -> Int\nother{n} x =\n  x * {n}\n\n" for n in range(10))
+)
+
+
+def test_a_haskell_definition_is_served_with_its_signature_and_equation():
+    found = snippet(HASKELL_READER, "src/Readers/Markdown.hs", "how is a pipe table parsed", 400)
+    assert found.text.startswith("-- | Parse a pipe table:"), found.text
+    assert "pipeTable :: PandocMonad m\n" in found.text
+    assert found.text.endswith("  return (table header rows)"), found.text

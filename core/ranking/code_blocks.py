@@ -161,14 +161,45 @@ def typed_start(lines: list[str], start: int) -> int:
     return first
 
 
+# Haskell: an equation (`pipeTable = try $ do`, `imageType img = ...`) under its type
+# signature (`pipeTable :: PandocMonad m => MarkdownParser m (F TableComponents)`, perhaps
+# continued on more indented lines, perhaps naming several: `a, b :: Int`).
+_EQUATION_NAME = re.compile(r"[ \t]*([a-z_][\w']*)(?=[ \t]|$)(?![ \t]*::)")
+_NAME = re.compile(r"[a-z_][\w']*")
+SIGNATURE_REACH = 10
+
+
+def signed_start(lines: list[str], start: int) -> int:
+    """Where an equation whose type signature stands above it starts: at the signature's
+    first line (`start` for any other line)."""
+    found = _EQUATION_NAME.match(lines[start])
+    if found is None:
+        return start
+    level = indentation(lines[start])
+    above = start - 1
+    lowest = max(-1, start - 1 - SIGNATURE_REACH)
+    while above > lowest and lines[above].strip() and indentation(lines[above]) > level:
+        above -= 1  # a signature continued over lines
+    if above <= lowest or indentation(lines[above]) != level:
+        return start
+    names, sign, _ = lines[above].partition("::")
+    if not sign or names[-1:] not in (" ", "\t"):
+        return start  # no signature: `name :: type`, a space before the colons
+    listed = [part.strip() for part in names.split(",")]
+    if not all(_NAME.fullmatch(part) for part in listed):
+        return start
+    return above if found.group(1) in listed else start
+
+
 def lead_in_start(lines: list[str], start: int, level: int) -> int:
     """Where the block at `start` begins with its lead-in: the comments, decorators and C#
     attributes just above it at its indentation (a decorator or an attribute spread over
     lines from its first; an attribute's string over lines, Elixir's `@doc`, from its
     attribute), and a doc comment (`/** ... */`, its ` * ` lines one column in) even with
     a blank line between it and the definition; a C-family definition from its return
-    type's line (`typed_start`)."""
-    first = start = typed_start(lines, start)
+    type's line (`typed_start`); a Haskell equation from its type signature
+    (`signed_start`)."""
+    first = start = signed_start(lines, typed_start(lines, start))
     if first > 1 and not lines[first - 1].strip() and lines[first - 2].strip().endswith("*/"):
         first -= 1  # the blank line under a doc comment
     while first > 0:
