@@ -66,15 +66,13 @@ def _is_original(source: str, other: str, size_of: SizeOf | None) -> bool:
 
 
 def _name_words(path: str) -> frozenset[str]:
-    """The words of a file's name without its suffixes, in lower case: `binding` and
-    `nomsgpack` of `binding_nomsgpack.go`, `async`, `advanced`... of Polly's
+    """The words of a file's name without its suffixes, as an identifier's parts: `binding`
+    and `nomsgpack` of `binding_nomsgpack.go`, `async`, `advanced`... of Polly's
     `AsyncAdvancedCircuitBreakerSyntax.cs`."""
+    from .ranking.analysis import split_identifier
+
     name = path.rsplit("/", 1)[-1]
-    stem = name.split(".", 1)[0] or name
-    return frozenset(word.lower() for word in _NAME_WORD.findall(stem))
-
-
-_NAME_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+    return frozenset(split_identifier(name.split(".", 1)[0] or name))
 
 
 def _near_copy_of(
