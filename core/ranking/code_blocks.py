@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
+from .definition_forms import signature_names
 from .spans import Span
 
 _CLOSERS = ("}", ")", "]", ">")  # `>` closes type parameters and JSX tags: `>(`
@@ -165,7 +166,6 @@ def typed_start(lines: list[str], start: int) -> int:
 # signature (`pipeTable :: PandocMonad m => MarkdownParser m (F TableComponents)`, perhaps
 # continued on more indented lines, perhaps naming several: `a, b :: Int`).
 _EQUATION_NAME = re.compile(r"[ \t]*([a-z_][\w']*)(?=[ \t]|$)(?![ \t]*::)")
-_NAME = re.compile(r"[a-z_][\w']*")
 SIGNATURE_REACH = 10
 
 
@@ -182,13 +182,7 @@ def signed_start(lines: list[str], start: int) -> int:
         above -= 1  # a signature continued over lines
     if above <= lowest or indentation(lines[above]) != level:
         return start
-    names, sign, _ = lines[above].partition("::")
-    if not sign or names[-1:] not in (" ", "\t"):
-        return start  # no signature: `name :: type`, a space before the colons
-    listed = [part.strip() for part in names.split(",")]
-    if not all(_NAME.fullmatch(part) for part in listed):
-        return start
-    return above if found.group(1) in listed else start
+    return above if found.group(1) in signature_names(lines[above]) else start
 
 
 def lead_in_start(lines: list[str], start: int, level: int) -> int:

@@ -22,7 +22,7 @@ _LISP_DEFINITION = re.compile(
     r"|class|generic|method|alias|struct|n-?|multi|record|protocol|type|once|ine)"
     r"|define-[\w-]+)[ \t]+'?([^\s()\[\]']+)"
 )
-_HASKELL_SIGNATURE = re.compile(r"([a-z_][\w']*)(?:[ \t]*,[ \t]*[a-z_][\w']*)*[ \t]+::(?:[ \t]|$)")
+_HASKELL_NAME = re.compile(r"[a-z_][\w']*")
 _HASKELL_TYPE = re.compile(r"(?:data|newtype)(?:[ \t]+family)?[ \t]+([A-Z][\w']*)")
 _R_FUNCTION = re.compile(r"([A-Za-z.][\w.]*)[ \t]*(?:<<?-|=)[ \t]*function\b")
 _JULIA_SHORT_FUNCTION = re.compile(
@@ -44,9 +44,11 @@ def other_definition(line: str) -> str | None:
     if lead == "(":
         found = _LISP_DEFINITION.match(line)
     elif line[:1].isalpha() or line[:1] == "_":
+        signed = signature_names(line)
+        if signed:
+            return signed[0]
         found = (
-            _HASKELL_SIGNATURE.match(line)
-            or _HASKELL_TYPE.match(line)
+            _HASKELL_TYPE.match(line)
             or _R_FUNCTION.match(line)
             or _JULIA_SHORT_FUNCTION.match(line)
             or _OCAML_DEFINITION.match(line)
@@ -54,3 +56,14 @@ def other_definition(line: str) -> str | None:
     else:
         return None
     return found.group(1) if found else None
+
+
+def signature_names(line: str) -> tuple[str, ...]:
+    """The names a Haskell type signature on this line declares (`pipeTable, simpleTable
+    :: ...`: both), none for any other line: names, a space, `::`, then a space or the
+    line's end. Read by splitting, in linear time whatever the line."""
+    names, colons, rest = line.partition("::")
+    if not colons or names[-1:] not in (" ", "\t") or rest[:1] not in ("", " ", "\t"):
+        return ()
+    listed = tuple(part.strip() for part in names.split(","))
+    return listed if all(_HASKELL_NAME.fullmatch(part) for part in listed) else ()
