@@ -12,8 +12,10 @@ from .spans import Span
 
 _CLOSERS = ("}", ")", "]", ">")  # `>` closes type parameters and JSX tags: `>(`
 _CLOSING_WORDS = frozenset({"end", "fi", "done", "esac"})
-# Decorators, attributes and comments, Haskell's, Lua's and SQL's `--` and Lisp's `;;` too.
-_LEAD_INS = ("@", "#", "//", "/*", "*", "///", "--", ";;")
+# Comments, Haskell's, Lua's and SQL's `--` and Lisp's `;;` too; with decorators and
+# attributes, what leads into a definition.
+COMMENT_MARKERS = ("#", "//", "/*", "*", "///", "--", ";;")
+_LEAD_INS = ("@", *COMMENT_MARKERS)
 
 
 def indentation(line: str) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .code_blocks import attribute_string_end, indentation, lead_in_start
+from .code_blocks import COMMENT_MARKERS, attribute_string_end, indentation, lead_in_start
 from .code_definitions import defines_a_name
 from .spans import Span
 
@@ -18,7 +18,6 @@ from .spans import Span
 # over) to its definition, looked through.
 _REACH = 12
 _STRING_OPENER = re.compile(r"""[ \t]*[rRuUbBfF]{0,2}(?:\"\"\"|'''|"|')""")
-_DOC_COMMENT = re.compile(r"[ \t]*(?:///?|/\*\*?|\*|#|--|;;)[ \t]*")
 _WORD = re.compile(r"[^\W\d_]{2}")
 
 
@@ -69,9 +68,8 @@ def _lead_in_summary(lines: list[str], start: int, definition: int) -> int | Non
     string over lines (Elixir's `@doc \"\"\"`)."""
     for index in range(start, definition):
         line = lines[index]
-        comment = _DOC_COMMENT.match(line)
-        if comment is not None and _WORD.search(line, comment.end()):
-            return index
+        if line.lstrip(" \t").startswith(COMMENT_MARKERS) and _WORD.search(line):
+            return index  # (the markers hold no letters)
         opens_a_string = line.rstrip().endswith(('"""', "'''"))
         if opens_a_string and index + 1 < definition and _WORD.search(lines[index + 1]):
             return index + 1
