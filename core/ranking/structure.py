@@ -7,12 +7,11 @@ it mentions it."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from .matching import TermMatcher
 from .spans import (
     HEADING,
-    asciidoc_headings,
     document_headings,
     document_kind,
     fenced_lines,
@@ -23,6 +22,23 @@ from .spans import (
 )
 
 _TITLE = re.compile(r"title:[ \t]*['\"]?(.+?)['\"]?[ \t]*$")
+
+
+def _org_heading_words(line: str) -> str:
+    from .org_text import heading_words  # imported for an Org file only
+
+    return heading_words(line)
+
+
+# A document's heading line as its words, by kind: without a markdown `#` in plain text
+# (pandoc's MANUAL.txt), an AsciiDoc title's `=`, an Org headline's stars or an entry's
+# bullet and colons; a Vim help file's, a manual page's and an underlined title's as written.
+_HEADING_WORDS: dict[str, Callable[[str], str]] = {
+    "plain": lambda line: line.lstrip(" #"),
+    "roff": lambda line: line,
+    "org": _org_heading_words,
+    "asciidoc": lambda line: line.lstrip("= "),
+}
 
 
 def structure_terms(
@@ -63,22 +79,10 @@ def structure_names(
                 names.append(line.lstrip(" #"))
             elif _is_html_title(lines, index, fenced):
                 names.append(html_text(line))
-    elif kind == "plain":  # a Vim help file's, titles underlined, or markdown's `#` headings
+    elif kind in _HEADING_WORDS:  # the headings spans.py, roff_text.py, org_text.py read
+        words = _HEADING_WORDS[kind]
         titles = {heading.title for heading in document_headings(lines, path)}
-        names += [lines[number - 1].lstrip(" #") for number in line_terms if number - 1 in titles]
-    elif kind == "roff":
-        from .roff_text import roff_headings
-
-        titles = {heading.title for heading in roff_headings(lines)}
-        names += [lines[number - 1] for number in line_terms if number - 1 in titles]
-    elif kind == "org":
-        from .org_text import heading_words
-
-        titles = {heading.title for heading in document_headings(lines, path)}
-        names += [heading_words(lines[n - 1]) for n in line_terms if n - 1 in titles]
-    elif kind == "asciidoc":
-        titles = {heading.title for heading in asciidoc_headings(lines)}
-        names += [lines[number - 1].lstrip("= ") for number in line_terms if number - 1 in titles]
+        names += [words(lines[n - 1]) for n in line_terms if n - 1 in titles]
     else:
         from .code_definitions import defined_as_spelt
 
