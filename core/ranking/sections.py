@@ -121,11 +121,11 @@ def cut_snippet(
             # A question in words; a name looked up is weighed at its definition (`named`),
             # and a block titled with parts of it is no answer (ShellCompRequestCmd is
             # defined in a `const (` block, not by the `initCompleteCmd` it is used in).
-            attributes = documented_attributes(lines, chooser.paragraphs)
-            structural += list(attributes)
             # Only a block served whole counts its title: one over the cap is served as a
             # window of it.
             fitting = [span for span in structural if chooser.size(span) <= max_chars]
+            attributes = documented_attributes(lines, chooser.paragraphs)
+            structural += list(attributes)
             chooser.titles = {**definition_titles(lines, fitting), **attributes}
     core = chooser.choose(structural, chooser.paragraphs)
     chosen = chooser.widen(core, structural)
