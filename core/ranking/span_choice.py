@@ -5,7 +5,6 @@ the file when there is room (sections.py cuts the snippet from them)."""
 
 from __future__ import annotations
 
-import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping
 from itertools import accumulate
@@ -16,6 +15,7 @@ from .code_constructs import OpenConstructs
 from .file_roles import TEST_FILE_WEIGHT
 from .inline_tests import inside
 from .line_clip import clip_line, most_shown
+from .local_rarity import local_weights
 from .matching import TermMatcher
 from .navigation import IMPORTS_WEIGHT, navigation_test
 from .spans import Span, heading_alone, mostly_within, paragraphs, written_lines
@@ -29,12 +29,6 @@ FILL = 0.5
 # The lines of a paragraph of code looked at for the definition it starts: its decorators,
 # attributes and doc comment come first.
 _LEAD_IN = 12
-# Which section of a file answers is told by the terms that are rare *in that file*: a
-# term in every paragraph of a page about it (`reactive` in the reactivity guide) says
-# little about where. A term's weight is multiplied by its rarity among the file's
-# paragraphs to this power (measured with `tierscope eval`: 0 → 0.5 raised the share of
-# hits holding the answering passage; 1 lowered it).
-LOCAL_IDF_POWER = 0.5
 # A query term in a section's own heading counts this much again towards the section's
 # coverage: a section titled for what is asked is where the answer is. So does one in the
 # title of a block of code served whole (its definition's line and its documentation's
@@ -113,33 +107,7 @@ class SpanChooser:
         self.paragraph_ends = [span.end for span in self.paragraphs]
         self.scores: dict[Span, tuple[float, float]] = {}
         self._is_navigation: Callable[[Span], bool] | None = None
-        self.weights = self._local_weights(weights, line_terms)
-
-    def _local_weights(
-        self, weights: Mapping[str, float], line_terms: Mapping[int, Mapping[str, int]]
-    ) -> dict[str, float]:
-        """Each term's weight times its rarity among this file's paragraphs (found from
-        the matching lines only: most lines hold no term)."""
-        if not LOCAL_IDF_POWER:
-            return dict(weights)
-        blocks, starts = self.paragraphs, self.paragraph_starts
-        holding: dict[str, set[int]] = {}
-        for number, on_line in line_terms.items():
-            found = bisect_right(starts, number - 1) - 1
-            if found < 0 or number - 1 >= blocks[found].end:
-                continue
-            for key in on_line:
-                holding.setdefault(key, set()).add(found)
-        total = len(blocks) or 1
-        local: dict[str, float] = {}
-        for key, weight in weights.items():
-            count = len(holding.get(key, ()))
-            if not count:
-                local[key] = weight
-                continue
-            rarity = math.log(1 + (total - count + 0.5) / (count + 0.5))
-            local[key] = weight * rarity**LOCAL_IDF_POWER
-        return local
+        self.weights = local_weights(weights, line_terms, self.paragraphs)
 
     def fitting_end(self, start: int, limit: int) -> int:
         """The end of the longest run of lines from `start` that fits `limit` characters."""
