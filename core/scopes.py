@@ -217,6 +217,14 @@ def in_scope(path: Path, scope: ResolvedScope) -> bool:
     return inside and included(path.as_posix(), scope.include)
 
 
+def path_end_glob(glob: str) -> str:
+    """An include glob holding `/`, as a glob for a whole root-relative path: it matches
+    the path's last folders and name (`review/*.md` matches `docs/review/notes.md`, not
+    `docs/myreview/notes.md`)."""
+    glob = glob.lstrip("/")
+    return glob if glob.startswith("**/") else "**/" + glob
+
+
 def included(path: str, globs: tuple[str, ...]) -> bool:
     """Whether a path passes a scope's include globs, in any case (an R package's
     `arrange.R` is a `*.r` file): a glob without `/` is matched against the file name
@@ -226,7 +234,7 @@ def included(path: str, globs: tuple[str, ...]) -> bool:
     name = path.rsplit("/", 1)[-1]
     for glob in globs:
         if "/" in glob:
-            if glob_to_regex(glob.lstrip("/"), ignore_case=True).search(path):
+            if glob_to_regex(path_end_glob(glob), ignore_case=True).match(path):
                 return True
         elif glob_to_regex(glob, ignore_case=True).match(name):
             return True

@@ -743,6 +743,30 @@ def test_a_scope_include_glob_matches_a_suffix_in_any_case(make_project, engine)
     assert sorted(sources(outcome)) == ["docs/arrange.R", "docs/group.cpp"]
 
 
+def test_an_include_glob_with_a_folder_matches_the_path_end_at_a_folder(make_project, engine):
+    # README: a glob with `/` is matched against the path's end. ripgrep anchors such a
+    # glob at the root, so `review/*.md` found nothing under docs/ with ripgrep and
+    # docs/review/notes.md without it; and the path's end was taken at any character, so
+    # docs/myreview/ matched too.
+    root = make_project(
+        {
+            "docs/review/notes.md": "needle in the review notes\n",
+            "docs/myreview/other.md": "needle in another folder\n",
+            "docs/notes.md": "needle outside\n",
+            "docs/a/b/deep.rst": "needle deep down\n",
+        }
+    )
+    for include, expected in [
+        (("review/*.md",), ["docs/review/notes.md"]),
+        (("/docs/a/**/*.rst",), ["docs/a/b/deep.rst"]),
+        (("docs/**/*.RST", "Review/Notes.md"), ["docs/a/b/deep.rst", "docs/review/notes.md"]),
+    ]:
+        scope = ResolvedScope("code", (), (), ((root / "docs").resolve(),), include=include)
+        request = TierRequest("needle", root, scope, Config(), 5.0)
+        outcome = GrepTier().search(request, Deadline.after(5.0))
+        assert sorted(sources(outcome)) == expected, include
+
+
 def test_an_include_glob_in_any_case_still_gives_way_to_the_excludes(make_project, engine):
     # ripgrep applies every --iglob after every --glob: an include given as --iglob won over
     # the built-in excludes (a minified bundle) and tierscope's own private folder.

@@ -133,7 +133,9 @@ SCOPES = EntryGroup(
             (),
             "",
             "only files matching one of these globs, in any case (`*.r` matches `arrange.R`):"
-            ' `["*.md"]`, `["docs/**/*.rst"]`',
+            ' `["*.md"]`, `["docs/**/*.rst"]`. A glob without `/` is matched against the'
+            " file's name; one with `/` against the path's last folders and name"
+            " (`review/*.md` matches `docs/review/notes.md`, not `docs/myreview/notes.md`)",
         ),
     ),
     "a scope must be a mapping (ignored)",

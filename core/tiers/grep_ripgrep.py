@@ -20,6 +20,7 @@ from ..process import DEFAULT_STDOUT_CAP, ProcessResult, run_bounded
 from ..project import is_inside, relative_source
 from ..ranking.matching import TermMatcher
 from ..ranking.scope_counts import Candidates
+from ..scopes import path_end_glob
 from .base import Deadline
 
 OUTPUT_CAP = DEFAULT_STDOUT_CAP
@@ -37,10 +38,43 @@ def ripgrep_argv(
     argv = [
         rg, "--no-config", "--only-matching", "--no-line-number", "--heading", "--null",
         "--with-filename", "--stats", "--no-messages", "--color", "never",
-        "--max-filesize", str(config.grep.max_filesize),
+        *_selection(root, scope.include, config, private_paths),
     ]  # fmt: skip
-    for glob in scope.include:  # in any case; before the excludes: a later glob wins
-        argv += ["--glob", any_case_glob(glob)]
+    argv += ["-e", matcher.pattern, "--"]
+    argv += _places(root, scope.grep_paths)
+    return tuple(argv)
+
+
+def files_argv(
+    rg: str,
+    root: Path,
+    paths: tuple[Path, ...],
+    include: tuple[str, ...],
+    config: Config,
+    private_paths: tuple[Path, ...],
+) -> tuple[str, ...]:
+    """ripgrep listing (NUL-ended paths) the files the counting run over `paths` would
+    search: the same selection, no pattern, and no size cap (ripgrep would take each
+    file's size for it; the caller, which has it, applies `grep.max_filesize` itself)."""
+    selection = _selection(root, include, config, private_paths, size_cap=False)
+    return (
+        rg, "--no-config", "--files", "--null", "--no-messages", *selection,
+        "--", *_places(root, paths),
+    )  # fmt: skip
+
+
+def _selection(
+    root: Path,
+    include: tuple[str, ...],
+    config: Config,
+    private_paths: tuple[Path, ...],
+    *,
+    size_cap: bool = True,
+) -> list[str]:
+    """Which files a run reads: size cap, the scope's globs, ignore rules, private paths."""
+    argv = ["--max-filesize", str(config.grep.max_filesize)] if size_cap else []
+    for glob in include:  # in any case; before the excludes: a later glob wins
+        argv += ["--glob", any_case_glob(path_end_glob(glob) if "/" in glob else glob)]
     if config.filtering.include_ignored:
         argv += ["--no-ignore", "--hidden", "--glob", "!.git/"]
     else:
@@ -50,9 +84,11 @@ def ripgrep_argv(
             argv += ["--glob", f"!/{_glob_escape(relative_source(private, root))}"]
             if private.is_dir():
                 argv += ["--glob", f"!/{_glob_escape(relative_source(private, root))}/**"]
-    argv += ["-e", matcher.pattern, "--"]
-    argv += [relative_source(p, root) or "." for p in scope.grep_paths]
-    return tuple(argv)
+    return argv
+
+
+def _places(root: Path, paths: tuple[Path, ...]) -> list[str]:
+    return [relative_source(p, root) or "." for p in paths]
 
 
 def listing_argv(counting_argv: tuple[str, ...]) -> tuple[str, ...]:
