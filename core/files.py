@@ -31,10 +31,20 @@ class TextFile:
     text: str
     size: int
     mtime_ns: int
+    # The bytes a search reads, as ripgrep counts them: a file with a BOM is read as its
+    # text in UTF-8, without the BOM (UTF-16 transcoded); any other file as it is.
+    searched: int
 
 
 class Unreadable(Exception):
     """Why a file was not read (a one-line reason for the trace)."""
+
+
+class BinaryFile(Unreadable):
+    """The file holds binary data (a NUL byte near its start, and no BOM)."""
+
+
+_BOM_STARTS = tuple(bom for bom, _ in _BOMS)
 
 
 def decode(data: bytes) -> str:
@@ -44,7 +54,7 @@ def decode(data: bytes) -> str:
         if data.startswith(bom):
             return data.decode(encoding, "replace")
     if b"\0" in data[:BINARY_SNIFF]:
-        raise Unreadable("binary")
+        raise BinaryFile("binary")
     return data.decode("utf-8", "replace")
 
 
@@ -95,7 +105,11 @@ def read_text_file(path: Path, root: Path, max_bytes: int) -> TextFile:
         data = _read_up_to(fd, max_bytes + 1)
         if len(data) > max_bytes:
             raise Unreadable(f"larger than {max_bytes} bytes")
-        return TextFile(decode(data), len(data), info.st_mtime_ns)
+        text = decode(data)
+        searched = len(data)
+        if data.startswith(_BOM_STARTS):
+            searched = len(text.removeprefix("\ufeff").encode("utf-8", "surrogatepass"))
+        return TextFile(text, len(data), info.st_mtime_ns, searched)
     finally:
         os.close(fd)
 

@@ -1531,3 +1531,32 @@ def test_a_test_fixture_of_the_name_is_no_definition_that_marks_the_code_down(ma
     outcome = search(root, "no_proxy hostname matching")
     assert sources(outcome)[0] == "docs/utils.py"
     assert "(does not define it)" not in dict(outcome.hits[0].terms)
+
+
+def test_the_python_scan_counts_the_bytes_ripgrep_searches(make_project, monkeypatch):
+    # The scope's size sets BM25's average length. ripgrep reads a file with a BOM as its
+    # text in UTF-8 (UTF-16 transcoded, the BOM left out); the scan counted its raw bytes.
+    if find_ripgrep() is None:
+        pytest.skip("rg not available")
+    root = make_project(
+        {
+            "docs/wide.md": "needle in UTF-16, naïve\n".encode("utf-16"),
+            "docs/marked.md": b"\xef\xbb\xbfneedle after a UTF-8 BOM\n",
+            "docs/plain.md": b"needle in bytes that are not UTF-8: \xff\xfe\n",
+        }
+    )
+    from tierscope.tiers.grep import _GrepSearch
+
+    def scope_size():
+        scope = ResolvedScope("docs", (), (), ((root / "docs").resolve(),))
+        request = TierRequest("needle", root, scope, Config(), 5.0)
+        search = _GrepSearch("grep", request, Deadline.after(5.0))
+        found = search.candidates(TermMatcher(query_terms("needle")))
+        return search.engine, found.documents, found.total_bytes
+
+    engine, *by_ripgrep = scope_size()
+    assert engine == "ripgrep"
+    monkeypatch.setenv("TIERSCOPE_GREP_ENGINE", "python")
+    engine, *by_scan = scope_size()
+    assert engine == "python scan"
+    assert by_scan == by_ripgrep

@@ -59,7 +59,7 @@ def scan_candidates(request: TierRequest, matcher: TermMatcher, deadline: Deadli
             except UnicodeEncodeError:  # a name that is not UTF-8 cannot be a source
                 continue
             candidates.documents += 1
-            candidates.total_bytes += document.size
+            candidates.total_bytes += document.searched
             counts = matcher.count(document.text)
             if counts:
                 candidates.frequencies[source] = counts
