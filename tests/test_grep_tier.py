@@ -1533,9 +1533,10 @@ def test_a_test_fixture_of_the_name_is_no_definition_that_marks_the_code_down(ma
     assert "(does not define it)" not in dict(outcome.hits[0].terms)
 
 
-def test_the_python_scan_counts_the_bytes_ripgrep_searches(make_project, monkeypatch):
-    # The scope's size sets BM25's average length. ripgrep reads a file with a BOM as its
-    # text in UTF-8 (UTF-16 transcoded, the BOM left out); the scan counted its raw bytes.
+def test_the_python_scan_counts_the_files_and_bytes_ripgrep_searches(make_project, monkeypatch):
+    # The scope's size sets BM25's rarity and average length. ripgrep reads a file with a
+    # BOM as its text in UTF-8 (UTF-16 transcoded, the BOM left out), and counts a binary
+    # file as searched (0 bytes); the scan counted raw bytes, and no binary file.
     if find_ripgrep() is None:
         pytest.skip("rg not available")
     root = make_project(
@@ -1543,6 +1544,7 @@ def test_the_python_scan_counts_the_bytes_ripgrep_searches(make_project, monkeyp
             "docs/wide.md": "needle in UTF-16, naïve\n".encode("utf-16"),
             "docs/marked.md": b"\xef\xbb\xbfneedle after a UTF-8 BOM\n",
             "docs/plain.md": b"needle in bytes that are not UTF-8: \xff\xfe\n",
+            "docs/image.png": b"\x89PNG\r\n\x1a\n\x00\x00 needle",  # searched, for nothing
         }
     )
     from tierscope.tiers.grep import _GrepSearch

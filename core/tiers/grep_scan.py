@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..files import Unreadable, read_text_file
+from ..files import BinaryFile, Unreadable, read_text_file
 from ..project import is_inside, relative_source
 from ..project_walk import walk_files
 from ..ranking.matching import TermMatcher
@@ -47,16 +47,19 @@ def scan_candidates(request: TierRequest, matcher: TermMatcher, deadline: Deadli
                 raise ScanStopped
             if found.size > settings.grep.max_filesize or is_private(found.path):
                 continue
-            try:
-                document = read_text_file(found.path, root, settings.grep.max_filesize)
-            except Unreadable:
-                continue
             source = relative_source(found.path, root)
             if not included(source, request.scope.include):
                 continue
             try:
                 source.encode("utf-8")
             except UnicodeEncodeError:  # a name that is not UTF-8 cannot be a source
+                continue
+            try:
+                document = read_text_file(found.path, root, settings.grep.max_filesize)
+            except BinaryFile:
+                candidates.documents += 1  # searched, as ripgrep counts it, for nothing
+                continue
+            except Unreadable:
                 continue
             candidates.documents += 1
             candidates.total_bytes += document.searched
