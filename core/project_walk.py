@@ -68,11 +68,12 @@ def walk_files(
     machine_data: bool = False,
     skip: Callable[[Path], bool] = lambda path: False,
     should_stop: Callable[[], bool] = lambda: False,
+    visited: list[Path] | None = None,
 ) -> Iterator[WalkedFile]:
     """Regular files under `start` (itself a file or a folder inside `root`), in a stable
     order. `start` is searched even when hidden or ignored: a scope that names it wants
     it, as ripgrep searches a path it is given. `should_stop` is asked at every folder;
-    True ends the walk."""
+    True ends the walk. Each folder whose entries were read is added to `visited`."""
     try:
         info = os.lstat(start)
     except OSError:
@@ -96,6 +97,8 @@ def walk_files(
             entries = sorted(os.scandir(directory), key=lambda e: e.name)
         except OSError:
             continue
+        if visited is not None:
+            visited.append(directory)
         subdirectories: list[tuple[Path, list[_Rules]]] = []
         for entry in entries:
             path = Path(entry.path)
@@ -112,10 +115,12 @@ def walk_files(
                 if is_dir and entry.name == ".git":
                     continue
             else:
-                hidden = entry.name.startswith(".")
-                if hidden or _builtin_excluded(entry.name, is_dir, machine_data):
+                if _builtin_excluded(entry.name, is_dir, machine_data):
                     continue
-                if _ignored(path, is_dir, rules):
+                # A rule that matches decides; a hidden entry no rule names is skipped
+                # (ripgrep: `!/.github/` in an ignore file searches .github/).
+                verdict = _verdict(path, is_dir, rules)
+                if verdict or (verdict is None and entry.name.startswith(".")):
                     continue
             if is_dir:
                 subdirectories.append((path, rules))
@@ -147,8 +152,9 @@ def _rules_above(start: Path, root: Path, include_ignored: bool) -> list[_Rules]
     return [rule for rule in rules if rule.spec is not None]
 
 
-def _ignored(path: Path, is_dir: bool, rules: list[_Rules]) -> bool:
-    """The deepest ignore file with a rule for `path` decides (as git and ripgrep do)."""
+def _verdict(path: Path, is_dir: bool, rules: list[_Rules]) -> bool | None:
+    """The deepest ignore file with a rule for `path` decides (as git and ripgrep do):
+    True ignored, False re-included by a `!` rule, None when no rule names it."""
     for rule in reversed(rules):
         try:
             relative = path.relative_to(rule.directory).as_posix()
@@ -157,4 +163,4 @@ def _ignored(path: Path, is_dir: bool, rules: list[_Rules]) -> bool:
         verdict = rule.verdict(relative + "/" if is_dir else relative)
         if verdict is not None:
             return verdict
-    return False
+    return None

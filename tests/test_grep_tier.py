@@ -453,6 +453,30 @@ def test_a_scope_that_names_a_hidden_folder_is_searched(make_project, engine):
     assert sources(search(root, "needle", paths=(".",))) == []
 
 
+def test_a_hidden_entry_an_ignore_file_whitelists_is_searched(make_project, engine):
+    # ripgrep's own repository has `!/.github/` in its .ignore, pandoc lists `!.github/**`
+    # and `!.editorconfig` in its .gitignore: a rule that matches decides before the
+    # hidden test does (ripgrep), and the pure-Python walk skipped them all.
+    root = make_project(
+        {
+            ".ignore": "!/.github/\n",
+            ".gitignore": "!.editorconfig\n!.circleci\n.circleci/skip.yml\n",
+            ".github/workflows/ci.yml": "needle in the workflow\n",
+            ".editorconfig": "needle in the editor config\n",
+            ".circleci/config.yml": "needle in circleci\n",
+            ".circleci/skip.yml": "needle ignored again\n",
+            ".other/y.md": "needle hidden, no rule\n",
+            "docs/a.md": "needle in the docs\n",
+        }
+    )
+    assert sorted(sources(search(root, "needle", paths=(".",)))) == [
+        ".circleci/config.yml",
+        ".editorconfig",
+        ".github/workflows/ci.yml",
+        "docs/a.md",
+    ]
+
+
 def test_a_hidden_folder_named_beside_the_root_is_searched_once(make_project, engine):
     # Loa keeps its scripts in .claude/: a scope of [./, .claude/] searched the root only
     # (the root's walk skips hidden folders, and .claude/ was dropped as inside it).
