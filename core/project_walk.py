@@ -10,6 +10,7 @@ import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .ignore_rules import BUILTIN_EXCLUDED_DIRS, BUILTIN_EXCLUDED_FILES, MACHINE_DATA_FILES
 from .project import is_inside
@@ -38,17 +39,35 @@ class _Rules:
                 continue
         self.directory = directory
         self.spec = None
-        if any(line.strip() and not line.lstrip().startswith("#") for line in lines):
+        # Per rule: whether it ends in `/**` (it names what is inside a folder, never
+        # the folder itself), and its matcher.
+        self.folder_rules: list[tuple[bool, Any]] = []
+        rules = [line for line in lines if line.strip() and not line.startswith("#")]
+        if rules:
             # pathspec costs ~30 ms to import: only the ripgrep-less scan pays it.
             import pathspec
 
-            self.spec = pathspec.GitIgnoreSpec.from_lines(lines)
+            self.spec = pathspec.GitIgnoreSpec.from_lines(rules)
+            if len(self.spec.patterns) == len(rules):
+                self.folder_rules = [
+                    (rule.rstrip().endswith("/**"), pattern)
+                    for rule, pattern in zip(rules, self.spec.patterns, strict=True)
+                    if pattern.include is not None
+                ]
 
-    def verdict(self, relative: str) -> bool | None:
-        """True: ignored; False: re-included by a `!` rule; None: no rule applies."""
+    def verdict(self, relative: str, is_dir: bool) -> bool | None:
+        """True: ignored; False: re-included by a `!` rule; None: no rule applies. The
+        last rule matching decides; for a folder, a rule `x/**` matches only what is
+        inside x (git: a folder excluded is not looked into, whatever names its files)."""
         if self.spec is None:
             return None
-        return self.spec.check_file(relative).include
+        if not is_dir or not self.folder_rules:
+            return self.spec.check_file(relative + "/" if is_dir else relative).include
+        decided = None
+        for inside_only, pattern in self.folder_rules:
+            if pattern.match_file(relative if inside_only else relative + "/") is not None:
+                decided = pattern.include
+        return decided
 
 
 def _builtin_excluded(name: str, is_dir: bool, machine_data: bool) -> bool:
@@ -160,7 +179,7 @@ def _verdict(path: Path, is_dir: bool, rules: list[_Rules]) -> bool | None:
             relative = path.relative_to(rule.directory).as_posix()
         except ValueError:
             continue
-        verdict = rule.verdict(relative + "/" if is_dir else relative)
+        verdict = rule.verdict(relative, is_dir)
         if verdict is not None:
             return verdict
     return None

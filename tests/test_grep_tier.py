@@ -477,6 +477,25 @@ def test_a_hidden_entry_an_ignore_file_whitelists_is_searched(make_project, engi
     ]
 
 
+def test_a_folder_ignored_stays_ignored_when_only_its_contents_are_whitelisted(
+    make_project, engine
+):
+    # pandoc's .gitignore: `/*.*` ignores .github/ itself, and `!.github/**` names only
+    # what is inside it; git and ripgrep do not look into an ignored folder. The Python
+    # walk asked its matcher about `.github/`, which `.github/**` matched.
+    root = make_project(
+        {
+            ".gitignore": "/*.*\n!.github/**\n!keep.md\nlogs/\n!logs/**\n",
+            ".github/workflows/ci.yml": "needle in the workflow\n",
+            "keep.md": "needle kept\n",
+            "drop.md": "needle dropped\n",
+            "logs/today.md": "needle in the logs\n",
+            "docs/sub/a.md": "needle in the docs\n",
+        }
+    )
+    assert sorted(sources(search(root, "needle", paths=(".",)))) == ["docs/sub/a.md", "keep.md"]
+
+
 def test_a_hidden_folder_named_beside_the_root_is_searched_once(make_project, engine):
     # Loa keeps its scripts in .claude/: a scope of [./, .claude/] searched the root only
     # (the root's walk skips hidden folders, and .claude/ was dropped as inside it).
