@@ -24,6 +24,7 @@ COMMANDS = {
     "demo": "demo",
     "eval": "eval",
     "init": "init",
+    "index": "index",
 }
 _GLOBAL_OPTIONS_WITH_VALUE = ("--root", "--config", "--theme")
 

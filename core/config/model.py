@@ -79,6 +79,7 @@ class GrepSettings:
 
     limit: int = 10
     max_filesize: int = 2_000_000
+    use_index: bool = True  # the term index `tierscope index` built, when there is one
 
 
 @dataclass(frozen=True, slots=True)

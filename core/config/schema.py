@@ -218,6 +218,14 @@ GREP = SettingGroup(
             "max file size",
             "bytes; larger files are skipped",
         ),
+        Setting(
+            "use_index",
+            BOOLEAN,
+            True,
+            "use term index",
+            "count terms from the term index `tierscope index` built, reading only the"
+            " files changed since; `false`: read every file",
+        ),
     ),
     retired=MappingProxyType(
         {

@@ -64,6 +64,21 @@ def _length_of(
     return lambda path: reader.size(path) if is_notebook(path) else size(path)
 
 
+def _index_state(request: TierRequest) -> str:
+    """What the doctor says of the term index: its size and when it was built, or how to
+    build one."""
+    from .term_index import index_path
+
+    if not request.config.grep.use_index:
+        return "not used (grep.use_index: false)"
+    try:
+        info = os.stat(index_path(request.root))
+    except OSError:
+        return "none (`tierscope index` builds one: worth it on thousands of files)"
+    built = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(info.st_mtime))
+    return f"{info.st_size / 1e6:.1f} MB, built {built} (`tierscope index --status`)"
+
+
 class GrepTier:
     name = "grep"
 
@@ -72,7 +87,7 @@ class GrepTier:
         if not request.scope.grep_paths:
             return Probe(False, "grep: no existing paths in this scope", rg)
         engine = "ripgrep" if rg else "python scan"
-        return Probe(True, f"grep: {engine}", rg)
+        return Probe(True, f"grep: {engine}", rg, details={"term index": _index_state(request)})
 
     def search(self, request: TierRequest, deadline: Deadline) -> TierOutcome:
         return _GrepSearch(self.name, request, deadline).run()
@@ -149,6 +164,19 @@ class _GrepSearch:
         nothing to search."""
         request = self.request
         rg = find_ripgrep()
+        if request.config.grep.use_index:
+            from .grep_indexed import IndexStopped, indexed_candidates
+
+            try:
+                indexed, self.argv = indexed_candidates(
+                    rg, request, matcher, self.deadline, self.notes
+                )
+            except IndexStopped:
+                return self.stopped()
+            if indexed is not None:
+                self.engine = "term index"
+                self.notes.append(f"{indexed.documents} files searched")
+                return indexed
         if rg is None:
             from .grep_scan import ScanStopped, scan_candidates
 

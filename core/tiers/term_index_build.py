@@ -1,0 +1,230 @@
+"""Building the term index (term_index.py): every file any scope's grep tier can search,
+listed the way the counting run selects them, read once and its tokens counted."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..config.model import Config
+from ..files import BinaryFile, Unreadable, read_text_file
+from ..models import ResolvedScope
+from ..process import run_bounded
+from ..project import is_inside, relative_source
+from .base import Deadline
+from .cached_listing import record_listing
+from .grep import find_ripgrep
+from .term_index import (
+    BINARY,
+    NEVER,
+    NOT_READ,
+    RACY_NS,
+    TEXT,
+    IndexedFile,
+    TermIndex,
+    count_tokens,
+    index_path,
+    stat_key,
+    write_index,
+)
+
+
+@dataclass(frozen=True)
+class BuiltIndex:
+    """What `build_term_index` did."""
+
+    path: str
+    files: int
+    binary: int
+    unreadable: int
+    racy: int  # modified just before being read: read again at every query
+    tokens: int
+    bytes_read: int
+    index_bytes: int
+    seconds: float
+    listing_kept: bool  # the walk and ripgrep listed the same files: queries need not list
+
+
+class ListingFailed(Exception):
+    """The project's files could not be listed (the reason is the message)."""
+
+
+def build_term_index(
+    root: Path,
+    config: Config,
+    scopes: Iterable[ResolvedScope],
+    private_paths: tuple[Path, ...],
+    *,
+    should_stop: Callable[[], bool] = lambda: False,
+) -> BuiltIndex | None:
+    """Reads every file the grep tier can search in `scopes` (and the whole root) and
+    writes the index; None when `should_stop` said so first. Raises ListingFailed."""
+    started = time.monotonic()
+    places = _places(root, scopes)
+    walked, visited = _walk(root, config, places, private_paths)
+    rg = find_ripgrep()
+    if rg is not None:
+        sources = _ripgrep_sources(rg, root, config, places, private_paths)
+        agreed = set(sources) == {source for found in walked.values() for source in found}
+    else:
+        sources = list(dict.fromkeys(source for found in walked.values() for source in found))
+        agreed = True
+    files: list[IndexedFile] = []
+    tokens: list[dict[str, int]] = []
+    binary = unreadable = racy = bytes_read = 0
+    limit = config.grep.max_filesize
+    root_fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        for position, source in enumerate(sources):
+            if position % 64 == 0 and should_stop():
+                return None
+            try:
+                info = os.stat(source, dir_fd=root_fd)
+            except OSError:
+                unreadable += 1
+                continue
+            kind, counted, size = TEXT, {}, 0
+            try:
+                document = read_text_file(Path(root, source), root, limit)
+                counted, size = count_tokens(document.text), document.searched
+                read_mtime = document.mtime_ns
+            except BinaryFile:
+                kind, read_mtime = BINARY, info.st_mtime_ns
+                binary += 1
+            except Unreadable:  # too large, or cannot be read: looked at again once changed
+                kind, read_mtime = NOT_READ, info.st_mtime_ns
+                unreadable += info.st_size <= limit
+            mtime = info.st_mtime_ns
+            if mtime != read_mtime or mtime >= time.time_ns() - RACY_NS:
+                mtime = NEVER
+                racy += 1
+            entry = IndexedFile(
+                source, info.st_size, mtime, info.st_ctime_ns, info.st_ino, kind, size
+            )
+            files.append(entry)
+            tokens.append(counted)
+            bytes_read += size
+    finally:
+        os.close(root_fd)
+    listing = None
+    if agreed:
+        number_of = {entry.path: number for number, entry in enumerate(files)}
+        listed = {
+            place: [number_of[source] for source in found if source in number_of]
+            for place, found in walked.items()
+        }
+        listing = record_listing(root, config, private_paths, listed, visited, time.time_ns())
+    path = index_path(root)
+    size = write_index(path, root, time.time_ns(), files, tokens, listing)
+    distinct = len({token for counted in tokens for token in counted})
+    return BuiltIndex(
+        path=path,
+        files=len(files),
+        binary=binary,
+        unreadable=unreadable,
+        racy=racy,
+        tokens=distinct,
+        bytes_read=bytes_read,
+        index_bytes=size,
+        seconds=time.monotonic() - started,
+        listing_kept=agreed,
+    )
+
+
+def _places(root: Path, scopes: Iterable[ResolvedScope]) -> tuple[Path, ...]:
+    """The whole root, and every scope's paths (a scope naming a hidden or ignored folder
+    searches it; the root's listing leaves it out)."""
+    places = [root]
+    for scope in scopes:
+        places += [p for p in scope.grep_paths if p not in places]
+    return tuple(places)
+
+
+def _walk(
+    root: Path, config: Config, places: tuple[Path, ...], private_paths: tuple[Path, ...]
+) -> tuple[dict[str, list[str]], list[Path]]:
+    """Per place (root-relative, "" the root), the files the pure-Python walk lists under
+    it; and every folder whose entries it read."""
+    from ..project_walk import walk_files
+
+    def is_private(path: Path) -> bool:
+        return any(is_inside(path, p) for p in private_paths)
+
+    visited: list[Path] = []
+    walked: dict[str, list[str]] = {}
+    for place in places:
+        walked[relative_source(place, root)] = [
+            relative_source(found.path, root)
+            for found in walk_files(
+                place,
+                root,
+                include_ignored=config.filtering.include_ignored,
+                machine_data=config.filtering.include_machine_data,
+                skip=is_private,
+                visited=visited,
+            )
+            if not is_private(found.path)
+        ]
+    return walked, visited
+
+
+def _ripgrep_sources(
+    rg: str, root: Path, config: Config, places: tuple[Path, ...], private_paths: tuple[Path, ...]
+) -> list[str]:
+    """The files under `places` ripgrep lists (no size cap), each once."""
+    from .grep_ripgrep import files_argv
+
+    argv = files_argv(rg, root, places, (), config, private_paths)
+    result = run_bounded(argv, Deadline.after(600.0), cwd=root)
+    if result.launch_error or result.returncode not in (0, 1, 2):
+        raise ListingFailed(result.launch_error or result.first_stderr_line() or "ripgrep failed")
+    if result.truncated:
+        raise ListingFailed(f"ripgrep's listing is over {len(result.stdout)} bytes")
+    sources: dict[str, None] = {}
+    for raw in result.stdout.split(b"\0")[:-1]:
+        try:
+            sources[raw.decode("utf-8").removeprefix("./")] = None
+        except UnicodeDecodeError:
+            continue
+    return list(sources)
+
+
+def list_sources(
+    root: Path, config: Config, places: tuple[Path, ...], private_paths: tuple[Path, ...]
+) -> list[str]:
+    """The files under `places` a search reads (no size cap), as root-relative paths, each
+    once: ripgrep's listing, or the pure-Python walk's when ripgrep is missing."""
+    rg = find_ripgrep()
+    if rg is not None:
+        return _ripgrep_sources(rg, root, config, places, private_paths)
+    walked, _ = _walk(root, config, places, private_paths)
+    return list(dict.fromkeys(source for found in walked.values() for source in found))
+
+
+def index_freshness(index: TermIndex, project, scopes: Iterable[ResolvedScope]) -> dict:
+    """How many of the files a build would read now are as the index holds them, changed
+    (or new), and how many indexed files are no longer there."""
+    root = project.root
+    sources = list_sources(root, project.config, _places(root, scopes), project.private_paths())
+    was = dict(zip(index.paths, index.stat_keys(), strict=True))
+    unchanged = changed = 0
+    for source in sources:
+        before = was.pop(source, None)
+        try:
+            info = os.stat(Path(root, source))
+        except OSError:
+            continue
+        if before is not None and stat_key(info) == before:
+            unchanged += 1
+        else:
+            changed += 1
+    return {
+        "files": len(index.paths),
+        "unchanged": unchanged,
+        "changed": changed,
+        "gone": len(was),
+        "built_ns": index.built_ns,
+    }
