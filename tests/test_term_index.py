@@ -52,6 +52,8 @@ PROJECT: dict[str, str | bytes] = {
     "docs/utf16.md": "token budget in UTF-16\n".encode("utf-16"),
     "docs/review/notes.md": "Review the tokens; reviewing budgets; reviewer's budget.\n",
     ".claude/skills/budget/SKILL.md": "# Budget skill\n\nKeeps the token budget.\n",
+    # Counts of 255 and more are kept past a posting's own 8 bits.
+    "docs/many.md": "budget " * 256 + "\n" + "token " * 255 + "\nreview\n",
 }
 QUERIES = [
     "token budget",
@@ -125,6 +127,9 @@ def test_the_index_counts_what_reading_every_file_counts(project, query):
     assert engine == "term index"
     assert not any("listing the files again" in note for note in notes)
     assert any(note.endswith(", 0 read again") for note in notes)
+    if query == "token budget":
+        *_, frequencies, _, _ = counted(project, query, config(), scope)
+        assert frequencies["docs/many.md"] == {"budget": 256, "token": 255}
 
 
 def test_a_scope_with_include_globs_counts_the_same(project):

@@ -59,7 +59,7 @@ def _build(project, as_json: bool) -> int:
             project.private_paths(),
             should_stop=requested,
         )
-    except (ListingFailed, OSError) as exc:
+    except (ListingFailed, OSError, ValueError) as exc:
         print(f"tierscope: cannot build the term index: {printable(str(exc))}", file=sys.stderr)
         return 1
     if built is None:

@@ -20,10 +20,10 @@ import marshal
 import os
 import re
 import struct
+import sys
 import zlib
 from array import array
 from bisect import bisect_right
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -39,6 +39,10 @@ RACY_NS = 2_000_000_000
 TOKEN = re.compile(r"[\w.\-]+")
 _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC
 NEVER = -1  # the mtime kept for a file never trusted
+# A posting is one 32-bit number: the file's number shifted past 8 bits, and how often the
+# token occurs in it; MANY there means the count follows as a number of its own.
+MANY = 0xFF
+MAX_FILES = 1 << 24
 # What an indexed file is: text (its tokens counted), binary (no search counts anything in
 # it), or not read (larger than the size cap, or unreadable: listed, so that a change to
 # it is seen, and read at a query once it has changed).
@@ -91,21 +95,28 @@ def write_index(
 ) -> int:
     """Writes the index of `files`, `tokens[i]` being what `files[i]` holds, with the
     listing a query may take as it was (cached_listing.py); returns its size in bytes."""
+    if len(files) > MAX_FILES:
+        raise ValueError(f"more than {MAX_FILES} files: too many for the term index")
     postings: dict[str, array] = {}
     for number, counted in enumerate(tokens):
         for token, count in counted.items():
             found = postings.get(token)
             if found is None:
                 found = postings[token] = array("I")
-            found.append(number)
-            found.append(count)
+            if count < MANY:
+                found.append(number << 8 | count)
+            else:
+                found.append(number << 8 | MANY)
+                found.append(count)
     vocabulary = sorted(postings)
     offsets = array("Q", [0])
     body = array("I")
     for token in vocabulary:
         body.extend(postings[token])
         offsets.append(len(body))
-    meta = marshal.dumps({"root": str(root), "built_ns": built_ns, "listing": listing})
+    meta = marshal.dumps(
+        {"root": str(root), "built_ns": built_ns, "listing": listing, "order": sys.byteorder}
+    )
     paths = "\0".join(f.path for f in files).encode("utf-8", "surrogatepass")
     numbers = array("q")
     for f in files:
@@ -200,6 +211,8 @@ class TermIndex:
         meta = marshal.loads(view[:meta_size])
         if not isinstance(meta, dict):
             raise BrokenIndex("another format")
+        if meta.get("order") != sys.byteorder:
+            raise BrokenIndex("written on a machine of another byte order")
         raw_paths = bytes(view[meta_size:at]).split(b"\0") if paths_size else []
         numbers = array("q")
         numbers.frombytes(view[at : at + numbers_size])
@@ -251,7 +264,7 @@ class TermIndex:
             raise BrokenIndex("inconsistent")
         return token
 
-    def postings(self, token: int) -> Iterator[tuple[int, int]]:
+    def postings(self, token: int) -> list[tuple[int, int]]:
         """(file number, occurrences) of each file holding token number `token`. Raises
         BrokenIndex when the index says otherwise than it can hold."""
         if not 0 <= token < self.tokens:
@@ -259,14 +272,29 @@ class TermIndex:
         bounds = array("Q")
         bounds.frombytes(os.pread(self._fd, 16, self._offsets_start + 8 * token))
         start, end = bounds
-        if not start <= end <= self._body_size // 4 or (end - start) % 2:
+        if not start <= end <= self._body_size // 4:
             raise BrokenIndex("inconsistent")
+        raw = os.pread(self._fd, (end - start) * 4, self._body_start + start * 4)
         data = array("I")
-        data.frombytes(os.pread(self._fd, (end - start) * 4, self._body_start + start * 4))
-        if max(data[::2], default=0) >= len(self.raw_paths):
+        data.frombytes(raw)
+        low = 0 if sys.byteorder == "little" else 3  # where each entry keeps its count
+        if bytes([MANY]) not in raw[low::4]:
+            found = [(entry >> 8, entry & 0xFF) for entry in data]
+        else:  # an entry saying MANY is followed by the count
+            found, at = [], 0
+            while at < len(data):
+                entry = data[at]
+                count = entry & 0xFF
+                if count == MANY:
+                    at += 1
+                    if at == len(data):
+                        raise BrokenIndex("inconsistent")
+                    count = data[at]
+                found.append((entry >> 8, count))
+                at += 1
+        if found and max(found)[0] >= len(self.raw_paths):
             raise BrokenIndex("inconsistent")
-        pairs = iter(data)
-        return zip(pairs, pairs, strict=False)  # pairs: one iterator, taken two at a time
+        return found
 
     def close(self) -> None:
         os.close(self._fd)
