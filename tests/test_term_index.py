@@ -192,13 +192,38 @@ def test_a_folder_whose_entries_are_as_they_were_keeps_the_listing(project, chan
         assert not any("listing the files again" in note for note in notes), notes
 
 
-def test_a_file_modified_as_it_was_indexed_is_never_trusted(make_project):
+def test_a_file_modified_just_before_it_was_read_is_read_again_later(make_project):
+    # A project just cloned: its files' times are now, and a change in the same clock
+    # tick would not show in their `stat`. The build waits that out and reads them again.
     root = make_project(PROJECT)
     age(root)
-    os.utime(root / "docs/guide.md")  # now: within the racy window when indexed
+    os.utime(root / "docs/guide.md")  # now
+    scope = scope_of(root)
+    built = build(root, config(), scope)
+    assert built.waited > 0 and built.racy == 0
+    engine, notes = same_as_reading(root, "token budget", scope)
+    assert engine == "term index"
+    assert any(note.endswith(", 0 read again") for note in notes)
+
+
+def test_a_file_changing_while_the_build_waits_is_never_trusted(make_project, monkeypatch):
+    from tierscope.tiers import term_index_build
+
+    root = make_project(PROJECT)
+    age(root)
+    guide = root / "docs/guide.md"
+    os.utime(guide)
+    real_sleep = time.sleep
+
+    def sleep_and_edit(seconds):
+        real_sleep(seconds)
+        guide.write_text(guide.read_text() + "more token budget\n")
+
+    monkeypatch.setattr(term_index_build.time, "sleep", sleep_and_edit)
     scope = scope_of(root)
     built = build(root, config(), scope)
     assert built.racy == 1
+    monkeypatch.setattr(term_index_build.time, "sleep", real_sleep)
     for _ in range(2):
         engine, notes = same_as_reading(root, "token budget", scope)
         assert engine == "term index"
@@ -334,6 +359,7 @@ def test_the_command_builds_reports_and_removes(project):
     (project / ".tierscope.yaml").write_text(
         "qmd_context:\n  scopes:\n    docs: {grep_paths: [docs/]}\n"
     )
+    age(project)
 
     def tierscope(*args):
         return subprocess.run(

@@ -73,6 +73,11 @@ def _build(project, as_json: bool) -> int:
         f"unreadable), {built.bytes_read / 1e6:.1f} MB, {built.tokens:,} distinct tokens, "
         f"in {built.seconds:.1f} s"
     )
+    if built.waited:
+        print(
+            f"waited {built.waited:.1f} s: files modified just before they were read "
+            "(a change in the same clock tick would not show) were read again"
+        )
     if built.racy:
         print(f"{built.racy:,} files changed while being read: read again at every query")
     if not built.listing_kept:
@@ -94,6 +99,7 @@ def _built_dict(built) -> dict:
         "bytes_read": built.bytes_read,
         "index_bytes": built.index_bytes,
         "seconds": round(built.seconds, 3),
+        "waited": round(built.waited, 3),
         "listing_kept": built.listing_kept,
     }
 

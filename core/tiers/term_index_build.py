@@ -46,6 +46,7 @@ class BuiltIndex:
     index_bytes: int
     seconds: float
     listing_kept: bool  # the walk and ripgrep listed the same files: queries need not list
+    waited: float = 0.0  # seconds waited for files modified just before they were read
 
 
 class ListingFailed(Exception):
@@ -74,41 +75,19 @@ def build_term_index(
         agreed = True
     files: list[IndexedFile] = []
     tokens: list[dict[str, int]] = []
-    binary = unreadable = racy = bytes_read = 0
-    limit = config.grep.max_filesize
-    root_fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    reader = _Reader(root, config.grep.max_filesize)
     try:
         for position, source in enumerate(sources):
             if position % 64 == 0 and should_stop():
                 return None
-            try:
-                info = os.stat(source, dir_fd=root_fd)
-            except OSError:
-                unreadable += 1
-                continue
-            kind, counted, size = TEXT, {}, 0
-            try:
-                document = read_text_file(Path(root, source), root, limit)
-                counted, size = count_tokens(document.text), document.searched
-                read_mtime = document.mtime_ns
-            except BinaryFile:
-                kind, read_mtime = BINARY, info.st_mtime_ns
-                binary += 1
-            except Unreadable:  # too large, or cannot be read: looked at again once changed
-                kind, read_mtime = NOT_READ, info.st_mtime_ns
-                unreadable += info.st_size <= limit
-            mtime = info.st_mtime_ns
-            if mtime != read_mtime or mtime >= time.time_ns() - RACY_NS:
-                mtime = NEVER
-                racy += 1
-            entry = IndexedFile(
-                source, info.st_size, mtime, info.st_ctime_ns, info.st_ino, kind, size
-            )
-            files.append(entry)
-            tokens.append(counted)
-            bytes_read += size
+            found = reader.read(source)
+            if found is not None:
+                reader.keep(found, files, tokens)
+        waited = reader.settle(files, tokens, should_stop)
+        if waited is None:
+            return None
     finally:
-        os.close(root_fd)
+        reader.close()
     listing = None
     if agreed:
         number_of = {entry.path: number for number, entry in enumerate(files)}
@@ -120,18 +99,86 @@ def build_term_index(
     path = index_path(root)
     size = write_index(path, root, time.time_ns(), files, tokens, listing)
     distinct = len({token for counted in tokens for token in counted})
+    limit = config.grep.max_filesize
     return BuiltIndex(
         path=path,
         files=len(files),
-        binary=binary,
-        unreadable=unreadable,
-        racy=racy,
+        binary=sum(entry.kind == BINARY for entry in files),
+        unreadable=reader.unstated
+        + sum(entry.kind == NOT_READ and entry.size <= limit for entry in files),
+        racy=sum(entry.mtime_ns == NEVER for entry in files),
         tokens=distinct,
-        bytes_read=bytes_read,
+        bytes_read=sum(entry.searched for entry in files),
         index_bytes=size,
         seconds=time.monotonic() - started,
         listing_kept=agreed,
+        waited=waited,
     )
+
+
+class _Reader:
+    """Reads files for the index, each with its `stat`. A file modified within RACY_NS
+    of being read is not trusted (a change in the same clock tick would not show in its
+    `stat`); `settle` waits for that window to pass (at most RACY_NS: a project just
+    cloned or copied is all such files) and reads those files again."""
+
+    def __init__(self, root: Path, limit: int) -> None:
+        self.root = root
+        self.limit = limit
+        self.fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        self.unstated = 0  # listed, then gone or unreachable
+        self.racy: dict[int, int] = {}  # file number -> its mtime when read
+
+    def read(self, source: str) -> tuple[IndexedFile, dict[str, int], int] | None:
+        """The file's entry, its tokens, and its mtime when read (None: no `stat`)."""
+        try:
+            info = os.stat(source, dir_fd=self.fd)
+        except OSError:
+            self.unstated += 1
+            return None
+        kind, counted, size, read_mtime = TEXT, {}, 0, info.st_mtime_ns
+        try:
+            document = read_text_file(Path(self.root, source), self.root, self.limit)
+            counted, size = count_tokens(document.text), document.searched
+            read_mtime = document.mtime_ns
+        except BinaryFile:
+            kind = BINARY
+        except Unreadable:  # too large, or cannot be read: looked at again once changed
+            kind = NOT_READ
+        mtime = info.st_mtime_ns
+        trusted = mtime == read_mtime and mtime < time.time_ns() - RACY_NS
+        kept_mtime = mtime if trusted else NEVER
+        entry = IndexedFile(
+            source, info.st_size, kept_mtime, info.st_ctime_ns, info.st_ino, kind, size
+        )
+        return entry, counted, mtime
+
+    def keep(self, found, files: list[IndexedFile], tokens: list[dict[str, int]]) -> None:
+        entry, counted, mtime = found
+        if entry.mtime_ns == NEVER:
+            self.racy[len(files)] = mtime
+        files.append(entry)
+        tokens.append(counted)
+
+    def settle(self, files, tokens, should_stop: Callable[[], bool]) -> float | None:
+        """Seconds waited for the files read too soon after a change, which are then read
+        again (None: `should_stop` said so meanwhile)."""
+        if not self.racy:
+            return 0.0
+        started = time.monotonic()
+        until = max(self.racy.values()) + RACY_NS + 1_000_000
+        while (left := until - time.time_ns()) > 0:
+            if should_stop():
+                return None
+            time.sleep(min(left, 100_000_000) / 1e9)
+        for number in list(self.racy):
+            found = self.read(files[number].path)
+            if found is not None:
+                files[number], tokens[number] = found[0], found[1]
+        return time.monotonic() - started
+
+    def close(self) -> None:
+        os.close(self.fd)
 
 
 def _places(root: Path, scopes: Iterable[ResolvedScope]) -> tuple[Path, ...]:
