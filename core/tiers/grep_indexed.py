@@ -1,20 +1,21 @@
 """Counting the query's terms from the term index (term_index.py) instead of reading
-every file: ripgrep lists the scope's files (the same selection as the counting run),
-each file's `stat` is checked against the index, and only the files that changed since
-`tierscope index` (or were never indexed) are read. Too many changed files and the index
-is not used: the counting run reads them all, as without an index."""
+every file. The scope's files are the index's listing while it holds (cached_listing.py),
+else ripgrep lists them again (the same selection as the counting run); each file's `stat`
+is checked against the index, and only the files changed since `tierscope index` (or
+never indexed) are read. Too many changed files and the index is not used: the counting
+run reads them all, as without an index."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-from ..files import BinaryFile, Unreadable, read_text_file
 from ..ranking.matching import TermMatcher
 from ..ranking.scope_counts import Candidates
 from ..scopes import included
 from .base import Deadline, TierRequest
 from .cached_listing import cached_files
+from .grep_scan import count_file
 from .term_index import FIELDS, NOT_READ, BrokenIndex, TermIndex, index_path, stat_key
 
 # Past either, reading the changed files costs about what a full search does.
@@ -153,7 +154,8 @@ class _IndexedCount:
         self.candidates.total_bytes += total_bytes
 
     def sort(self, number: int | None, source: str, unchanged: bool, size: int) -> None:
-        """Counts a listed file as indexed, or puts it among those to read."""
+        """Counts a listed file from the index (`number`, `unchanged`), or puts it among
+        those to read (no `number`: not indexed; or changed)."""
         if size > self.request.config.grep.max_filesize:
             return  # not searched
         if number is None or not unchanged:
@@ -278,15 +280,4 @@ class _IndexedCount:
         for position, source in enumerate(self.changed):
             if position % 32 == 0 and (self.deadline.expired() or self.deadline.cancelled):
                 raise IndexStopped
-            try:
-                document = read_text_file(Path(root, source), root, limit)
-            except BinaryFile:
-                candidates.documents += 1  # searched, as ripgrep counts it, for nothing
-                continue
-            except Unreadable:
-                continue
-            candidates.documents += 1
-            candidates.total_bytes += document.searched
-            counts = self.matcher.count(document.text)
-            if counts:
-                candidates.frequencies[source] = counts
+            count_file(candidates, source, Path(root, source), root, limit, self.matcher)

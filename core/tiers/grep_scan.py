@@ -7,7 +7,6 @@ from pathlib import Path
 
 from ..files import BinaryFile, Unreadable, read_text_file
 from ..project import is_inside, relative_source
-from ..project_walk import walk_files
 from ..ranking.matching import TermMatcher
 from ..ranking.scope_counts import Candidates
 from ..scopes import included
@@ -22,6 +21,8 @@ class ScanStopped(Exception):
 
 def scan_candidates(request: TierRequest, matcher: TermMatcher, deadline: Deadline) -> Candidates:
     """Every file of the scope read once and counted. Raises ScanStopped at the deadline."""
+    from ..project_walk import walk_files  # the walk: not for the term index's few files
+
     root = request.root
     settings = request.config
     private = request.private_paths
@@ -54,19 +55,28 @@ def scan_candidates(request: TierRequest, matcher: TermMatcher, deadline: Deadli
                 source.encode("utf-8")
             except UnicodeEncodeError:  # a name that is not UTF-8 cannot be a source
                 continue
-            try:
-                document = read_text_file(found.path, root, settings.grep.max_filesize)
-            except BinaryFile:
-                candidates.documents += 1  # searched, as ripgrep counts it, for nothing
-                continue
-            except Unreadable:
-                continue
-            candidates.documents += 1
-            candidates.total_bytes += document.searched
-            counts = matcher.count(document.text)
-            if counts:
-                candidates.frequencies[source] = counts
-                candidates.lengths[source] = document.size
+            count_file(candidates, source, found.path, root, settings.grep.max_filesize, matcher)
         if should_stop():
             raise ScanStopped
     return candidates
+
+
+def count_file(
+    candidates: Candidates, source: str, path: Path, root: Path, limit: int, matcher: TermMatcher
+) -> None:
+    """Reads one file of the scope and adds what a search counts of it to `candidates`:
+    a binary file is searched for nothing, as ripgrep counts it; one that cannot be read
+    is not searched."""
+    try:
+        document = read_text_file(path, root, limit)
+    except BinaryFile:
+        candidates.documents += 1
+        return
+    except Unreadable:
+        return
+    candidates.documents += 1
+    candidates.total_bytes += document.searched
+    counts = matcher.count(document.text)
+    if counts:
+        candidates.frequencies[source] = counts
+        candidates.lengths[source] = document.size
