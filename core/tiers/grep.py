@@ -64,6 +64,13 @@ def _length_of(
     return lambda path: reader.size(path) if is_notebook(path) else size(path)
 
 
+def _has_index(root: Path) -> bool:
+    """Whether a term index may be there (reading it is imported only then)."""
+    from .term_index import index_path
+
+    return os.path.lexists(index_path(root))
+
+
 def _index_state(request: TierRequest) -> str:
     """What the doctor says of the term index: its size and when it was built, or how to
     build one."""
@@ -164,7 +171,7 @@ class _GrepSearch:
         nothing to search."""
         request = self.request
         rg = find_ripgrep()
-        if request.config.grep.use_index:
+        if request.config.grep.use_index and _has_index(request.root):
             from .grep_indexed import IndexStopped, indexed_candidates
 
             try:
