@@ -112,7 +112,7 @@ def _status(project, as_json: bool) -> int:
     path = index_path(project.root)
     try:
         index = TermIndex.open(path)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         report = {"path": path, "exists": False}
         message = "no term index: `tierscope index` builds one"
     except (BrokenIndex, OSError) as exc:

@@ -52,7 +52,7 @@ def indexed_candidates(
     IndexStopped."""
     try:
         index = TermIndex.open(index_path(request.root))
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return None, ()
     except (BrokenIndex, OSError) as exc:
         notes.append(f"term index not used: {exc}")
