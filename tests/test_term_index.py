@@ -396,3 +396,22 @@ def test_the_command_builds_reports_and_removes(project):
     assert "term index: " in query.stdout
     assert json.loads(tierscope("--remove", "--json").stdout)["removed"] is True
     assert not Path(status["path"]).exists()
+
+
+def test_a_user_cache_that_is_no_folder_is_no_index(project, tmp_path, monkeypatch):
+    cache = tmp_path / "cache-file"
+    cache.write_text("not a folder")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    status = subprocess.run(
+        [sys.executable, "-m", "tierscope", "--root", str(project), "index", "--status",
+         "--json"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert json.loads(status.stdout)["exists"] is False
+    engine, notes = same_as_reading(project, "token budget", scope_of(project))
+    assert engine == "ripgrep" and not any("term index" in note for note in notes)
+    built = subprocess.run(
+        [sys.executable, "-m", "tierscope", "--root", str(project), "index"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert built.returncode == 1 and "cannot build the term index" in built.stderr
