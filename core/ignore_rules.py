@@ -55,14 +55,24 @@ MACHINE_DATA_FILES = (
 )
 
 
-def ripgrep_excludes(machine_data: bool) -> list[str]:
-    """`--glob` arguments for ripgrep excluding the built-in trees and files (and machine
-    data unless it is wanted)."""
-    globs = [f"!{name}/" for name in BUILTIN_EXCLUDED_DIRS]
-    globs += [f"!{pattern}" for pattern in BUILTIN_EXCLUDED_FILES]
-    if not machine_data:
-        globs += [f"!{pattern}" for pattern in MACHINE_DATA_FILES]
-    return [arg for glob in globs for arg in ("--glob", glob)]
+_EXCLUDED_TYPE = "tierscopeexcluded"
+
+
+def ripgrep_excludes(machine_data: bool, *, as_globs: bool = False) -> list[str]:
+    """ripgrep arguments excluding the built-in trees (`--glob` with a trailing `/`: folders
+    only) and files (and machine data unless it is wanted). The files are a file type of
+    their own (`--type-not`), which ripgrep matches against file names only: a `--glob
+    !*.json` also left out Phoenix's priv/templates/phx.gen.json/ folder. `as_globs`: the
+    files as `--glob`s too, for a run whose include globs are globs (see grep_ripgrep)."""
+    argv: list[str] = []
+    for name in BUILTIN_EXCLUDED_DIRS:
+        argv += ["--glob", f"!{name}/"]
+    patterns = BUILTIN_EXCLUDED_FILES + (() if machine_data else MACHINE_DATA_FILES)
+    if as_globs:
+        return argv + [arg for pattern in patterns for arg in ("--glob", f"!{pattern}")]
+    for pattern in patterns:
+        argv += ["--type-add", f"{_EXCLUDED_TYPE}:{pattern}"]
+    return [*argv, "--type-not", _EXCLUDED_TYPE]
 
 
 # Where a copy of a file is the copy, when both are searched.

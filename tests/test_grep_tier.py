@@ -496,6 +496,28 @@ def test_a_folder_ignored_stays_ignored_when_only_its_contents_are_whitelisted(
     assert sorted(sources(search(root, "needle", paths=(".",)))) == ["docs/sub/a.md", "keep.md"]
 
 
+def test_a_folder_named_like_excluded_files_is_searched(make_project, engine):
+    # Phoenix keeps its generator's templates in priv/templates/phx.gen.json/: ripgrep's
+    # `--glob !*.json`, meant for JSON files, left the whole folder out.
+    root = make_project(
+        {
+            "docs/templates/phx.gen.json/controller.ex.eex": "needle in a template\n",
+            "docs/templates/phx.gen.json/data.json": '{"needle": 1}\n',
+            "docs/assets/app.min.js/readme.md": "needle in an oddly named folder\n",
+            "docs/data.json": '{"needle": 2}\n',
+        }
+    )
+    assert sorted(sources(search(root, "needle"))) == [
+        "docs/assets/app.min.js/readme.md",
+        "docs/templates/phx.gen.json/controller.ex.eex",
+    ]
+    scope = ResolvedScope("code", (), (), ((root / "docs").resolve(),), include=("*.EEX",))
+    outcome = GrepTier().search(
+        TierRequest("needle", root, scope, Config(), 5.0), Deadline.after(5)
+    )
+    assert sources(outcome) == ["docs/templates/phx.gen.json/controller.ex.eex"]
+
+
 def test_a_hidden_folder_named_beside_the_root_is_searched_once(make_project, engine):
     # Loa keeps its scripts in .claude/: a scope of [./, .claude/] searched the root only
     # (the root's walk skips hidden folders, and .claude/ was dropped as inside it).

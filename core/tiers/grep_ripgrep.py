@@ -24,6 +24,7 @@ from ..scopes import path_end_glob
 from .base import Deadline
 
 OUTPUT_CAP = DEFAULT_STDOUT_CAP
+INCLUDED_TYPE = "tierscopeincluded"  # a scope's include globs of file names
 _STATS = re.compile(rb"(\d+) files searched\n(?:\d+ bytes printed\n)?(\d+) bytes searched")
 
 
@@ -71,14 +72,28 @@ def _selection(
     *,
     size_cap: bool = True,
 ) -> list[str]:
-    """Which files a run reads: size cap, the scope's globs, ignore rules, private paths."""
+    """Which files a run reads: size cap, the scope's globs, ignore rules, private paths.
+
+    Include globs of file names (`*.md`) are a file type ripgrep selects, and the built-in
+    file excludes a type it leaves out: types match file names only, and a type left out
+    wins over one selected (a `--glob` include would win over a type left out). Include
+    globs of paths (`docs/**/*.rst`) can only be globs, and then the excludes are globs
+    after them (a later glob wins), at the cost of also leaving out a folder named like
+    an excluded file (`phx.gen.json/`)."""
     argv = ["--max-filesize", str(config.grep.max_filesize)] if size_cap else []
-    for glob in include:  # in any case; before the excludes: a later glob wins
-        argv += ["--glob", any_case_glob(path_end_glob(glob) if "/" in glob else glob)]
+    by_path = any("/" in glob for glob in include)
+    if by_path:
+        for glob in include:  # in any case
+            argv += ["--glob", any_case_glob(path_end_glob(glob) if "/" in glob else glob)]
+    elif include:
+        for glob in include:
+            argv += ["--type-add", f"{INCLUDED_TYPE}:{any_case_glob(glob)}"]
+        argv += ["--type", INCLUDED_TYPE]
     if config.filtering.include_ignored:
         argv += ["--no-ignore", "--hidden", "--glob", "!.git/"]
     else:
-        argv += ["--no-require-git", *ripgrep_excludes(config.filtering.include_machine_data)]
+        machine_data = config.filtering.include_machine_data
+        argv += ["--no-require-git", *ripgrep_excludes(machine_data, as_globs=by_path)]
     for private in private_paths:
         if is_inside(private, root) and private != root:
             argv += ["--glob", f"!/{_glob_escape(relative_source(private, root))}"]
