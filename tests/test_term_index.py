@@ -28,6 +28,7 @@ from tierscope.tiers.grep_indexed import matched_tokens
 from tierscope.tiers.term_index import (
     TEXT,
     IndexedFile,
+    Postings,
     TermIndex,
     count_tokens,
     index_path,
@@ -344,7 +345,9 @@ def test_counting_by_token_is_counting_the_text(pieces, query):
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "index.bin")
         entry = IndexedFile("a.md", len(text), 1, 1, 1, TEXT, len(text))
-        write_index(path, Path(folder), 0, [entry], [count_tokens(text)])
+        gathered = Postings()
+        gathered.add(0, count_tokens(text))
+        write_index(path, Path(folder), 0, [entry], gathered)
         with TermIndex.open(path) as index:
             counts: dict[str, int] = {}
             for token, keys in matched_tokens(matcher, index).items():

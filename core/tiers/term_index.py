@@ -85,29 +85,40 @@ def count_tokens(text: str) -> dict[str, int]:
     return counts
 
 
-def write_index(
-    path: str,
-    root: Path,
-    built_ns: int,
-    files: list[IndexedFile],
-    tokens: list[dict[str, int]],
-    listing: dict | None = None,
-) -> int:
-    """Writes the index of `files`, `tokens[i]` being what `files[i]` holds, with the
-    listing a query may take as it was (cached_listing.py); returns its size in bytes."""
-    if len(files) > MAX_FILES:
-        raise ValueError(f"more than {MAX_FILES} files: too many for the term index")
-    postings: dict[str, array] = {}
-    for number, counted in enumerate(tokens):
+class Postings:
+    """Per token, the files holding it and how often, gathered file by file (a file's
+    own counts are not kept once added: a large project's would not fit in memory)."""
+
+    def __init__(self) -> None:
+        self.by_token: dict[str, array] = {}
+
+    def add(self, number: int, counted: dict[str, int]) -> None:
+        """What file number `number` holds."""
+        if number >= MAX_FILES:
+            raise ValueError(f"more than {MAX_FILES} files: too many for the term index")
+        by_token = self.by_token
         for token, count in counted.items():
-            found = postings.get(token)
+            found = by_token.get(token)
             if found is None:
-                found = postings[token] = array("I")
+                found = by_token[token] = array("I")
             if count < MANY:
                 found.append(number << 8 | count)
             else:
                 found.append(number << 8 | MANY)
                 found.append(count)
+
+
+def write_index(
+    path: str,
+    root: Path,
+    built_ns: int,
+    files: list[IndexedFile],
+    gathered: Postings,
+    listing: dict | None = None,
+) -> int:
+    """Writes the index of `files`, whose tokens `gathered` holds, with the listing a
+    query may take as it was (cached_listing.py); returns its size in bytes."""
+    postings = gathered.by_token
     vocabulary = sorted(postings)
     offsets = array("Q", [0])
     body = array("I")

@@ -24,6 +24,7 @@ from .term_index import (
     RACY_NS,
     TEXT,
     IndexedFile,
+    Postings,
     TermIndex,
     count_tokens,
     index_path,
@@ -74,16 +75,16 @@ def build_term_index(
         sources = list(dict.fromkeys(source for found in walked.values() for source in found))
         agreed = True
     files: list[IndexedFile] = []
-    tokens: list[dict[str, int]] = []
-    reader = _Reader(root, config.grep.max_filesize)
+    postings = Postings()
+    reader = _Reader(root, config.grep.max_filesize, postings)
     try:
         for position, source in enumerate(sources):
             if position % 64 == 0 and should_stop():
                 return None
             found = reader.read(source)
             if found is not None:
-                reader.keep(found, files, tokens)
-        waited = reader.settle(files, tokens, should_stop)
+                reader.keep(found, files)
+        waited = reader.settle(files, should_stop)
         if waited is None:
             return None
     finally:
@@ -97,8 +98,8 @@ def build_term_index(
         }
         listing = record_listing(root, config, private_paths, listed, visited, time.time_ns())
     path = index_path(root)
-    size = write_index(path, root, time.time_ns(), files, tokens, listing)
-    distinct = len({token for counted in tokens for token in counted})
+    size = write_index(path, root, time.time_ns(), files, postings, listing)
+    distinct = len(postings.by_token)
     limit = config.grep.max_filesize
     return BuiltIndex(
         path=path,
@@ -122,12 +123,14 @@ class _Reader:
     `stat`); `settle` waits for that window to pass (at most RACY_NS: a project just
     cloned or copied is all such files) and reads those files again."""
 
-    def __init__(self, root: Path, limit: int) -> None:
+    def __init__(self, root: Path, limit: int, postings: Postings) -> None:
         self.root = root
         self.limit = limit
+        self.postings = postings
         self.fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         self.unstated = 0  # listed, then gone or unreachable
         self.racy: dict[int, int] = {}  # file number -> its mtime when read
+        self.pending: dict[int, dict[str, int]] = {}  # the racy files' tokens, not added yet
 
     def read(self, source: str) -> tuple[IndexedFile, dict[str, int], int] | None:
         """The file's entry, its tokens, and its mtime when read (None: no `stat`)."""
@@ -153,29 +156,34 @@ class _Reader:
         )
         return entry, counted, mtime
 
-    def keep(self, found, files: list[IndexedFile], tokens: list[dict[str, int]]) -> None:
+    def keep(self, found, files: list[IndexedFile]) -> None:
+        """Adds a file read: its tokens go to the postings, unless it is to be read again."""
         entry, counted, mtime = found
-        if entry.mtime_ns == NEVER:
-            self.racy[len(files)] = mtime
+        number = len(files)
         files.append(entry)
-        tokens.append(counted)
+        if entry.mtime_ns == NEVER:
+            self.racy[number] = mtime
+            self.pending[number] = counted
+        else:
+            self.postings.add(number, counted)
 
-    def settle(self, files, tokens, should_stop: Callable[[], bool]) -> float | None:
+    def settle(self, files: list[IndexedFile], should_stop: Callable[[], bool]) -> float | None:
         """Seconds waited for the files read too soon after a change, which are then read
         again (None: `should_stop` said so meanwhile)."""
-        if not self.racy:
-            return 0.0
         started = time.monotonic()
-        until = max(self.racy.values()) + RACY_NS + 1_000_000
-        while (left := until - time.time_ns()) > 0:
-            if should_stop():
-                return None
-            time.sleep(min(left, 100_000_000) / 1e9)
-        for number in list(self.racy):
-            found = self.read(files[number].path)
-            if found is not None:
-                files[number], tokens[number] = found[0], found[1]
-        return time.monotonic() - started
+        if self.racy:
+            until = max(self.racy.values()) + RACY_NS + 1_000_000
+            while (left := until - time.time_ns()) > 0:
+                if should_stop():
+                    return None
+                time.sleep(min(left, 100_000_000) / 1e9)
+            for number in self.racy:
+                found = self.read(files[number].path)
+                if found is not None:
+                    files[number], self.pending[number] = found[0], found[1]
+        for number, counted in self.pending.items():
+            self.postings.add(number, counted)
+        return time.monotonic() - started if self.racy else 0.0
 
     def close(self) -> None:
         os.close(self.fd)
