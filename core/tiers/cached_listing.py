@@ -42,7 +42,8 @@ def record_listing(
 ) -> dict:
     """What the index keeps of a listing: per place (a root-relative path, "" the root)
     the numbers of its files, the settings, and the `stat` of every folder and ignore
-    file that decided it (a folder modified within RACY_NS of now is never trusted)."""
+    file that decided it (for a folder modified within RACY_NS of now, its entries decide:
+    its `stat` could stay as it is through a change made in the same clock tick)."""
     from ..project_walk import IGNORE_FILES  # building only: a query never walks
 
     folders = dict.fromkeys(visited)
@@ -100,7 +101,8 @@ def _entries_digest(folder: Path, private: set[str]) -> int | None:
             )
     except OSError:
         return None
-    return zlib.crc32("\0".join(entries).encode("utf-8", "surrogateescape"))
+    data = "\0".join(entries).encode("utf-8", "surrogateescape")
+    return zlib.crc32(data) << 31 ^ zlib.adler32(data)  # 63 bits: two checksums
 
 
 def _settings(config: Config, private_paths: tuple[Path, ...]) -> list:

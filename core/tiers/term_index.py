@@ -1,17 +1,18 @@
 """The term index: what every file of a project held when `tierscope index` last read it,
 so a query on a large project need not read every file again.
 
-Per file: its path, the `stat` it had when read (size, mtime, ctime, inode) and whether
-it was binary. Per token (a run of letters, digits, `_`, `-` and `.`: no match of a query
-term crosses anything else, see matching.py), the files holding it and how often. A query
-finds its terms' matches in the index's list of tokens with the same matcher it would run
-over the files' text, so a file unchanged since it was read counts exactly as if it were
-read now. A file whose `stat` differs, or that was modified within RACY_NS of being read
-(a later change in the same clock tick would leave its `stat` as it was), is read again.
+Per file: its path, the `stat` it had when read (size, mtime, ctime, inode), its kind
+(text, binary, not read) and the bytes a search reads of it. Per token (a run of letters,
+digits, `_`, `-` and `.`: no match of a query term crosses anything else, see
+matching.py), the files holding it and how often. With them, the files each scope's search
+reads, and what decided that (cached_listing.py). A query finds its terms' matches in the
+index's list of tokens with the same matcher it would run over the files' text, so a file
+unchanged since it was read counts exactly as if it were read now; a file whose `stat`
+differs is read again.
 
-One file in the user cache (see `index_path`), written whole under a temporary name then
-renamed. Anything wrong with it (missing, truncated, planted, another version) reads as no
-index: the query scans as usual.
+One file in the user cache (see `index_path`), written whole under a new name then
+renamed. Anything wrong with it (missing, truncated, planted, another version, another
+root's) reads as no index: the query scans as usual.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ VERSION = 1
 MAGIC = b"tierscope-terms\n"
 _HEADER = struct.Struct("<16sIQQQQQQQ")  # magic, version, then the seven parts' lengths
 # A file modified this close to when it was read may have changed again without its
-# `stat` showing it: it is never trusted, and read at every query.
+# `stat` showing it: the build waits the window out and reads it again; one still
+# changing then is never trusted (read at every query).
 RACY_NS = 2_000_000_000
 TOKEN = re.compile(r"[\w.\-]+")
 _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC
@@ -245,10 +247,6 @@ class TermIndex:
         index._body_start = index._offsets_start + offsets_size
         index._body_size = body_size
         return index
-
-    def file(self, number: int) -> IndexedFile:
-        at = FIELDS * number
-        return IndexedFile(self.paths[number], *self.numbers[at : at + FIELDS])
 
     def stat_keys(self) -> list[tuple[int, int, int, int] | None]:
         """Each file's `stat_key` when it was read (None: never to be trusted)."""
