@@ -1137,3 +1137,17 @@ def test_livebook_notebooks_and_cursor_rules_are_markdown(capsys, make_project):
     assert [hit["source"] for hit in hits][:1] == ["notebooks/intro.livemd"]
     # Read as markdown: sections at their headings, front matter apart.
     assert {document_kind("a.livemd"), document_kind(".cursor/rules/a.mdc")} == {"markdown"}
+
+
+def test_init_suggests_the_term_index_for_a_large_project(capsys, project, monkeypatch):
+    from tierscope.cli import init as init_command
+
+    code, out, _ = init(capsys, project, "--dry-run")
+    assert code == 0 and "tierscope index" not in out
+    code, out, _ = init(capsys, project)
+    assert code == 0 and "tierscope index" not in out
+    (project / ".tierscope.yaml").unlink()
+    monkeypatch.setattr(init_command, "LARGE_PROJECT_FILES", 10)
+    code, out, _ = init(capsys, project)
+    assert code == 0
+    assert "files: `tierscope index` lets each query read only the files changed" in out

@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 
 CONFIG_NAME = ".tierscope.yaml"
+# From about this many files, a query's reading them all is most of its time.
+LARGE_PROJECT_FILES = 5000
 LOA_CONFIG_NAME = ".loa.config.yaml"
 
 
@@ -79,7 +81,14 @@ def run(args: argparse.Namespace) -> int:
         return 0
     created = _make_collections(root, wanted) if wanted else ()
     starter = plan_starter(survey, created)
-    return _write(root / CONFIG_NAME, starter.text(), [s.name for s in starter.scopes], args)
+    scopes = [s.name for s in starter.scopes]
+    return _write(root / CONFIG_NAME, starter.text(), scopes, args, _file_count(survey))
+
+
+def _file_count(survey) -> int:
+    """The files the survey saw (machine data included)."""
+    folders = sum(folder.files for folder in survey.folders)
+    return folders + len(survey.top_docs) + len(survey.top_source_files)
 
 
 def _nothing_to_index(survey) -> str:
@@ -169,7 +178,7 @@ def _make_collections(root: Path, wanted) -> tuple[str, ...]:
     return (*setup.present, *setup.created)
 
 
-def _write(target: Path, text: str, scopes: list[str], args: argparse.Namespace) -> int:
+def _write(target: Path, text: str, scopes: list[str], args: argparse.Namespace, files: int) -> int:
     from tierscope.config.document import ConfigDocument
     from tierscope.config.loader import discover_config
 
@@ -186,6 +195,11 @@ def _write(target: Path, text: str, scopes: list[str], args: argparse.Namespace)
     if Path.cwd().resolve() != target.parent:
         argv += ["--root", str(target.parent)]
     _out(f"try: {shlex.join(argv)}")
+    if files >= LARGE_PROJECT_FILES:
+        _out(
+            f"{files:,} files: `tierscope index` lets each query read only the files "
+            "changed since, instead of all of them (README: The term index)"
+        )
     source = discover_config(target.parent, getattr(args, "config", None))
     if source.path is not None and os.path.abspath(source.path) != str(target):
         _say(f"note: queries read {source.path} ({source.reason}), not {target.name}")

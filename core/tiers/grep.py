@@ -81,7 +81,7 @@ def _index_state(request: TierRequest) -> str:
     try:
         info = os.stat(index_path(request.root))
     except OSError:
-        return "none (`tierscope index` builds one: worth it on thousands of files)"
+        return "none (`tierscope index` builds one: worth it from about 5,000 files)"
     built = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(info.st_mtime))
     return f"{info.st_size / 1e6:.1f} MB, built {built} (`tierscope index --status`)"
 
