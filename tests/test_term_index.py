@@ -193,9 +193,12 @@ def test_a_folder_whose_entries_are_as_they_were_keeps_the_listing(project, chan
         assert not any("listing the files again" in note for note in notes), notes
 
 
-def test_a_file_modified_just_before_it_was_read_is_read_again_later(make_project):
+def test_a_file_modified_just_before_it_was_read_is_read_again_later(make_project, monkeypatch):
     # A project just cloned: its files' times are now, and a change in the same clock
     # tick would not show in their `stat`. The build waits that out and reads them again.
+    from tierscope.tiers import term_index_build
+
+    monkeypatch.setattr(term_index_build, "RACY_NS", 300_000_000)  # a shorter window
     root = make_project(PROJECT)
     age(root)
     os.utime(root / "docs/guide.md")  # now
@@ -210,6 +213,7 @@ def test_a_file_modified_just_before_it_was_read_is_read_again_later(make_projec
 def test_a_file_changing_while_the_build_waits_is_never_trusted(make_project, monkeypatch):
     from tierscope.tiers import term_index_build
 
+    monkeypatch.setattr(term_index_build, "RACY_NS", 300_000_000)  # a shorter window
     root = make_project(PROJECT)
     age(root)
     guide = root / "docs/guide.md"
