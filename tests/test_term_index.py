@@ -330,6 +330,29 @@ def test_when_the_walk_and_ripgrep_disagree_queries_list_with_ripgrep(project, m
     assert not any("listing the files again" in note for note in notes)
 
 
+def test_files_coming_while_the_index_is_built_leave_no_listing(project, monkeypatch):
+    # The folders' `stat`s are taken after the walk and the reading; a file added
+    # between the two is in neither the listing nor a later change of those `stat`s.
+    from tierscope.tiers import term_index_build
+
+    real_read = term_index_build._Reader.read
+
+    def read_then_add(self, source):
+        late = project / "docs/api/late.md"
+        if not late.exists():
+            late.write_text("a late token budget page\n")
+        return real_read(self, source)
+
+    monkeypatch.setattr(term_index_build._Reader, "read", read_then_add)
+    scope = scope_of(project)
+    built = build(project, config(), scope)
+    assert not built.listing_kept
+    monkeypatch.setattr(term_index_build._Reader, "read", real_read)
+    engine, notes = same_as_reading(project, "token budget", scope)
+    assert engine == "term index"
+    assert any(note.endswith(", 1 read again") for note in notes)
+
+
 WORDS = st.sampled_from(
     ["token", "Token", "tokens", "budget", "tokenBudget", "token_budget", "token-budget",
      "dry-run", "dryRun", "0.28", "v0.28", "0.28.1", "review", "reviewer's", "über",

@@ -82,8 +82,9 @@ def _build(project, as_json: bool) -> int:
         print(f"{built.racy:,} files changed while being read: read again at every query")
     if not built.listing_kept:
         print(
-            "ripgrep and tierscope's own walk list different files here: queries list the "
-            "files with ripgrep (the counts still come from the index)"
+            "the listing of the files is not kept (ripgrep and tierscope's own walk list "
+            "different files here, or files came or went while it was built): queries "
+            "list them with ripgrep; the counts still come from the index"
         )
     print(f"index: {printable(built.path)} ({built.index_bytes / 1e6:.1f} MB)")
     return 0

@@ -46,7 +46,9 @@ class BuiltIndex:
     bytes_read: int
     index_bytes: int
     seconds: float
-    listing_kept: bool  # the walk and ripgrep listed the same files: queries need not list
+    # The listing is kept (queries need not list the files): the walk and ripgrep listed
+    # the same files, and no file came or went while the index was built.
+    listing_kept: bool
     waited: float = 0.0  # seconds waited for files modified just before they were read
 
 
@@ -97,6 +99,10 @@ def build_term_index(
             for place, found in walked.items()
         }
         listing = record_listing(root, config, private_paths, listed, visited, time.time_ns())
+        # The folders' `stat`s were taken after the walk: they vouch for its listing only
+        # if a second walk, after them, lists the same files (none came or went between).
+        if _walk(root, config, places, private_paths)[0] != walked:
+            listing, agreed = None, False
     path = index_path(root)
     size = write_index(path, root, time.time_ns(), files, postings, listing)
     distinct = len(postings.by_token)
