@@ -210,6 +210,25 @@ def test_a_file_modified_just_before_it_was_read_is_read_again_later(make_projec
     assert any(note.endswith(", 0 read again") for note in notes)
 
 
+def test_an_ignore_file_written_just_before_the_build_does_not_spoil_the_listing(
+    make_project, monkeypatch
+):
+    # `tierscope demo` copies a project and `tierscope index` follows at once: the copied
+    # .gitignore's `stat` was too new to be trusted, and every query listed the files.
+    from tierscope.tiers import term_index_build
+
+    monkeypatch.setattr(term_index_build, "RACY_NS", 300_000_000)  # a shorter window
+    root = make_project(PROJECT)
+    age(root)
+    os.utime(root / "docs/.gitignore")  # now
+    scope = scope_of(root)
+    built = build(root, config(), scope)
+    assert built.listing_kept and built.waited > 0
+    engine, notes = same_as_reading(root, "token budget", scope)
+    assert engine == "term index"
+    assert not any("listing the files again" in note for note in notes), notes
+
+
 def test_a_file_changing_while_the_build_waits_is_never_trusted(make_project, monkeypatch):
     from tierscope.tiers import term_index_build
 

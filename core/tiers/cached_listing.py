@@ -25,31 +25,23 @@ from pathlib import Path
 
 from ..config.model import Config
 from ..project import relative_source
-from .term_index import NEVER, RACY_NS, TermIndex
+from .term_index import NEVER, TermIndex
 
 # Per watched path: size, mtime, ctime, inode, and for a folder its entries' checksum.
 WATCHED_FIELDS = 5
 NO_DIGEST = -1  # an ignore file: its `stat` alone decides
 
 
-def record_listing(
-    root: Path,
-    config: Config,
-    private_paths: tuple[Path, ...],
-    places: dict[str, list[int]],
-    visited: list[Path],
-    now_ns: int,
-) -> dict:
-    """What the index keeps of a listing: per place (a root-relative path, "" the root)
-    the numbers of its files, the settings, and the `stat` of every folder and ignore
-    file that decided it (for a folder modified within RACY_NS of now, its entries decide:
-    its `stat` could stay as it is through a change made in the same clock tick)."""
+def watched_paths(root: Path, places: dict[str, list[int]], visited: list[Path]) -> list[str]:
+    """What decides the listing of `places` (root-relative, "" the root): every folder the
+    walk read, the folders above each place (the walk reads their ignore files too), and
+    the ignore files in them."""
     from ..project_walk import IGNORE_FILES  # building only: a query never walks
 
     folders = dict.fromkeys(visited)
     for place in places:
         current = root
-        for part in Path(place).parts[:-1]:  # the walk reads the ignore files above it
+        for part in Path(place).parts[:-1]:
             folders[current] = None
             current = current / part
         folders[current] = None
@@ -62,6 +54,21 @@ def record_listing(
         if os.path.exists(root / inside):
             watched.append(inside)
             break
+    return watched
+
+
+def record_listing(
+    root: Path,
+    config: Config,
+    private_paths: tuple[Path, ...],
+    places: dict[str, list[int]],
+    watched: list[str],
+    trusted_before_ns: int,
+) -> dict:
+    """What the index keeps of a listing: per place the numbers of its files, the
+    settings, and the `stat` of every watched path. A `stat` modified at or after
+    `trusted_before_ns` could stay as it is through a change in the same clock tick: a
+    folder's entries then decide, and an ignore file is never trusted."""
     keys = array("q")
     kept = []
     private = _private_names(private_paths)
@@ -70,7 +77,7 @@ def record_listing(
             info = os.stat(root / path, follow_symlinks=False)
         except OSError:
             continue
-        mtime = NEVER if info.st_mtime_ns >= now_ns - RACY_NS else info.st_mtime_ns
+        mtime = NEVER if info.st_mtime_ns >= trusted_before_ns else info.st_mtime_ns
         entries = _entries_digest(root / path, private) if stat.S_ISDIR(info.st_mode) else NO_DIGEST
         if entries is None:
             continue

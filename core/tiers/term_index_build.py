@@ -4,6 +4,7 @@ listed the way the counting run selects them, read once and its tokens counted."
 from __future__ import annotations
 
 import os
+import stat
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ from ..models import ResolvedScope
 from ..process import run_bounded
 from ..project import is_inside, relative_source
 from .base import Deadline
-from .cached_listing import record_listing
+from .cached_listing import record_listing, watched_paths
 from .grep import find_ripgrep
 from .term_index import (
     BINARY,
@@ -98,7 +99,15 @@ def build_term_index(
             place: [number_of[source] for source in found if source in number_of]
             for place, found in walked.items()
         }
-        listing = record_listing(root, config, private_paths, listed, visited, time.time_ns())
+        watched = watched_paths(root, listed, visited)
+        # An ignore file written just before (a project just copied) is waited out too.
+        newest = max((_mtime(root / path) for path in watched), default=0)
+        slept = _wait_until(newest + RACY_NS, should_stop)
+        if slept is None:
+            return None
+        waited += slept
+        trusted_before = time.time_ns() - RACY_NS
+        listing = record_listing(root, config, private_paths, listed, watched, trusted_before)
         # The folders' `stat`s were taken after the walk: they vouch for its listing only
         # if a second walk, after them, lists the same files (none came or went between).
         if _walk(root, config, places, private_paths)[0] != walked:
@@ -176,23 +185,43 @@ class _Reader:
     def settle(self, files: list[IndexedFile], should_stop: Callable[[], bool]) -> float | None:
         """Seconds waited for the files read too soon after a change, which are then read
         again (None: `should_stop` said so meanwhile)."""
-        started = time.monotonic()
+        slept: float | None = 0.0
         if self.racy:
-            until = max(self.racy.values()) + RACY_NS + 1_000_000
-            while (left := until - time.time_ns()) > 0:
-                if should_stop():
-                    return None
-                time.sleep(min(left, 100_000_000) / 1e9)
+            slept = _wait_until(max(self.racy.values()) + RACY_NS, should_stop)
+            if slept is None:
+                return None
             for number in self.racy:
                 found = self.read(files[number].path)
                 if found is not None:
                     files[number], self.pending[number] = found[0], found[1]
         for number, counted in self.pending.items():
             self.postings.add(number, counted)
-        return time.monotonic() - started if self.racy else 0.0
+        return slept
 
     def close(self) -> None:
         os.close(self.fd)
+
+
+def _wait_until(time_ns: int, should_stop: Callable[[], bool]) -> float | None:
+    """Sleeps until the clock is past `time_ns` (a file's mtime plus the racy window);
+    the seconds slept, or None when `should_stop` said so first."""
+    slept = 0.0
+    while (left := time_ns + 1_000_000 - time.time_ns()) > 0:
+        if should_stop():
+            return None
+        time.sleep(min(left, 100_000_000) / 1e9)
+        slept += min(left, 100_000_000) / 1e9
+    return slept
+
+
+def _mtime(path: Path) -> int:
+    """A watched path's mtime, 0 for a folder (its entries decide, whatever its age) or
+    a path gone."""
+    try:
+        info = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return 0
+    return 0 if stat.S_ISDIR(info.st_mode) else info.st_mtime_ns
 
 
 def _places(root: Path, scopes: Iterable[ResolvedScope]) -> tuple[Path, ...]:
