@@ -228,7 +228,7 @@ class _IndexedCount:
     def listing(self) -> list[str] | None:
         # Imported only here: with the index's listing, a query starts no process.
         from ..process import run_bounded
-        from .grep_ripgrep import files_argv
+        from .grep_ripgrep import files_argv, listed_paths
 
         request = self.request
         self.argv = argv = files_argv(
@@ -245,13 +245,7 @@ class _IndexedCount:
         if result.launch_error or result.returncode not in (0, 1, 2) or result.truncated:
             self.notes.append("term index not used: ripgrep could not list the files")
             return None
-        listed = []
-        for raw in result.stdout.split(b"\0")[:-1]:
-            try:
-                listed.append(raw.decode("utf-8").removeprefix("./"))
-            except UnicodeDecodeError:
-                continue  # as the counting run: such a name cannot be a source
-        return listed
+        return listed_paths(result.stdout)
 
     def count_indexed(self) -> None:
         """The unchanged files' counts: each token holding a match counts for its files."""

@@ -121,8 +121,18 @@ def parse_listing(stdout: bytes, candidates: Candidates) -> list[str]:
     """The listed paths (UTF-8 names only); the scope's size goes into `candidates`."""
     pieces = stdout.split(b"\0")
     _read_stats(pieces[-1], candidates)
+    return _decoded(pieces[:-1])
+
+
+def listed_paths(stdout: bytes) -> list[str]:
+    """The paths of a `--files --null` listing (UTF-8 names only, as the counting run
+    takes them: such a name cannot be a source)."""
+    return _decoded(stdout.split(b"\0")[:-1])
+
+
+def _decoded(names: list[bytes]) -> list[str]:
     listed = []
-    for raw in pieces[:-1]:
+    for raw in names:
         try:
             listed.append(raw.decode("utf-8").removeprefix("./"))
         except UnicodeDecodeError:

@@ -14,7 +14,7 @@ from ..config.model import Config
 from ..files import BinaryFile, Unreadable, read_text_file
 from ..models import ResolvedScope
 from ..process import run_bounded
-from ..project import is_inside, relative_source
+from ..project import relative_source
 from .base import Deadline
 from .cached_listing import record_listing, watched_paths
 from .grep import find_ripgrep
@@ -238,26 +238,13 @@ def _walk(
 ) -> tuple[dict[str, list[str]], list[Path]]:
     """Per place (root-relative, "" the root), the files the pure-Python walk lists under
     it; and every folder whose entries it read."""
-    from ..project_walk import walk_files
-
-    def is_private(path: Path) -> bool:
-        return any(is_inside(path, p) for p in private_paths)
+    from .grep_scan import walk_searched
 
     visited: list[Path] = []
     walked: dict[str, list[str]] = {}
     for place in places:
-        walked[relative_source(place, root)] = [
-            relative_source(found.path, root)
-            for found in walk_files(
-                place,
-                root,
-                include_ignored=config.filtering.include_ignored,
-                machine_data=config.filtering.include_machine_data,
-                skip=is_private,
-                visited=visited,
-            )
-            if not is_private(found.path)
-        ]
+        found = walk_searched(place, root, config, private_paths, visited=visited)
+        walked[relative_source(place, root)] = [relative_source(f.path, root) for f in found]
     return walked, visited
 
 
@@ -265,7 +252,7 @@ def _ripgrep_sources(
     rg: str, root: Path, config: Config, places: tuple[Path, ...], private_paths: tuple[Path, ...]
 ) -> list[str]:
     """The files under `places` ripgrep lists (no size cap), each once."""
-    from .grep_ripgrep import files_argv
+    from .grep_ripgrep import files_argv, listed_paths
 
     argv = files_argv(rg, root, places, (), config, private_paths)
     result = run_bounded(argv, Deadline.after(600.0), cwd=root)
@@ -273,13 +260,7 @@ def _ripgrep_sources(
         raise ListingFailed(result.launch_error or result.first_stderr_line() or "ripgrep failed")
     if result.truncated:
         raise ListingFailed(f"ripgrep's listing is over {len(result.stdout)} bytes")
-    sources: dict[str, None] = {}
-    for raw in result.stdout.split(b"\0")[:-1]:
-        try:
-            sources[raw.decode("utf-8").removeprefix("./")] = None
-        except UnicodeDecodeError:
-            continue
-    return list(sources)
+    return list(dict.fromkeys(listed_paths(result.stdout)))
 
 
 def list_sources(
