@@ -5,12 +5,13 @@ identifiers every language's copy ranks next to the original and fills the answe
 one page (a project like FastAPI keeps its docs in a dozen languages). Two documentation
 files are the same page in two languages when their paths differ only by a language tag:
 a folder (`docs/en/docs/cors.md` and `docs/pt-BR/docs/cors.md`; `docs/guide.md` and
-`docs/zh/guide.md`) or a suffix before the extension (`README.md` and `README.fr.md`,
+`docs/zh/guide.md`), a suffix of a folder's name (tldr's `pages.fr/common/tar.md` beside
+`pages/common/tar.md`) or a suffix before the extension (`README.md` and `README.fr.md`,
 `README_zh-CN.md`, `README-de.md`).
 Two English files (an untagged name counts as English) are the project's own two files
 (`docs/a.md`, `docs/en/a.md`). A tag that is also a common folder name or word (`io`,
-`it`, `ml`, `os`...) counts only beside `en`, or between a dot and the extension
-(`README.it.md`): `docs/ml/index.md` next to `docs/index.md` is a section, not Malayalam,
+`it`, `ml`, `os`...) counts only beside `en`, or after a dot (`README.it.md`,
+`pages.it/`): `docs/ml/index.md` next to `docs/index.md` is a section, not Malayalam,
 and `how-to-do-it.md` is no Italian page. Projects also write `cn` and `jp` for Chinese
 and Japanese (`README.cn.md`); they count as those, as surely as `it` does.
 
@@ -91,6 +92,9 @@ def page_and_language(path: str) -> tuple[str, str] | None:
     for index, part in enumerate(parts):
         if language_of(part):
             return "/".join([*parts[:index], *parts[index + 1 :], stem]), part
+        base, tag_dot, tag = part.rpartition(".")
+        if tag_dot and base and language_of(tag):  # tldr's `pages.fr/` beside `pages/`
+            return "/".join([*parts[:index], base, *parts[index + 1 :], stem]), SuffixTag(tag)
     base, tag_dot, tag = stem.rpartition(".")
     if tag_dot and base and language_of(tag):
         return "/".join([*parts, base]), SuffixTag(tag)

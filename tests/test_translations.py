@@ -26,6 +26,12 @@ from tierscope.translations import ServedPages, page_and_language, words_held
         ("docs/de/guide.asciidoc", ("docs/guide", "de")),
         ("notes.v2.md", ("notes.v2", "")),
         ("README.cn.md", ("README", "cn")),  # not ISO 639-1, but what projects write
+        # A folder named with a tag after a dot (tldr's `pages.fr/`, beside `pages/`).
+        ("pages.fr/common/tar.md", ("pages/common/tar", "fr")),
+        ("pages.pt_BR/linux/ip.md", ("pages/linux/ip", "pt_BR")),
+        ("pages.it/common/tar.md", ("pages/common/tar", "it")),
+        ("docs/v1.2/intro.md", ("docs/v1.2/intro", "")),
+        ("node.js/intro.md", ("node.js/intro", "")),
         ("src/de/module.py", None),
         ("LICENSE", None),
     ],
@@ -62,6 +68,10 @@ def served(*paths: str) -> ServedPages:
         # The same page in another format: Starlight's English .mdx, its pt-PT copy .md.
         ("docs/environmental-impact.mdx", "docs/pt-pt/environmental-impact.md"),
         ("README.rst", "README.zh-CN.md"),
+        # tldr: every language's pages in a folder named `pages.<tag>`.
+        ("pages/common/tar.md", "pages.fr/common/tar.md"),
+        ("pages/common/tar.md", "pages.zh_TW/common/tar.md"),
+        ("pages/common/tar.md", "pages.id/common/tar.md"),
     ],
 )
 def test_another_language_of_a_served_page_is_a_translation(kept, candidate):
@@ -102,6 +112,11 @@ def test_words_held_counts_the_query_words_a_text_spells_as_written():
         ("README.it.md", True),
         ("README.cn.md", True),
         ("docs/es/docs/cors.md", True),
+        ("pages.de/common/tar.md", True),
+        ("pages.it/common/tar.md", True),
+        ("pages/common/tar.md", False),
+        ("pages.en/common/tar.md", False),
+        ("docs/v1.2/intro.md", False),
         ("docs/it/index.md", False),  # a folder named like a language: maybe a section
         ("docs/how-to-do-it.md", False),
         ("README.md", False),
