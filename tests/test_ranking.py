@@ -358,13 +358,15 @@ def test_test_files_are_told_by_their_folder_or_their_name():
         "okhttp/src/commonTest/kotlin/Helpers.kt", "app/src/androidTest/java/Flow.java",
         "lib/src/testFixtures/kotlin/Fakes.kt", "test-utils/common/src/MainDispatcherTestBase.kt",
         "internal/testutil/server.go", "src/test_utils/mock.rs",
+        # Perl's and git's `t/` folder, Perl's `*.t` files.
+        "t/t6010-merge-base.sh", "t/helper/test-tool.c", "lib/Foo/t/basic.t", "xt/author.t",
     ]  # fmt: skip
     others = [
         "src/budget.py", "src/latest.py", "src/contest.py", "src/testing.py", "docs/testing.md",
         "spec/api.md", "specs/budget.md", "src/attestation/budget.py", "src/protest_test_plan.md",
         "src/testing_utils.c", "src/latest_test_results.md", "src/fixture.py",
         "okhttp/src/jvmMain/kotlin/Dispatcher.kt", "src/contest/Main.kt",
-        "src/attest_utils/sign.go",
+        "src/attest_utils/sign.go", "src/t.c", "docs/t.md", "src/part/main.t.go",
     ]  # fmt: skip
     assert [path for path in tests if not is_test_file(path)] == []
     assert [path for path in others if is_test_file(path)] == []
@@ -400,12 +402,14 @@ def test_dated_posts_are_told_by_their_folder_or_their_name():
         "newsfragments/101.feature.rst", "changelog/14635.bugfix.rst",
         "docs/community/3.0-announcement.md", "docs/topics/release-announcement.rst",
         "docs/changelogs/changelog_3x.md", "docs/changelog_4x.md", "CHANGELOG-1.0.md",
+        "Documentation/RelNotes/2.51.1.adoc", "RelNotes", "doc/relnotes/1.0.txt",
     ]  # fmt: skip
     others = [
         "docs/guide/workers.md", "news/views.py", "blog/models.py", "docs/blogging.md",
         "src/changelog.py", "docs/history_of_budgets/intro.md", "README.md", "docs/posts.md",
         "src/releases/publish.py", "docs/releasing.md", "docs/announcements-policy.md",
         "docs/changelogs/upgrading_to_okhttp_4.md", "docs/news_feed.md",
+        "docs/relnotes-tool.md",
     ]  # fmt: skip
     assert [path for path in posts if not is_dated_post(path)] == []
     assert [path for path in others if is_dated_post(path)] == []
