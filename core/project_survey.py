@@ -76,7 +76,7 @@ LANGUAGES = {
     ".scala": "Scala", ".c": "C", ".h": "C", ".cc": "C++", ".cpp": "C++", ".cxx": "C++",
     ".hpp": "C++", ".hh": "C++", ".cs": "C#", ".fs": "F#", ".swift": "Swift",
     ".m": "Objective-C", ".mm": "Objective-C", ".rb": "Ruby", ".php": "PHP", ".pl": "Perl",
-    ".pm": "Perl", ".lua": "Lua", ".r": "R", ".jl": "Julia", ".ex": "Elixir",
+    ".pm": "Perl", ".perl": "Perl", ".lua": "Lua", ".r": "R", ".jl": "Julia", ".ex": "Elixir",
     ".exs": "Elixir", ".erl": "Erlang", ".hs": "Haskell", ".ml": "OCaml", ".mli": "OCaml",
     ".clj": "Clojure", ".cljs": "Clojure", ".dart": "Dart", ".zig": "Zig", ".nim": "Nim",
     ".sh": "Shell", ".bash": "Shell", ".zsh": "Shell", ".ps1": "PowerShell", ".sql": "SQL",

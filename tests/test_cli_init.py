@@ -704,6 +704,25 @@ def test_asciidoc_docs_are_documentation_by_either_extension(capsys, make_projec
     assert "Erlang (2 files)" in written  # a header file is Erlang too
 
 
+def test_perl_scripts_named_dot_perl_are_code(capsys, make_project):
+    # git writes its Perl programs as `git-send-email.perl`, `git-svn.perl`: init knew
+    # `.pl` and `.pm` only, so the code scope left them out.
+    root = make_project(
+        {
+            "git-send-email.perl": "#!/usr/bin/perl\n# Authenticate to the SMTP server.\n",
+            "perl/Git.pm": "package Git;\n1;\n",
+            "strbuf.c": "void strbuf_addf(void) {}\n",
+            "README.md": "# Project\n",
+        }
+    )
+    init(capsys, root)
+    written = (root / ".tierscope.yaml").read_text()
+    assert "git-send-email.perl" in scopes_of(written)["code"].grep_paths
+    assert "Perl (2 files)" in written
+    hits, _ = query(capsys, root, "SMTP server authenticate", "--scope", "code")
+    assert [hit["source"] for hit in hits] == ["git-send-email.perl"]
+
+
 def test_code_folders_holding_documents_get_source_files_only(capsys, make_project):
     # Cowboy's examples/ holds a README (AsciiDoc), a Makefile and an Erlang program in
     # each of 16 folders: it is both a docs and a code folder, and with no filter the code

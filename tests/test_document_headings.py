@@ -711,3 +711,69 @@ def test_rst_titles_adorned_with_hashes_stay_rst_titles():
     # markdown's empty `######` heading, two a title, which outnumbered the rst titles.
     text = "######\nPart I\n######\n\nIntro.\n\n######\nPart 2\n######\n\nMore.\n"
     assert titles(text, "docs/index.rst") == [("Part I", 1), ("Part 2", 1)]
+
+
+GIT_MAN_PAGE = """\
+git-credential-cache(1)
+=======================
+
+NAME
+----
+git-credential-cache - Helper to temporarily store passwords in memory
+
+SYNOPSIS
+--------
+-----------------------------
+git config credential.helper 'cache [<options>]'
+-----------------------------
+
+DESCRIPTION
+-----------
+
+This command caches credentials for use by future Git programs.
+
+OPTIONS
+-------
+
+--timeout <seconds>::
+
+\tNumber of seconds to cache credentials (default: 900).
+
+--socket <path>::
+
+\tUse `<path>` to contact a running cache daemon.
+
+EXAMPLES
+--------
+
+The point of this helper is to reduce the number of times you must type
+your password. For example:
+
+------------------------------------
+$ git config credential.helper cache
+------------------------------------
+
+Sub part
+~~~~~~~~
+
+Text.
+"""
+
+
+def test_asciidoc_two_line_titles_start_sections_and_are_no_listing_blocks():
+    # git's manual pages underline their titles (`OPTIONS` over `-------`): the underline
+    # was read as a listing block's delimiter, which then hid every title and labelled
+    # list entry after it, and "credential cache timeout" served the examples.
+    assert titles(GIT_MAN_PAGE, "Documentation/git-credential-cache.adoc") == [
+        ("git-credential-cache(1)", 1), ("NAME", 2), ("SYNOPSIS", 2), ("DESCRIPTION", 2),
+        ("OPTIONS", 2), ("--timeout <seconds>::", 7), ("--socket <path>::", 7),
+        ("EXAMPLES", 2), ("Sub part", 3),
+    ]  # fmt: skip
+    cut = snippet(GIT_MAN_PAGE, "Documentation/git-credential-cache.adoc", "cache timeout", 120)
+    assert "Number of seconds to cache credentials" in cut.text, cut.text
+
+
+def test_an_asciidoc_listing_block_under_a_longer_line_is_still_a_block():
+    # An underline is as long as its title, give or take two characters.
+    text = "== Use\n\nFor example, run this:\n----\n= not a heading\n----\n\n== Next\n"
+    assert titles(text, "a.adoc") == [("== Use", 2), ("== Next", 2)]

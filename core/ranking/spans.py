@@ -52,6 +52,12 @@ ASCIIDOC_TERM = re.compile(r"[^\s:/].*?[^:\s](?:::|:::|::::|;;)[ \t]*$")
 ASCIIDOC_TERM_LEVEL = 7
 # AsciiDoc's listing and literal blocks (`----`, `....`): their lines are text.
 _ASCIIDOC_DELIMITER = re.compile(r"(-{4,}|\.{4,})[ \t]*$")
+# AsciiDoc's two-line titles (git's manual pages: `OPTIONS` over `-------`): a title
+# starting with a word, underlined as long as it, give or take two characters, by one of
+# these (its level, as `=` to `=====` say it); `--` is an open block's delimiter.
+_ASCIIDOC_UNDERLINE = re.compile(r"([=~^+-])\1+[ \t]*$")
+_ASCIIDOC_UNDERLINE_LEVELS = {"=": 1, "-": 2, "~": 3, "^": 4, "+": 5}
+_ASCIIDOC_UNDERLINE_SLACK = 2
 # A Vim help file (a Neovim plugin's doc/*.txt), told by its first line opening with its own
 # tag (`*telescope.txt*`) or a modeline near its end (`vim:tw=78:ts=8:ft=help:norl:`).
 _VIM_FILE_TAG = re.compile(r"\*[\w.-]+\.txt\*")
@@ -294,11 +300,16 @@ def is_setext_heading(lines: list[str], index: int) -> bool:
 
 
 def asciidoc_headings(lines: list[str]) -> list[Heading]:
-    """`= Title` to `====== Title`, and the terms of labelled lists (ASCIIDOC_TERM),
-    outside listing and literal blocks."""
+    """`= Title` to `====== Title`, two-line titles (`Title` over `-----`), and the terms
+    of labelled lists (ASCIIDOC_TERM), outside listing and literal blocks."""
     headings: list[Heading] = []
     delimiter: str | None = None
     for index, line in enumerate(lines):
+        if delimiter is None and index and _asciidoc_underlines(lines[index - 1], line):
+            if not headings or headings[-1].title != index - 1:
+                level = _ASCIIDOC_UNDERLINE_LEVELS[line[0]]
+                headings.append(Heading(index - 1, index - 1, level))
+            continue
         block = _ASCIIDOC_DELIMITER.match(line)
         if block:
             marker = block.group(1)
@@ -314,6 +325,18 @@ def asciidoc_headings(lines: list[str]) -> list[Heading]:
             elif line.rstrip(" \t").endswith((":", ";")) and ASCIIDOC_TERM.match(line):
                 headings.append(Heading(index, index, ASCIIDOC_TERM_LEVEL))
     return headings
+
+
+def _asciidoc_underlines(title: str, line: str) -> bool:
+    """Whether `line` underlines `title` as an AsciiDoc two-line section title."""
+    if not _ASCIIDOC_UNDERLINE.match(line):
+        return False
+    underline, title = line.rstrip(" \t"), title.rstrip(" \t")
+    return (
+        underline != "--"
+        and title[:1].isalnum()
+        and abs(len(title) - len(underline)) <= _ASCIIDOC_UNDERLINE_SLACK
+    )
 
 
 def underlined_headings(lines: list[str]) -> list[Heading]:
