@@ -47,7 +47,11 @@ class _Rules:
             # pathspec costs ~30 ms to import: only the ripgrep-less scan pays it.
             import pathspec
 
-            self.spec = pathspec.GitIgnoreSpec.from_lines(rules)
+            try:
+                self.spec = pathspec.GitIgnoreSpec.from_lines(rules)
+            except ValueError:  # a line pathspec refuses: the others still apply
+                rules = _readable_rules(rules)
+                self.spec = pathspec.GitIgnoreSpec.from_lines(rules)
             if len(self.spec.patterns) == len(rules):
                 self.folder_rules = [
                     (rule.rstrip().endswith("/**"), pattern)
@@ -68,6 +72,23 @@ class _Rules:
             if pattern.match_file(relative if inside_only else relative + "/") is not None:
                 decided = pattern.include
         return decided
+
+
+def _readable_rules(rules: list[str]) -> list[str]:
+    """The rules as ripgrep reads them: a lone `!` whitelists everything below (`!*`), a
+    line that is no pattern (a dangling `\\`) is skipped."""
+    import pathspec
+
+    readable = []
+    for rule in rules:
+        if rule.strip() == "!":
+            rule = "!*"
+        try:
+            pathspec.GitIgnoreSpec.from_lines([rule])
+        except ValueError:
+            continue
+        readable.append(rule)
+    return readable
 
 
 def _builtin_excluded(name: str, is_dir: bool, machine_data: bool) -> bool:
