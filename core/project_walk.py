@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 import stat
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,14 +46,12 @@ class _Rules:
         self.folder_rules: list[tuple[bool, Any]] = []
         rules = [line for line in lines if line.strip() and not line.startswith("#")]
         if rules:
-            # pathspec costs ~30 ms to import: only the ripgrep-less scan pays it.
-            import pathspec
-
+            # pathspec costs ~30 ms to import: only the ripgrep-less scan pays it (_spec).
             try:
-                self.spec = pathspec.GitIgnoreSpec.from_lines(rules)
-            except ValueError:  # a line pathspec refuses: the others still apply
+                self.spec = _spec(rules)
+            except (ValueError, re.error):  # a line that is no pattern: the others apply
                 rules = _readable_rules(rules)
-                self.spec = pathspec.GitIgnoreSpec.from_lines(rules)
+                self.spec = _spec(rules)
             if len(self.spec.patterns) == len(rules):
                 self.folder_rules = [
                     (rule.rstrip().endswith("/**"), pattern)
@@ -74,18 +74,26 @@ class _Rules:
         return decided
 
 
-def _readable_rules(rules: list[str]) -> list[str]:
-    """The rules as ripgrep reads them: a lone `!` whitelists everything below (`!*`), a
-    line that is no pattern (a dangling `\\`) is skipped."""
+def _spec(rules: list[str]) -> Any:
+    """pathspec's matcher for these rules, without the warnings Python's `re` gives about
+    some of them (`[[`: a possible nested set) on stderr."""
     import pathspec
 
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        return pathspec.GitIgnoreSpec.from_lines(rules)
+
+
+def _readable_rules(rules: list[str]) -> list[str]:
+    """The rules as ripgrep reads them: a lone `!` whitelists everything below (`!*`), a
+    line that is no pattern (a dangling `\\`, a range `[z-a]`) is skipped."""
     readable = []
     for rule in rules:
         if rule.strip() == "!":
             rule = "!*"
         try:
-            pathspec.GitIgnoreSpec.from_lines([rule])
-        except ValueError:
+            _spec([rule])
+        except (ValueError, re.error):
             continue
         readable.append(rule)
     return readable

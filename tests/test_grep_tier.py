@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import warnings
 from dataclasses import replace
 from pathlib import Path
 
@@ -480,25 +481,25 @@ def test_a_hidden_entry_an_ignore_file_whitelists_is_searched(make_project, engi
 def test_an_ignore_file_with_lines_that_are_no_patterns_still_applies(make_project, engine):
     # Black's tests/data/invalid_gitignore_tests/.gitignore is a lone `!`: pathspec
     # refused the whole file and the pure-Python walk (init's survey, the scan, the index
-    # build) crashed. ripgrep skips a line it cannot read (a dangling `\`) and reads a
-    # lone `!` as whitelisting everything below, hidden entries too.
+    # build) crashed. ripgrep skips a line it cannot read (a dangling `\`, a range
+    # `[z-a]`) and reads a lone `!` as whitelisting everything below, hidden entries
+    # too. Python's warnings about a pattern (`[[`) are nobody's business on stderr.
     root = make_project(
         {
             "sub/.gitignore": "!\n*.bak\n\\\n",
             "sub/a.md": "needle a\n",
             "sub/b.bak": "needle b\n",
             "sub/.hidden/c.md": "needle c\n",
-            "other/.gitignore": "\\\n*.log\n",
+            "other/.gitignore": "\\\nx[z-a]\na[[b]\n*.log\n",
             "other/d.md": "needle d\n",
             "other/e.log": "needle e\n",
             "other/.f.md": "needle f\n",
         }
     )
-    assert sorted(sources(search(root, "needle", paths=(".",)))) == [
-        "other/d.md",
-        "sub/.hidden/c.md",
-        "sub/a.md",
-    ]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        found = sorted(sources(search(root, "needle", paths=(".",))))
+    assert found == ["other/d.md", "sub/.hidden/c.md", "sub/a.md"]
 
 
 def test_a_folder_ignored_stays_ignored_when_only_its_contents_are_whitelisted(
