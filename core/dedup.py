@@ -41,11 +41,17 @@ _WORD = re.compile(r"[^\W_]+")
 AGGREGATE_RATIO = 4
 
 SizeOf = Callable[[str], "int | None"]
+# Whether a source's first lines say a tool wrote it (file_roles.says_generated).
+GeneratedOf = Callable[[str], bool]
 
 
-def _is_original(source: str, other: str, size_of: SizeOf | None) -> bool:
+def _is_original(
+    source: str, other: str, size_of: SizeOf | None, generated_of: GeneratedOf | None = None
+) -> bool:
     """Whether `source` is the original of a passage `other` shows too: the smaller of two
-    files when one is an aggregate (AGGREGATE_RATIO), else the one original_first prefers
+    files when one is an aggregate (AGGREGATE_RATIO), else the one a tool did not write
+    (the Rust book's `nostarch/chapter02.md`, "generated from the content in the `/src/`
+    directory", is a copy), else the one original_first prefers
     (not build output, no copy marker, shallower), else the one whose name's words the
     other's name holds and more (`binding.go` of `binding_nomsgpack.go`, Polly's
     `AdvancedCircuitBreakerSyntax.cs` of `AsyncAdvancedCircuitBreakerSyntax.cs`). Of two
@@ -58,6 +64,10 @@ def _is_original(source: str, other: str, size_of: SizeOf | None) -> bool:
                 return True
             if other_size * AGGREGATE_RATIO <= size:
                 return False
+    if generated_of is not None:
+        written_by_a_tool = generated_of(source)
+        if written_by_a_tool != generated_of(other):
+            return not written_by_a_tool
     mine, theirs = original_first(source), original_first(other)
     if mine[:3] != theirs[:3]:
         return mine[:3] < theirs[:3]
@@ -121,10 +131,13 @@ def _overlaps(a: Hit, b: Hit) -> bool:
     return a.line_start <= b_end and b.line_start <= a_end
 
 
-def deduplicate(hits: Iterable[Hit], size_of: SizeOf | None = None) -> tuple[tuple[Hit, ...], int]:
+def deduplicate(
+    hits: Iterable[Hit], size_of: SizeOf | None = None, generated_of: GeneratedOf | None = None
+) -> tuple[tuple[Hit, ...], int]:
     """Keep the best-scoring hit of each overlapping group, of each identical or nearly
     identical text (under its original's name: `_is_original`, `size_of` giving a source's
-    size in bytes) and of each page's languages; return (kept, removed count)."""
+    size in bytes, `generated_of` whether a tool wrote it) and of each page's languages;
+    return (kept, removed count)."""
     kept: list[Hit] = []
     by_content: dict[str, int] = {}
     hits = tuple(hits)
@@ -144,7 +157,7 @@ def deduplicate(hits: Iterable[Hit], size_of: SizeOf | None = None) -> tuple[tup
         same = by_content.get(hit.content)
         if same is not None:
             removed += 1
-            if _is_original(hit.source, kept[same].source, size_of):
+            if _is_original(hit.source, kept[same].source, size_of, generated_of):
                 kept[same] = replace(
                     kept[same], source=hit.source, line_start=hit.line_start,
                     line_end=hit.line_end,
@@ -159,7 +172,7 @@ def deduplicate(hits: Iterable[Hit], size_of: SizeOf | None = None) -> tuple[tup
         if copied is not None:
             removed += 1
             earlier = kept[copied]
-            if _is_original(hit.source, earlier.source, size_of):
+            if _is_original(hit.source, earlier.source, size_of, generated_of):
                 # The original (`binding.go`, not `binding_nomsgpack.go`) at the copy's rank.
                 kept[copied] = replace(hit, score=earlier.score)
                 shown[copied] = (lines, runs)

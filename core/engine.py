@@ -105,7 +105,7 @@ def run_tiers(
             outcomes.append(outcome)
             on_event(TierFinished(query_id, outcome))
 
-    hits, removed = deduplicate(served_hits, _size_under(root))
+    hits, removed = deduplicate(served_hits, _size_under(root), _generated_under(root))
     turns = session.turn() if session is not None else contextlib.nullcontext()
     with turns as turn:
         if turn is None:
@@ -180,6 +180,31 @@ def _apply_filter(outcome: TierOutcome, context_filter: ContextFilter) -> TierOu
         hits=(),
         filtered=tuple(filtered),
     )
+
+
+# How much of a file's start is read to tell whether a tool wrote it.
+GENERATED_HEAD_BYTES = 4096
+
+
+def _generated_under(root: Path) -> Callable[[str], bool]:
+    """Whether a source's first lines say a tool wrote it (False when it is gone or is no
+    file under the root). Asked only of two hits showing one passage."""
+    resolved_root = root.resolve()
+
+    def generated_of(source: str) -> bool:
+        from .files import read_head
+        from .ranking.file_roles import says_generated
+
+        path = root / source
+        try:
+            if not is_inside(path.resolve(), resolved_root):
+                return False
+        except (OSError, ValueError):
+            return False
+        head = read_head(path, GENERATED_HEAD_BYTES).decode("utf-8", "replace")
+        return says_generated(head.splitlines())
+
+    return generated_of
 
 
 def _size_under(root: Path) -> Callable[[str], int | None]:

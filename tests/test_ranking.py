@@ -1040,6 +1040,28 @@ def test_a_table_of_contents_is_not_served_where_a_passage_with_the_same_terms_i
     assert "Request 17 was refused" in cut.text, cut.text
 
 
+def test_link_definitions_are_not_served_where_a_passage_with_the_same_terms_is():
+    # The Rust book ends each chapter with its links' definitions (`[iostdin]:
+    # ../std/io/struct.Stdin.html`); on "read a line from stdin" the guessing game's
+    # chapter served its summary and those definitions, not where it reads the input.
+    filler = "".join(f"Some other step {n} of the game, told at length.\n\n" for n in range(40))
+    text = (
+        "# Programming a Guessing Game\n\n"
+        "## Receiving User Input\n\n"
+        "Now we call the `stdin` function from the `io` module, which lets us handle user\n"
+        "input; `read_line` reads a line into the string we pass it.\n\n"
+        f"## Playing\n\n{filler}"
+        "## Summary\n\nThis project introduced many new concepts.\n\n"
+        "[iostdin]: ../std/io/struct.Stdin.html\n"
+        "[read_line]: ../std/io/struct.Stdin.html#method.read_line\n"
+        "[string]: ../std/string/struct.String.html\n"
+        "[lines]: ../std/primitive.str.html#method.lines\n"
+    )
+    cut = snippet(text, "src/ch02-00-guessing-game-tutorial.md", "read a line from stdin")
+    assert "lets us handle user" in cut.text, cut.text
+    assert "[iostdin]:" not in cut.text, cut.text
+
+
 RUST_WITH_TESTS = (
     "use std::io;\n\n"
     + "".join(f"fn helper_{i}() -> u32 {{\n    {i}\n}}\n\n" for i in range(12))

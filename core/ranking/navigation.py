@@ -15,6 +15,10 @@ from .spans import Span
 # answers rather than giving them: it is never the second passage.
 _LINK_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[[^\]]*\]\([^)]*\)[ \t]*$")
 NAVIGATION_SHARE = 0.5
+# A markdown link reference definition (`[read_line]: ../std/io/struct.Stdin.html`): the
+# Rust book ends each chapter with dozens, a URL's words matching a question's. A span
+# mostly made of them points elsewhere too.
+_LINK_DEFINITION = re.compile(r" {0,3}\[[^\]]+\]:[ \t]*\S+")
 _LIST_MARKS = frozenset("-*+0123456789")
 # In code, the lines that bring names in from elsewhere: an import block names what a
 # question is about without saying anything of it. A span of code more than
@@ -39,7 +43,9 @@ def navigation_test(lines: list[str], *, code: bool) -> Callable[[Span], bool]:
         marked = _import_lines(lines)
     else:
         marked = [
-            line.lstrip(" \t")[:1] in _LIST_MARKS and bool(_LINK_ITEM.match(line)) for line in lines
+            (line.lstrip(" \t")[:1] in _LIST_MARKS and bool(_LINK_ITEM.match(line)))
+            or (line[:4].lstrip(" ")[:1] == "[" and bool(_LINK_DEFINITION.match(line)))
+            for line in lines
         ]
     pointing = list(accumulate(marked, initial=0))
     if not pointing[-1]:
