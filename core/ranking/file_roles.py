@@ -110,14 +110,16 @@ _TEST_PATH = re.compile(
 
 
 # A blog, news, release-notes or announcements folder (pytest's `announce/`, Django's
-# `releases/`, Python's `whatsnew/`, git's `RelNotes/`), a changelog's name (`changelog_3x.md` too), its
+# `releases/`, Python's `whatsnew/`, git's `RelNotes/`), a changelog's name (`changelog_3x.md`,
+# older entries moved out: `ChangeLog-old.md`, `CHANGELOG_PRE_v30.md`), its
 # pieces' folder (towncrier's `changelog.d/`, `changelog/`, `changes/`, `newsfragments/`;
 # not okhttp's `changelogs/`, which keeps the upgrade guides too), an announcement's name;
 # only for documents (spans.document_kind).
 _POST_PATH = re.compile(
     r"(?:^|/)(?:blog|_?posts|news|changelog(?:\.d)?|changes|newsfragments|rel(?:ease)?[-_]?notes"
     r"|releases|announce|whatsnew)/"
-    r"|(?:^|/)(?:changelog|changes|history|news|rel(?:ease)?[-_]?notes)(?:[-_]v?\d[\w.]*?)?"
+    r"|(?:^|/)(?:changelog|changes|history|news|rel(?:ease)?[-_]?notes)"
+    r"(?:[-_](?:v?\d[\w.]*?|old|archive|pre[-_]?v?\d[\w.]*?))?"
     r"(?:\.[a-z]+)?$"
     r"|(?:^|/)[^/]*[-_]announcement\.[a-z]+$",
     re.IGNORECASE,
