@@ -14,10 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .files import read_head
 from .ignore_rules import BUILTIN_EXCLUDED_DIRS, BUILTIN_EXCLUDED_FILES, MACHINE_DATA_FILES
 from .project import is_inside
 
 IGNORE_FILES = (".gitignore", ".ignore", ".rgignore")
+IGNORE_FILE_BYTES = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,11 +36,13 @@ class _Rules:
     def __init__(self, directory: Path, extra: list[str] | None = None) -> None:
         lines: list[str] = list(extra or ())
         for name in IGNORE_FILES:
-            try:
-                with open(directory / name, encoding="utf-8", errors="replace") as handle:
-                    lines += handle.read(1 << 20).splitlines()
-            except OSError:
-                continue
+            # A regular file only, never waiting (a FIFO), never through a link (ripgrep
+            # reads no linked ignore file either).
+            lines += (
+                read_head(directory / name, IGNORE_FILE_BYTES)
+                .decode("utf-8", "replace")
+                .splitlines()
+            )
         self.directory = directory
         self.spec = None
         # Per rule: whether it ends in `/**` (it names what is inside a folder, never
@@ -182,10 +186,10 @@ def walk_files(
 
 
 def _git_excludes(root: Path) -> list[str]:
-    try:
-        return (root / ".git" / "info" / "exclude").read_text("utf-8", "replace").splitlines()
-    except OSError:
-        return []
+    """The rules of `.git/info/exclude`: a regular file, never through a link (ripgrep
+    would follow one, out of the root too)."""
+    exclude = root / ".git" / "info" / "exclude"
+    return read_head(exclude, IGNORE_FILE_BYTES).decode("utf-8", "replace").splitlines()
 
 
 def _rules_above(start: Path, root: Path, include_ignored: bool) -> list[_Rules]:

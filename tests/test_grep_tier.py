@@ -502,6 +502,54 @@ def test_an_ignore_file_with_lines_that_are_no_patterns_still_applies(make_proje
     assert found == ["other/d.md", "sub/.hidden/c.md", "sub/a.md"]
 
 
+def hostile_ignore_files(make_project) -> Path:
+    """A project whose .gitignore, docs/.ignore and .git/info/exclude are FIFOs and whose
+    docs/sub/.gitignore is a symbolic link to rules that would leave its markdown out."""
+    root = make_project(
+        {
+            "rules": "*.md\n",
+            "docs/a.md": "needle a\n",
+            "docs/b.txt": "needle b\n",
+            "docs/sub/c.md": "needle c\n",
+        }
+    )
+    os.mkfifo(root / ".gitignore")
+    os.mkfifo(root / "docs" / ".ignore")
+    (root / ".git" / "info").mkdir(parents=True)
+    os.mkfifo(root / ".git" / "info" / "exclude")
+    (root / "docs" / "sub" / ".gitignore").symlink_to(root / "rules")
+    return root
+
+
+def run_cli(*argv: str, engine: str = "ripgrep") -> subprocess.CompletedProcess:
+    env = {**os.environ, "TIERSCOPE_GREP_ENGINE": engine}
+    if engine != "python":
+        env.pop("TIERSCOPE_GREP_ENGINE")
+    command = [sys.executable, "-m", "tierscope", *argv]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60, env=env)
+
+
+def test_an_ignore_file_that_is_a_fifo_or_a_link_is_not_read(make_project):
+    # A FIFO named .gitignore blocked the pure-Python walk's open() for good: the
+    # ripgrep-less query, `tierscope init` and `tierscope index` hung. ripgrep reads no
+    # symbolic link as an ignore file, and neither does the walk now.
+    root = hostile_ignore_files(make_project)
+    query = ("query", "needle", "--root", str(root), "--timeout", "5", "--explain")
+    result = run_cli(*query, "--no-trajectory", engine="python")
+    assert result.returncode == 0, result.stderr[-2000:]
+    sources = sorted(hit["source"] for hit in json.loads(result.stdout)["results"])
+    assert sources == ["docs/a.md", "docs/b.txt", "docs/sub/c.md"]
+    assert run_cli("init", "--root", str(root), engine="python").returncode == 0
+    assert "docs:" in (root / ".tierscope.yaml").read_text()
+    # ripgrep itself blocks opening the FIFO: the grep tier stops at its timeout and says
+    # so; the query still answers.
+    if find_ripgrep() is not None:
+        result = run_cli(*query, "--no-trajectory")
+        assert result.returncode == 0, result.stderr[-2000:]
+        [grep] = [t for t in json.loads(result.stdout)["trace"]["tiers"] if t["tier"] == "grep"]
+        assert grep["status"] == "timeout"
+
+
 def test_a_folder_ignored_stays_ignored_when_only_its_contents_are_whitelisted(
     make_project, engine
 ):

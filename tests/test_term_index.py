@@ -464,3 +464,19 @@ def test_a_user_cache_that_is_no_folder_is_no_index(project, tmp_path, monkeypat
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert built.returncode == 1 and "cannot build the term index" in built.stderr
+
+
+def test_a_ripgrep_listing_that_never_ends_fails_the_build_in_bounded_time(
+    make_project, monkeypatch
+):
+    # ripgrep blocks opening a FIFO named like an ignore file: `tierscope index` waited
+    # ten minutes for its listing before saying "ripgrep failed".
+    from tierscope.tiers import term_index_build
+
+    root = make_project({"docs/a.md": "token budget\n"})
+    os.mkfifo(root / "docs" / ".ignore")
+    monkeypatch.setattr(term_index_build, "LISTING_SECONDS", 1.0)
+    started = time.monotonic()
+    with pytest.raises(term_index_build.ListingFailed, match="did not list the files within"):
+        build_term_index(root, config(), [scope_of(root)], ())
+    assert time.monotonic() - started < 10

@@ -53,6 +53,10 @@ class BuiltIndex:
     waited: float = 0.0  # seconds waited for files modified just before they were read
 
 
+# How long ripgrep may take to list the files (a million files take it about 20 s).
+LISTING_SECONDS = 120.0
+
+
 class ListingFailed(Exception):
     """The project's files could not be listed (the reason is the message)."""
 
@@ -255,7 +259,12 @@ def _ripgrep_sources(
     from .grep_ripgrep import files_argv, listed_paths
 
     argv = files_argv(rg, root, places, (), config, private_paths)
-    result = run_bounded(argv, Deadline.after(600.0), cwd=root)
+    result = run_bounded(argv, Deadline.after(LISTING_SECONDS), cwd=root)
+    if result.timed_out:
+        raise ListingFailed(
+            f"ripgrep did not list the files within {LISTING_SECONDS:g} s"
+            " (is an ignore file a FIFO? ripgrep waits for it to be written)"
+        )
     if result.launch_error or result.returncode not in (0, 1, 2):
         raise ListingFailed(result.launch_error or result.first_stderr_line() or "ripgrep failed")
     if result.truncated:
