@@ -84,7 +84,7 @@ _ASKS_ABOUT_PAPERWORK = frozenset(
     {"licens", "licenc", "copyright", "warranti", "patent", "trademark", "notic",
      "conduct", "harass", "apach", "gpl", "mit", "bsd"}
 )  # fmt: skip
-_ASKS_ABOUT_VERSIONS = frozenset({"version", "edit"})
+_ASKS_ABOUT_VERSIONS = frozenset({"version", "edit", "legaci"})
 _ASKS_ABOUT_TYPES = frozenset({"type", "typescript", "declar", "signatur", "stub", "interfac"})
 _DECLARATION_SUFFIXES = (".d.ts", ".d.mts", ".d.cts", ".pyi")
 # A version number in the query (`0.28`) asks about news too.
@@ -150,10 +150,11 @@ TABLE_OF_CONTENTS = Role(TABLE_OF_CONTENTS_WEIGHT, TABLE_OF_CONTENTS_LABEL)
 OLDER_EDITION = Role(VERSIONED_WEIGHT, VERSIONED_LABEL)
 
 # A version's folder of a versioned set of docs: `v1.6/`, `version-2.x/`, `1.x/`, `2.0/`,
-# Docusaurus' `versioned_docs/`, an edition's suffix (`notebooks_v1/`).
+# Docusaurus' `versioned_docs/`, an edition's suffix (`notebooks_v1/`), the docs of an API
+# kept for older code (Svelte's `99-legacy/`, a `legacy/` folder).
 _VERSIONED_PATH = re.compile(
     r"(?:^|/)(?:versioned_docs|v\d+(?:\.\d+)*|version-[^/]+|\d+\.(?:\d+|x)(?:\.\d+)*"
-    r"|[^/]+[_-]v\d+(?:\.\d+)*)/",
+    r"|[^/]+[_-]v\d+(?:\.\d+)*|(?:\d+[_-])?legacy)/",
     re.IGNORECASE,
 )
 
