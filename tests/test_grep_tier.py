@@ -1524,6 +1524,34 @@ def test_a_long_file_defining_a_name_of_common_words_is_read_for_its_definition(
     assert sources(search(root, "isCSSRequest"))[0] == "docs/utils.ts"
 
 
+def test_a_name_its_tests_use_everywhere_is_still_read_for_its_definition(make_project, engine):
+    # Svelte's `flushSync`: 831 test files use it, so it counted as a name used throughout
+    # and no file holding it was read beyond the best 60; batch.js (1,000 lines) defining
+    # it was not among them, and `flushSync` served task.js and test samples. Tests use
+    # the names they test everywhere: they do not make a name common.
+    tests = {
+        f"docs/tests/samples/case_{n:03}/_config.js": "import { flushSync } from 'svelte';\n"
+        f"export default {{ test() {{ flushSync(); flush(); sync{n}(); }} }}\n"
+        for n in range(150)
+    }
+    users = {
+        f"docs/src/dom/task_{n}.js": "import { flushSync } from '../batch.js';\n"
+        f"export function run_{n}() {{ flushSync(); }}\n"
+        for n in range(3)
+    }
+    padding = "".join(
+        f"export function helper_{n}(value) {{ return value + {n}; }}\n" for n in range(2000)
+    )
+    root = make_project(
+        {
+            **tests,
+            **users,
+            "docs/src/batch.js": padding + "export function flushSync(fn) {\n  return fn();\n}\n",
+        }
+    )
+    assert sources(search(root, "flushSync"))[0] == "docs/src/batch.js"
+
+
 def test_a_cpp_template_struct_is_defined_where_its_body_is_not_where_it_is_declared(
     make_project, engine
 ):

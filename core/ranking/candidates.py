@@ -218,18 +218,19 @@ def rerank_by_structure(
         depth = NAME_LOOKUP_DEPTH if looked_up else RERANK_DEPTH
     head = list(islice(ranked, depth))
     compounds = looked_up.intersection(term.key for term in matcher.terms if term.compound)
+    tests_count_less = not asks_about_tests(asking)
     if compounds:
         read_first = {entry.path for entry in head}
         role_of = role_weigher(asking, names_an_identifier(matcher.terms))
+        skip = is_test_file if tests_count_less else lambda path: False
         head += [
             RankedFile(path, 0.0, {}, role_of(path))  # scored once read, as the others
-            for path in files_holding(candidates.frequencies, compounds, read_first)
+            for path in files_holding(candidates.frequencies, compounds, read_first, skip)
         ]
         pulled = {entry.path for entry in head} - read_first
     else:
         pulled = set()
     dotted = any(term.member for term in matcher.terms)
-    tests_count_less = not asks_about_tests(asking)
     # Weighed only when the name is what the query asks (not one named in a question, nor
     # its tests: `tests for loadEnv`).
     weighed_names = looked_up if names_code(matcher.terms) and tests_count_less else frozenset()

@@ -5,7 +5,7 @@ it. What `--explain` lists as the part taken away is each weight's label."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 
 from .analysis import Term, few_words
 
@@ -54,14 +54,19 @@ def names_an_identifier(terms: tuple[Term, ...]) -> bool:
 
 
 def files_holding(
-    frequencies: Mapping[str, Collection[str]], names: frozenset[str], read: Collection[str]
+    frequencies: Mapping[str, Collection[str]],
+    names: frozenset[str],
+    read: Collection[str],
+    skip: Callable[[str], bool] = lambda path: False,
 ) -> list[str]:
     """The files not `read` yet whose counted terms hold one of the compound `names` whole,
-    in path order; none when more than HOLDING_NAME_FILES do."""
+    in path order; none when more than HOLDING_NAME_FILES do. Files `skip` says are
+    neither counted nor returned: tests, which use the names they test everywhere (831 of
+    Svelte's test files call `flushSync`; ten other files hold it)."""
     holding = [
         path
         for path, keys in frequencies.items()
-        if path not in read and not names.isdisjoint(keys)
+        if path not in read and not names.isdisjoint(keys) and not skip(path)
     ]
     return sorted(holding) if len(holding) <= HOLDING_NAME_FILES else []
 
