@@ -43,7 +43,7 @@ from tierscope.ranking.file_roles import (
 )
 from tierscope.ranking.inline_tests import inline_tests
 from tierscope.ranking.matching import TermMatcher, leftmost_first
-from tierscope.ranking.path_terms import paths_terms
+from tierscope.ranking.path_terms import path_terms, paths_terms
 from tierscope.ranking.sections import cut_snippet
 from tierscope.ranking.spans import Span
 
@@ -307,7 +307,7 @@ def ranked_by_sorting_everything(candidates, scorer, matcher):
     best first, ties by path."""
     order = []
     for path, tf in candidates.frequencies.items():
-        in_path = frozenset(matcher.count(path))
+        in_path = path_terms(path, matcher)
         role = TEST_FILE if is_test_file(path) else AS_IS
         role = DATED_POST if is_dated_post(path) else role
         contributions = scorer.contributions(tf, candidates.lengths[path], in_path)
@@ -498,8 +498,42 @@ PATHS = [
 def test_the_terms_of_many_paths_are_those_of_each_path_alone():
     matcher = TermMatcher(query_terms("token budget review"))
     for paths in (PATHS, [*PATHS, "docs/ΣΊΣΥΦΟΣ/token.md", "İstanbul/budget.md"]):
-        alone = {path: frozenset(matcher.count(path)) for path in paths}
+        alone = {path: path_terms(path, matcher) for path in paths}
         assert paths_terms(paths, matcher) == {p: terms for p, terms in alone.items() if terms}
+        assert all(terms.keys() == frozenset(matcher.count(p)) for p, terms in alone.items())
+
+
+@pytest.mark.parametrize(
+    ("path", "query", "named", "inside"),
+    [
+        ("pages/common/tar.md", "extract a tar archive", {"tar"}, set()),
+        ("pages/common/git-get-tar-commit-id.md", "extract a tar archive", set(), {"tar"}),
+        # Every word of the name is the query's: `doc_comments.rs` for "doc comment".
+        ("clap_derive/src/utils/doc_comments.rs", "doc comment summary", {"doc", "comment"}, set()),
+        # A number orders pages; it is no word of the name (`03-$derived.md`).
+        ("documentation/docs/02-runes/03-$derived.md", "a derived value", {"deriv"}, set()),
+        ("plugins/git-commit/README.md", "enable the git plugin", {"plugin"}, {"git"}),
+        ("plugins/git/README.md", "enable the git plugin", {"git", "plugin"}, set()),
+        ("src/TokenBudget.py", "TokenBudget", {"token", "budget", "tokenbudget"}, set()),
+    ],
+)
+def test_a_path_names_the_terms_its_folders_or_file_are_named_for(path, query, named, inside):
+    terms = path_terms(path, TermMatcher(query_terms(query)))
+    assert (terms.named, terms.inside) == (named, inside)
+
+
+def test_a_file_named_for_the_query_ranks_above_one_whose_name_only_holds_a_term(make_project):
+    # tldr: "extract a tar.gz archive" got atool.md, unp.md and git-get-tar-commit-id.md
+    # before tar.md; the path field counted `tar` in either name alike.
+    text = "Extract an archive with tar.\n"
+    candidates = Candidates(documents=300, total_bytes=300 * 400)
+    for path in ("pages/common/git-get-tar-commit-id.md", "pages/common/tar.md"):
+        candidates.frequencies[path] = {"extract": 1, "archiv": 1, "tar": 1}
+        candidates.lengths[path] = len(text)
+    matcher = TermMatcher(query_terms("extract a tar archive"))
+    s = candidates.scorer(tuple(term.key for term in matcher.terms))
+    ranked = [entry.path for entry in rank(candidates, s, len, matcher)]
+    assert ranked == ["pages/common/tar.md", "pages/common/git-get-tar-commit-id.md"]
 
 
 def snippet(text: str, path: str, query: str, max_chars: int = 400, max_line_chars: int = 120):

@@ -40,7 +40,7 @@ from .name_lookup import (
 )
 from .navigation import points_elsewhere
 from .notebooks import NotebookView
-from .path_terms import path_terms, paths_terms
+from .path_terms import NO_TERMS, PathTerms, path_terms, paths_terms
 from .scope_counts import Candidates
 from .spans import Span, document_kind, split_lines
 
@@ -84,12 +84,12 @@ def rank(
     (file_roles.py) only lowers its score, so it is asked when the file is scored."""
     # Negated bounds: a heap of the entries pops them best first, ties by path (a path is
     # never repeated, so the counts are never compared). Most of thousands are never popped.
-    entries: list[tuple[float, str, Mapping[str, float], frozenset[str]]] = []
+    entries: list[tuple[float, str, Mapping[str, float], PathTerms]] = []
     in_paths = paths_terms(candidates.frequencies, matcher) if matcher is not None else {}
     if asking is None:
         asking = _asking(candidates, matcher) if matcher is not None else scorer.weights
     role_of = role_weigher(asking, matcher is not None and names_an_identifier(matcher.terms))
-    nothing: frozenset[str] = frozenset()
+    nothing = NO_TERMS
     # A bound depends only on the counts, in their order, when no term is in the path:
     # it is computed once for equal counts. Files with the same matches share one counts
     # mapping (parse_output), looked up by identity first (it holds while `candidates`
@@ -326,7 +326,7 @@ class _FileFields:
     found: ReadFile
     path: str
     length: int
-    in_path: frozenset[str]  # the query terms its path holds
+    in_path: PathTerms  # the query terms its path holds
     scorer: Scorer
     matcher: TermMatcher
 
