@@ -28,9 +28,6 @@ class PathTerms:
     def __bool__(self) -> bool:
         return bool(self.named or self.inside)
 
-    def keys(self) -> frozenset[str]:
-        return self.named | self.inside
-
 
 NO_TERMS = PathTerms()
 
