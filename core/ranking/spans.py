@@ -3,11 +3,11 @@ with its subsections) and paragraphs (code blocks are code_blocks.py's); and whi
 of text a file is.
 
 Headings are markdown's (`## Title`, a title underlined with `===` or `---`, or an HTML
-heading such as `<h3 name="config">`), AsciiDoc's (`== Title`), and in reStructuredText
+heading such as `<h3 name="config">`), and in reStructuredText
 and plain text a title underlined (and perhaps overlined) with a repeated punctuation
 character, its level given by the order in which each style first appears, as docutils
-reads it; in a Vim help file, its sections and tagged entries; a manual page's and an Org
-file's are roff_text.py's and org_text.py's."""
+reads it; in a Vim help file, its sections and tagged entries; an AsciiDoc file's, a
+manual page's and an Org file's are asciidoc_text.py's, roff_text.py's and org_text.py's."""
 
 from __future__ import annotations
 
@@ -43,21 +43,11 @@ ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1{2,}[ \t]*$")
 _PUNCTUATION = frozenset(  # string.punctuation
     "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
 )
-ASCIIDOC_HEADING = re.compile(r"(={1,6})[ \t]+\S")
 # A `#` heading with words (an rst adornment of six `#`, over and under a title, has none).
 _HASHED_TITLE = re.compile(r" {0,3}#{1,6}[ \t]+\S")
-# An AsciiDoc labelled list's term, alone on its line (`max_keepalive (1000)::`): an entry
-# of a reference, below every heading (level 7).
-ASCIIDOC_TERM = re.compile(r"[^\s:/].*?[^:\s](?:::|:::|::::|;;)[ \t]*$")
+# An AsciiDoc labelled list's term (asciidoc_text.py) and an Org reference entry
+# (org_text.py) come below every heading.
 ASCIIDOC_TERM_LEVEL = 7
-# AsciiDoc's listing and literal blocks (`----`, `....`): their lines are text.
-_ASCIIDOC_DELIMITER = re.compile(r"(-{4,}|\.{4,})[ \t]*$")
-# AsciiDoc's two-line titles (git's manual pages: `OPTIONS` over `-------`): a title
-# starting with a word, underlined as long as it, give or take two characters, by one of
-# these (its level, as `=` to `=====` say it); `--` is an open block's delimiter.
-_ASCIIDOC_UNDERLINE = re.compile(r"([=~^+-])\1+[ \t]*$")
-_ASCIIDOC_UNDERLINE_LEVELS = {"=": 1, "-": 2, "~": 3, "^": 4, "+": 5}
-_ASCIIDOC_UNDERLINE_SLACK = 2
 # A Vim help file (a Neovim plugin's doc/*.txt), told by its first line opening with its own
 # tag (`*telescope.txt*`) or a modeline near its end (`vim:tw=78:ts=8:ft=help:norl:`).
 _VIM_FILE_TAG = re.compile(r"\*[\w.-]+\.txt\*")
@@ -138,6 +128,8 @@ def document_headings(lines: list[str], path: str) -> list[Heading]:
     if kind == "markdown":
         return markdown_headings(lines)
     if kind == "asciidoc":
+        from .asciidoc_text import asciidoc_headings
+
         return asciidoc_headings(lines)
     if kind == "plain":
         if is_vim_help(lines):
@@ -297,46 +289,6 @@ def is_setext_heading(lines: list[str], index: int) -> bool:
         return False
     line = lines[index]
     return bool(line.strip()) and not _NOT_SETEXT_TITLE.match(line) and not SETEXT.match(line)
-
-
-def asciidoc_headings(lines: list[str]) -> list[Heading]:
-    """`= Title` to `====== Title`, two-line titles (`Title` over `-----`), and the terms
-    of labelled lists (ASCIIDOC_TERM), outside listing and literal blocks."""
-    headings: list[Heading] = []
-    delimiter: str | None = None
-    for index, line in enumerate(lines):
-        if delimiter is None and index and _asciidoc_underlines(lines[index - 1], line):
-            if not headings or headings[-1].title != index - 1:
-                level = _ASCIIDOC_UNDERLINE_LEVELS[line[0]]
-                headings.append(Heading(index - 1, index - 1, level))
-            continue
-        block = _ASCIIDOC_DELIMITER.match(line)
-        if block:
-            marker = block.group(1)
-            if delimiter is None:
-                delimiter = marker
-            elif marker == delimiter:
-                delimiter = None
-            continue
-        if delimiter is None:
-            heading = ASCIIDOC_HEADING.match(line)
-            if heading:
-                headings.append(Heading(index, index, len(heading.group(1))))
-            elif line.rstrip(" \t").endswith((":", ";")) and ASCIIDOC_TERM.match(line):
-                headings.append(Heading(index, index, ASCIIDOC_TERM_LEVEL))
-    return headings
-
-
-def _asciidoc_underlines(title: str, line: str) -> bool:
-    """Whether `line` underlines `title` as an AsciiDoc two-line section title."""
-    if not _ASCIIDOC_UNDERLINE.match(line):
-        return False
-    underline, title = line.rstrip(" \t"), title.rstrip(" \t")
-    return (
-        underline != "--"
-        and title[:1].isalnum()
-        and abs(len(title) - len(underline)) <= _ASCIIDOC_UNDERLINE_SLACK
-    )
 
 
 def underlined_headings(lines: list[str]) -> list[Heading]:
