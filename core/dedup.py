@@ -41,7 +41,7 @@ _WORD = re.compile(r"[^\W_]+")
 AGGREGATE_RATIO = 4
 
 SizeOf = Callable[[str], "int | None"]
-# Whether a source's first lines say a tool wrote it (file_roles.says_generated).
+# Whether a source's first lines say a tool wrote it (generated_files.says_generated).
 GeneratedOf = Callable[[str], bool]
 
 

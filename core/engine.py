@@ -193,7 +193,7 @@ def _generated_under(root: Path) -> Callable[[str], bool]:
 
     def generated_of(source: str) -> bool:
         from .files import read_head
-        from .ranking.file_roles import says_generated
+        from .ranking.generated_files import says_generated
 
         path = root / source
         try:

@@ -34,13 +34,13 @@ from tierscope.ranking.file_roles import (
     TEST_FILE_WEIGHT,
     TRANSLATION_WEIGHT,
     VERSIONED_WEIGHT,
-    generated_weigher,
     is_dated_post,
     is_test_file,
     role_weigher,
     weighted,
     without_the_subject,
 )
+from tierscope.ranking.generated_files import generated_weigher
 from tierscope.ranking.inline_tests import inline_tests
 from tierscope.ranking.matching import TermMatcher, leftmost_first
 from tierscope.ranking.path_terms import path_terms, paths_terms

@@ -22,12 +22,12 @@ from .file_roles import (
     TEST_FILE_WEIGHT,
     Role,
     asks_about_tests,
-    generated_weigher,
     is_test_file,
     role_weigher,
     weighted,
     without_the_subject,
 )
+from .generated_files import generated_weigher
 from .inline_tests import inline_tests
 from .matching import TermMatcher
 from .name_lookup import (
