@@ -105,7 +105,8 @@ def run_tiers(
             outcomes.append(outcome)
             on_event(TierFinished(query_id, outcome))
 
-    hits, removed = deduplicate(served_hits, _size_under(root), _generated_under(root))
+    path_of = _files_under(root)
+    hits, removed = deduplicate(served_hits, _size_under(path_of), _generated_under(path_of))
     turns = session.turn() if session is not None else contextlib.nullcontext()
     with turns as turn:
         if turn is None:
@@ -186,20 +187,31 @@ def _apply_filter(outcome: TierOutcome, context_filter: ContextFilter) -> TierOu
 GENERATED_HEAD_BYTES = 4096
 
 
-def _generated_under(root: Path) -> Callable[[str], bool]:
+def _files_under(root: Path) -> Callable[[str], Path | None]:
+    """A source's path by its root-relative name, None when it is no path under the root
+    (a store note's source) or cannot be resolved."""
+    resolved_root = root.resolve()
+
+    def path_of(source: str) -> Path | None:
+        path = root / source
+        try:
+            return path if is_inside(path.resolve(), resolved_root) else None
+        except (OSError, ValueError):
+            return None
+
+    return path_of
+
+
+def _generated_under(path_of: Callable[[str], Path | None]) -> Callable[[str], bool]:
     """Whether a source's first lines say a tool wrote it (False when it is gone or is no
     file under the root). Asked only of two hits showing one passage."""
-    resolved_root = root.resolve()
 
     def generated_of(source: str) -> bool:
         from .files import read_head
         from .ranking.generated_files import says_generated
 
-        path = root / source
-        try:
-            if not is_inside(path.resolve(), resolved_root):
-                return False
-        except (OSError, ValueError):
+        path = path_of(source)
+        if path is None:
             return False
         head = read_head(path, GENERATED_HEAD_BYTES).decode("utf-8", "replace")
         return says_generated(head.splitlines())
@@ -207,18 +219,13 @@ def _generated_under(root: Path) -> Callable[[str], bool]:
     return generated_of
 
 
-def _size_under(root: Path) -> Callable[[str], int | None]:
-    """A source's size in bytes, by its root-relative path (None when it is gone or is no
-    file under the root: a store note's source)."""
-
-    resolved_root = root.resolve()
+def _size_under(path_of: Callable[[str], Path | None]) -> Callable[[str], int | None]:
+    """A source's size in bytes (None when it is gone or is no file under the root)."""
 
     def size_of(source: str) -> int | None:
-        path = root / source
+        path = path_of(source)
         try:
-            if not is_inside(path.resolve(), resolved_root):
-                return None
-            return path.stat().st_size if path.is_file() else None
+            return path.stat().st_size if path is not None and path.is_file() else None
         except (OSError, ValueError):
             return None
 
