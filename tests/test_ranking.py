@@ -360,6 +360,8 @@ def test_test_files_are_told_by_their_folder_or_their_name():
         "internal/testutil/server.go", "src/test_utils/mock.rs",
         # Perl's and git's `t/` folder, Perl's `*.t` files.
         "t/t6010-merge-base.sh", "t/helper/test-tool.c", "lib/Foo/t/basic.t", "xt/author.t",
+        # Vim's `src/testdir/` and its `test_*.vim`; Vite's type tests in `__tests_dts__/`.
+        "src/testdir/shared.vim", "runtime/test_plugin.vim", "src/node/__tests_dts__/config.ts",
     ]  # fmt: skip
     others = [
         "src/budget.py", "src/latest.py", "src/contest.py", "src/testing.py", "docs/testing.md",
@@ -367,6 +369,7 @@ def test_test_files_are_told_by_their_folder_or_their_name():
         "src/testing_utils.c", "src/latest_test_results.md", "src/fixture.py",
         "okhttp/src/jvmMain/kotlin/Dispatcher.kt", "src/contest/Main.kt",
         "src/attest_utils/sign.go", "src/t.c", "docs/t.md", "src/part/main.t.go",
+        "src/testdirs.c", "runtime/contest_plugin.vim", "src/__tests_data.ts",
     ]  # fmt: skip
     assert [path for path in tests if not is_test_file(path)] == []
     assert [path for path in others if is_test_file(path)] == []
@@ -405,6 +408,8 @@ def test_dated_posts_are_told_by_their_folder_or_their_name():
         "Documentation/RelNotes/2.51.1.adoc", "RelNotes", "doc/relnotes/1.0.txt",
         # Older entries moved out: fmt's `doc/ChangeLog-old.md`, Jest's `CHANGELOG_PRE_v30.md`.
         "doc/ChangeLog-old.md", "CHANGELOG_PRE_v30.md", "CHANGES_OLD.rst", "HISTORY-archive.md",
+        # A version's notes named for it: Vim's `runtime/doc/version9.txt`.
+        "runtime/doc/version9.txt", "docs/version-2.1.md", "doc/version_8.2.rst",
     ]  # fmt: skip
     others = [
         "docs/guide/workers.md", "news/views.py", "blog/models.py", "docs/blogging.md",
@@ -412,6 +417,7 @@ def test_dated_posts_are_told_by_their_folder_or_their_name():
         "src/releases/publish.py", "docs/releasing.md", "docs/announcements-policy.md",
         "docs/changelogs/upgrading_to_okhttp_4.md", "docs/news_feed.md",
         "docs/relnotes-tool.md", "docs/changelog-oldest-first.md", "docs/news-older.md",
+        "docs/versioning.md", "docs/version.md", "src/version9.c", "docs/versions/api.md",
     ]  # fmt: skip
     assert [path for path in posts if not is_dated_post(path)] == []
     assert [path for path in others if is_dated_post(path)] == []

@@ -93,17 +93,18 @@ _VERSION = re.compile(r"\d+(?:\.\d+)+")
 
 # A folder of tests (pytest's own `testing/`, Go's `testdata/`, GCC's `testsuite/`, test
 # `fixtures/`, a Gradle source set's `jvmTest/`, `androidTest/`, `testFixtures/`, Perl's
-# and git's `t/`, Perl's author tests' `xt/`), or a
-# file named as test runners find them (Python and Django, Go, Ruby, Elixir, C and C++
+# and git's `t/`, Perl's author tests' `xt/`, Vim's `testdir/`, Vite's `__tests_dts__/`),
+# or a file named as test runners find them (Python and Django, Go, Ruby, Elixir, C and C++
 # (`*_test.c`, `*_unittest.cc`), JavaScript and TypeScript (Vitest's and tsd's type tests,
-# `*.test-d.ts`), Java, Kotlin, PHP, C#, Swift, Perl (`*.t`)). Not a `spec/`
+# `*.test-d.ts`), Java, Kotlin, PHP, C#, Swift, Perl (`*.t`), Vim script (`test_*.vim`)). Not a `spec/`
 # folder: many projects keep their specifications there (RSpec's tests are `*_spec.rb`
 # wherever they are).
 _TEST_PATH = re.compile(
-    r"(?:^|/)(?:tests?|Tests|__tests__|testing|testdata|testsuite|fixtures|testFixtures|x?t"
+    r"(?:^|/)(?:tests?|Tests|__tests(?:_\w+)?__|testing|testdata|testdir|testsuite|fixtures"
+    r"|testFixtures|x?t"
     r"|test[-_]?utils?|test[-_]support"
     r"|[a-z][a-z0-9]*Test)/"
-    r"|(?:^|/)(?:test_[^/]*\.py|[^/]*_tests?\.py|tests?\.py|conftest\.py"
+    r"|(?:^|/)(?:test_[^/]*\.(?:py|vim)|[^/]*_tests?\.py|tests?\.py|conftest\.py"
     r"|[^/]*_test\.(?:go|rb|exs|c|cc|cpp)|[^/]*_unittest\.(?:c|cc|cpp)|[^/]*_spec\.rb"
     r"|[^/]*\.(?:test|spec)(?:-d)?\.[cm]?[jt]sx?|[^/]*Tests?\.(?:java|kt|php|cs|swift)"
     r"|[^/]*\.t)$"
@@ -114,15 +115,17 @@ _TEST_PATH = re.compile(
 # `releases/`, Python's `whatsnew/`, git's `RelNotes/`), a changelog's name (`changelog_3x.md`,
 # older entries moved out: `ChangeLog-old.md`, `CHANGELOG_PRE_v30.md`), its
 # pieces' folder (towncrier's `changelog.d/`, `changelog/`, `changes/`, `newsfragments/`;
-# not okhttp's `changelogs/`, which keeps the upgrade guides too), an announcement's name;
-# only for documents (spans.document_kind).
+# not okhttp's `changelogs/`, which keeps the upgrade guides too), an announcement's name,
+# a version's notes named for it (Vim's `version9.txt`); only for documents
+# (spans.document_kind).
 _POST_PATH = re.compile(
     r"(?:^|/)(?:blog|_?posts|news|changelog(?:\.d)?|changes|newsfragments|rel(?:ease)?[-_]?notes"
     r"|releases|announce|whatsnew)/"
     r"|(?:^|/)(?:changelog|changes|history|news|rel(?:ease)?[-_]?notes)"
     r"(?:[-_](?:v?\d[\w.]*?|old|archive|pre[-_]?v?\d[\w.]*?))?"
     r"(?:\.[a-z]+)?$"
-    r"|(?:^|/)[^/]*[-_]announcement\.[a-z]+$",
+    r"|(?:^|/)[^/]*[-_]announcement\.[a-z]+$"
+    r"|(?:^|/)version[-_]?v?\d[\w.]*?\.[a-z]+$",
     re.IGNORECASE,
 )
 
