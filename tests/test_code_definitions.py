@@ -603,3 +603,58 @@ def test_an_equation_starts_at_the_type_signature_above_it():
     # A hostile line of 21,000 characters (a pattern over it once took 1.7 s).
     assert signed_start(["x, " * 7000 + "x :: Int", "x = 1"], 1) == 0
     assert signed_start(["x, " * 7000 + "x", "x = 1"], 1) == 1
+
+
+_MIXED_CODE = """\
+static int
+expireIfNeeded(redisDb *db, robj *key) {
+    if (keyIsExpired(db, key)) return 1;
+    return 0;
+}
+
+int activeExpireCycle(int type);
+
+class Cache:
+    def expire(self, key):
+        \"\"\"Drop the key.\"\"\"
+        return expire_now(key)
+
+export const expireAll = (keys) => keys.map(expire)
+"""
+
+
+def test_lines_that_remember_what_they_define_answer_as_plain_lines():
+    # Ranking and the snippet ask which name each line defines of the same CodeLines; the
+    # answers they remember are the ones read afresh, line by line (the definition a line
+    # starts depends on the lines around it: a C name under its type, a body's brace).
+    from tierscope.ranking.code_definitions import defines_a_name
+    from tierscope.ranking.code_lines import CodeLines
+
+    plain = split_lines(_MIXED_CODE)
+    remembering = CodeLines(plain)
+    matcher = TermMatcher(query_terms("expire keys"))
+    line_terms = matcher.lines(_MIXED_CODE)
+    expected = list(defined_as_spelt(plain, line_terms, matcher))
+    assert ("expireIfNeeded" in dict(map(reversed, expected))) and len(expected) >= 3
+    for _ in range(2):  # the second pass answers from what the first remembered
+        assert list(defined_as_spelt(remembering, line_terms, matcher)) == expected
+        assert [defines_a_name(remembering, i) for i in range(len(plain))] == [
+            defines_a_name(plain, i) for i in range(len(plain))
+        ]
+    assert remembering.defined  # it did remember
+
+
+def test_a_snippet_cut_from_the_lines_ranking_read_is_the_one_cut_from_the_text():
+    from tierscope.ranking.code_lines import CodeLines
+    from tierscope.ranking.sections import cut_snippet
+
+    matcher = TermMatcher(query_terms("expire keys"))
+    line_terms = matcher.lines(_MIXED_CODE)
+    weights = {key: 1.0 for on_line in line_terms.values() for key in on_line}
+    options = {"max_chars": 200, "max_line_chars": 120, "matcher": matcher}
+    lines = CodeLines(split_lines(_MIXED_CODE))
+    list(defined_as_spelt(lines, line_terms, matcher))  # read by ranking first
+    from_text = cut_snippet(_MIXED_CODE, "src/db.c", line_terms, weights, **options)
+    from_lines = cut_snippet(_MIXED_CODE, "src/db.c", line_terms, weights, **options, lines=lines)
+    assert from_lines == from_text
+    assert "expire" in from_text.text

@@ -16,6 +16,7 @@ from ..files import TextFile
 from . import bm25
 from .analysis import asking_keys, asks_for_uses, names_code, names_looked_up
 from .bm25 import Scorer
+from .code_lines import CodeLines
 from .file_roles import (
     AS_IS,
     TABLE_OF_CONTENTS,
@@ -153,7 +154,7 @@ class ReadFile:
 
     @cached_property
     def lines(self) -> list[str]:
-        return split_lines(self.text)
+        return CodeLines(split_lines(self.text))
 
     @cached_property
     def term_counts(self) -> dict[str, int]:

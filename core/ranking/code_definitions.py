@@ -16,6 +16,7 @@ from .code_blocks import (
     indentation,
     typed_start,
 )
+from .code_lines import CodeLines
 from .definition_forms import other_definition
 from .matching import TermMatcher
 from .spans import document_kind
@@ -316,6 +317,15 @@ def defines_a_name(lines: list[str], index: int) -> bool:
 
 def _name_defined_on(lines: list[str], index: int) -> str | None:
     """The name line `index` (0-based) defines, None for a line defining nothing."""
+    if isinstance(lines, CodeLines):
+        known = lines.defined
+        if index not in known:
+            known[index] = _name_read_on(lines, index)
+        return known[index]
+    return _name_read_on(lines, index)
+
+
+def _name_read_on(lines: list[str], index: int) -> str | None:
     line = lines[index]
     if _FORWARD_DECLARATION.match(line):
         return None  # `struct ordered_map;`: the definition is elsewhere

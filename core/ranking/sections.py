@@ -76,13 +76,16 @@ def cut_snippet(
     max_line_chars: int,
     matcher: TermMatcher | None = None,
     file_lines: Sequence[int] | None = None,
+    lines: list[str] | None = None,
 ) -> Snippet:
     """The best section of `text` for the terms found on `line_terms` (1-based lines),
     with its context (see `SpanChooser.widen`), and the next best elsewhere when it leaves
     room (`SpanChooser.second`). The lines given span both: the file's lines, or when
     `file_lines` gives the file's line for each of `text` (a notebook's cells,
-    notebooks.py), those."""
-    lines = split_lines(text)
+    notebooks.py), those. `lines` are the text's lines when ranking split them already
+    (split_lines; code_lines.CodeLines remember what ranking read of them)."""
+    if lines is None:
+        lines = split_lines(text)
     if not lines:
         return Snippet("", 1, 1)
     kind = document_kind(path)

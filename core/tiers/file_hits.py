@@ -203,6 +203,7 @@ class FileHits:
             max_line_chars=settings.snippets.max_line_chars,
             matcher=self.matcher,
             file_lines=view.file_lines if view is not None else None,
+            lines=read.lines,
         )
         labels = {term.key: term.label for term in self.terms}
         explained = tuple(
