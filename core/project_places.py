@@ -22,9 +22,12 @@ DOCUMENTED_CODE_SHARE = 0.25
 # The other way round: a folder of documents holding this many source files, and source
 # files for at least this share of its documents and source files, keeps code too (a
 # skills folder: each skill's SKILL.md and reference pages beside its scripts). A folder
-# named for documentation is not: its programs are its examples.
+# named for documentation is not: its programs are its examples. Nor need this many be any
+# share: a documentation site's src/ holds its components among thousands of pages
+# (withastro/docs: 115 beside 2,569).
 DOCUMENTED_SCRIPTS = 10
 DOCUMENTED_SCRIPTS_SHARE = 0.25
+MANY_SCRIPTS = 50
 
 
 def docs_places(survey: ProjectSurvey) -> tuple[list[FolderSurvey], list[str]]:
@@ -81,7 +84,9 @@ def _scripted(folder: FolderSurvey) -> bool:
     docs, sources = sum(folder.docs.values()), sum(folder.sources.values())
     if _own_name(folder) in DOC_FOLDER_NAMES:
         return False
-    return sources >= DOCUMENTED_SCRIPTS and sources >= DOCUMENTED_SCRIPTS_SHARE * (docs + sources)
+    return sources >= MANY_SCRIPTS or (
+        sources >= DOCUMENTED_SCRIPTS and sources >= DOCUMENTED_SCRIPTS_SHARE * (docs + sources)
+    )
 
 
 def _is_code(folder: FolderSurvey) -> bool:

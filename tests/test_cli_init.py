@@ -1036,6 +1036,30 @@ def test_a_folder_of_skills_with_their_scripts_is_documentation_and_code(capsys,
     assert [hit["source"] for hit in hits][:1] == ["skills/xlsx/scripts/recalc.py"]
 
 
+def test_a_folder_of_many_pages_keeps_its_many_programs_as_code(capsys, make_project):
+    # withastro/docs: src/ holds 2,569 pages beside 115 components and scripts (4%). The
+    # pages outnumber the programs so far that src/ was documentation alone: the code
+    # scope was config/ and scripts/, and no code question reached a component.
+    files = {f"src/content/docs/en/page{n}.mdx": f"# Page {n}\n\nWords.\n" for n in range(900)}
+    files.update(
+        {f"src/components/Part{n}.astro": f"<div class='part{n}'></div>\n" for n in range(60)}
+    )
+    files["src/components/LeftSidebar.astro"] = (
+        "---\n// Group the sidebar's links by section, the current page's opened.\n---\n<nav />\n"
+    )
+    files.update({f"scripts/task{n}.ts": "export const task = 1\n" for n in range(4)})
+    files["README.md"] = "# Docs\n\nThe site.\n"
+    root = make_project(files)
+    init(capsys, root)
+    scopes = scopes_of((root / ".tierscope.yaml").read_text())
+
+    assert "src/" in scopes["docs"].grep_paths
+    assert "src/" in scopes["code"].grep_paths
+    assert "*.astro" in scopes["code"].include and "*.mdx" not in scopes["code"].include
+    hits, _ = query(capsys, root, "group the sidebar links by section", "--scope", "code")
+    assert [hit["source"] for hit in hits][:1] == ["src/components/LeftSidebar.astro"]
+
+
 def test_a_documentation_folder_named_so_keeps_its_example_programs_as_documentation(
     capsys, make_project
 ):
