@@ -567,6 +567,24 @@ def test_a_markdown_snippet_is_the_section_holding_the_matches():
     assert (cut.line_start, cut.line_end) == (9, 12)
 
 
+def test_the_section_writing_the_querys_words_side_by_side_is_the_snippet():
+    # Astro's sitemap page: "how do I add a sitemap" was answered from "Sitemap discovery"
+    # (its heading says sitemap, and "add" is further on) over "Installation", whose
+    # `npx astro add sitemap` is the answer.
+    text = (
+        "# Sitemap\n\n## Installation\n\nRun this in a terminal:\n\n"
+        "```sh\nnpx astro add sitemap\n```\n\n"
+        "## Sitemap discovery\n\nCrawlers find the sitemap through a link in the head.\n"
+        "You can add the link by hand.\n"
+    )
+    cut = snippet(text, "docs/sitemap.md", "how do I add a sitemap", max_chars=120)
+    assert "npx astro add sitemap" in cut.text and "discovery" not in cut.text
+    # The other order is no phrase of the query's ("sitemap, add"): the heading wins.
+    swapped = text.replace("add sitemap", "sitemap add")
+    cut = snippet(swapped, "docs/sitemap.md", "add a sitemap", max_chars=120)
+    assert cut.text.startswith("## Sitemap discovery\n")
+
+
 def test_a_section_that_fits_is_widened_to_its_parent_sections():
     text = (
         "# Deploys\n\n## Rollback\n\nRoll back with the wave.\n\n"

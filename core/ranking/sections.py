@@ -38,7 +38,8 @@ from .file_roles import asks_about_tests
 from .inline_tests import inline_tests
 from .matching import TermMatcher
 from .passage_ends import PassageEnds
-from .span_choice import MARKER_CHARS, SpanChooser
+from .phrase_pairs import side_by_side
+from .span_choice import MARKER_CHARS, PAIR_WEIGHT, SpanChooser
 from .spans import (
     Span,
     document_headings,
@@ -118,6 +119,8 @@ def cut_snippet(
         code=kind == "code", constructs=constructs, tests=tests, named=named,
     )  # fmt: skip
     chooser.levels = levels
+    if matcher is not None and PAIR_WEIGHT:
+        chooser.set_pairs(side_by_side(lines, line_terms, matcher))
     if kind == "code":
         structural += _heads(structural, chooser.paragraphs)
         if not (named or (matcher is not None and names_code(matcher.terms))):

@@ -6,7 +6,7 @@ the file when there is room (sections.py cuts the snippet from them)."""
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from itertools import accumulate
 
 from .bm25 import saturated
@@ -43,6 +43,17 @@ HEADING_WEIGHT = 0.5
 # A span of code that starts where a name the query spells whole (`add_row`) is defined
 # counts that name's terms this much again towards its coverage.
 NAME_WEIGHT = 1.0
+# Two of the query's words written side by side in its order (`add sitemap` in `npx astro
+# add sitemap`, for "how do I add a sitemap"; `parse_line_range` for "parse line range")
+# count this much of the rarer one's weight again towards a span's coverage: where a
+# question's phrase is written, not only its words, is where the answer is. Measured with
+# `tierscope eval` on 35 sets: the answering passage in 75.9% of hits on the right file on
+# average instead of 74.9% (pandoc 50% -> 61%, clap 64% -> 71%, ripgrep 65% -> 71%, Jinja
+# 50% -> 56%, Magit, Phoenix, httpie and chi +4, tldr +3, demo +2, Textual 83% -> 84%;
+# click and jq -5, DataFrames.jl, Slim and zod -4, how-to -3); MRR@10 unchanged on average,
+# tokens per hit within 6. Weighed 0.25: 74.9%; 1: 75.3%; pairs in either order: 75.3%;
+# not across an identifier's parts: 75.5%.
+PAIR_WEIGHT = 0.5
 # A second passage (see sections.py's docstring): the room kept for the line that stands
 # for the lines left out between the two (`[lines 40-87 not shown]`); the least room worth
 # filling; how much of the first's coverage it must hold. Measured with `tierscope eval`
@@ -106,8 +117,22 @@ class SpanChooser:
         self.paragraph_starts = [span.start for span in self.paragraphs]
         self.paragraph_ends = [span.end for span in self.paragraphs]
         self.scores: dict[Span, tuple[float, float]] = {}
+        # Line (0-based) -> the query's word pairs written side by side there, each weighing
+        # as its rarer word (set_pairs).
+        self.pairs: Mapping[int, Mapping[tuple[str, str], float]] = {}
+        self.pair_lines: list[int] = []
         self._is_navigation: Callable[[Span], bool] | None = None
         self.weights = local_weights(weights, line_terms, self.paragraphs)
+
+    def set_pairs(self, pairs: Mapping[int, Iterable[tuple[str, str]]]) -> None:
+        """The query's word pairs written side by side, per line (phrase_pairs.py), each
+        weighed as the rarer of its two words."""
+        weight = self.weights.get
+        self.pairs = {
+            index: {pair: min(weight(pair[0], 0.0), weight(pair[1], 0.0)) for pair in found}
+            for index, found in pairs.items()
+        }
+        self.pair_lines = sorted(self.pairs)
 
     def fitting_end(self, start: int, limit: int) -> int:
         """The end of the longest run of lines from `start` that fits `limit` characters."""
@@ -150,6 +175,12 @@ class SpanChooser:
                 weight = self.weights.get(key, 1.0)
                 coverage += weight
                 density += weight * saturated(tf, ratio)
+        if self.pair_lines:
+            held: dict[tuple[str, str], float] = {}
+            lines = self.pair_lines
+            for index in lines[bisect_left(lines, span.start) : bisect_left(lines, span.end)]:
+                held.update(self.pairs[index])
+            coverage += PAIR_WEIGHT * sum(held.values())
         return round(coverage, 9), density
 
     def best_window(self, span: Span, limit: int | None = None) -> Span:
