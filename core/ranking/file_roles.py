@@ -96,9 +96,9 @@ _VERSION = re.compile(r"\d+(?:\.\d+)+")
 # and git's `t/`, Perl's author tests' `xt/`, Vim's `testdir/`, Vite's `__tests_dts__/`),
 # or a file named as test runners find them (Python and Django, Go, Ruby, Elixir, C and C++
 # (`*_test.c`, `*_unittest.cc`), JavaScript and TypeScript (Vitest's and tsd's type tests,
-# `*.test-d.ts`), Java, Kotlin, PHP, C#, Swift, Perl (`*.t`), Vim script (`test_*.vim`)). Not a `spec/`
-# folder: many projects keep their specifications there (RSpec's tests are `*_spec.rb`
-# wherever they are).
+# `*.test-d.ts`), Java, Kotlin, PHP, C#, Swift, Perl (`*.t`), Vim script (`test_*.vim`)).
+# Not a `spec/` folder: many projects keep their specifications there (RSpec's tests are
+# `*_spec.rb` wherever they are).
 _TEST_PATH = re.compile(
     r"(?:^|/)(?:tests?|Tests|__tests(?:_\w+)?__|testing|testdata|testdir|testsuite|fixtures"
     r"|testFixtures|x?t"
