@@ -793,3 +793,37 @@ def test_an_english_question_gets_the_english_page_over_a_translation(qmd_on_pat
     outcome = search(make_request(root, "dependency_overrides get_db", collections=("site",)))
 
     assert [hit.source for hit in outcome.hits] == ["site/en/docs/testing.md"]
+
+
+def test_terms_weigh_as_rare_as_in_the_whole_collection_when_candidates_are_cut(
+    qmd_on_path, tmp_path, monkeypatch
+):
+    # Textual's docs (330 pages) against qmd.CANDIDATES (200): a long question matched
+    # every page, only qmd's best 200 were read, and a common word counted as rare as it
+    # was among those 200. The qmd tier ranked three questions apart from the grep tier
+    # over the same pages. Its scores now are the grep tier's, whatever the cut.
+    from tierscope.tiers import qmd as qmd_module
+    from tierscope.tiers.grep import GrepTier
+
+    pages = {f"notes/budget-{n}.md": f"# Page {n}\n\nThe budget of team {n}.\n" for n in range(6)}
+    pages["notes/rollback.md"] = "# Rollback\n\nA rollback undoes a deploy.\n"
+    pages["notes/rollback-budget.md"] = "# Limits\n\nThe rollback budget caps retries.\n"
+    root = write_files(tmp_path / "project", pages)
+    qmd("collection", "add", "notes", "--name", "notes", cwd=root)
+    monkeypatch.setattr(qmd_module, "CANDIDATES", 3)
+    query = "rollback budget"
+
+    served = search(make_request(root, query, collections=("notes",)))
+    scope = ResolvedScope(
+        name="notes", qmd_collections=(), ck_paths=(), grep_paths=(root / "notes",)
+    )
+    grep_request = TierRequest(query=query, root=root, scope=scope, config=Config(), timeout=5)
+    grepped = GrepTier().search(grep_request, Deadline.after(5.0))
+
+    assert served.status is TierStatus.SERVED and served.argv[0] == "qmd-index"
+    # Of qmd's best three, the pages on rollback: a page on the budget alone scores below
+    # 30% of the best, as in the grep tier (it scored 0.34 to rollback.md's 0.42).
+    assert [(hit.source, hit.score) for hit in served.hits] == [
+        (hit.source, hit.score) for hit in grepped.hits
+    ]
+    assert [hit.source for hit in served.hits] == ["notes/rollback-budget.md", "notes/rollback.md"]

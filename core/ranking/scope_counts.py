@@ -19,12 +19,17 @@ class Candidates:
     lengths: dict[str, int] = field(default_factory=dict)  # path -> bytes, when known
     documents: int = 0
     total_bytes: int = 0
+    # Per key, how many of the scope's files hold it, when the search counted more files
+    # than it hands over (qmd's index, its candidates cut at a limit).
+    known_frequencies: dict[str, int] = field(default_factory=dict)
 
     def document_frequency(self) -> dict[str, int]:
         counts: dict[str, int] = {}
         for terms in self.frequencies.values():
             for key in terms:
                 counts[key] = counts.get(key, 0) + 1
+        for key, known in self.known_frequencies.items():
+            counts[key] = max(counts.get(key, 0), known)
         return counts
 
     def scorer(self, keys: tuple[str, ...]) -> Scorer:

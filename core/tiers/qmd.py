@@ -67,6 +67,9 @@ class _Search:
     argv: tuple[str, ...] = ()
     dropped: int = 0
     allowed: float = 0.0  # seconds the tier had when it started, for the timeout reason
+    # Per term key, the collections' documents holding it, when the index's candidates
+    # were cut at CANDIDATES (qmd_fts.IndexSearch).
+    frequencies: dict[str, int] | None = None
 
     def __post_init__(self) -> None:
         self.allowed = self.deadline.remaining()
@@ -134,7 +137,7 @@ class _Search:
     ) -> TierOutcome:
         ranked = rank_found(
             self.request, terms, found, size, "qmd", self.request.config.qmd.limit,
-            self.deadline,
+            self.deadline, self.frequencies,
         )  # fmt: skip
         self.notes += ranked.notes
         dropped = f"; {self.dropped} malformed entries dropped" if self.dropped else ""
@@ -205,6 +208,7 @@ class _Search:
             self.notes.append(found.note)
         if found.documents is None:
             return None
+        self.frequencies = found.frequencies
         return [
             FoundDocument(Path(os.path.normpath(roots[d.collection] / d.path)), d.hash)
             for d in found.documents

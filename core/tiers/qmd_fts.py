@@ -44,6 +44,9 @@ class IndexSearch:
     documents: list[IndexedDocument] | None
     expression: str | None = None
     note: str = ""
+    # When `documents` were cut at the limit: per term key, how many of the collections'
+    # documents hold it, so that a term weighs as rare as it is in the whole collection.
+    frequencies: dict[str, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,12 +84,16 @@ def search_index(
         if expression is None:
             return IndexSearch([])
         rows = index_candidates(conn, collections, expression, limit, deadline)
+        frequencies = None
+        if rows is not None and len(rows) >= limit:
+            frequencies = term_frequencies(conn, collections, terms, deadline)
     finally:
         conn.close()
     if rows is None:
         note = "qmd: reading the index failed or ran out of time; used the CLI"
         return IndexSearch(None, expression, note)
-    return IndexSearch(rows, expression, f"qmd: read {index_file} directly (no Node start)")
+    note = f"qmd: read {index_file} directly (no Node start)"
+    return IndexSearch(rows, expression, note, frequencies)
 
 
 def fts_expression(terms: Iterable[Term]) -> str | None:
@@ -94,19 +101,46 @@ def fts_expression(terms: Iterable[Term]) -> str | None:
     (`"retarget"*`, stemmed again by qmd's porter tokenizer), each of its spellings'
     (`"colour"*`, `"color"*`); a compound is the phrase of its parts (`dry_run` and
     `dry-run` are tokenized so) or the joined word."""
-    parts: list[str] = []
-    for term in terms:
-        if term.compound:
-            parts.append('"' + " ".join(term.parts) + '"')
-            parts.append(f'"{term.key}"*')
-        elif term.literal:  # `0.28`: tokenized as 0 and 28
-            parts.append('"' + " ".join(term.key.split(".")) + '"')
-        else:
-            for stemmed in spelt_stems(term):
-                word = _NOT_TERM_CHARS.sub("", stemmed)
-                if word:
-                    parts.append(f'"{word}"*')
+    parts = [part for term in terms for part in _term_parts(term)]
     return " OR ".join(dict.fromkeys(parts)) or None
+
+
+def _term_parts(term: Term) -> list[str]:
+    """What one term is searched as, in an FTS5 MATCH expression (fts_expression)."""
+    if term.compound:
+        return ['"' + " ".join(term.parts) + '"', f'"{term.key}"*']
+    if term.literal:  # `0.28`: tokenized as 0 and 28
+        return ['"' + " ".join(term.key.split(".")) + '"']
+    words = (_NOT_TERM_CHARS.sub("", stemmed) for stemmed in spelt_stems(term))
+    return [f'"{word}"*' for word in words if word]
+
+
+def term_frequencies(
+    conn: sqlite3.Connection, collections: Iterable[str], terms: Iterable[Term], deadline: Deadline
+) -> dict[str, int] | None:
+    """Per term key, how many active documents of the collections hold the term (as
+    fts_expression searches it); None when the deadline passes or SQLite fails."""
+    names = list(collections)
+    marks = ",".join("?" * len(names))
+    sql = f"""
+        SELECT count(*) FROM documents_fts f JOIN documents d ON d.id = f.rowid
+        WHERE documents_fts MATCH ? AND d.active = 1 AND d.collection IN ({marks})
+    """
+    conn.set_progress_handler(
+        lambda: 1 if deadline.expired() or deadline.cancelled else 0, _PROGRESS_STEPS
+    )
+    found: dict[str, int] = {}
+    try:
+        for term in terms:
+            parts = _term_parts(term)
+            if parts and term.key not in found:
+                row = conn.execute(sql, (" OR ".join(parts), *names)).fetchone()
+                found[term.key] = int(row[0])
+    except sqlite3.Error:
+        return None
+    finally:
+        conn.set_progress_handler(None, 0)
+    return found
 
 
 def open_index(index_path: Path) -> sqlite3.Connection | None:

@@ -54,9 +54,12 @@ def rank_found(
     tier: str,
     limit: int,
     deadline: Deadline,
+    frequencies: dict[str, int] | None = None,
 ) -> RankedDocuments:
     """The best `limit` of the found documents as hits; `size` is how many files the
-    searched collections hold and their bytes (for IDF and length normalisation)."""
+    searched collections hold and their bytes (for IDF and length normalisation);
+    `frequencies`, when `found` is only the best of the documents holding a term, how many
+    documents of the collections hold each term (for IDF)."""
     result = RankedDocuments()
     root = Path(os.path.realpath(request.root))
     matcher = TermMatcher(terms)
@@ -96,6 +99,7 @@ def rank_found(
             f"qmd: {changed} {noun} changed since indexed: ranked and cut as they are now"
         )
     candidates.documents, candidates.total_bytes = size
+    candidates.known_frequencies = dict(frequencies or {})
     scorer = candidates.scorer(tuple(term.key for term in terms))
     collected = FileHits(
         request=request,
