@@ -91,16 +91,16 @@ _DECLARATION_SUFFIXES = (".d.ts", ".d.mts", ".d.cts", ".pyi")
 # A version number in the query (`0.28`) asks about news too.
 _VERSION = re.compile(r"\d+(?:\.\d+)+")
 
-# A folder of tests (pytest's own `testing/`, Go's `testdata/`, GCC's `testsuite/`, test
-# `fixtures/`, a Gradle source set's `jvmTest/`, `androidTest/`, `testFixtures/`, Perl's
-# and git's `t/`, Perl's author tests' `xt/`, Vim's `testdir/`, Vite's `__tests_dts__/`),
-# or a file named as test runners find them (Python and Django, Go, Ruby, Elixir, C and C++
-# (`*_test.c`, `*_unittest.cc`), JavaScript and TypeScript (Vitest's and tsd's type tests,
-# `*.test-d.ts`), Java, Kotlin, PHP, C#, Swift, Perl (`*.t`), Vim script (`test_*.vim`)).
-# Not a `spec/` folder: many projects keep their specifications there (RSpec's tests are
-# `*_spec.rb` wherever they are).
+# A folder of tests (pytest's own `testing/`, Go's `testdata/`, mypy's `test-data/`, GCC's
+# `testsuite/`, test `fixtures/`, a Gradle source set's `jvmTest/`, `androidTest/`,
+# `testFixtures/`, Perl's and git's `t/`, Perl's author tests' `xt/`, Vim's `testdir/`,
+# Vite's `__tests_dts__/`), or a file named as test runners find them (Python and Django,
+# Go, Ruby, Elixir, C and C++ (`*_test.c`, `*_unittest.cc`), JavaScript and TypeScript
+# (Vitest's and tsd's type tests, `*.test-d.ts`), Java, Kotlin, PHP, C#, Swift, Perl
+# (`*.t`), Vim script (`test_*.vim`)). Not a `spec/` folder: many projects keep their
+# specifications there (RSpec's tests are `*_spec.rb` wherever they are).
 _TEST_PATH = re.compile(
-    r"(?:^|/)(?:tests?|Tests|__tests(?:_\w+)?__|testing|testdata|testdir|testsuite|fixtures"
+    r"(?:^|/)(?:tests?|Tests|__tests(?:_\w+)?__|testing|test[-_]?data|testdir|testsuite|fixtures"
     r"|testFixtures|x?t"
     r"|test[-_]?utils?|test[-_]support"
     r"|[a-z][a-z0-9]*Test)/"
