@@ -122,9 +122,12 @@ def term_frequencies(
     fts_expression searches it); None when the deadline passes or SQLite fails."""
     names = list(collections)
     marks = ",".join("?" * len(names))
+    # The matching rows first, then the documents among them: SQLite plans the join the
+    # other way round, one MATCH per document of the collections (40 ms a term on 1,000).
     sql = f"""
-        SELECT count(*) FROM documents_fts f JOIN documents d ON d.id = f.rowid
-        WHERE documents_fts MATCH ? AND d.active = 1 AND d.collection IN ({marks})
+        SELECT count(*) FROM documents d
+        WHERE d.active = 1 AND d.collection IN ({marks})
+        AND d.id IN (SELECT rowid FROM documents_fts WHERE documents_fts MATCH ?)
     """
     conn.set_progress_handler(
         lambda: 1 if deadline.expired() or deadline.cancelled else 0, _PROGRESS_STEPS
@@ -134,7 +137,7 @@ def term_frequencies(
         for term in terms:
             parts = _term_parts(term)
             if parts and term.key not in found:
-                row = conn.execute(sql, (" OR ".join(parts), *names)).fetchone()
+                row = conn.execute(sql, (*names, " OR ".join(parts))).fetchone()
                 found[term.key] = int(row[0])
     except sqlite3.Error:
         return None
