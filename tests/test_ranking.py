@@ -426,6 +426,19 @@ def test_dated_posts_are_told_by_their_folder_or_their_name():
     assert [path for path in others if is_dated_post(path)] == []
 
 
+def test_a_projects_plans_weigh_less_unless_the_query_asks_about_them():
+    # Vim's runtime/doc/todo.txt (2,300 lines of work to do) ranked third for "run the same
+    # command on every entry in the quickfix list"; Textual's docs/roadmap.md second for
+    # making a color theme. A plan names what a question asks about, not how it is done.
+    paths = ["runtime/doc/todo.txt", "TODO.md", "docs/roadmap.md", "ROADMAP", "docs/guide.md"]
+    others = ["src/todo.py", "pages/common/todo-list.md", "docs/todos/intro.md"]
+    assert demoted_files(paths + others, keys("make my own color theme")) == {
+        path: POST_WEIGHT for path in paths[:4]
+    }
+    for query in ("todo for the quickfix list", "is a theme editor on the roadmap", "plans"):
+        assert demoted_files(paths, keys(query)) == {}, query
+
+
 def test_dated_posts_weigh_less_unless_the_query_asks_about_news():
     paths = ["docs/guide/budget.md", "docs/blog/posts/budget.md", "CHANGELOG.md", "tests/a.py"]
     demoted = {

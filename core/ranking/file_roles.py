@@ -11,6 +11,9 @@
   `tierscope eval` on Textual: docs MRR@10 0.869 without it, 0.874 with it; on the held-out
   how-to questions 0.490 without, 0.547 with it, 0.529 at 0.8). Code is never a post: a
   `news/` or `blog/` package holds an application's code.
+- A project's plans (a TODO list, a roadmap) name what a question asks about, as work to
+  do, where the guide says how it is done. Unless the question asks about plans, its score
+  is scaled by POST_WEIGHT, as a dated post's is.
 - An example program (code under `examples/`, `_examples/`, `samples/`, `demo/`, or
   FastAPI's `docs_src/`) calls the code a question is about, by its names, in a few lines,
   where the implementation defines it among much else. Unless the question asks for
@@ -69,6 +72,7 @@ VERSIONED_WEIGHT = 0.6
 # What each demotion is called where `--explain` lists what each term added.
 DEMOTION_LABEL = "(test file)"
 POST_DEMOTION_LABEL = "(dated post)"
+PLANS_DEMOTION_LABEL = "(plans)"
 TRANSLATION_DEMOTION_LABEL = "(translation)"
 EXAMPLE_DEMOTION_LABEL = "(example)"
 DECLARATIONS_DEMOTION_LABEL = "(declarations)"
@@ -80,6 +84,7 @@ VERSIONED_LABEL = "(older edition)"
 # Query terms (stems) that ask about tests, or about news: then those rank as any file does.
 _ASKS_ABOUT_TESTS = frozenset({"test", "spec", "fixtur", "pytest", "unittest", "conftest"})
 _ASKS_ABOUT_NEWS = frozenset({"blog", "post", "news", "changelog", "releas", "announc"})
+_ASKS_ABOUT_PLANS = frozenset({"todo", "roadmap", "plan"})
 _ASKS_FOR_EXAMPLES = frozenset({"exampl", "sampl", "demo", "playground"})
 _ASKS_ABOUT_PAPERWORK = frozenset(
     {"licens", "licenc", "copyright", "warranti", "patent", "trademark", "notic",
@@ -144,6 +149,7 @@ TEST_FILE = Role(TEST_FILE_WEIGHT, DEMOTION_LABEL)
 # Code that is no test, when the query asks for a name's tests (`tests for loadEnv`).
 NOT_ITS_TESTS = Role(TEST_FILE_WEIGHT, "(not a test)")
 DATED_POST = Role(POST_WEIGHT, POST_DEMOTION_LABEL)
+PLANS = Role(POST_WEIGHT, PLANS_DEMOTION_LABEL)
 TRANSLATED_PAGE = Role(TRANSLATION_WEIGHT, TRANSLATION_DEMOTION_LABEL)
 EXAMPLE_PROGRAM = Role(EXAMPLE_WEIGHT, EXAMPLE_DEMOTION_LABEL)
 DECLARATIONS = Role(DECLARATIONS_WEIGHT, DECLARATIONS_DEMOTION_LABEL)
@@ -193,6 +199,17 @@ def is_example_program(path: str) -> bool:
     """True for a root-relative POSIX path of code in a folder of examples
     (`examples/router/main.go`, `docs_src/first_steps/tutorial001.py`)."""
     return _EXAMPLE_PATH.search(path) is not None and document_kind(path) == "code"
+
+
+# A project's plans: its TODO list or roadmap (Vim's `runtime/doc/todo.txt`, Textual's
+# `docs/roadmap.md`), a document.
+_PLANS_PATH = re.compile(r"(?:^|/)(?:todo|roadmap)(?:\.[a-z]+)?$", re.IGNORECASE)
+
+
+def is_plans(path: str) -> bool:
+    """True for a root-relative POSIX path of a document that is the project's TODO list
+    or roadmap (`TODO.md`, `docs/roadmap.md`)."""
+    return _PLANS_PATH.search(path) is not None and document_kind(path) != "code"
 
 
 def is_dated_post(path: str) -> bool:
@@ -267,16 +284,18 @@ def role_weigher(
     """The role of a file, by its path, for a query with these keys: TEST_FILE unless the
     query asks about tests, EXAMPLE_PROGRAM unless it asks for examples, DECLARATIONS
     unless it asks about types, DATED_POST unless it asks about news (or holds a version
-    number), TRANSLATED_PAGE unless the query holds a word outside ASCII, PAPERWORK unless
-    it asks about licensing or conduct, OLDER_EDITION unless it asks about versions, else
-    AS_IS; when it asks about tests and `names_an_identifier` (`tests for loadEnv`), NOT_ITS_TESTS
-    for a code file that is no test.
+    number), PLANS unless it asks about plans, TRANSLATED_PAGE unless the query holds a
+    word outside ASCII, PAPERWORK unless it asks about licensing or conduct, OLDER_EDITION
+    unless it asks about versions, else AS_IS; when it asks about tests and
+    `names_an_identifier` (`tests for loadEnv`), NOT_ITS_TESTS for a code file that is no
+    test.
     Asked only of the files a ranking scores (a few of thousands)."""
     keys = set(query_keys)
     tests = TEST_FILE_WEIGHT < 1 and not asks_about_tests(keys)
     its_tests = TEST_FILE_WEIGHT < 1 and names_an_identifier and not tests
     asks_about_news = _ASKS_ABOUT_NEWS.intersection(keys) or any(map(_VERSION.fullmatch, keys))
     posts = POST_WEIGHT < 1 and not asks_about_news
+    plans = POST_WEIGHT < 1 and not _ASKS_ABOUT_PLANS.intersection(keys)
     translations = TRANSLATION_WEIGHT < 1 and all(key.isascii() for key in keys)
     examples = EXAMPLE_WEIGHT < 1 and not _ASKS_FOR_EXAMPLES.intersection(keys)
     declarations = DECLARATIONS_WEIGHT < 1 and not _ASKS_ABOUT_TYPES.intersection(keys)
@@ -296,6 +315,8 @@ def role_weigher(
             return DECLARATIONS
         if posts and is_dated_post(path):
             return DATED_POST
+        if plans and is_plans(path):
+            return PLANS
         if translations and is_translated_page(path):
             return TRANSLATED_PAGE
         if paperwork and is_paperwork(path):
