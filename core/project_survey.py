@@ -83,6 +83,8 @@ LANGUAGES = {
     ".vue": "Vue", ".svelte": "Svelte", ".sol": "Solidity", ".tf": "Terraform",
     ".hrl": "Erlang", ".fsx": "F#", ".vb": "Visual Basic", ".vim": "Vim script",
     ".el": "Emacs Lisp", ".groovy": "Groovy", ".astro": "Astro",
+    # Scheme, and the tree-sitter queries written in it (Helix's runtime/queries/).
+    ".scm": "Scheme", ".ss": "Scheme", ".rkt": "Racket", ".lisp": "Common Lisp",
 }  # fmt: skip
 # Folder names that hold documentation whatever else they hold (examples, assets, the
 # programs a tutorial builds).

@@ -723,6 +723,29 @@ def test_perl_scripts_named_dot_perl_are_code(capsys, make_project):
     assert [hit["source"] for hit in hits] == ["git-send-email.perl"]
 
 
+def test_scheme_and_tree_sitter_queries_are_code(capsys, make_project):
+    # Helix keeps its languages' tree-sitter queries as 1,190 `*.scm` files in runtime/:
+    # init knew no Scheme, so the code scope left them out and runtime/ was documentation
+    # for its three READMEs.
+    files = {
+        f"runtime/queries/{lang}/highlights.scm": f"; {lang}\n(comment) @comment\n"
+        for lang in ("python", "go", "toml", "bash")
+    }
+    files["runtime/queries/rust/highlights.scm"] = (
+        "; Highlight a lifetime as a label\n(lifetime (identifier) @label)\n"
+    )
+    files["runtime/queries/README.md"] = "# Queries\n\nOne folder a language.\n"
+    files["src/main.rs"] = "fn main() {}\n"
+    files["README.md"] = "# Editor\n"
+    root = make_project(files)
+    init(capsys, root)
+    written = (root / ".tierscope.yaml").read_text()
+    assert "runtime/" in scopes_of(written)["code"].grep_paths
+    assert "Scheme (5 files)" in written
+    hits, _ = query(capsys, root, "highlight a lifetime", "--scope", "code")
+    assert [hit["source"] for hit in hits][:1] == ["runtime/queries/rust/highlights.scm"]
+
+
 def test_code_folders_holding_documents_get_source_files_only(capsys, make_project):
     # Cowboy's examples/ holds a README (AsciiDoc), a Makefile and an Erlang program in
     # each of 16 folders: it is both a docs and a code folder, and with no filter the code
