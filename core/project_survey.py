@@ -67,6 +67,11 @@ _ROOT_TEXT_DOCUMENT = re.compile(
 )
 # Numbered changelogs (Magit's docs/CHANGELOG.1 ... .4, written in Org): no manual pages.
 _NUMBERED_LOG = re.compile(r"(?:changelog|changes|news|history)\.\d$", re.I)
+# A manual page at the root (tmux's `tmux.1`): a name, one dot, a section number, and a
+# first line of roff (a comment, a request or a macro: `.\"`, `.TH`, `.Dd`, `'\"`). A
+# licence named with its version (`LGPL-2.1`) holds prose.
+_MANUAL_PAGE_NAME = re.compile(r"[A-Za-z][\w+-]*\.[1-9]")
+_ROFF_START = re.compile(rb"(?:\.[\\A-Za-z]|'\\\")")
 # Source code by file extension.
 LANGUAGES = {
     ".py": "Python", ".pyi": "Python",
@@ -218,6 +223,18 @@ def is_documentation(folders: list[str], name: str) -> bool:
     return in_docs and not _NOT_DOCUMENTATION.match(name) and not _NUMBERED_LOG.match(name)
 
 
+def is_manual_page(path: Path) -> bool:
+    """Whether a file of the root is a manual page: its name (`tmux.1`, not a numbered
+    changelog) and its first bytes (roff) say so. Read as any untrusted file is: a regular
+    file only, never waiting (files.read_head)."""
+    name = path.name
+    if not _MANUAL_PAGE_NAME.fullmatch(name) or _NUMBERED_LOG.match(name):
+        return False
+    from .files import read_head
+
+    return _ROFF_START.match(read_head(path, 3)) is not None
+
+
 class _Folders:
     """Per folder: documentation files by extension, source files by language, all files."""
 
@@ -277,7 +294,8 @@ class _Counter:
             suffix = os.path.splitext(walked.path.name)[1].lower()
             folders = [top, *rest.split(os.sep)[:-1]] if rest else []  # the file's folders
             if suffix in _DOCS_IN_FOLDERS_ONLY and not is_documentation(folders, walked.path.name):
-                suffix = ""
+                if rest or not is_manual_page(walked.path):
+                    suffix = ""
             elif suffix in YAML_SUFFIXES and not reads_as_prose(walked.path):
                 suffix = ""  # settings, not a manual written as YAML
             if not rest:  # a file of the root; a licence there is no documentation either

@@ -356,6 +356,32 @@ def test_manual_pages_are_documentation(capsys, make_project):
     assert hits[0]["source"] == "man/man1/tool.1"
 
 
+def test_a_manual_page_at_the_root_is_documentation(capsys, make_project):
+    # tmux keeps its whole manual in `tmux.1` beside its C sources: outside a man folder a
+    # `.1` was taken for a rotated log, and the docs scope was CHANGES and a README. A file
+    # of the root whose name ends in a section number and whose first line is roff is a
+    # manual page; a licence named with its version (git's `LGPL-2.1`) is not.
+    page = (
+        '.\\" $OpenBSD: tmux.1 $\n.Dd August 2026\n.Dt TMUX 1\n.Sh NAME\n.Nm tmux\n'
+        ".Sh WINDOWS AND PANES\n.It Ic split-window\nCreate a new pane by splitting the\n"
+        "target pane vertically or horizontally.\n"
+    )
+    root = make_project(
+        {
+            "README": "Welcome to tmux.\n",
+            "tmux.1": page,
+            "LGPL-2.1": "GNU LESSER GENERAL PUBLIC LICENSE\nVersion 2.1, February 1999\n",
+            "window.c": "void window_split(void) {}\n",
+            "cmd.c": "void cmd_parse(void) {}\n",
+        }
+    )
+    init(capsys, root)
+    docs = scopes_of((root / ".tierscope.yaml").read_text())["docs"]
+    assert "tmux.1" in docs.grep_paths and "LGPL-2.1" not in docs.grep_paths
+    hits, _ = query(capsys, root, "split a window into panes", "--scope", "docs")
+    assert hits[0]["source"] == "tmux.1"
+
+
 MANUAL_YAML = """headline: Tool Manual
 
 body: |
