@@ -144,6 +144,50 @@ def test_man_page_sections_and_options_start_sections():
     assert structure_terms(lines, matcher.lines(MAN_PAGE), "tool.1", matcher) == {"search", "mode"}
 
 
+MDOC_PAGE = """\
+.\\" $OpenBSD: tool.1 $
+.Dd August 2026
+.Dt TOOL 1
+.Sh NAME
+.Nm tool
+.Nd terminal multiplexer
+.Sh OPTIONS
+.Bl -tag -width Ds
+.It Fl f Ar file
+Read the configuration from
+.Ar file .
+.El
+.Ss Window options
+.Bl -tag -width Ds
+.It Xo Ic synchronize\\-panes
+.Op Ic on | off
+.Xc
+Duplicate input to all other panes in the same window where possible, see
+.Xr tool 1 ,
+and the
+.Ic remain\\-on\\-exit
+option.
+.Pp
+.It Ic status-style Ar style
+Set the style of the status line.
+.El
+"""
+
+
+def test_bsd_manual_pages_sections_and_entries_start_sections():
+    # tmux writes its manual in mdoc, BSD's macros: `.Sh` a section, `.Ss` a subsection,
+    # `.It` an entry (an option, a command: its tag on the same line, or over lines
+    # between `.Xo` and `.Xc`). It was served as raw macros: `.Ic on ,`, `.Xc`, `.Pp`.
+    assert titles(MDOC_PAGE, "tool.1") == [
+        (".Sh NAME", 1), (".Sh OPTIONS", 1), (".It Fl f Ar file", 3), (".Ss Window options", 2),
+        (".It Xo Ic synchronize\\-panes", 3), (".It Ic status-style Ar style", 3),
+    ]  # fmt: skip
+    cut = snippet(MDOC_PAGE, "tool.1", "synchronize panes", max_chars=260)
+    assert "synchronize-panes\n[on | off]\n\nDuplicate input" in cut.text, cut.text
+    assert "tool(1)," in cut.text and "remain-on-exit\noption." in cut.text, cut.text
+    assert "\\" not in cut.text and ".Xc" not in cut.text and ".Ic" not in cut.text
+
+
 def test_asciidoc_listing_blocks_hold_no_headings():
     text = "== Run it\n\n----\n= not a heading\n----\n\n== Next\n"
     assert titles(text, "a.adoc") == [("== Run it", 2), ("== Next", 2)]

@@ -4,7 +4,9 @@ tokens for every backslash. Line by line, so each line served is still the file'
 the same number: a font macro's words are kept (`.BI "\\-\\-walker\\-skip=" "DIRS"` is
 `--walker-skip=DIRS`), a request that only lays out text (`.PP`, `.TP`, `.nf`) is an empty
 line, and any other line (`.SH OPTIONS`, `.TH`, a comment) keeps its request, its escapes
-read."""
+read. BSD's mdoc macros (tmux's manual) are read too: `.It Xo Ic synchronize\\-panes` is
+`synchronize-panes`, `.Op Ic on | off` is `[on | off]`, `.Fl f` is `-f`, `.Xr tmux 1 ,` is
+`tmux(1),`, and `.Pp`, `.Bl`, `.Xc` lay out text."""
 
 from __future__ import annotations
 
@@ -13,8 +15,10 @@ import shlex
 
 from .spans import Heading
 
-_ROFF_SECTION = re.compile(r"\.(SH|SS)(?:[ \t]+(.*))?$")
+_ROFF_SECTION = re.compile(r"\.(SH|SS|Sh|Ss)(?:[ \t]+(.*))?$")
 _ROFF_TAGGED = re.compile(r"\.TP(?:[ \t].*)?$")
+# An mdoc list entry: its tag on the line (`.It Fl f Ar file`), else on the next.
+_MDOC_ITEM = re.compile(r"\.It(?:[ \t]+(.*))?$")
 
 # Escapes standing for a character.
 _CHARACTERS = {
@@ -34,8 +38,24 @@ _SPACED = frozenset({"B", "I", "SM", "SB"})
 # as `.IP`'s first argument).
 _LAYOUT = frozenset(
     {"PP", "P", "LP", "TP", "RS", "RE", "nf", "fi", "sp", "br", "ad", "na", "ne", "in", "ti",
-     "hy", "nh", "HP", "TQ", "EX", "EE", "ft", "ps", "vs", "ll", "ns", "rs"}
+     "hy", "nh", "HP", "TQ", "EX", "EE", "ft", "ps", "vs", "ll", "ns", "rs",
+     # mdoc's: paragraphs, lists, displays, the tag's wrapping, the page's header
+     "Pp", "Lp", "Bl", "El", "Bd", "Ed", "Xo", "Xc", "Dd", "Dt", "Os", "Bk", "Ek", "Sm"}
 )  # fmt: skip
+# mdoc macros that hold words, read as the words; those that enclose what follows on the
+# line; the punctuation that closes on the word before it or opens on the word after it.
+_MDOC_WORDS = frozenset(
+    {"It", "Nm", "Nd", "Ic", "Ar", "Cm", "Pa", "Li", "Em", "Sy", "Va", "Ev", "Dv", "Er",
+     "Fn", "Fa", "Ft", "Lk", "Mt", "No", "Tn", "Ms", "Dl", "D1", "Sx", "An", "Xo", "Xc",
+     "Fl", "Xr", "Ns", "Ta", "Op", "Oo", "Oc", "Dq", "Sq", "Ql", "Pq", "Bq", "Aq", "Brq",
+     "Qq"}
+)  # fmt: skip
+_MDOC_ENCLOSING = {
+    "Op": ("[", "]"), "Bq": ("[", "]"), "Dq": ("“", "”"), "Sq": ("‘", "’"), "Ql": ("‘", "’"),
+    "Pq": ("(", ")"), "Aq": ("<", ">"), "Brq": ("{", "}"), "Qq": ('"', '"'),
+}  # fmt: skip
+_CLOSING = frozenset({",", ".", ";", ":", ")", "]", "?", "!"})
+_OPENING = frozenset({"(", "["})
 
 
 def readable(line: str) -> str:
@@ -53,7 +73,58 @@ def readable(line: str) -> str:
         return _read_escapes("".join(_arguments(rest)))
     if request in _SPACED:
         return _read_escapes(" ".join(_arguments(rest)))
+    if request in _MDOC_WORDS:
+        return _read_escapes(_mdoc_words([request, *(_arguments(rest) if rest.strip() else [])]))
     return _read_escapes(line)
+
+
+def _mdoc_words(tokens: list[str]) -> str:
+    """The words of an mdoc line's arguments: macro names dropped (`Ic`, `Ar`), a flag
+    with its dash (`Fl f`: `-f`), a cross-reference with its section (`Xr tmux 1`:
+    `tmux(1)`), an enclosing macro's words enclosed (`Op Ic on`: `[on]`), and punctuation
+    on the word it belongs to."""
+    words: list[str] = []
+    glued = False  # the next word goes on the last one (after `Ns`, or an opening mark)
+    closers: list[str] = []
+    index = 0
+
+    def add(word: str, *, closing: bool = False) -> None:
+        nonlocal glued
+        if words and (glued or closing):
+            words[-1] += word
+        else:
+            words.append(word)
+        glued = word in _OPENING
+
+    while index < len(tokens):
+        token = tokens[index]
+        index += 1
+        if token in _MDOC_ENCLOSING:
+            opening, closing = _MDOC_ENCLOSING[token]
+            add(opening)
+            glued = True
+            closers.append(closing)
+        elif token == "Fl":
+            flag = tokens[index] if index < len(tokens) else ""
+            if flag and flag not in _MDOC_WORDS and flag not in _CLOSING:
+                index += 1
+                add(f"-{flag}")
+            else:
+                add("-")
+        elif token == "Xr" and index + 1 < len(tokens):
+            add(f"{tokens[index]}({tokens[index + 1]})")
+            index += 2
+        elif token == "Ns":
+            glued = True
+        elif token in _MDOC_WORDS or not token:
+            continue
+        elif token in _CLOSING:
+            add(token, closing=True)
+        else:
+            add(token)
+    for closing in reversed(closers):
+        add(closing, closing=True)
+    return " ".join(words)
 
 
 def _arguments(text: str) -> list[str]:
@@ -79,17 +150,22 @@ def _character(escape: re.Match[str]) -> str:
 def roff_headings(lines: list[str]) -> list[Heading]:
     """A manual page's sections (`.SH NAME`; a bare `.SH` takes the next line as its
     title), subsections (`.SS`), and tagged paragraphs (`.TP`, then the tag: an option
-    and what it does), levels 1 to 3."""
+    and what it does), levels 1 to 3; in mdoc, `.Sh`, `.Ss` and a list's entries (`.It`,
+    its tag on the line or the next)."""
     headings: list[Heading] = []
     for index, line in enumerate(lines):
         if line[:1] != ".":
             continue
         section = _ROFF_SECTION.match(line)
+        item = _MDOC_ITEM.match(line) if section is None else None
         if section:
             title = index if (section.group(2) or "").strip() else index + 1
-            level = 1 if section.group(1) == "SH" else 2
+            level = 1 if section.group(1) in {"SH", "Sh"} else 2
         elif _ROFF_TAGGED.match(line):
             title, level = index + 1, 3
+        elif item:
+            title = index if (item.group(1) or "").strip() else index + 1
+            level = 3
         else:
             continue
         if title < len(lines):
