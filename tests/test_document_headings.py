@@ -8,6 +8,7 @@ import pytest
 
 from tierscope.ranking.analysis import query_terms
 from tierscope.ranking.matching import TermMatcher
+from tierscope.ranking.roff_text import readable
 from tierscope.ranking.sections import cut_snippet
 from tierscope.ranking.spans import document_headings, split_lines
 from tierscope.ranking.structure import structure_terms
@@ -186,6 +187,13 @@ def test_bsd_manual_pages_sections_and_entries_start_sections():
     assert "synchronize-panes\n[on | off]\n\nDuplicate input" in cut.text, cut.text
     assert "tool(1)," in cut.text and "remain-on-exit\noption." in cut.text, cut.text
     assert "\\" not in cut.text and ".Xc" not in cut.text and ".Ic" not in cut.text
+    # Punctuation after an enclosed part closes after it; `Oo` ... `Oc` enclose over lines.
+    assert [readable(line) for line in (".Op Fl d ,", ".Oo", ".Ar name Oc", ".Pq Ar x ) .")] == [
+        "[-d],",
+        "[",
+        "name]",
+        "(x)).",
+    ]
 
 
 def test_asciidoc_listing_blocks_hold_no_headings():

@@ -87,6 +87,12 @@ def _mdoc_words(tokens: list[str]) -> str:
     glued = False  # the next word goes on the last one (after `Ns`, or an opening mark)
     closers: list[str] = []
     index = 0
+    # Punctuation ending the line goes after what an enclosing macro closes (`Op Fl d ,`
+    # is `[-d],`).
+    trailing = len(tokens)
+    while trailing > 1 and tokens[trailing - 1] in _CLOSING:
+        trailing -= 1
+    tokens, after = tokens[:trailing], tokens[trailing:]
 
     def add(word: str, *, closing: bool = False) -> None:
         nonlocal glued
@@ -116,6 +122,11 @@ def _mdoc_words(tokens: list[str]) -> str:
             index += 2
         elif token == "Ns":
             glued = True
+        elif token == "Oo":  # an optional part over lines, closed by `Oc`
+            add("[")
+            glued = True
+        elif token == "Oc":
+            add("]", closing=True)
         elif token in _MDOC_WORDS or not token:
             continue
         elif token in _CLOSING:
@@ -124,6 +135,8 @@ def _mdoc_words(tokens: list[str]) -> str:
             add(token)
     for closing in reversed(closers):
         add(closing, closing=True)
+    for mark in after:
+        add(mark, closing=True)
     return " ".join(words)
 
 
