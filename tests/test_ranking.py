@@ -362,6 +362,8 @@ def test_test_files_are_told_by_their_folder_or_their_name():
         "t/t6010-merge-base.sh", "t/helper/test-tool.c", "lib/Foo/t/basic.t", "xt/author.t",
         # Vim's `src/testdir/` and its `test_*.vim`; Vite's type tests in `__tests_dts__/`.
         "src/testdir/shared.vim", "runtime/test_plugin.vim", "src/node/__tests_dts__/config.ts",
+        # Deno's test runner finds `*_test.ts` (Deno's standard library, Fresh).
+        "encoding/base64_test.ts", "src/server/render_test.tsx", "lib/parse_test.js",
         # mypy's `test-data/` (its stubs define `TypedDict` as typeshed's do), `test_data/`.
         "test-data/unit/lib-stub/typing_extensions.pyi", "pkg/test_data/sample.py",
     ]  # fmt: skip
@@ -372,7 +374,8 @@ def test_test_files_are_told_by_their_folder_or_their_name():
         "okhttp/src/jvmMain/kotlin/Dispatcher.kt", "src/contest/Main.kt",
         "src/attest_utils/sign.go", "src/t.c", "docs/t.md", "src/part/main.t.go",
         "src/testdirs.c", "runtime/contest_plugin.vim", "src/__tests_data.ts",
-        "src/latest-data/load.py", "src/test-database/schema.py",
+        "src/latest-data/load.py", "src/test-database/schema.py", "src/latest_tests.tsx",
+        "src/contest.ts",
     ]  # fmt: skip
     assert [path for path in tests if not is_test_file(path)] == []
     assert [path for path in others if is_test_file(path)] == []

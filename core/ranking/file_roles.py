@@ -101,16 +101,16 @@ _VERSION = re.compile(r"\d+(?:\.\d+)+")
 # `testFixtures/`, Perl's and git's `t/`, Perl's author tests' `xt/`, Vim's `testdir/`,
 # Vite's `__tests_dts__/`), or a file named as test runners find them (Python and Django,
 # Go, Ruby, Elixir, C and C++ (`*_test.c`, `*_unittest.cc`), JavaScript and TypeScript
-# (Vitest's and tsd's type tests, `*.test-d.ts`), Java, Kotlin, PHP, C#, Swift, Perl
-# (`*.t`), Vim script (`test_*.vim`)). Not a `spec/` folder: many projects keep their
-# specifications there (RSpec's tests are `*_spec.rb` wherever they are).
+# (Vitest's and tsd's type tests, `*.test-d.ts`; Deno's `*_test.ts`), Java, Kotlin, PHP,
+# C#, Swift, Perl (`*.t`), Vim script (`test_*.vim`)). Not a `spec/` folder: many projects
+# keep their specifications there (RSpec's tests are `*_spec.rb` wherever they are).
 _TEST_PATH = re.compile(
     r"(?:^|/)(?:tests?|Tests|__tests(?:_\w+)?__|testing|test[-_]?data|testdir|testsuite|fixtures"
     r"|testFixtures|x?t"
     r"|test[-_]?utils?|test[-_]support"
     r"|[a-z][a-z0-9]*Test)/"
     r"|(?:^|/)(?:test_[^/]*\.(?:py|vim)|[^/]*_tests?\.py|tests?\.py|conftest\.py"
-    r"|[^/]*_test\.(?:go|rb|exs|c|cc|cpp)|[^/]*_unittest\.(?:c|cc|cpp)|[^/]*_spec\.rb"
+    r"|[^/]*_test\.(?:go|rb|exs|c|cc|cpp|[cm]?[jt]sx?)|[^/]*_unittest\.(?:c|cc|cpp)|[^/]*_spec\.rb"
     r"|[^/]*\.(?:test|spec)(?:-d)?\.[cm]?[jt]sx?|[^/]*Tests?\.(?:java|kt|php|cs|swift)"
     r"|[^/]*\.t)$"
 )
