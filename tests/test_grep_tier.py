@@ -210,6 +210,34 @@ def test_a_table_of_contents_ranks_below_the_pages_that_say_something(make_proje
     assert sources(outcome) == ["docs/mathjax.md", "docs/renderers.md", "docs/SUMMARY.md"]
 
 
+def test_a_manual_pages_list_of_option_names_ranks_below_the_page_that_explains_one(
+    make_project, engine
+):
+    # OpenSSH's scp.1 lists the options `-o` passes on, one bare name each
+    # (`.It StrictHostKeyChecking`), pointing at ssh_config(5). Nine times shorter, it
+    # ranked above ssh_config.5, whose entry says what the option does.
+    names = "".join(f".It Option{n}\n" for n in range(40))
+    listing = (
+        ".Dd 2026\n.Dt SCP 1\n.Sh NAME\n.Nm scp\n.Sh DESCRIPTION\n"
+        # Its other lines say host and key, the name's parts: the name alone is listed bare.
+        + "".join(f"Copies files between hosts, the {n}th host key checked.\n" for n in range(6))
+        + ".Bl -tag -width Ds\n"
+        ".It Fl o Ar option\nPass options to ssh in the format used in\n.Xr ssh_config 5 .\n"
+        f".Pp\n.Bl -tag -width Ds -offset indent -compact\n{names}"
+        ".It StrictHostKeyChecking\n.It TCPKeepAlive\n.El\n.El\n"
+    )
+    prose = "".join(f"Other setting {n} changes how the client connects.\n" for n in range(120))
+    reference = (
+        f".Dd 2026\n.Dt SSH_CONFIG 5\n.Sh DESCRIPTION\n{prose}.Bl -tag -width Ds\n"
+        ".It Cm StrictHostKeyChecking\nIf this flag is set to\n.Cm yes ,\n"
+        "never add host keys automatically and refuse to connect to hosts whose host key has\n"
+        "changed (StrictHostKeyChecking guards against attacks).\n.El\n"
+    )
+    root = make_project({"docs/scp.1": listing, "docs/ssh_config.5": reference})
+    outcome = search(root, "what does StrictHostKeyChecking do")
+    assert sources(outcome) == ["docs/ssh_config.5", "docs/scp.1"]
+
+
 def test_words_inside_an_html_tags_attributes_do_not_count(make_project, engine):
     # A sponsors page styled inline says `font-size` on every line: no answer about sizes.
     sponsors = "".join(

@@ -246,6 +246,7 @@ def rerank_by_structure(
     # DEPRECATED_LEVEL: only in forms marked deprecated.
     levels: dict[str, int | None] = {}
     generated = generated_weigher(asking)
+    compounds_asked = frozenset(term.key for term in matcher.terms if term.compound)
     rescored: list[RankedFile] = []
     for entry in head:
         found = read(entry.path)
@@ -265,11 +266,7 @@ def rerank_by_structure(
         written_by_a_tool = generated(entry.path, found.lines) if role is AS_IS else None
         if written_by_a_tool is not None:
             role = written_by_a_tool  # told by its first or last lines, read only now
-        elif (
-            role is AS_IS
-            and document_kind(entry.path) == "markdown"
-            and points_elsewhere(found.lines, found.line_terms)
-        ):
+        elif role is AS_IS and _names_the_answer(entry.path, found, compounds_asked):
             role = TABLE_OF_CONTENTS
         score, contributions = weighted(contributions, role)
         rescored.append(RankedFile(entry.path, score, contributions, role))
@@ -300,6 +297,20 @@ def rerank_by_structure(
     rescored.sort(key=lambda entry: (-entry.score, entry.path))
     yield from rescored
     yield from (entry for entry in ranked if entry.path not in pulled)
+
+
+def _names_the_answer(path: str, found: ReadFile, names: frozenset[str]) -> bool:
+    """Whether a document's lines holding the query's terms mostly point at the answer: a
+    markdown list of links (navigation.points_elsewhere), a manual page's list of bare
+    names (roff_text.lists_names; `names`: the keys of the names the query spells)."""
+    kind = document_kind(path)
+    if kind == "markdown":
+        return points_elsewhere(found.lines, found.line_terms)
+    if kind == "roff":
+        from .roff_text import lists_names
+
+        return lists_names(found.lines, found.line_terms, names)
+    return False
 
 
 def _weighed_by_definition(

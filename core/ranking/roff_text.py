@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Mapping
 
+from .navigation import NAVIGATION_SHARE
 from .spans import Heading
 
 _ROFF_SECTION = re.compile(r"\.(SH|SS|Sh|Ss)(?:[ \t]+(.*))?$")
@@ -184,3 +186,24 @@ def roff_headings(lines: list[str]) -> list[Heading]:
         if title < len(lines):
             headings.append(Heading(index, title, level))
     return headings
+
+
+def lists_names(
+    lines: list[str], line_terms: Mapping[int, Mapping[str, int]], names: frozenset[str]
+) -> bool:
+    """Whether a manual page's lines holding the query's terms (1-based) are mostly entries
+    of a list of bare names: an mdoc `.It` with nothing under it but the next entry
+    (OpenSSH's scp.1 lists the options `-o` passes on, `.It StrictHostKeyChecking`, and
+    points at ssh_config(5)). Such a page names the answer, as a table of contents does.
+    When the query names something (`names`: its compound terms' keys), only the lines
+    holding the name count: its parts (`host`, `key`) are common words of the page."""
+    holding = [n for n, on_line in line_terms.items() if not names.isdisjoint(on_line)]
+    numbers = holding if names else list(line_terms)
+    if not numbers:
+        return False
+    bare = 0
+    for number in numbers:
+        if number < len(lines) and lines[number - 1].startswith(".It"):
+            following = lines[number].lstrip()
+            bare += following.startswith((".It", ".El"))
+    return bare > NAVIGATION_SHARE * len(numbers)
