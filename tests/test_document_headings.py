@@ -450,7 +450,7 @@ def test_a_passage_cut_short_by_the_next_heading_starts_at_its_paragraph():
 def test_a_second_passage_trimmed_to_a_heading_alone_is_not_served(monkeypatch):
     # vitest's wait-for recipe: the room left after the answer held only the next
     # section's heading (its first paragraph did not fit), and the passage ended on it.
-    from tierscope.ranking.span_choice import SpanChooser
+    from tierscope.ranking import sections
     from tierscope.ranking.spans import Span
 
     doc = (
@@ -458,7 +458,7 @@ def test_a_second_passage_trimmed_to_a_heading_alone_is_not_served(monkeypatch):
         "## `vi.waitUntil`: poll until truthy\n\nUse vi.waitUntil for a value lookup.\n"
     )
     heading = doc.split("\n").index("## `vi.waitUntil`: poll until truthy")
-    monkeypatch.setattr(SpanChooser, "second", lambda *a, **k: Span(heading, heading + 2))
+    monkeypatch.setattr(sections, "second_passage", lambda *a, **k: Span(heading, heading + 2))
     cut = snippet(doc, "docs/recipes.md", "what does vi.hoisted do", max_chars=100)
     assert "Use vi.hoisted" in cut.text
     assert "waitUntil" not in cut.text

@@ -9,13 +9,8 @@ import re
 from collections.abc import Iterator, Mapping
 
 from .analysis import name_key
-from .code_blocks import (
-    C_KEYWORDS,
-    C_NAME_ALONE,
-    attribute_string_end,
-    indentation,
-    typed_start,
-)
+from .c_functions import C_SIGNATURE, SIGNATURE_MAX_LINES, c_function_defined
+from .code_blocks import attribute_string_end, indentation
 from .code_lines import CodeLines
 from .definition_forms import other_definition
 from .matching import TermMatcher
@@ -81,30 +76,8 @@ _WRAPPED_METHOD = re.compile(rf"{_METHOD_NAME}\([ \t]*$")
 # The line that closes a wrapped signature, opening the body: `): Promise<void> {`. A call
 # wrapped the same way closes with `)` or `);`.
 _SIGNATURE_CLOSE = re.compile(r"[ \t]*\)[ \t]*(?::[^={};]+)?\{[ \t]*$")
-_SIGNATURE_MAX_LINES = 40
-# A function of the C family (C, C++, Java, C#): its return type and modifiers, its name
-# (C++'s `Holder::name`), its parameters' parenthesis. At the margin, a C function (in the
-# GNU style its name opens the line, the type on the line above); indented, a method, with
-# at least one word before its name, perhaps generic (C#'s `ExecuteCore<TResult>(`). Never a
-# statement's keyword.
-_C_KEYWORDS = C_KEYWORDS
-_C_TYPE_WORD = rf"(?!{_C_KEYWORDS})[A-Za-z_][\w:]*(?:<[^;(){{}}]*>)?(?:\[\])*[ \t*&]*[ \t]"
-_C_SIGNATURE = re.compile(
-    rf"(?:(?:{_C_TYPE_WORD}[ \t]*)*|[ \t]+(?:{_C_TYPE_WORD}[ \t]*)+)\**"
-    rf"(?!{_C_KEYWORDS})(?:\w+::)*~?([A-Za-z_]\w*)(?:<[^;(){{}}<>]*(?:<[^;(){{}}<>]*>)?>)?[ \t]*\("
-)
 # A C or C++ type declared, not defined: `struct ordered_map;`, `class basic_json;`.
 _FORWARD_DECLARATION = re.compile(r"[ \t]*(?:class|struct|union|enum)[ \t]+\w+[ \t]*;")
-# What may follow a C-family signature's closing parenthesis before its body's brace.
-_C_AFTER_PARAMETERS = re.compile(
-    r"[ \t]*(?:const|noexcept|override|final|throws[ \t][^;{]*|:[^;{]*)*[ \t]*(\{)?[ \t]*$"
-)
-# A method declared without a body, as a definition: an abstract one (C#, Java), or one in
-# an interface (its opener above: `public interface Codec {`, C#'s brace under it). A C
-# prototype (`int jv_parse(const char *text);`) is neither: its definition is elsewhere.
-_DECLARED_END = re.compile(r"[ \t]*(?:throws[ \t][^;{]*)?;[ \t]*$")
-_ABSTRACT = re.compile(r"[ \t]*(?:\w+[ \t]+)*?abstract[ \t]")
-_INTERFACE_OPENER = re.compile(r"[ \t]*(?:\w+[ \t]+)*?interface[ \t]")
 
 
 def defined_as_spelt(
@@ -204,14 +177,14 @@ _LEAD_IN = re.compile(r"[ \t]*(?:#|//|/\*|\*|--|@[A-Za-z_])")
 def _looks_defining(line: str) -> bool:
     """Whether a line starts like a definition (its body not checked: for telling where
     a passage is, not which names a file defines)."""
-    return bool(_DEFINITION.match(line) or _WRAPPED_METHOD.match(line) or _C_SIGNATURE.match(line))
+    return bool(_DEFINITION.match(line) or _WRAPPED_METHOD.match(line) or C_SIGNATURE.match(line))
 
 
 def opens_a_definition(lines: list[str], index: int) -> bool:
     """Whether line `index` defines a name or leads into a definition (the comments and
     decorators right above it, an attribute's string over lines such as Elixir's `@doc`),
     not a comment among statements."""
-    number, end = index, min(len(lines), index + _SIGNATURE_MAX_LINES)
+    number, end = index, min(len(lines), index + SIGNATURE_MAX_LINES)
     while number < end:
         line = lines[number]
         if _looks_defining(line):
@@ -220,7 +193,7 @@ def opens_a_definition(lines: list[str], index: int) -> bool:
             return False
         closing = attribute_string_end(lines, number)
         if closing is not None:
-            number, end = closing, min(len(lines), closing + _SIGNATURE_MAX_LINES)
+            number, end = closing, min(len(lines), closing + SIGNATURE_MAX_LINES)
         number += 1
     return False
 
@@ -326,6 +299,7 @@ def _name_defined_on(lines: list[str], index: int) -> str | None:
 
 
 def _name_read_on(lines: list[str], index: int) -> str | None:
+    """The name line `index` defines, read afresh (`_name_defined_on` remembers it)."""
     line = lines[index]
     if _FORWARD_DECLARATION.match(line):
         return None  # `struct ordered_map;`: the definition is elsewhere
@@ -338,70 +312,14 @@ def _name_read_on(lines: list[str], index: int) -> str | None:
     wrapped = _WRAPPED_METHOD.match(line)
     if wrapped and _opens_a_body(lines, index):
         return wrapped.group(1)
-    function = _C_SIGNATURE.match(line) or _c_name_under_its_type(lines, index)
-    if function and _c_body_follows(lines, index, function.end()):
-        return function.group(1)
-    return None
-
-
-def _c_name_under_its_type(lines: list[str], index: int) -> re.Match[str] | None:
-    """An indented C-family name opening line `index` under a line of its return type
-    (a C++ member: `static BasicJsonType` over `unflatten(`), None otherwise."""
-    if index == 0 or indentation(lines[index]) == 0 or typed_start(lines, index) == index:
-        return None
-    return C_NAME_ALONE.match(lines[index])
-
-
-def _c_body_follows(lines: list[str], index: int, opened: int) -> bool:
-    """Whether the parenthesis opened at column `opened` of line `index` closes (within a
-    few lines) on a signature whose body's `{` follows, on that line or alone on the next:
-    a definition, not a call or a prototype (`;`)."""
-    depth = 1
-    column = opened
-    for number in range(index, min(len(lines), index + _SIGNATURE_MAX_LINES)):
-        line = lines[number]
-        for position in range(column, len(line)):
-            character = line[position]
-            if character == "(":
-                depth += 1
-            elif character == ")":
-                depth -= 1
-                if depth == 0:
-                    after = _C_AFTER_PARAMETERS.match(line, position + 1)
-                    if after is None:
-                        return _DECLARED_END.match(line, position + 1) is not None and (
-                            _ABSTRACT.match(lines[index]) is not None
-                            or _in_an_interface(lines, index)
-                        )
-                    if after.group(1):
-                        return True
-                    following = next((rest for rest in lines[number + 1 :] if rest.strip()), "")
-                    return following.strip() == "{"
-            elif character in ";{}":
-                return False
-        column = 0
-    return False
-
-
-def _in_an_interface(lines: list[str], index: int) -> bool:
-    """Whether the indented line `index` is a member of an interface: the first line above
-    it indented less (a brace alone aside) opens one."""
-    level = indentation(lines[index])
-    if not level:
-        return False  # a prototype at the margin (a C header's)
-    for above in range(index - 1, -1, -1):
-        line = lines[above]
-        stripped = line.strip()
-        if stripped and stripped != "{" and indentation(line) < level:
-            return _INTERFACE_OPENER.match(line) is not None
-    return False
+    return c_function_defined(lines, index)
 
 
 def _opens_a_body(lines: list[str], index: int) -> bool:
     """Whether the signature wrapped from line `index` closes, on the first line as
     indented as it below it, with `) {` or `): Type {` (a method's), not `)` (a call's)."""
     level = indentation(lines[index])
-    for line in lines[index + 1 : index + 1 + _SIGNATURE_MAX_LINES]:
+    for line in lines[index + 1 : index + 1 + SIGNATURE_MAX_LINES]:
         if line.strip() and indentation(line) <= level:
             return indentation(line) == level and _SIGNATURE_CLOSE.match(line) is not None
     return False

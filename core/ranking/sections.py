@@ -39,6 +39,7 @@ from .inline_tests import inline_tests
 from .matching import TermMatcher
 from .passage_ends import PassageEnds
 from .phrase_pairs import side_by_side
+from .second_passage import second_passage
 from .span_choice import MARKER_CHARS, PAIR_WEIGHT, SpanChooser
 from .spans import (
     Span,
@@ -142,7 +143,7 @@ def cut_snippet(
     ends = PassageEnds(lines, headings, kind, chooser.matching, constructs, levels)
     fragments = [ends.trimmed(chosen)]
     # A name looked up is shown at its definition first: no call of it from above.
-    second = chooser.second(structural, chosen, core, after_only=core.start in named)
+    second = second_passage(chooser, structural, chosen, core, after_only=core.start in named)
     if second is not None:
         second = ends.trimmed(second)
         if heading_alone(lines, headings, second.start, second.end):

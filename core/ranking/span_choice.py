@@ -1,7 +1,7 @@
 """Choosing the lines of one file that answer a query: each candidate span (a section, a
 code block, a paragraph) scored like a small document, one too long narrowed to its best
-window, the chosen one widened with its context, and a second passage from elsewhere in
-the file when there is room (sections.py cuts the snippet from them)."""
+window, the chosen one widened with its context (second_passage.py adds a passage from
+elsewhere in the file when there is room; sections.py cuts the snippet from them)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from .line_clip import clip_line, most_shown
 from .local_rarity import local_weights
 from .matching import TermMatcher
 from .navigation import IMPORTS_WEIGHT, navigation_test
-from .spans import Span, heading_alone, mostly_within, paragraphs, written_lines
+from .spans import Span, paragraphs
 
 # Sections of one file compete first on which query terms they hold (weighted by rarity),
 # then on how densely: BM25 with this many characters as the "average" length, so that of
@@ -54,18 +54,9 @@ NAME_WEIGHT = 1.0
 # tokens per hit within 6. Weighed 0.25: 74.9%; 1: 75.3%; pairs in either order: 75.3%;
 # not across an identifier's parts: 75.5%.
 PAIR_WEIGHT = 0.5
-# A second passage (see sections.py's docstring): the room kept for the line that stands
-# for the lines left out between the two (`[lines 40-87 not shown]`); the least room worth
-# filling; how much of the first's coverage it must hold. Measured with `tierscope eval`
-# on Textual: the answering passage is in 81% of hits on the right file instead of 77%,
-# for 301 tokens per hit instead of 267 (a share of 0.75: 79%; of 1: 77%).
+# The room kept for the line that stands for the lines left out between two passages
+# (`[lines 40-87 not shown]`; second_passage.py).
 MARKER_CHARS = 32
-SECOND_MIN_CHARS = 200
-SECOND_SHARE = 0.5
-# A second passage at least this share of whose written lines (of at least this many) the
-# first shows already repeats it (as dedup.py's near copies between hits).
-REPEAT_SHARE = 0.8
-REPEAT_MIN_LINES = 3
 
 
 class SpanChooser:
@@ -334,51 +325,13 @@ class SpanChooser:
         """The best structural span (section, block); a fallback span (paragraph) only
         when it holds more of the query than any structural one (or as much, where that
         one is a table of contents)."""
-        best = self._best(structural)
-        other = self._best(fallback)
+        best = self.best(structural)
+        other = self.best(fallback)
         if best is None or (other is not None and other[0][:2] > best[0][:2]):
             best = other
         if best is None:
             return self.best_window(Span(0, len(self.lines)))
         return best[2]
-
-    def second(
-        self, structural: list[Span], chosen: Span, core: Span, *, after_only: bool = False
-    ) -> Span | None:
-        """The best span elsewhere in the file (`after_only`: below `chosen`) that fits the
-        room `chosen` leaves, when it holds at least SECOND_SHARE of what the first holds:
-        never a table of contents, nor a heading alone (it answers nothing, and has no room
-        to grow into its section), nor the file's own tests unless they are asked about
-        (they call the code the first shows)."""
-        room = self.max_chars - self.size(chosen) - MARKER_CHARS
-        if room < SECOND_MIN_CHARS:
-            return None
-        is_navigation = self.is_navigation
-        shown = written_lines(self.lines[chosen.start : chosen.end])
-        outside = [
-            span for span in structural + self.paragraphs
-            if ((span.end <= chosen.start and not after_only) or span.start >= chosen.end)
-            and not is_navigation(span)
-            and not heading_alone(self.lines, self.headings, span.start, span.end)
-            and not (self.tests and inside(span, self.tests))
-        ]  # fmt: skip
-        best = self._best(outside, room)
-        if best is None or best[0][0] < SECOND_SHARE * self.score(core)[0]:
-            return None
-        found = best[2]
-        # Widened as the first is (a heading alone says nothing), on its side of the first.
-        if found.start >= chosen.end:
-            bounds = Span(chosen.end, len(self.lines))
-        else:
-            bounds = Span(0, chosen.start)
-        widened = self.widen(found, structural, room, bounds)
-        return None if self._repeats(widened, shown) else widened
-
-    def _repeats(self, span: Span, shown: frozenset[str]) -> bool:
-        """Whether a span's written lines are mostly lines `shown` already holds: a sync
-        method's async twin, a copy of the first passage's example."""
-        lines = written_lines(self.lines[span.start : span.end])
-        return mostly_within(lines, shown, REPEAT_SHARE, REPEAT_MIN_LINES)
 
     def is_navigation(self, span: Span) -> bool:
         """Whether a span mostly points elsewhere: a table of contents, in code an import
@@ -393,7 +346,7 @@ class SpanChooser:
         inside = (weight for start, weight in self.named.items() if span.start < start < span.end)
         return self.score(span)[0] + NAME_WEIGHT * max(inside, default=0.0)
 
-    def _best(
+    def best(
         self, spans: list[Span], limit: int | None = None
     ) -> tuple[tuple[float, bool, float], int, Span] | None:
         """The best span, each over `limit` (the cap) narrowed to its best window. A span is
