@@ -238,6 +238,62 @@ def test_a_manual_pages_list_of_option_names_ranks_below_the_page_that_explains_
     assert sources(outcome) == ["docs/ssh_config.5", "docs/scp.1"]
 
 
+def test_a_page_that_says_it_moved_ranks_below_the_page_it_points_at(make_project, engine):
+    # The Rust book keeps its first edition's pages as stubs pointing at the current one;
+    # nine lines titled "Ownership", they ranked first for "what is ownership". pip's
+    # reference pages and kotlinx.coroutines' docs say "This page has moved" too.
+    stub = (
+        "# Ownership\n\nThe first edition of the book is no longer distributed with Rust's\n"
+        "documentation. You may want to check out [the current version](../ch04.html).\n"
+    )
+    prose = "".join(f"Rule {n}: each value has an owner, one at a time.\n" for n in range(60))
+    chapter = f"# Understanding Ownership\n\nOwnership is what Rust is known for.\n{prose}"
+    pip = "This page has moved\n===================\n\nYou should be reading :doc:`../cli/pip`.\n"
+    install = "# pip install\n\n" + "Install packages from an index or a local path.\n" * 40
+    root = make_project(
+        {
+            "docs/first-edition/ownership.md": stub,
+            "docs/ch04-ownership.md": chapter,
+            "docs/reference/pip_install.rst": pip,
+            "docs/cli/pip_install.md": install,
+        }
+    )
+    assert sources(search(root, "what is ownership"))[:2] == [
+        "docs/ch04-ownership.md",
+        "docs/first-edition/ownership.md",
+    ]
+    assert sources(search(root, "pip install"))[0] == "docs/cli/pip_install.md"
+    # Longer, with the old page's gist quoted, it says so in its opening lines.
+    quoted = "".join(f"> Each value has an owner: rule {n}.\n" for n in range(50))
+    redirect = (
+        f"% Ownership\n\nThere is a new edition of the book and this is an old link.\n{quoted}"
+    )
+    root = make_project(
+        {"docs/redirects/ownership.md": redirect, "docs/ch04-ownership.md": chapter}
+    )
+    assert sources(search(root, "what is ownership"))[0] == "docs/ch04-ownership.md"
+    # A page saying what moved where, in its own words, is still an answer.
+    notes = (
+        "# Configuration\n\nThe `color` option has been moved to the `[display]` table.\n"
+        "Write `display.color = true` instead.\n"
+    )
+    long_page = "# Options\n\n" + "The display table holds other options.\n" * 40
+    root = make_project({"docs/config.md": notes, "docs/options.md": long_page})
+    assert sources(search(root, "color option moved"))[0] == "docs/config.md"
+    # pytest's page of fixtures says most of it moved, and lists them.
+    fixtures = "".join(
+        f"tmp_path_{n}\n    A temporary directory for each test.\n" for n in range(30)
+    )
+    partly = (
+        "Builtin fixtures\n================\n\n"
+        f"Most of the information of this page has been moved over to :ref:`api`.\n\n{fixtures}"
+    )
+    root = make_project({"docs/builtin.rst": partly, "docs/options.md": long_page})
+    outcome = search(root, "temporary directory fixture")
+    assert sources(outcome) == ["docs/builtin.rst"]
+    assert "(page moved)" not in dict(outcome.hits[0].terms)
+
+
 def test_words_inside_an_html_tags_attributes_do_not_count(make_project, engine):
     # A sponsors page styled inline says `font-size` on every line: no answer about sizes.
     sponsors = "".join(

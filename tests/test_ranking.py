@@ -1743,6 +1743,22 @@ def test_a_bundle_and_a_generated_site_are_told_by_their_last_or_first_lines():
     assert generated("priv/static/phoenix.js", esbuild) is BUILT_OUTPUT
     webpack = ["/******/ (() => { // webpackBootstrap", "/******/ \tvar __webpack_modules__ = {"]
     assert generated("build/main.js", webpack) is BUILT_OUTPUT
+    # Browserify's prelude, old and new (Hugo's livereload/livereload.js).
+    prelude = (
+        '(function(){function r(e,n,t){function o(i,f){if(!n[i]){if(!e[i]){var c="function"'
+        "==typeof require&&require;if(!f&&c)return c(i,!0);if(u)return u(i,!0);var a=new "
+        'Error("Cannot find module \'"+i+"\'");throw a.code="MODULE_NOT_FOUND",a}'
+    )
+    assert generated("livereload/livereload.js", [prelude, "module.exports = 1;"]) is BUILT_OUTPUT
+    old_prelude = (
+        "(function e(t,n,r){function s(o,u){if(!n[o]){if(!t[o]){var a=typeof require=="
+        '"function"&&require;if(!u&&a)return a(o,!0);if(i)return i(o,!0);var f=new Error('
+        '"Cannot find module \'"+o+"\'");throw f.code="MODULE_NOT_FOUND",f}'
+    )
+    assert generated("static/bundle.js", [old_prelude]) is BUILT_OUTPUT
+    # Node's own error code, thrown by code written by hand, is no bundle.
+    resolver = ["const err = new Error(`No module '${id}'`);", "err.code = 'MODULE_NOT_FOUND';"]
+    assert not generated("src/resolve.js", resolver)
     assert not generated("src/define.js", ["Object.defineProperty(exports, 'x', {});"])
     # A source map's link inside the code (a build tool's own source) is no trailer.
     tool = ["const trailer = '//# sourceMappingURL=' + name;", "export { trailer };"]

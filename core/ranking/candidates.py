@@ -19,6 +19,7 @@ from .bm25 import Scorer
 from .code_lines import CodeLines
 from .file_roles import (
     AS_IS,
+    MOVED_PAGE,
     TABLE_OF_CONTENTS,
     TEST_FILE_WEIGHT,
     Role,
@@ -39,7 +40,7 @@ from .name_lookup import (
     files_holding,
     names_an_identifier,
 )
-from .navigation import points_elsewhere
+from .navigation import points_elsewhere, says_it_moved
 from .notebooks import NotebookView
 from .path_terms import NO_TERMS, PathTerms, path_terms, paths_terms
 from .scope_counts import Candidates
@@ -266,8 +267,8 @@ def rerank_by_structure(
         written_by_a_tool = generated(entry.path, found.lines) if role is AS_IS else None
         if written_by_a_tool is not None:
             role = written_by_a_tool  # told by its first or last lines, read only now
-        elif role is AS_IS and _names_the_answer(entry.path, found, compounds_asked):
-            role = TABLE_OF_CONTENTS
+        elif role is AS_IS:
+            role = _pointing_elsewhere(entry.path, found, compounds_asked) or role
         score, contributions = weighted(contributions, role)
         rescored.append(RankedFile(entry.path, score, contributions, role))
         if weighed_names and document_kind(entry.path) == "code":
@@ -299,18 +300,25 @@ def rerank_by_structure(
     yield from (entry for entry in ranked if entry.path not in pulled)
 
 
-def _names_the_answer(path: str, found: ReadFile, names: frozenset[str]) -> bool:
-    """Whether a document's lines holding the query's terms mostly point at the answer: a
-    markdown list of links (navigation.points_elsewhere), a manual page's list of bare
-    names (roff_text.lists_names; `names`: the keys of the names the query spells)."""
+def _pointing_elsewhere(path: str, found: ReadFile, names: frozenset[str]) -> Role | None:
+    """MOVED_PAGE for a short page that says it moved (navigation.says_it_moved);
+    TABLE_OF_CONTENTS for a document whose lines holding the query's terms mostly point at
+    the answer: a markdown list of links (navigation.points_elsewhere), a manual page's
+    list of bare names (roff_text.lists_names; `names`: the keys of the names the query
+    spells). None for any other file."""
     kind = document_kind(path)
-    if kind == "markdown":
-        return points_elsewhere(found.lines, found.line_terms)
+    if kind == "code":
+        return None
+    if says_it_moved(found.lines):
+        return MOVED_PAGE
+    if kind == "markdown" and points_elsewhere(found.lines, found.line_terms):
+        return TABLE_OF_CONTENTS
     if kind == "roff":
         from .roff_text import lists_names
 
-        return lists_names(found.lines, found.line_terms, names)
-    return False
+        if lists_names(found.lines, found.line_terms, names):
+            return TABLE_OF_CONTENTS
+    return None
 
 
 def _weighed_by_definition(

@@ -37,6 +37,9 @@
 - A table of contents for the question (a document whose lines holding the query's words
   are mostly links of a list: mdBook's `SUMMARY.md`) names the page that answers, in a
   line; it weighs TABLE_OF_CONTENTS_WEIGHT (told when the best files are read again).
+- A page that says it moved ("This page has moved", "The first edition of the book is
+  no longer distributed") sends the reader to the page that answers; it weighs as a table
+  of contents does (told when the best files are read again).
 - An older edition of the docs (a document under a version's folder: jq's
   `manual/v1.6/`, Docusaurus' `versioned_docs/version-2.x/`, a book's `notebooks_v1/`)
   is the current page again, older, and on a question's words ranks as it does (the
@@ -81,6 +84,7 @@ BUILT_OUTPUT_LABEL = "(build output)"
 PAPERWORK_DEMOTION_LABEL = "(licence or conduct)"
 TABLE_OF_CONTENTS_LABEL = "(table of contents)"
 VERSIONED_LABEL = "(older edition)"
+MOVED_LABEL = "(page moved)"
 # Query terms (stems) that ask about tests, or about news: then those rank as any file does.
 _ASKS_ABOUT_TESTS = frozenset({"test", "spec", "fixtur", "pytest", "unittest", "conftest"})
 _ASKS_ABOUT_NEWS = frozenset({"blog", "post", "news", "changelog", "releas", "announc"})
@@ -158,6 +162,9 @@ BUILT_OUTPUT = Role(BUILT_OUTPUT_WEIGHT, BUILT_OUTPUT_LABEL)
 PAPERWORK = Role(PAPERWORK_WEIGHT, PAPERWORK_DEMOTION_LABEL)
 TABLE_OF_CONTENTS = Role(TABLE_OF_CONTENTS_WEIGHT, TABLE_OF_CONTENTS_LABEL)
 OLDER_EDITION = Role(VERSIONED_WEIGHT, VERSIONED_LABEL)
+# A page that says it moved (navigation.says_it_moved) points elsewhere, as a table of
+# contents does.
+MOVED_PAGE = Role(TABLE_OF_CONTENTS_WEIGHT, MOVED_LABEL)
 
 # A version's folder of a versioned set of docs: `v1.6/`, `version-2.x/`, `1.x/`, `2.0/`,
 # Docusaurus' `versioned_docs/`, an edition's suffix (`notebooks_v1/`), the docs of an API

@@ -38,10 +38,11 @@ _COMMENT_LINE = re.compile(r"[ \t]*(?://|#|/\*|\*|--|;|%|<!--|\(\*|\{-)")
 _SOURCE_MAP_TRAILER = re.compile(r"\s*(?://|/\*)[#@] sourceMappingURL=\S+\s*(?:\*/)?\s*$")
 _GENERATOR_TAG = re.compile(r"<meta\b[^>]*\bname=[\"']?generator\b", re.IGNORECASE)
 _GENERATOR_FOOTER = re.compile(r"(?:^|>|<!--)\s*Generated (?:on [^<>]*? )?(?:by|with|using)\b")
-# A bundler's runtime at a bundle's top (esbuild's helpers, webpack's bootstrap, Parcel's).
+# A bundler's runtime at a bundle's top (esbuild's helpers, webpack's bootstrap, Parcel's,
+# Browserify's minified prelude: `throw a.code="MODULE_NOT_FOUND",a}`).
 _BUNDLER_RUNTIME = re.compile(
     r"\bvar __defProp = Object\.defineProperty\b|webpackBootstrap|__webpack_require__"
-    r"|\bparcelRequire\b"
+    r'|\bparcelRequire\b|throw \w+\.code="MODULE_NOT_FOUND",\w+\}'
 )
 BUNDLE_HEAD_LINES = 10
 _HTML_SUFFIXES = (".html", ".htm", ".xhtml")

@@ -95,6 +95,34 @@ def _pulls_in_only(lines: list[str]) -> bool:
     return directives > 0
 
 
+# A page kept where it was to send readers on: "This page has moved" (pip), "The
+# documentation has been moved to ..." (kotlinx.coroutines), "The first edition of the book
+# is no longer distributed" (the Rust book), "this is an old link". The page itself must be
+# what moved: "The `color` option has been moved to `[display]`" is an answer, and so is
+# pytest's fixtures page, "Most of the information of this page has been moved".
+_MOVED = re.compile(
+    r"(?<!of )(?<!of this )(?<!of the )\b(?:page|document|documentation|docs|content|guide"
+    r"|tutorial|chapter|book|article|section|manual|wiki)"
+    r"[ \t]+(?:has|have|is|was)[ \t]+(?:been[ \t]+|now[ \t]+)?moved\b"
+    r"|\b(?:page|document|documentation|docs|content|guide|tutorial|chapter|book|edition"
+    r"|manual)(?:[ \t]+of[ \t]+the[ \t]+\w+)?[ \t]+is[ \t]+no[ \t]+longer[ \t]+"
+    r"(?:distributed|maintained|hosted|updated|published)\b"
+    r"|\bthis is an old link\b",
+    re.IGNORECASE,
+)
+
+
+_OPENING_LINES = 10
+
+
+def says_it_moved(lines: list[str]) -> bool:
+    """Whether a page says it moved or is no longer kept, in its first _OPENING_LINES lines
+    (the Rust book's redirects quote the old page's gist after saying so) or anywhere in a
+    short page (at most _STUB_MAX_LINES lines): it points at the page that answers."""
+    said = lines if len(lines) <= _STUB_MAX_LINES else lines[:_OPENING_LINES]
+    return any(_MOVED.search(line) for line in said)
+
+
 def _import_lines(lines: list[str]) -> list[bool]:
     """Per line of code, whether it is part of an import (`import`, `from x import (`, a
     Rust `use`, `#include`, `require(`, a Go `import (` block and what it lists)."""
