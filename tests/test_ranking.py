@@ -2221,6 +2221,36 @@ def test_a_decorator_spread_over_lines_leads_into_its_definition():
     assert "not shown]\n    @Deprecated(\n" in cut.text, cut.text
 
 
+FMT_STYLE = (
+    '#include "base.h"\n\nnamespace fmt {\n\n'
+    + "".join(f"FMT_API void vprint{n}(string_view fmt, format_args args);\n" for n in range(12))
+    + "\n/**\n * Formats `args` according to specifications in `fmt` and writes the output\n"
+    " * to `stdout`.\n */\n"
+    "template <typename... T>\n"
+    "FMT_INLINE void print(format_string<T...> fmt, T&&... args) {\n"
+    "  vargs<T...> va = {{args...}};\n  vprint(fmt.str, va);\n}\n\n"
+    "/// Writes the output to the file `f`.\n"
+    "template <typename S, typename... T,\n"
+    "          FMT_ENABLE_IF(is_compiled_string<S>::value)>\n"
+    "void print(std::FILE* f, const S& fmt, T&&... args) {\n"
+    "  print(f, fmt, std::forward<T>(args)...);\n}\n\n}  // namespace fmt\n"
+)
+
+
+def test_a_cpp_template_header_leads_into_the_definition_it_templates():
+    # fmt's `fmt::print` was served from `FMT_INLINE void print(`, without the
+    # `template <typename... T>` line over it or the doc comment over that.
+    cut = snippet(FMT_STYLE, "include/fmt/base.h", "fmt::print", max_chars=300)
+    assert cut.text.startswith("/**\n * Formats `args`"), cut.text
+    assert "template <typename... T>\nFMT_INLINE void print(" in cut.text
+    # A header spread over lines, from its first.
+    text = FMT_STYLE.replace("FMT_INLINE void print(", "FMT_INLINE void show(")
+    cut = snippet(text, "include/fmt/base.h", "fmt::print", max_chars=300)
+    assert cut.text.startswith("/// Writes the output to the file `f`.\ntemplate <typename S,"), (
+        cut.text
+    )
+
+
 CSHARP_TESTS = (
     "namespace Polly.Core.Tests;\n\npublic class RetryTests\n{\n"
     + "".join(

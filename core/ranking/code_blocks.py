@@ -16,6 +16,9 @@ _CLOSING_WORDS = frozenset({"end", "fi", "done", "esac"})
 # attributes, what leads into a definition.
 COMMENT_MARKERS = ("#", "//", "/*", "*", "///", "--", ";;")
 _LEAD_INS = ("@", *COMMENT_MARKERS)
+# A C++ template's header over the definition it templates, perhaps over a few lines.
+_TEMPLATE_HEADER = re.compile(r"template[ \t]*<")
+TEMPLATE_REACH = 6
 
 
 def indentation(line: str) -> int:
@@ -213,6 +216,16 @@ def lead_in_start(lines: list[str], start: int, level: int) -> int:
             first = opener
         elif text[:1] == "[" and text[-1:] == "]" and indent == level:
             first -= 1  # a C# attribute: `[Fact]`, `[Obsolete("Use Run")]`
+        elif text.endswith(">") and _TEMPLATE_HEADER.match(text) and indent == level:
+            first -= 1  # a C++ template's header: `template <typename... T>`
+        elif text.endswith(">") and indent > level:
+            # A template's header spread over lines (`template <typename S,` ...
+            # `FMT_ENABLE_IF(...)>`): from its first.
+            lowest = max(0, first - 1 - TEMPLATE_REACH)
+            opener = lead_in_holding(lines, first - 1, level, lowest, ("template",))
+            if opener is None or not _TEMPLATE_HEADER.match(lines[opener].strip()):
+                break
+            first = opener
         elif text.endswith(")]") and indent > level:
             # A C# attribute spread over lines (`[InlineData(` ... `2)]`): from its first.
             lowest = max(0, first - 1 - DECORATOR_REACH)
