@@ -2611,3 +2611,15 @@ def test_a_haskell_definition_is_served_with_its_signature_and_equation():
     assert found.text.startswith("-- | Parse a pipe table:"), found.text
     assert "pipeTable :: PandocMonad m\n" in found.text
     assert found.text.endswith("  return (table header rows)"), found.text
+
+
+def test_a_page_says_it_moved_however_its_words_are_spaced_or_cased():
+    from tierscope.ranking.navigation import says_it_moved
+
+    assert says_it_moved(["The first edition of the book is no  longer distributed."])
+    assert says_it_moved(["# Install", "", "This Page Has\tMoved to the guide."])
+    assert says_it_moved(["There is a new edition of the book and this is an old link."])
+    assert not says_it_moved(["# Install", "", "Run the installer; nothing moved here."])
+    # Past its opening lines, a long page's mention is no redirect.
+    long_page = ["# Guide", *(f"Step {n}." for n in range(60)), "This page has moved on."]
+    assert not says_it_moved(long_page)

@@ -121,7 +121,7 @@ def says_it_moved(lines: list[str]) -> bool:
     short page (at most _STUB_MAX_LINES lines): it points at the page that answers."""
     said = "\n".join(lines if len(lines) <= _STUB_MAX_LINES else lines[:_OPENING_LINES])
     lowered = said.lower()  # most pages say none of it: no pattern search at all
-    if "moved" not in lowered and "no longer" not in lowered and "old link" not in lowered:
+    if "moved" not in lowered and "longer" not in lowered and "old link" not in lowered:
         return False
     return _MOVED.search(said) is not None
 
