@@ -193,6 +193,43 @@ def test_a_folder_whose_entries_are_as_they_were_keeps_the_listing(project, chan
         assert not any("listing the files again" in note for note in notes), notes
 
 
+def test_a_folder_found_as_it_was_is_not_read_again_at_every_query(project, monkeypatch):
+    # A new user's first query after `tierscope index` makes the trajectory folder inside
+    # a searched one (the bench's a2a/ of 1,500 folders): every later query read that
+    # folder's entries again, 3.5 ms each time. What a query found is kept beside the
+    # index, for the folder's `stat` as it found it.
+    from tierscope.tiers import cached_listing
+
+    scope = scope_of(project)
+    private = ((project / "docs/api/trajectory").resolve(),)
+    build(project, config(), scope, private)
+    (project / "docs/api/trajectory").mkdir()
+    reads: list[Path] = []
+    digest = cached_listing._entries_digest
+    monkeypatch.setattr(
+        cached_listing,
+        "_entries_digest",
+        lambda folder, names: reads.append(folder) or digest(folder, names),
+    )
+    for _ in range(3):
+        engine, notes = same_as_reading(project, "token budget", scope, private=private)
+        assert engine == "term index"
+        assert not any("listing the files again" in note for note in notes), notes
+    assert reads == [project / "docs/api"]
+    # The folder changes again: read again, and a name added lists the files again.
+    (project / "docs/api/new.md").write_text("token budget\n")
+    engine, notes = same_as_reading(project, "token budget", scope, private=private)
+    assert any("listing the files again" in note for note in notes), notes
+    # What a query kept is for that index only: built again, it starts afresh.
+    (project / "docs/api/new.md").unlink()
+    build(project, config(), scope, private)
+    reads.clear()
+    os.utime(project / "docs/api")
+    for _ in range(2):
+        same_as_reading(project, "token budget", scope, private=private)
+    assert reads == [project / "docs/api"]
+
+
 def test_a_file_modified_just_before_it_was_read_is_read_again_later(make_project, monkeypatch):
     # A project just cloned: its files' times are now, and a change in the same clock
     # tick would not show in their `stat`. The build waits that out and reads them again.
@@ -434,17 +471,26 @@ def test_the_command_builds_reports_and_removes(project):
     status = json.loads(tierscope("--status", "--json").stdout)
     assert status["usable"] and status["changed"] == 0 and status["files"] > 5
     assert " MB, built " in doctor_says()
+
+    def query():
+        return subprocess.run(
+            [sys.executable, "-m", "tierscope", "--root", str(project), "query", "token budget",
+             "--scope", "docs", "--tiers", "grep", "--explain"],
+            capture_output=True, text=True, check=False,
+        ).stdout  # fmt: skip
+
+    # A folder touched, found as it was: noted beside the index.
+    os.utime(project / "docs")
+    assert "term index: " in query()
+    folders_found = Path(status["path"] + ".folders")
+    assert folders_found.exists()
     (project / "docs/new.md").write_text("token budget\n")
     status = json.loads(tierscope("--status", "--json").stdout)
     assert status["changed"] == 1
-    query = subprocess.run(
-        [sys.executable, "-m", "tierscope", "--root", str(project), "query", "token budget",
-         "--scope", "docs", "--tiers", "grep", "--explain"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert "term index: " in query.stdout
+    assert "term index: " in query()
     assert json.loads(tierscope("--remove", "--json").stdout)["removed"] is True
     assert not Path(status["path"]).exists()
+    assert not folders_found.exists()
 
 
 def test_a_user_cache_that_is_no_folder_is_no_index(project, tmp_path, monkeypatch):

@@ -140,9 +140,11 @@ def _status(project, as_json: bool) -> int:
 
 
 def _remove(project, as_json: bool) -> int:
+    import contextlib
     import os
 
     from tierscope.terminal import printable
+    from tierscope.tiers.cached_listing import FOLDERS_FOUND_SUFFIX
     from tierscope.tiers.term_index import index_path
 
     path = index_path(project.root)
@@ -151,6 +153,8 @@ def _remove(project, as_json: bool) -> int:
         removed = True
     except FileNotFoundError:
         removed = False
+    with contextlib.suppress(FileNotFoundError):  # what queries noted beside it
+        os.unlink(path + FOLDERS_FOUND_SUFFIX)
     if as_json:
         print(json.dumps({"path": path, "removed": removed}))
     else:
