@@ -112,3 +112,33 @@ def test_the_checkouts_own_code_outranks_its_tests():
     assert report.ladder.mrr >= 0.88
     assert report.ladder.hit_at_1 >= 0.80
     assert_clean_answers(report)
+
+
+@pytest.mark.parametrize(
+    ("query", "source", "passage"),
+    [
+        (
+            "grid layout code that repeats column sizes when fewer values than columns are given",
+            "src/textual/layouts/grid.py",
+            "Repeat an iterable of scalars as many times as required",
+        ),
+        (
+            "clearing a data table keeps the column headers, how do I remove those as well",
+            "src/textual/widgets/_data_table.py",
+            "columns: Also clear the columns.",
+        ),
+    ],
+)
+def test_a_code_files_passage_is_not_pulled_to_where_it_names_itself(query, source, passage):
+    """The words of a file's path (`grid`, `layout`; `data`, `table`) are what the whole
+    file is about: they pulled the passage to the class named for them, its header and
+    attributes, where the answer is a function further down."""
+    from tierscope.api import QueryOptions
+
+    corpora = find_corpora()
+    if corpora is None:
+        pytest.skip("the Textual corpus (../shared/corpora/textual) is not beside this checkout")
+    project = Project(corpora / "textual", str(EVAL / "textual" / "tierscope.yaml"))
+    result = project.run(QueryOptions(text=query, scope="code", tiers=("grep",)), trajectory=False)
+    [hit] = [hit for hit in result.hits if hit.source == source]
+    assert passage in hit.content, hit.content
