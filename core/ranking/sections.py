@@ -59,8 +59,8 @@ from .table_rows import compact_tables
 # Choosing the passage, it weighs PATH_TERM_WEIGHT as much, unless the path holds
 # PATH_SHARE_LIMIT of the query's weight or more: then the question is about what the file
 # is named for (`deep freeze atom value` in `freezeAtom.ts`; `request ID middleware` in
-# `middleware/request_id.go`). Measured with `tierscope eval` on 43 sets: the answering
-# passage in 74.95% of hits on the right file on average instead of 74.30% (Alamofire
+# `middleware/request_id.go`). Measured with `tierscope eval` over 43 runs of 42 sets: the
+# answering passage in 74.95% of hits on the right file on average instead of 74.30% (Alamofire
 # 65% -> 74%, clap 71% -> 79%, ripgrep 71% -> 77%, Telescope 56% -> 60%, Flask 85% -> 88%,
 # Polly 95% -> 96% and its MRR@10 0.831 -> 0.839, Textual 84% -> 85%; fastify 67% -> 61%,
 # demo 91% -> 89%, pip 72% -> 70%); whatever the share: 75.12%, but chi 87% -> 83% and the
