@@ -301,7 +301,7 @@ def rerank_by_structure(
 
 
 def _pointing_elsewhere(path: str, found: ReadFile, names: frozenset[str]) -> Role | None:
-    """MOVED_PAGE for a short page that says it moved (navigation.says_it_moved);
+    """MOVED_PAGE for a page that says it moved (navigation.says_it_moved);
     TABLE_OF_CONTENTS for a document whose lines holding the query's terms mostly point at
     the answer: a markdown list of links (navigation.points_elsewhere), a manual page's
     list of bare names (roff_text.lists_names; `names`: the keys of the names the query
