@@ -90,6 +90,54 @@ def test_files_scoring_far_below_the_best_are_not_served(make_project, engine):
     assert f"4 files left out: scored below {RELATIVE_FLOOR:.0%} of the best" in outcome.notes
 
 
+def prose(words: int, seed: int) -> str:
+    """Words holding no query term, the same for the same seed."""
+    vocabulary = "the loader reads files from its search path and caches compiled code".split()
+    return " ".join(vocabulary[(seed * 7 + i * 5) % len(vocabulary)] for i in range(words))
+
+
+def test_a_page_whose_one_section_answers_outranks_one_spreading_the_terms(make_project, engine):
+    # Jinja's "is it safe to let users write their own templates, how do I stop them":
+    # sandbox.rst holds the words in one section of a long page; a shorter page held each
+    # in a section of its own, more often, and ranked first by its whole-file counts.
+    terms = ["safe", "users", "write", "templates", "stop"]
+    answer = ["# Sandbox", ""]
+    for part in range(5):
+        answer += [f"## Part {part}", "", prose(90, part), ""]
+    answer += ["## Untrusted templates", ""]
+    for seed, term in enumerate(terms):
+        answer += [f"{prose(8, seed)} {term} {prose(8, seed + 1)}", "", prose(10, seed), ""]
+    spread = ["# Guide", ""]
+    for seed, term in enumerate(terms):
+        spread += ["## Notes", "", f"{prose(20, seed)} {term} {prose(20, seed)} {term}", ""]
+    others = {f"docs/other{i}.md": f"# Other {i}\n\n{prose(50, i)}\n" for i in range(20)}
+    root = make_project(
+        {"docs/sandbox.md": "\n".join(answer), "docs/guide.md": "\n".join(spread), **others}
+    )
+
+    outcome = search(root, "is it safe to let users write their own templates, how do I stop them")
+
+    assert sources(outcome)[:2] == ["docs/sandbox.md", "docs/guide.md"]
+
+
+def test_a_word_alone_finds_its_definition_before_a_section_naming_it(make_project, engine):
+    # Textual's `lighten` is Color.lighten; a section of the design guide names it too. One
+    # word held by a short section says no more than the text does: the definition first.
+    guide = ["# Design", ""]
+    for part in range(6):
+        guide += [f"## Part {part}", "", prose(80, part), ""]
+    guide += ["## Lighten", "", "Colors lighten in steps: lighten them to taste.", ""]
+    code = "class Color:\n" + "".join(
+        f"    def method{n}(self):\n        return {n}\n\n" for n in range(12)
+    )
+    code += "    def lighten(self, amount):\n        return self.blend(WHITE, amount)\n"
+    root = make_project({"docs/design.md": "\n".join(guide), "src/color.py": code})
+
+    outcome = search(root, "lighten", paths=("docs", "src"))
+
+    assert sources(outcome)[0] == "src/color.py"
+
+
 def test_the_digits_of_a_name_are_no_term_of_their_own(make_project, engine):
     # `OSC52` is one name: its `52` alone would find every table of numbers.
     root = make_project(

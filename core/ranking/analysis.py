@@ -345,7 +345,7 @@ def names_code(terms: tuple[Term, ...]) -> bool:
     from .file_roles import asks_about_tests  # imported by then: ranking has begun
 
     return (
-        _word_count(terms) <= KEYWORD_QUERY_WORDS
+        word_count(terms) <= KEYWORD_QUERY_WORDS
         and any(term.compound and not (term.qualifier or term.option) for term in terms)
         and not asks_about_tests(asking_keys(terms))  # `FromRequestParts run tests`
     )
@@ -356,10 +356,12 @@ def few_words(terms: tuple[Term, ...]) -> bool:
     of it may name a definition. A name is one word, however many parts it has
     (`extract_pagination_config`), and the holder of a member counts for none
     (`AsyncClient.stream` is one word, `Command.PersistentFlags` two)."""
-    return _word_count(terms) <= NAMED_WORDS
+    return word_count(terms) <= NAMED_WORDS
 
 
-def _word_count(terms: tuple[Term, ...]) -> int:
+def word_count(terms: tuple[Term, ...]) -> int:
+    """How many words the query asks with: a name is one however many parts it has, and
+    neither the holder of a member nor a dotted number counts."""
     return sum(
         1
         for term in terms

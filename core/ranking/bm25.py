@@ -41,8 +41,19 @@ PROXIMITY_WEIGHT = 1.0
 # A code file that defines a name the query spells whole (`add_typer`, `echo`) counts that
 # name's terms this much again: the definition, not the files that import or call it.
 DEFINITION_WEIGHT = 1.0
+# A document read whole adds its best section, scored as a text of its own
+# (section_scores.py), this many times; its score is then out of the most a document can
+# score, the section counted at this weight: a page whose one section answers outranks a
+# long page holding each term in a section of its own. Code has no such field, and scores
+# as before against the most a code file can. Measured with `tierscope eval` (README).
+SECTION_WEIGHT = 1.0
 PROXIMITY_LINES = 10
 IDF_POWER = 0.5
+
+
+def _fields() -> float:
+    """The fields' weights every file can score in (the text's at most K1 + 1)."""
+    return K1 + 1 + PATH_WEIGHT + STRUCTURE_WEIGHT + PROXIMITY_WEIGHT
 
 
 def idf(documents: int, frequency: int) -> float:
@@ -69,8 +80,7 @@ class Scorer:
         cls, keys: tuple[str, ...], documents: int, frequency: Mapping[str, int], average: float
     ) -> Scorer:
         weights = {key: idf(documents, frequency.get(key, 0)) ** IDF_POWER for key in keys}
-        fields = K1 + 1 + PATH_WEIGHT + STRUCTURE_WEIGHT + PROXIMITY_WEIGHT
-        return cls(weights, max(average, 1.0), sum(weights.values()) * fields or 1.0)
+        return cls(weights, max(average, 1.0), sum(weights.values()) * _fields() or 1.0)
 
     def contributions(
         self,
@@ -81,12 +91,18 @@ class Scorer:
         together: frozenset[str] = frozenset(),
         defined: frozenset[str] = frozenset(),
         structure_share: float = 1.0,
+        section: Mapping[str, float] | None = None,
     ) -> dict[str, float]:
         """What each matched term adds to the normalised score (text, path, structure,
         proximity, the definition of a name the query spells); a term among the headings
-        adds `structure_share` of its field's weight (structure.heading_share)."""
+        adds `structure_share` of its field's weight (structure.heading_share). For a
+        document read whole, `section` holds its best section's parts
+        (section_scores.best_section_parts): they add SECTION_WEIGHT times, and the score
+        is out of the most a document can score."""
         ratio = length / self.average_length
         best = self.best_possible
+        if section is not None:
+            best *= (_fields() + SECTION_WEIGHT) / _fields()
         parts = {
             key: self.weights[key] * saturated(count, ratio) / best
             for key, count in tf.items()
@@ -102,6 +118,8 @@ class Scorer:
             for key in keys:
                 if field_weight and key in self.weights:
                     parts[key] = parts.get(key, 0.0) + field_weight * self.weights[key] / best
+        for key, value in (section or {}).items():
+            parts[key] = parts.get(key, 0.0) + SECTION_WEIGHT * value / best
         return parts
 
     def score(

@@ -14,7 +14,7 @@ from itertools import islice
 
 from ..files import TextFile
 from . import bm25
-from .analysis import asking_keys, asks_for_uses, names_code, names_looked_up
+from .analysis import asking_keys, asks_for_uses, names_code, names_looked_up, word_count
 from .bm25 import Scorer
 from .code_lines import CodeLines
 from .file_roles import (
@@ -44,7 +44,7 @@ from .navigation import points_elsewhere, says_it_moved
 from .notebooks import NotebookView
 from .path_terms import NO_TERMS, PathTerms, path_terms, paths_terms
 from .scope_counts import Candidates
-from .spans import Span, document_kind, split_lines
+from .spans import Span, document_headings, document_kind, split_lines
 
 # How many of the best files are read and scored again with their headings or definitions.
 RERANK_DEPTH = 20
@@ -213,8 +213,10 @@ def rerank_by_structure(
     reads NAME_LOOKUP_DEPTH files and those holding a compound name whole (`pulled` from
     the rest: name_lookup.files_holding), and when one defines the name, those that only use it
     weigh less (`_weighed_by_definition`); a question asking where a name is used weighs
-    less a file that only defines it. These lower a score only among the files read, which
-    the files left behind already ranked below by their text."""
+    less a file that only defines it. For a question of several words, a document's best
+    section is a field too, and its score is out of the most a document can score
+    (bm25.SECTION_WEIGHT). These lower a score only among the files read, which the files
+    left behind already ranked below by their text."""
     looked_up = names_looked_up(matcher.terms)
     if depth is None:
         depth = NAME_LOOKUP_DEPTH if looked_up else RERANK_DEPTH
@@ -243,6 +245,9 @@ def rerank_by_structure(
         else frozenset()
     )
     only_defining: set[str] = set()
+    # A document's best section counts for a question of several words, not for one word
+    # or a name looked up: a section holding its one term says no more than the text does.
+    by_section = not looked_up and word_count(matcher.terms) > 1
     # Code file read -> 0: defines a name asked outside a class, 1: only in one, None: not,
     # DEPRECATED_LEVEL: only in forms marked deprecated.
     levels: dict[str, int | None] = {}
@@ -257,7 +262,7 @@ def rerank_by_structure(
         tests = inline_tests(found.lines, entry.path) if tests_count_less else []
         length = candidates.lengths.get(entry.path, found.size)
         in_path = path_terms(entry.path, matcher)
-        fields = _FileFields(found, entry.path, length, in_path, scorer, matcher)
+        fields = _FileFields(found, entry.path, length, in_path, scorer, matcher, by_section)
         counted_apart = found.view is not None or found.tags_left_out
         tf = found.term_counts if counted_apart else candidates.frequencies[entry.path]
         contributions = fields.contributions(tf, found.line_terms)
@@ -349,6 +354,7 @@ class _FileFields:
     in_path: PathTerms  # the query terms its path holds
     scorer: Scorer
     matcher: TermMatcher
+    by_section: bool = True  # whether a document's best section counts (section_scores.py)
 
     def contributions(
         self, tf: Mapping[str, float], line_terms: Mapping[int, Mapping[str, int]]
@@ -367,8 +373,14 @@ class _FileFields:
 
             defined = headed_names(names, matcher)  # a reference page's `## envPrefix`
         share = heading_share(lines, path) if in_structure else 1.0
+        section = None
+        if self.by_section and document_kind(path) != "code":
+            from .section_scores import best_section_parts
+
+            headings = document_headings(lines, path)
+            section = best_section_parts(lines, line_terms, headings, self.scorer.weights)
         return self.scorer.contributions(
-            tf, self.length, self.in_path, in_structure, together, defined, share
+            tf, self.length, self.in_path, in_structure, together, defined, share, section
         )
 
     def with_tests_weighed(

@@ -6,13 +6,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+TYPE_CHECKING = False  # typing itself is not imported (tests/test_startup.py)
+if TYPE_CHECKING:
+    from .spans import Heading
+
 
 class CodeLines(list[str]):
     """A file's lines (a list, as split_lines gives them) with the name each line asked
-    about defines (None: none), filled by code_definitions as it reads them."""
+    about defines (None: none), filled by code_definitions as it reads them, and a
+    document's headings once spans.document_headings has found them."""
 
-    __slots__ = ("defined",)
+    __slots__ = ("defined", "headings")
 
     def __init__(self, lines: Iterable[str] = ()) -> None:
         super().__init__(lines)
         self.defined: dict[int, str | None] = {}
+        self.headings: list[Heading] | None = None

@@ -16,6 +16,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from .code_lines import CodeLines
+
 # A notebook's text, as ranking and snippets read it, is its cells': markdown (notebooks.py).
 MARKDOWN_SUFFIXES = frozenset(
     {".md", ".markdown", ".mdx", ".mdown", ".rmd", ".qmd", ".livemd", ".mdc", ".ipynb"}
@@ -123,7 +125,16 @@ def front_matter_end(lines: list[str]) -> int:
 
 
 def document_headings(lines: list[str], path: str) -> list[Heading]:
-    """The headings of a document, in order (none for code)."""
+    """The headings of a document, in order (none for code); found once for a file's
+    CodeLines, which ranking and its snippet both read (the list is not to be changed)."""
+    if isinstance(lines, CodeLines):
+        if lines.headings is None:
+            lines.headings = _document_headings(lines, path)
+        return lines.headings
+    return _document_headings(lines, path)
+
+
+def _document_headings(lines: list[str], path: str) -> list[Heading]:
     kind = document_kind(path)
     if kind == "markdown":
         return markdown_headings(lines)
