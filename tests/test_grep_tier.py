@@ -138,6 +138,40 @@ def test_a_word_alone_finds_its_definition_before_a_section_naming_it(make_proje
     assert sources(outcome)[0] == "src/color.py"
 
 
+def test_of_identical_editions_of_a_page_the_newest_is_served(make_project, engine):
+    # expressjs.com's `docs/en/4x/guide/behind-proxies.mdx` and its 5x copy are the same
+    # text: the copy kept was the 4x page, as the shallower-then-first path.
+    page = "# Behind proxies\n\nSet the trust proxy setting to trust the proxy's headers.\n"
+    others = {f"docs/en/5x/guide/other{i}.md": f"# Other {i}\n\n{prose(40, i)}\n" for i in range(5)}
+    root = make_project(
+        {"docs/en/4x/guide/proxies.md": page, "docs/en/5x/guide/proxies.md": page, **others}
+    )
+
+    outcome = search(root, "trust proxy setting")
+
+    assert sources(outcome) == ["docs/en/5x/guide/proxies.md"]
+
+
+def test_a_translations_original_is_served_from_the_newest_edition(make_project, engine):
+    # expressjs.com's Korean 4x page was served as its English original, the 4x page,
+    # over the identical 5x page already served.
+    page = "# Behind proxies\n\nSet the trust proxy setting to trust the proxy's headers.\n"
+    korean = "# 프록시 뒤에서\n\n`trust proxy` 설정으로 프록시 헤더를 신뢰합니다.\n"
+    others = {f"docs/en/5x/guide/other{i}.md": f"# Other {i}\n\n{prose(40, i)}\n" for i in range(5)}
+    root = make_project(
+        {
+            "docs/en/4x/guide/proxies.md": page,
+            "docs/en/5x/guide/proxies.md": page,
+            "docs/ko/4x/guide/proxies.md": korean,
+            **others,
+        }
+    )
+
+    outcome = search(root, "trust proxy setting")
+
+    assert sources(outcome) == ["docs/en/5x/guide/proxies.md"]
+
+
 def test_the_digits_of_a_name_are_no_term_of_their_own(make_project, engine):
     # `OSC52` is one name: its `52` alone would find every table of numbers.
     root = make_project(

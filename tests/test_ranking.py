@@ -19,6 +19,7 @@ from tierscope.ranking.analysis import (
 from tierscope.ranking.bm25 import Scorer
 from tierscope.ranking.candidates import Candidates, rank
 from tierscope.ranking.code_blocks import code_blocks
+from tierscope.ranking.editions import version_number
 from tierscope.ranking.file_roles import (
     AS_IS,
     BUILT_OUTPUT,
@@ -2074,6 +2075,38 @@ def test_a_versioned_edition_of_the_docs_weighs_less_unless_the_query_asks_about
         "legacy reactive assignments",
     ):  # fmt: skip
         assert demoted_files(editions, keys(query)) == {}, query
+
+
+def test_the_newest_edition_of_a_page_among_the_files_found_is_the_current_one():
+    # Express keeps every version's docs (`api/3x/`, `api/4x/`, `api/5x/`): the newest of
+    # a page is current, and a page only an older version has is the newest of its own.
+    # jq's `manual/dev/` names no version: it is current, every numbered manual older.
+    found = [
+        "api/3x/response.md", "api/4x/response.md", "api/5x/response.md",
+        "api/3x/middleware.md", "api/v4/request.md", "api/v10/request.md",
+        "manual/v1.7/manual.md", "manual/v1.8/manual.md", "manual/dev/manual.md",
+        "docs/v2/setup.md", "docs/setup.md",
+        "website/versioned_docs/version-2.x/intro.md", "docs/intro.md",
+    ]  # fmt: skip
+    role_of = role_weigher(keys("set a cookie on the response"), found=found)
+
+    demoted = {path for path in found if role_of(path).weight < 1}
+
+    assert demoted == {
+        "api/3x/response.md", "api/4x/response.md", "api/v4/request.md",
+        "manual/v1.7/manual.md", "manual/v1.8/manual.md", "docs/v2/setup.md",
+        "website/versioned_docs/version-2.x/intro.md",
+    }  # fmt: skip
+    assert role_weigher(keys("response in version 4"), found=found)("api/4x/response.md") is AS_IS
+
+
+def test_a_version_folder_is_told_by_its_number():
+    assert [version_number(name) for name in ("v1.6", "version-2.x", "1.x", "5x", "2.0")] == [
+        (1, 6), (2,), (1,), (5,), (2, 0),
+    ]  # fmt: skip
+    assert version_number("versioned_docs") is None
+    assert version_number("99-legacy") is None
+    assert version_number("dev") is None
 
 
 def test_a_passage_inside_a_long_fenced_block_shows_its_fences():

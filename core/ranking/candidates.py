@@ -90,7 +90,8 @@ def rank(
     in_paths = paths_terms(candidates.frequencies, matcher) if matcher is not None else {}
     if asking is None:
         asking = _asking(candidates, matcher) if matcher is not None else scorer.weights
-    role_of = role_weigher(asking, matcher is not None and names_an_identifier(matcher.terms))
+    identifier = matcher is not None and names_an_identifier(matcher.terms)
+    role_of = role_weigher(asking, identifier, candidates.frequencies)
     nothing = NO_TERMS
     # A bound depends only on the counts, in their order, when no term is in the path:
     # it is computed once for equal counts. Files with the same matches share one counts
@@ -225,7 +226,7 @@ def rerank_by_structure(
     tests_count_less = not asks_about_tests(asking)
     if compounds:
         read_first = {entry.path for entry in head}
-        role_of = role_weigher(asking, names_an_identifier(matcher.terms))
+        role_of = role_weigher(asking, names_an_identifier(matcher.terms), candidates.frequencies)
         skip = is_test_file if tests_count_less else lambda path: False
         head += [
             RankedFile(path, 0.0, {}, role_of(path))  # scored once read, as the others

@@ -45,7 +45,8 @@
   is the current page again, older, and on a question's words ranks as it does (the
   Python Data Science Handbook's first edition was served before its second). Unless the
   query asks about versions (`version`, or a version number), its score is scaled by
-  VERSIONED_WEIGHT.
+  VERSIONED_WEIGHT; the newest of a page kept once per numbered version among the files a
+  query found is the current one, and is not (editions.py).
 - A project's paperwork (its licence, notices, copying terms, code of conduct) is long
   legal or community prose that holds every common word of a question ("how does paging
   *work*": Apache's licence says *work* 40 times). Unless the question is about licensing
@@ -55,10 +56,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from ..translations import is_translation_tag, page_and_language
+from .editions import VERSIONED_PATH, Editions
 from .spans import YAML_SUFFIXES, document_kind
 
 TEST_FILE_WEIGHT = 0.6
@@ -166,15 +168,6 @@ OLDER_EDITION = Role(VERSIONED_WEIGHT, VERSIONED_LABEL)
 # contents does.
 MOVED_PAGE = Role(TABLE_OF_CONTENTS_WEIGHT, MOVED_LABEL)
 
-# A version's folder of a versioned set of docs: `v1.6/`, `version-2.x/`, `1.x/`, `2.0/`,
-# Docusaurus' `versioned_docs/`, an edition's suffix (`notebooks_v1/`), the docs of an API
-# kept for older code (Svelte's `99-legacy/`, a `legacy/` folder).
-_VERSIONED_PATH = re.compile(
-    r"(?:^|/)(?:versioned_docs|v\d+(?:\.\d+)*|version-[^/]+|\d+\.(?:\d+|x)(?:\.\d+)*"
-    r"|[^/]+[_-]v\d+(?:\.\d+)*|(?:\d+[_-])?legacy)/",
-    re.IGNORECASE,
-)
-
 # A folder of documentation, for a manual written as YAML.
 _DOCS_FOLDER = re.compile(r"(?:^|/)(?:docs?|documentation|manual|guides?|book)/", re.IGNORECASE)
 
@@ -236,7 +229,7 @@ def is_older_edition(path: str) -> bool:
     (`docs/manual/v1.6/colors.md`, `versioned_docs/version-2.x/intro.md`), or of a manual
     written as YAML in a documentation folder (jq's `docs/content/manual/v1.6/manual.yml`;
     an API's `api/v1/openapi.yaml` is the current one)."""
-    if _VERSIONED_PATH.search(path) is None:
+    if VERSIONED_PATH.search(path) is None:
         return False
     if path.endswith(YAML_SUFFIXES):
         return _DOCS_FOLDER.search(path) is not None
@@ -286,14 +279,17 @@ def asks_about_tests(query_keys: Iterable[str]) -> bool:
 
 
 def role_weigher(
-    query_keys: Iterable[str], names_an_identifier: bool = False
+    query_keys: Iterable[str],
+    names_an_identifier: bool = False,
+    found: Collection[str] | None = None,
 ) -> Callable[[str], Role]:
     """The role of a file, by its path, for a query with these keys: TEST_FILE unless the
     query asks about tests, EXAMPLE_PROGRAM unless it asks for examples, DECLARATIONS
     unless it asks about types, DATED_POST unless it asks about news (or holds a version
     number), PLANS unless it asks about plans, TRANSLATED_PAGE unless the query holds a
     word outside ASCII, PAPERWORK unless it asks about licensing or conduct, OLDER_EDITION
-    unless it asks about versions, else AS_IS; when it asks about tests and
+    unless it asks about versions (among `found`, the files the query found, the newest
+    edition of a page is current: editions.py), else AS_IS; when it asks about tests and
     `names_an_identifier` (`tests for loadEnv`), NOT_ITS_TESTS for a code file that is no
     test.
     Asked only of the files a ranking scores (a few of thousands)."""
@@ -310,6 +306,7 @@ def role_weigher(
     versions = VERSIONED_WEIGHT < 1 and not (
         _ASKS_ABOUT_VERSIONS.intersection(keys) or any(map(_VERSION.fullmatch, keys))
     )
+    editions = Editions(found) if found is not None else None
 
     def role(path: str) -> Role:
         if tests and is_test_file(path):
@@ -328,7 +325,7 @@ def role_weigher(
             return TRANSLATED_PAGE
         if paperwork and is_paperwork(path):
             return PAPERWORK
-        if versions and is_older_edition(path):
+        if versions and is_older_edition(path) and (editions is None or editions.is_older(path)):
             return OLDER_EDITION
         return AS_IS
 

@@ -16,7 +16,8 @@ from ..models import FilteredHit, Hit, noun_for
 from ..ranking.analysis import Term
 from ..ranking.bm25 import Scorer
 from ..ranking.candidates import RankedFile, ReadFile
-from ..ranking.file_roles import BUILT_OUTPUT
+from ..ranking.editions import Editions
+from ..ranking.file_roles import BUILT_OUTPUT, is_older_edition
 from ..ranking.machine_data import machine_data_kind
 from ..ranking.matching import TermMatcher
 from ..ranking.notebooks import is_notebook, notebook_view
@@ -126,6 +127,7 @@ class FileHits:
     # The written lines of each served file long enough to have near copies, by hit index.
     _lines: dict[int, frozenset[str]] = field(default_factory=dict)
     _built_output: set[str] = field(default_factory=set)  # files met that a build wrote
+    _editions: Editions | None = None
 
     @property
     def full(self) -> bool:
@@ -233,9 +235,19 @@ class FileHits:
             self._lines[index] = lines
         self.hits.append(hit)
 
-    def _original_first(self, path: str) -> tuple[bool, tuple[int, int, int, str]]:
-        """original_first, a file whose lines tell it is build output (a bundle) last."""
-        return path in self._built_output, original_first(path)
+    def _original_first(self, path: str) -> tuple[bool, bool, tuple[int, int, int, str]]:
+        """original_first, a file whose lines tell it is build output (a bundle) last, an
+        older edition of a page (editions.py) after the newest."""
+        return path in self._built_output, self._older_edition(path), original_first(path)
+
+    def _older_edition(self, path: str) -> bool:
+        """Whether `path` is a page that a newer edition among the files found has: told
+        by its path, as a translation's original is served in its place (editions.py)."""
+        if not is_older_edition(path):
+            return False
+        if self._editions is None:
+            self._editions = Editions(self.frequencies)
+        return self._editions.is_older(path)
 
     def _near_copy_of(self, lines: frozenset[str]) -> int | None:
         """The index of the served hit whose file `lines` nearly copies, if any."""

@@ -1,0 +1,90 @@
+"""Which of a versioned set of docs' pages are older editions.
+
+A site that keeps every version of its docs side by side (Express' `api/3x/`, `api/4x/`,
+`api/5x/`; jq's `manual/v1.6/` beside `manual/dev/`) holds the same page once per
+version. The newest version of a page is the current one, unless a folder that names no
+version (jq's `dev/`) holds that page too: then every numbered version is older. A
+version's folder that names no number (Docusaurus' `versioned_docs/`, `legacy/`) always
+holds older editions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass, field
+
+# A version's folder of a versioned set of docs: `v1.6/`, `version-2.x/`, `1.x/`, `2.0/`,
+# `5x/`, Docusaurus' `versioned_docs/`, an edition's suffix (`notebooks_v1/`), the docs of
+# an API kept for older code (Svelte's `99-legacy/`, a `legacy/` folder).
+VERSIONED_PATH = re.compile(
+    r"(?:^|/)(versioned_docs|v\d+(?:\.\d+)*|version-[^/]+|\d+\.(?:\d+|x)(?:\.\d+)*|\d+x"
+    r"|[^/]+[_-]v\d+(?:\.\d+)*|(?:\d+[_-])?legacy)/",
+    re.IGNORECASE,
+)
+# A folder named for a version number, and the number: `v1.6`, `version-2.x`, `1.x`, `5x`.
+_NUMBERED = re.compile(r"(?:v|version-)?(\d+(?:\.\d+)*)(?:\.?x)?", re.IGNORECASE)
+
+
+def version_number(folder: str) -> tuple[int, ...] | None:
+    """The number a version's folder is named for (`v1.6` -> (1, 6), `5x` -> (5,)); None
+    for a folder named otherwise (`versioned_docs`, `legacy`, `dev`)."""
+    numbered = _NUMBERED.fullmatch(folder)
+    if numbered is None:
+        return None
+    return tuple(int(part) for part in numbered.group(1).split("."))
+
+
+@dataclass
+class _Page:
+    """One page's editions among the files a query found."""
+
+    versions: list[tuple[int, ...]] = field(default_factory=list)
+    unversioned: bool = False  # a folder naming no version (`dev/`) holds it, or none does
+
+
+@dataclass
+class Editions:
+    """Tells older editions among `paths` (the files a query found), indexing the pages
+    under a versioned folder's parent the first time one of them is asked about."""
+
+    paths: Collection[str]
+    _pages: dict[str, dict[str, _Page]] = field(default_factory=dict)
+
+    def is_older(self, path: str) -> bool:
+        """Whether `path`, a document, is in a version's folder and is not the newest
+        edition of its page (always, for a folder named for no version number)."""
+        found = VERSIONED_PATH.search(path)
+        if found is None:
+            return False
+        version = version_number(found.group(1))
+        if version is None:
+            return True
+        parent, rest = path[: found.start(1)], path[found.end(1) + 1 :]
+        pages = self._pages.get(parent)
+        if pages is None:
+            pages = self._pages[parent] = _pages_under(parent, self.paths)
+        page = pages.get(rest)
+        if page is None:  # not among the files found: nothing newer found either
+            return False
+        return page.unversioned or version < max(page.versions)
+
+
+def _pages_under(parent: str, paths: Collection[str]) -> dict[str, _Page]:
+    """The pages under `parent` by their path below its folder: the versions holding
+    each, and whether a folder naming no version holds it (or `parent` itself does)."""
+    pages: dict[str, _Page] = {}
+    for path in paths:
+        if not path.startswith(parent):
+            continue
+        folder, _, rest = path[len(parent) :].partition("/")
+        if not rest:
+            pages.setdefault(folder, _Page()).unversioned = True
+            continue
+        version = version_number(folder)
+        page = pages.setdefault(rest, _Page())
+        if version is None:
+            page.unversioned = True
+        else:
+            page.versions.append(version)
+    return pages
