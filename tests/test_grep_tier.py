@@ -22,6 +22,7 @@ from tierscope.ranking.bm25 import Scorer
 from tierscope.ranking.candidates import RankedFile
 from tierscope.ranking.file_roles import BUILT_OUTPUT
 from tierscope.ranking.matching import TermMatcher
+from tierscope.ranking.name_lookup import NESTED_DEFINITION_LABEL
 from tierscope.scopes import resolve_scope
 from tierscope.tiers import grep_ripgrep
 from tierscope.tiers.base import Deadline, TierRequest
@@ -1568,6 +1569,34 @@ def test_an_option_written_as_on_a_command_line_is_looked_up_as_an_option(make_p
     for query in ("what does --check-status do", "--check-status"):
         outcome = search(root, query, paths=("docs", "src"))
         assert sources(outcome)[0] == "src/definition.py", query
+
+
+def test_a_method_is_weighed_as_nested_only_against_a_top_level_definition_of_itself(
+    make_project,
+):
+    # Textual's "query_exactly_one TooManyMatches": dom.py defines the method, inside
+    # DOMNode, and raises the error; css/query.py defines the error at the top level. The
+    # method scored as a member's definition that another file defines at the top level,
+    # though no file does: the other file defines another name.
+    method = (
+        "from .query import TooManyMatches\n\n\nclass DOMNode:\n"
+        + "".join(f"    def helper{n}(self):\n        return {n}\n\n" for n in range(30))
+        + "    def query_exactly_one(self, selector):\n"
+        '        """Raise TooManyMatches if more than one widget matches."""\n'
+        "        found = self.query(selector)\n"
+        "        if len(found) > 1:\n            raise TooManyMatches(selector)\n"
+        "        return found[0]\n"
+    )
+    errors = (
+        "class QueryError(Exception):\n    pass\n\n\n"
+        'class TooManyMatches(QueryError):\n    """Too many nodes matched."""\n'
+    )
+    root = make_project({"src/dom.py": method, "src/query.py": errors})
+
+    outcome = search(root, "query_exactly_one TooManyMatches", paths=("src",))
+
+    assert sources(outcome)[0] == "src/dom.py"
+    assert NESTED_DEFINITION_LABEL not in dict(outcome.hits[0].terms)
 
 
 def test_a_question_about_where_a_name_is_raised_or_called_finds_the_uses(make_project):

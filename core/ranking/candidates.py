@@ -252,6 +252,7 @@ def rerank_by_structure(
     # Code file read -> 0: defines a name asked outside a class, 1: only in one, None: not,
     # DEPRECATED_LEVEL: only in forms marked deprecated.
     levels: dict[str, int | None] = {}
+    names_defined: dict[str, dict[str, int]] = {}  # code file read -> name key -> its level
     generated = generated_weigher(asking)
     compounds_asked = frozenset(term.key for term in matcher.terms if term.compound)
     rescored: list[RankedFile] = []
@@ -278,11 +279,12 @@ def rerank_by_structure(
         score, contributions = weighted(contributions, role)
         rescored.append(RankedFile(entry.path, score, contributions, role))
         if weighed_names and document_kind(entry.path) == "code":
-            from .name_definitions import definition_level
+            from .name_definitions import definition_levels
 
-            levels[entry.path] = definition_level(
+            names_defined[entry.path] = definition_levels(
                 found.lines, found.line_terms, matcher, weighed_names
             )
+            levels[entry.path] = min(names_defined[entry.path].values(), default=None)
         if used and document_kind(entry.path) == "code":
             from .name_definitions import only_defines
 
@@ -293,7 +295,17 @@ def rerank_by_structure(
     # about tests); a test file is weighed as any file is.
     defining = [level for path, level in levels.items() if not is_test_file(path)]
     if any(level is not None for level in defining):
-        rescored = [_weighed_by_definition(entry, levels, defining, dotted) for entry in rescored]
+        at_top = {
+            name
+            for path, names in names_defined.items()
+            if not is_test_file(path)
+            for name, level in names.items()
+            if level == 0
+        }
+        rescored = [
+            _weighed_by_definition(entry, levels, defining, dotted, names_defined, at_top)
+            for entry in rescored
+        ]
     if only_defining:
         rescored = [
             weighed(entry, ONLY_DEFINES_WEIGHT, ONLY_DEFINES_LABEL)
@@ -328,14 +340,23 @@ def _pointing_elsewhere(path: str, found: ReadFile, names: frozenset[str]) -> Ro
 
 
 def _weighed_by_definition(
-    entry: RankedFile, levels: Mapping[str, int | None], defining: list[int | None], dotted: bool
+    entry: RankedFile,
+    levels: Mapping[str, int | None],
+    defining: list[int | None],
+    dotted: bool,
+    names_defined: Mapping[str, Mapping[str, int]],
+    at_top: set[str],
 ) -> RankedFile:
     """A code file's score when the query looks a name up and some file that is no test
     defines it (`defining`: the levels of those files), scaled as
-    name_lookup.definition_weight says."""
+    name_lookup.definition_weight says; a file defining names only as members is weighed
+    so only when each of them is defined at the top level elsewhere (`at_top`, the names
+    files that are no tests define there): `query_exactly_one TooManyMatches` asks for a
+    method of one class and an error another file defines."""
     if entry.path not in levels:
         return entry  # a document, or a file not read
-    weighing = definition_weight(levels[entry.path], defining, dotted)
+    defined_above = set(names_defined.get(entry.path, ())) <= at_top
+    weighing = definition_weight(levels[entry.path], defining, dotted, defined_above)
     return entry if weighing is None else weighed(entry, *weighing)
 
 

@@ -1,4 +1,4 @@
-"""What a code file read for a name does with it: where it defines it (`definition_level`,
+"""What a code file read for a name does with it: where it defines it (`definition_levels`,
 for a name looked up) and whether it only defines it (`only_defines`, for a question
 asking where the name is used). Imported once such a file is read."""
 
@@ -13,29 +13,29 @@ from .matching import TermMatcher
 from .name_lookup import DEPRECATED_LEVEL
 
 
-def definition_level(
+def definition_levels(
     lines: list[str],
     line_terms: Mapping[int, Mapping[str, int]],
     matcher: TermMatcher,
     wanted: frozenset[str],
-) -> int | None:
-    """Where the file defines a name in `wanted` (name_key): 0 outside any class (a
-    module's function or class, also under an `if`), 1 only as a member of a class
-    (`holder_of`), DEPRECATED_LEVEL when each of its definitions is marked deprecated,
-    None nowhere."""
-    found = [
-        index
-        for index, name in defined_as_spelt(lines, line_terms, matcher)
-        if name_key(name) in wanted
-    ]
-    if not found:
-        return None
+) -> dict[str, int]:
+    """Where the file defines each name in `wanted` (name_key) it defines: 0 outside any
+    class (a module's function or class, also under an `if`), 1 only as a member of a
+    class (`holder_of`), DEPRECATED_LEVEL when each of its definitions of it is marked
+    deprecated. A name it does not define is not listed."""
     from .deprecation import is_deprecated
 
-    current = [
-        1 if holder_of(lines, index) else 0 for index in found if not is_deprecated(lines, index)
-    ]
-    return min(current, default=DEPRECATED_LEVEL)
+    levels: dict[str, int] = {}
+    for index, name in defined_as_spelt(lines, line_terms, matcher):
+        key = name_key(name)
+        if key not in wanted:
+            continue
+        if is_deprecated(lines, index):
+            level = DEPRECATED_LEVEL
+        else:
+            level = 1 if holder_of(lines, index) else 0
+        levels[key] = min(levels.get(key, DEPRECATED_LEVEL), level)
+    return levels
 
 
 def only_defines(

@@ -18,7 +18,7 @@ NAME_LOOKUP_DEPTH = 60
 # many do (a name used throughout).
 HOLDING_NAME_FILES = 40
 
-# What name_definitions.definition_level tells of a file whose definitions of the name are
+# What name_definitions.definition_levels tells of a file whose definitions of the name are
 # all marked deprecated (deprecation.py).
 DEPRECATED_LEVEL = 2
 
@@ -72,18 +72,19 @@ def files_holding(
 
 
 def definition_weight(
-    level: int | None, levels: Collection[int | None], dotted: bool
+    level: int | None, levels: Collection[int | None], dotted: bool, defined_above: bool = True
 ) -> tuple[float, str] | None:
     """The weight and label of a code file read for a name some file defines, by its
-    `level` (name_definitions.definition_level) among all files' `levels`: None to keep
-    its score — it defines the name at the top level (or in the class a dotted name
-    names), or only members define it, or only deprecated forms do."""
+    `level` (the least of name_definitions.definition_levels) among all files' `levels`:
+    None to keep its score — it defines the name at the top level (or in the class a
+    dotted name names), or only members define it, or only deprecated forms do, or
+    (`defined_above` False) no other file defines at the top level a name it defines."""
     if level is None:
         return USES_NAME_WEIGHT, USES_NAME_LABEL
     if level == DEPRECATED_LEVEL:
         if not any(other in (0, 1) for other in levels):
             return None  # no file defines it otherwise: the deprecated one is the answer
         return DEPRECATED_WEIGHT, DEPRECATED_LABEL
-    if level and not dotted and 0 in levels:
+    if level and not dotted and 0 in levels and defined_above:
         return NESTED_DEFINITION_WEIGHT, NESTED_DEFINITION_LABEL
     return None
