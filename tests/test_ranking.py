@@ -101,6 +101,20 @@ def test_identifiers_split_into_parts_in_any_spelling():
     assert split_identifier("base64") == ["base", "64"]
 
 
+def test_a_word_written_with_a_capital_after_its_first_letter_is_one_word():
+    # werkzeug's "ETag" searched `tag` alone ("entity tags" in the README came first);
+    # compose's "IPv6" searched `pv`, which outweighed `ipv6`; "OAuth" searched `auth`.
+    assert keys("ETag") == ["etag"]
+    assert keys("ETags") == ["etag"]
+    assert keys("IPv6 address") == ["ipv6", "address"]
+    assert keys("OAuth") == ["oauth"]
+    assert keys("jQuery") == ["jqueri"]
+    assert counts("ETags", "parse_etags, generate_etag and the ETag header") == {"etag": 3}
+    # A name whose later parts are a letter still splits (`getX`), and so do others.
+    assert "get" in keys("getX")
+    assert keys("WebSocket") == ["web", "socket", "websocket"]
+
+
 def test_the_digits_of_a_query_name_count_only_with_its_letters():
     assert [(t.key, t.compound) for t in query_terms("sha256 of port 8080")] == [
         ("sha", False),

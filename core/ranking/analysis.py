@@ -206,6 +206,10 @@ def query_terms(text: str) -> tuple[Term, ...]:
         # even when it is a stopword.
         named = member or cleaned.startswith("(", found.end())
         parts = [p for p in split_identifier(word) if p]
+        if len(parts) > 1 and len(parts[0]) == 1 and parts[0].isalpha() and word.isalnum():
+            # A word written with a capital after its first letter (`ETag`, `IPv6`,
+            # `OAuth`, `jQuery`) is one word: its letter alone is no part.
+            parts = [word.lower()]
         for part in parts:
             if len(part) < 2 or (len(parts) > 1 and part.isdigit()):
                 continue  # `OSC52`'s `52` alone would find every table of numbers
