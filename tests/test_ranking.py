@@ -396,6 +396,17 @@ def test_test_files_are_told_by_their_folder_or_their_name():
     assert [path for path in others if is_test_file(path)] == []
 
 
+def test_a_page_in_a_testing_folder_of_docs_is_about_testing_not_a_test():
+    # Rust by Example's `src/testing/unit_testing.md` is the chapter "Unit testing"; it
+    # scored as a test file (0.6) and came fourth for "unit testing". Django's
+    # `docs/topics/testing/` is the same. Code in a `testing/` folder is test code.
+    for page in ("src/testing/unit_testing.md", "docs/topics/testing/overview.txt"):
+        assert not is_test_file(page), page
+    for code in ("testing/python/approx.py", "internal/testing/helpers.go"):
+        assert is_test_file(code), code
+    assert is_test_file("tests/fixtures/README.md")
+
+
 def demoted_files(paths: list[str], query_keys: list[str]) -> dict[str, float]:
     role_of = role_weigher(query_keys)
     return {path: role_of(path).weight for path in paths if role_of(path).weight < 1}

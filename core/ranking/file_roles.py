@@ -111,7 +111,7 @@ _VERSION = re.compile(r"\d+(?:\.\d+)+")
 # C#, Swift, Perl (`*.t`), Vim script (`test_*.vim`)). Not a `spec/` folder: many projects
 # keep their specifications there (RSpec's tests are `*_spec.rb` wherever they are).
 _TEST_PATH = re.compile(
-    r"(?:^|/)(?:tests?|Tests|__tests(?:_\w+)?__|testing|test[-_]?data|testdir|testsuite|fixtures"
+    r"(?:^|/)(?:tests?|Tests|__tests(?:_\w+)?__|test[-_]?data|testdir|testsuite|fixtures"
     r"|testFixtures|x?t"
     r"|test[-_]?utils?|test[-_]support"
     r"|[a-z][a-z0-9]*Test)/"
@@ -181,9 +181,18 @@ _PAPERWORK_PATH = re.compile(
 )
 
 
+# A `testing/` folder holds test code (pytest's `testing/`, Go's `internal/testing/`), or,
+# among documents, pages about testing (Rust by Example's `src/testing/unit_testing.md`,
+# Django's `docs/topics/testing/`): only its code is tests.
+_TESTING_FOLDER = re.compile(r"(?:^|/)testing/")
+
+
 def is_test_file(path: str) -> bool:
-    """True for a root-relative POSIX path of a test (a file under `tests/`, `test_x.py`...)."""
-    return _TEST_PATH.search(path) is not None
+    """True for a root-relative POSIX path of a test (a file under `tests/`, `test_x.py`,
+    code under `testing/`...)."""
+    if _TEST_PATH.search(path) is not None:
+        return True
+    return _TESTING_FOLDER.search(path) is not None and document_kind(path) == "code"
 
 
 # A folder of example programs (FastAPI keeps the code its docs show in `docs_src/`; Vue
