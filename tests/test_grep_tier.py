@@ -398,6 +398,32 @@ def test_words_inside_an_html_tags_attributes_do_not_count(make_project, engine)
     assert sources(search(root, "sponsor"))[0] == "docs/sponsorship.md"
 
 
+def test_words_in_a_links_target_do_not_count(make_project, engine):
+    # Rust by Example's "question mark operator": two pages whose only such words were a
+    # link's target (`[q_mark]: https://...#the-question-mark-operator`,
+    # `[q_mark]: ../std/result/question_mark.md`) came first, served as the links.
+    linking = "".join(f"See [the other page][p{n}] for more.\n" for n in range(6))
+    root = make_project(
+        {
+            "docs/reenter.md": "# Other uses\n\n"
+            + linking
+            + "\n[q_mark]: https://doc.rust-lang.org/reference/operator-expr.html"
+            "#the-question-mark-operator\n",
+            "docs/list.md": "# Lists\n\nSee also [`?`](../std/result/question_mark.md).\n",
+            "docs/question_mark.md": "# Other uses of `?`\n\n"
+            + "Code runs here.\n" * 30
+            + "The question mark operator returns early with the error.\n",
+            "docs/other.md": "# Other\n\nNothing about it.\n",
+        }
+    )
+
+    outcome = search(root, "question mark operator")
+
+    assert sources(outcome) == ["docs/question_mark.md"]
+    # Words a link shows still count.
+    assert sources(search(root, "other page"))[0] == "docs/reenter.md"
+
+
 def test_a_definition_spelt_in_another_case_is_not_the_name_asked_for(make_project, engine):
     # `mergePath` asked: the type `MergePath` is another name (TypeScript and Go tell case).
     helpers = "".join(f"export const helper{n} = (x: string) => x + '{n}'\n" for n in range(8))

@@ -57,18 +57,36 @@ def read_in(request: TierRequest, path: str) -> TextFile:
 def read_file(document: TextFile, path: str, matcher: TermMatcher) -> ReadFile:
     """A file as ranking and snippets read it: a notebook as its cells' text (its outputs
     and metadata left out, notebooks.py), any other file as it is; in markdown, the words
-    of an HTML tag's attributes count for nothing (`style="font-size: 2em"`)."""
+    of an HTML tag's attributes count for nothing (`style="font-size: 2em"`), nor do a
+    link's target (`[text](../std/question_mark.md)`) and a link reference definition
+    (`[q_mark]: https://...#the-question-mark-operator`): the page they point to says it."""
     view = notebook_view(document.text) if is_notebook(path) else None
     text = view.text if view else document.text
-    if document_kind(path) == "markdown" and "=" in text and "<" in text:
-        counted = _ATTRIBUTED_TAG.sub(lambda tag: " " * len(tag.group()), text)
+    if document_kind(path) == "markdown":
+        counted = text
+        if "=" in counted and "<" in counted:
+            counted = _ATTRIBUTED_TAG.sub(_blanked, counted)
+        if "](" in counted or "]:" in counted:
+            counted = _LINK_TARGET.sub(_blanked, counted)
         if counted != text:
             return ReadFile(document, matcher.lines(counted), view, tags_left_out=True)
     return ReadFile(document, matcher.lines(text), view)
 
 
+def _blanked(found: re.Match[str]) -> str:
+    """What was found, as as many spaces (line numbers and columns are kept)."""
+    return " " * len(found.group())
+
+
 # An HTML tag with attributes, on one line (`<p align="center" style="font-size: 2em">`).
 _ATTRIBUTED_TAG = re.compile(r"<[A-Za-z][\w-]*[ \t][^<>\n]*=[^<>\n]*>")
+# A markdown link's target, after its text (`](../std/result/question_mark.md)`, an
+# image's too), or a link reference definition's line (`[q_mark]: https://...`).
+_LINK_TARGET = re.compile(
+    r'(?<=\])\([^()\s]*(?:[ \t]+"[^"\n]*")?\)'
+    r"|^ {0,3}\[[^\]\n]+\]:[ \t]*\S[^\n]*",
+    re.MULTILINE,
+)
 
 
 @dataclass
@@ -192,7 +210,7 @@ class FileHits:
             if view is not None:
                 self.skipped["query terms only in a notebook's outputs"] += 1
             elif read.tags_left_out:
-                self.skipped["query terms only inside HTML tags"] += 1
+                self.skipped["query terms only in markup: HTML attributes, link targets"] += 1
             else:
                 self.skipped["changed since it was searched: no query term left"] += 1
             return
