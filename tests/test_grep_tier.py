@@ -932,6 +932,29 @@ def test_a_page_that_only_pulls_in_the_api_reference_weighs_less(make_project, e
     assert sources(search(root, "how do I use RootModel"))[0] == "docs/concepts/models.md"
 
 
+def test_a_sphinx_page_that_only_pulls_in_the_api_reference_weighs_less(make_project, engine):
+    # werkzeug's docs/middleware/proxy_fix.rst is `.. automodule::` alone; its
+    # docs/changes.rst a title and `.. include:: ../CHANGES.rst`. Short enough to beat the
+    # pages that explain the thing, they show nothing of it.
+    root = make_project(
+        {
+            **{
+                f"docs/page{n}.rst": f"Page {n}\n=======\n\n" + "Use a proxy, or not.\n" * 60
+                for n in range(30)
+            },
+            "docs/middleware/proxy_fix.rst": ".. automodule:: werkzeug.middleware.proxy_fix\n",
+            "docs/changes.rst": "Changes\n=======\n\n.. include:: ../proxy_fix_changes.rst\n",
+            "docs/deploying/proxy_fix.rst": "Tell Werkzeug it is behind a proxy\n"
+            "==================================\n\n"
+            + "A reverse proxy forwards the request and sets headers.\n" * 80
+            + "Wrap the app in the proxy fix middleware: ``ProxyFix(app, x_for=1)``.\n" * 3,
+        }
+    )
+    found = sources(search(root, "proxy fix middleware"))
+    assert found[0] == "docs/deploying/proxy_fix.rst"
+    assert found.index("docs/middleware/proxy_fix.rst") > 0
+
+
 def test_machine_data_is_left_out_unless_asked_for(make_project, engine):
     root = make_project(
         {

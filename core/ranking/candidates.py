@@ -40,7 +40,7 @@ from .name_lookup import (
     files_holding,
     names_an_identifier,
 )
-from .navigation import points_elsewhere, says_it_moved
+from .navigation import points_elsewhere, pulls_in_only, says_it_moved
 from .notebooks import NotebookView
 from .path_terms import NO_TERMS, PathTerms, path_terms, paths_terms
 from .scope_counts import Candidates
@@ -330,6 +330,8 @@ def _pointing_elsewhere(path: str, found: ReadFile, names: frozenset[str]) -> Ro
     if says_it_moved(found.lines):
         return MOVED_PAGE
     if kind == "markdown" and points_elsewhere(found.lines, found.line_terms):
+        return TABLE_OF_CONTENTS
+    if kind == "plain" and pulls_in_only(found.lines):  # Sphinx's `.. automodule::` alone
         return TABLE_OF_CONTENTS
     if kind == "roff":
         from .roff_text import lists_names

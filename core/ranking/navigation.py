@@ -67,7 +67,7 @@ def points_elsewhere(lines: list[str], line_terms: Mapping[int, Mapping[str, int
     and what it shows is written elsewhere."""
     if not line_terms:
         return False
-    if _pulls_in_only(lines):
+    if pulls_in_only(lines):
         return True
     links = sum(
         1 for number in line_terms if number <= len(lines) and _LINK_ITEM.match(lines[number - 1])
@@ -75,22 +75,38 @@ def points_elsewhere(lines: list[str], line_terms: Mapping[int, Mapping[str, int
     return links > NAVIGATION_SHARE * len(line_terms)
 
 
-# mkdocstrings' directive (`::: package.module`), the indented options under it, a heading.
-_PULLS_IN = re.compile(r":::[ \t]+[\w.]+[ \t]*$")
+# mkdocstrings' directive (`::: package.module`), the indented options under it, a heading;
+# Sphinx's autodoc and include directives (`.. automodule:: werkzeug.middleware.proxy_fix`,
+# `.. include:: ../CHANGES.rst`), and what names the module for them or labels the page.
+_PULLS_IN = re.compile(
+    r":::[ \t]+[\w.]+[ \t]*$"
+    r"|\.\.[ \t]+(?:auto\w+|include|literalinclude)::[ \t]*\S+"
+)
+_NAMES_ONLY = re.compile(r"\.\.[ \t]+(?:(?:current)?module::|_[^:]+:[ \t]*$)")
+# A reStructuredText title's underline or overline (`=======`).
+_ADORNMENT = re.compile(r"([=\-~^\"'*+#`:.])\1{2,}[ \t]*$")
 _STUB_MAX_LINES = 40
 
 
-def _pulls_in_only(lines: list[str]) -> bool:
-    """Whether a short page holds nothing but mkdocstrings directives (with their
-    indented options), headings and front matter."""
+def pulls_in_only(lines: list[str]) -> bool:
+    """Whether a short page holds nothing but directives that pull in what is written
+    elsewhere (mkdocstrings', Sphinx's autodoc and include), with their indented options,
+    headings and front matter."""
     if len(lines) > _STUB_MAX_LINES:
         return False
     directives = 0
-    for line in lines:
+    for index, line in enumerate(lines):
         text = line.strip()
         if _PULLS_IN.match(text):
             directives += 1
-        elif text and not (line[:1] in " \t" or text.startswith("#") or text == "---"):
+        elif text and not (
+            line[:1] in " \t"
+            or text.startswith("#")
+            or text == "---"
+            or _NAMES_ONLY.match(text)
+            or _ADORNMENT.match(text)
+            or (index + 1 < len(lines) and _ADORNMENT.match(lines[index + 1].strip()))
+        ):
             return False
     return directives > 0
 
