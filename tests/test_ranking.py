@@ -2176,26 +2176,6 @@ def test_a_passage_starting_inside_a_fenced_block_shows_its_opening_fence_first(
         assert code == [], (cap, cut.text[:200])
 
 
-def test_a_passage_ending_inside_a_fenced_block_is_closed_at_any_cap():
-    # Rust by Example's print_display.md for "derive Debug": a passage from inside the
-    # example's block ran to the cap, and neither the block's closing fence nor an end
-    # before the block fitted: the snippet ended in an open block.
-    intro = "".join(f"Formatting line {n} says how a value is shown.\n" for n in range(40))
-    body = ["use std::fmt;", "", "// `Debug` is derived to compare with `Display`."]
-    for name in ("MinMax", "Point2D"):
-        body += ["#[derive(Debug)]", f"struct {name}(i64, i64);", ""]
-        body += [f"impl fmt::Display for {name} {{", "    fn fmt(&self) -> fmt::Result {"]
-        body += ['        write!(f, "({}, {})", self.0, self.1)', "    }", "}", ""]
-    body += ["fn main() {"]
-    body += [f'    println!("Debug: {{:?}}", value{n});' for n in range(12)]
-    body += ["    // Neither `Debug` nor `Display` would compile here.", "}"]
-    text = "# Display\n\n" + intro + "\n```rust,editable\n" + "\n".join(body) + "\n```\n\nDone.\n"
-    for cap in range(500, 1700, 100):
-        cut = snippet(text, "src/print_display.md", "derive Debug", cap, 300)
-        fences = [line for line in cut.text.split("\n") if line.startswith("```")]
-        assert len(fences) % 2 == 0, (cap, cut.text[-200:])
-
-
 def test_a_passage_inside_a_long_fenced_block_shows_its_fences():
     # The opening fence (and its language) leads, the closing fence follows: a window
     # alone would read as prose, its `# comment` as a heading, and leave a fence open.

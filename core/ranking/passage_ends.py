@@ -269,11 +269,6 @@ class PassageEnds:
                 if before is not None:  # no room to close the block: end before it opens
                     room += size(span) - size(before)
                     span = before
-                else:  # it starts inside the block: its last lines go, whatever they hold
-                    span, fits = afford(span, closing, closing=True, needed=True)
-                    if fits:
-                        led += [span, closing]
-                        continue
             led.append(span)
         joined: list[Span] = []
         for span in led:  # next to each other (or blank lines apart): one passage, no marker
