@@ -2134,48 +2134,6 @@ def test_a_version_folder_is_told_by_its_number():
     assert version_number("dev") is None
 
 
-def test_a_passage_starting_inside_a_fenced_block_shows_its_opening_fence_first():
-    # Rust by Example's impl_trait.md for "how do I read lines from a file": the snippet
-    # started on the block's first line of code, its fence left out (or the section's
-    # heading shown and not the fence): the closing fence then opened a block, and
-    # prose and code read the other way round.
-    block = "\n".join(
-        [
-            "```rust,editable",
-            "fn parse_table<R: std::io::BufRead>(src: R) -> std::io::Result<Vec<String>> {",
-            "    src.lines()",
-            "        .map(|line| {",
-            "            // For each line read from the source",
-            "            line.map(|line| {",
-            "                // If the line was read, split it, else return the error",
-            "                line.split(',') // The cells are separated by commas",
-            "                    .map(|cell| String::from(cell.trim())) // No spaces around",
-            "                    .collect() // Collect the cells of a row into a Vec",
-            "            })",
-            "        })",
-            "        .collect() // Collect all lines into a Vec",
-            "}",
-            "```",
-        ]
-    )
-    text = (
-        "# `impl Trait`\n\n`impl Trait` can be used in two places:\n\n1. as an argument\n"
-        "2. as a return type\n\n## As an argument type\n\n"
-        + "If the function is generic over a trait but the type does not matter, say so. " * 3
-        + "\n\nFor example:\n\n"
-        + block
-        + "\n\n`parse_table` is generic, taking any type that implements BufRead, such as "
-        "`BufReader<File>`,\nso the function can also be written as:\n\n"
-        + block.replace("<R: std::io::BufRead>(src: R)", "(src: impl std::io::BufRead)")
-        + "\n\nNote that the form of the function cannot be named then.\n"
-    )
-    for cap in range(900, 1700, 100):
-        cut = snippet(text, "src/trait/impl_trait.md", "how do I read lines from a file", cap, 300)
-        before_fence = cut.text.split("```")[0].split("\n")
-        code = [line for line in before_fence if line.startswith(("fn ", "    "))]
-        assert code == [], (cap, cut.text[:200])
-
-
 def test_a_passage_inside_a_long_fenced_block_shows_its_fences():
     # The opening fence (and its language) leads, the closing fence follows: a window
     # alone would read as prose, its `# comment` as a heading, and leave a fence open.

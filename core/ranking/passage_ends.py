@@ -195,23 +195,15 @@ class PassageEnds:
         room = max_chars - sum(size(span) for span in passages)
         room -= MARKER_CHARS * (len(passages) - 1)
 
-        def afford(
-            span: Span, extra: Span, closing: bool = False, needed: bool = False
-        ) -> tuple[Span, bool]:
-            """The passage, and whether `extra` (with its marker, unless nothing but blank
-            lines lie between them) fits: room made at the passage's end, from lines
-            without terms (still ending inside the fenced block when `extra` is its
-            `closing` fence: the block is cut already, so its lines may go); from any
-            lines when `extra` is `needed` (a block's opening fence), one line kept."""
+        def afford(span: Span, extra: Span, closing: bool = False) -> tuple[Span, bool]:
+            """The passage, and whether `extra` (with its marker) fits: room made at the
+            passage's end, from lines without terms (still ending inside the fenced block
+            when `extra` is its `closing` fence: the block is cut already, so its lines may
+            go)."""
             nonlocal room
-            apart = extra.end > span.start or any(
-                line.strip() for line in self.lines[extra.end : span.start]
-            )  # else joined to the passage, no marker between
-            cost = size(extra) + (MARKER_CHARS if apart else 0)
+            cost = size(extra) + MARKER_CHARS
             if cost > room:
                 shorter = self._without_tail(span, cost - room, size, keep_blocks=not closing)
-                if shorter is None and needed:
-                    shorter = self._cut_tail(span, cost - room, size)
                 if shorter is not None and (not closing or self._closing_fence(shorter) == extra):
                     room += size(span) - size(shorter)
                     span = shorter
@@ -224,16 +216,7 @@ class PassageEnds:
         for number, span in enumerate(list(passages)):
             if number >= len(passages):
                 break  # a later passage given up for the first one's lead
-            contexts = self._context_of(span.start)
-            fence = self._fence_around(span.start) if self.kind != "code" else None
-            opening = Span(fence, fence + 1) if fence is not None else None
-            opened = False
-            if opening is not None and opening in contexts:
-                # The opening fence is afforded before all else: without it the block's
-                # closing fence opens one, and code and prose read the other way round.
-                contexts.remove(opening)
-                span, opened = afford(span, opening, needed=True)
-            for context in contexts:
+            for context in self._context_of(span.start):
                 if led and led[-1].end > context.start:
                     continue  # shown already
                 span, fits = afford(span, context)
@@ -250,8 +233,6 @@ class PassageEnds:
                     span, fits = afford(span, context)
                 if fits:
                     led.append(context)
-            if opened and opening is not None:
-                led.append(opening)  # below the section's heading, above the passage
             closing = self._closing_fence(span)
             following = passages[number + 1].start if number + 1 < len(passages) else None
             if closing is not None and (following is None or closing.end <= following):
@@ -327,15 +308,6 @@ class PassageEnds:
         if freed < needed:
             return None
         return _trimmed(self.lines, Span(span.start, end))
-
-    def _cut_tail(self, span: Span, needed: int, size: Callable[[Span], int]) -> Span | None:
-        """The passage without as many of its last lines as free `needed` characters,
-        whatever they hold, when a line is left; else None."""
-        end, freed = span.end, 0
-        while freed < needed and end - 1 > span.start:
-            freed += size(Span(end - 1, end))
-            end -= 1
-        return _trimmed(self.lines, Span(span.start, end)) if freed >= needed else None
 
     def _cut_to_close(self, span: Span, needed: int, size: Callable[[Span], int]) -> Span | None:
         """The passage without as many of its last lines as free `needed` characters for
