@@ -2134,6 +2134,76 @@ def test_a_version_folder_is_told_by_its_number():
     assert version_number("dev") is None
 
 
+def assert_fences_read_as_written(text: str, cap: int) -> None:
+    """The fences a snippet shows pair up, and no code comes before the first: a closing
+    fence shown alone opens a block (and one left open turns what follows into code)."""
+    fences = [line for line in text.split("\n") if line.startswith("```")]
+    assert len(fences) % 2 == 0, (cap, text)
+    if fences:
+        before = text.split("```")[0].split("\n")
+        assert [line for line in before if line.startswith(("fn ", "    "))] == [], (cap, text)
+
+
+def test_a_passage_starting_inside_a_fenced_block_never_shows_its_closing_fence_alone():
+    # Rust by Example's impl_trait.md for "how do I read lines from a file": the snippet
+    # started on the block's first line of code, its fence left out (the section's
+    # heading shown instead), and ran on past the block: its closing fence then opened a
+    # block, and prose and code read the other way round.
+    block = "\n".join(
+        [
+            "```rust,editable",
+            "fn parse_table<R: std::io::BufRead>(src: R) -> std::io::Result<Vec<String>> {",
+            "    src.lines()",
+            "        .map(|line| {",
+            "            // For each line read from the source",
+            "            line.map(|line| {",
+            "                // If the line was read, split it, else return the error",
+            "                line.split(',') // The cells are separated by commas",
+            "                    .map(|cell| String::from(cell.trim())) // No spaces around",
+            "                    .collect() // Collect the cells of a row into a Vec",
+            "            })",
+            "        })",
+            "        .collect() // Collect all lines into a Vec",
+            "}",
+            "```",
+        ]
+    )
+    text = (
+        "# `impl Trait`\n\n`impl Trait` can be used in two places:\n\n1. as an argument\n"
+        "2. as a return type\n\n## As an argument type\n\n"
+        + "If the function is generic over a trait but the type does not matter, say so. " * 3
+        + "\n\nFor example:\n\n"
+        + block
+        + "\n\n`parse_table` is generic, taking any type that implements BufRead, such as "
+        "`BufReader<File>`,\nso the function can also be written as:\n\n"
+        + block.replace("<R: std::io::BufRead>(src: R)", "(src: impl std::io::BufRead)")
+        + "\n\nNote that the form of the function cannot be named then.\n"
+    )
+    for cap in range(900, 1700, 100):
+        cut = snippet(text, "src/trait/impl_trait.md", "how do I read lines from a file", cap, 300)
+        assert_fences_read_as_written(cut.text, cap)
+
+
+def test_a_passage_inside_a_fenced_block_never_leaves_it_open():
+    # Rust by Example's print_display.md for "derive Debug": a passage from inside the
+    # example's block, its opening fence shown, ran to the cap, and neither the block's
+    # closing fence nor an end before the block fitted: the snippet ended in an open block.
+    # Then the passage shows no fence.
+    intro = "".join(f"Formatting line {n} says how a value is shown.\n" for n in range(40))
+    body = ["use std::fmt;", "", "// `Debug` is derived to compare with `Display`."]
+    for name in ("MinMax", "Point2D"):
+        body += ["#[derive(Debug)]", f"struct {name}(i64, i64);", ""]
+        body += [f"impl fmt::Display for {name} {{", "    fn fmt(&self) -> fmt::Result {"]
+        body += ['        write!(f, "({}, {})", self.0, self.1)', "    }", "}", ""]
+    body += ["fn main() {"]
+    body += [f'    println!("Debug: {{:?}}", value{n});' for n in range(12)]
+    body += ["    // Neither `Debug` nor `Display` would compile here.", "}"]
+    text = "# Display\n\n" + intro + "\n```rust,editable\n" + "\n".join(body) + "\n```\n\nDone.\n"
+    for cap in range(500, 1700, 100):
+        cut = snippet(text, "src/print_display.md", "derive Debug", cap, 300)
+        assert_fences_read_as_written(cut.text, cap)
+
+
 def test_a_passage_inside_a_long_fenced_block_shows_its_fences():
     # The opening fence (and its language) leads, the closing fence follows: a window
     # alone would read as prose, its `# comment` as a heading, and leave a fence open.

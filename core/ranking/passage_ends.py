@@ -196,12 +196,12 @@ class PassageEnds:
         room -= MARKER_CHARS * (len(passages) - 1)
 
         def afford(span: Span, extra: Span, closing: bool = False) -> tuple[Span, bool]:
-            """The passage, and whether `extra` (with its marker) fits: room made at the
-            passage's end, from lines without terms (still ending inside the fenced block
-            when `extra` is its `closing` fence: the block is cut already, so its lines may
-            go)."""
+            """The passage, and whether `extra` (with its marker, unless only blank lines
+            lie between them) fits: room made at the passage's end, from lines without
+            terms (still ending inside the fenced block when `extra` is its `closing`
+            fence: the block is cut already, so its lines may go)."""
             nonlocal room
-            cost = size(extra) + MARKER_CHARS
+            cost = cost_of(extra, span)
             if cost > room:
                 shorter = self._without_tail(span, cost - room, size, keep_blocks=not closing)
                 if shorter is not None and (not closing or self._closing_fence(shorter) == extra):
@@ -212,11 +212,28 @@ class PassageEnds:
             room -= cost
             return span, True
 
+        def cost_of(extra: Span, span: Span) -> int:
+            """What showing `extra` beside the passage takes: its lines, and the marker
+            between them unless only blank lines lie between (then they show joined)."""
+            apart = extra.end > span.start or any(
+                line.strip() for line in self.lines[extra.end : span.start]
+            )
+            return size(extra) + (MARKER_CHARS if apart else 0)
+
         led: list[Span] = []
         for number, span in enumerate(list(passages)):
             if number >= len(passages):
                 break  # a later passage given up for the first one's lead
-            for context in self._context_of(span.start):
+            contexts = self._context_of(span.start)
+            block = self._block_around(span.start) if self.kind != "code" else None
+            opening = Span(block.start, block.start + 1) if block is not None else None
+            opened = False
+            if opening is not None and opening in contexts:
+                # The opening fence is afforded before the heading: without it, a closing
+                # fence shown opens a block, and code and prose read the other way round.
+                contexts.remove(opening)
+                span, opened = afford(span, opening)
+            for context in contexts:
                 if led and led[-1].end > context.start:
                     continue  # shown already
                 span, fits = afford(span, context)
@@ -233,7 +250,16 @@ class PassageEnds:
                     span, fits = afford(span, context)
                 if fits:
                     led.append(context)
+            if opened and opening is not None:
+                led.append(opening)  # below the section's heading, above the passage
+            elif block is not None and span.end >= block.end > span.start + 1:
+                # Inside a block whose fence is not shown: end before its closing fence.
+                inside = _trimmed(self.lines, Span(span.start, block.end - 1))
+                room += size(span) - size(inside)
+                span = inside
             closing = self._closing_fence(span)
+            if block is not None and not opened and self._block_around(span.end) == block:
+                closing = None  # inside a block whose fence is not shown: none shown
             following = passages[number + 1].start if number + 1 < len(passages) else None
             if closing is not None and (following is None or closing.end <= following):
                 span, fits = afford(span, closing, closing=True)
@@ -250,6 +276,16 @@ class PassageEnds:
                 if before is not None:  # no room to close the block: end before it opens
                     room += size(span) - size(before)
                     span = before
+                elif opened and opening is not None:
+                    # No room to close the block it starts inside: its lines alone, as
+                    # code that shows no fence.
+                    led.remove(opening)
+                    room += cost_of(opening, span)
+                elif span.end - span.start > 1 and self._opens_block_it_ends_in(span):
+                    # It starts on the fence of the block it cannot close: from below it.
+                    inside = _trimmed(self.lines, Span(span.start + 1, span.end))
+                    room += size(span) - size(inside)
+                    span = inside
             led.append(span)
         joined: list[Span] = []
         for span in led:  # next to each other (or blank lines apart): one passage, no marker
@@ -280,6 +316,11 @@ class PassageEnds:
         """The opening fence of the fenced block line `index` is inside, below its fence."""
         block = self._block_around(index)
         return block.start if block is not None else None
+
+    def _opens_block_it_ends_in(self, span: Span) -> bool:
+        """Whether a passage starts on the opening fence of the block it ends inside."""
+        block = self._block_around(span.end)
+        return block is not None and block.start == span.start
 
     def _block_around(self, index: int) -> Span | None:
         """The fenced block line `index` (or a passage ending before it) is inside, below
