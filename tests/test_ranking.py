@@ -2112,6 +2112,8 @@ def test_the_newest_edition_of_a_page_among_the_files_found_is_the_current_one()
         "manual/v1.7/manual.md", "manual/v1.8/manual.md", "manual/dev/manual.md",
         "docs/v2/setup.md", "docs/setup.md",
         "website/versioned_docs/version-2.x/intro.md", "docs/intro.md",
+        # grafana/k6-docs: `next/` and a folder per release, `v0.47.x/` to `v2.2.x/`.
+        "k6/v0.47.x/using-k6/checks.md", "k6/v2.2.x/using-k6/checks.md", "k6/next/using-k6/checks.md",
     ]  # fmt: skip
     role_of = role_weigher(keys("set a cookie on the response"), found=found)
 
@@ -2121,6 +2123,7 @@ def test_the_newest_edition_of_a_page_among_the_files_found_is_the_current_one()
         "api/3x/response.md", "api/4x/response.md", "api/v4/request.md",
         "manual/v1.7/manual.md", "manual/v1.8/manual.md", "docs/v2/setup.md",
         "website/versioned_docs/version-2.x/intro.md",
+        "k6/v0.47.x/using-k6/checks.md", "k6/v2.2.x/using-k6/checks.md",
     }  # fmt: skip
     assert role_weigher(keys("response in version 4"), found=found)("api/4x/response.md") is AS_IS
 
@@ -2129,6 +2132,7 @@ def test_a_version_folder_is_told_by_its_number():
     assert [version_number(name) for name in ("v1.6", "version-2.x", "1.x", "5x", "2.0")] == [
         (1, 6), (2,), (1,), (5,), (2, 0),
     ]  # fmt: skip
+    assert version_number("v0.47.x") == (0, 47)
     assert version_number("versioned_docs") is None
     assert version_number("99-legacy") is None
     assert version_number("dev") is None

@@ -14,11 +14,11 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-# A version's folder of a versioned set of docs: `v1.6/`, `version-2.x/`, `1.x/`, `2.0/`,
-# `5x/`, Docusaurus' `versioned_docs/`, an edition's suffix (`notebooks_v1/`), the docs of
+# A version's folder of a versioned set of docs: `v1.6/`, `v0.47.x/`, `version-2.x/`, `1.x/`,
+# `2.0/`, `5x/`, Docusaurus' `versioned_docs/`, an edition's suffix (`notebooks_v1/`), the docs of
 # an API kept for older code (Svelte's `99-legacy/`, a `legacy/` folder).
 VERSIONED_PATH = re.compile(
-    r"(?:^|/)(versioned_docs|v\d+(?:\.\d+)*|version-[^/]+|\d+\.(?:\d+|x)(?:\.\d+)*|\d+x"
+    r"(?:^|/)(versioned_docs|v\d+(?:\.\d+)*(?:\.x)?|version-[^/]+|\d+\.(?:\d+|x)(?:\.\d+)*|\d+x"
     r"|[^/]+[_-]v\d+(?:\.\d+)*|(?:\d+[_-])?legacy)/",
     re.IGNORECASE,
 )
