@@ -2113,7 +2113,8 @@ def test_the_newest_edition_of_a_page_among_the_files_found_is_the_current_one()
         "docs/v2/setup.md", "docs/setup.md",
         "website/versioned_docs/version-2.x/intro.md", "docs/intro.md",
         # grafana/k6-docs: `next/` and a folder per release, `v0.47.x/` to `v2.2.x/`.
-        "k6/v0.47.x/using-k6/checks.md", "k6/v2.2.x/using-k6/checks.md", "k6/next/using-k6/checks.md",
+        "k6/v0.47.x/using-k6/checks.md", "k6/v2.2.x/using-k6/checks.md",
+        "k6/next/using-k6/checks.md",
     ]  # fmt: skip
     role_of = role_weigher(keys("set a cookie on the response"), found=found)
 
