@@ -11,9 +11,10 @@ from collections.abc import Callable, Mapping
 
 from .code_blocks import indentation
 from .code_constructs import OpenConstructs
+from .fenced_blocks import FencedBlocks, trimmed_span
 from .section_headings import SectionHeadings
 from .span_choice import MARKER_CHARS
-from .spans import FENCE, Span, fenced_blocks, heading_alone
+from .spans import Span, heading_alone
 
 # The first line of a callout (an admonition): MkDocs' `!!! tip "Title"` and `??? note`,
 # GitHub's `> [!NOTE]`, Docusaurus' `:::tip`.
@@ -42,15 +43,6 @@ _TABLE_DELIMITER = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?
 _STARTS_A_BLOCK = re.compile(r"[ \t]*(?:[-*+][ \t]|\d{1,9}[.)][ \t]|[|>#]|\.\.[ \t]|:\w)")
 
 
-def _trimmed(lines: list[str], span: Span) -> Span:
-    start, end = span.start, span.end
-    while start < end - 1 and not lines[start].strip():
-        start += 1
-    while end > start + 1 and not lines[end - 1].strip():
-        end -= 1
-    return Span(start, end)
-
-
 class PassageEnds:
     """Where a passage of a document starts and ends as served: blank lines trimmed, and
     three tails that say nothing left out. A heading with none of its section under it (the
@@ -73,14 +65,14 @@ class PassageEnds:
         # `headings`: a heading's first line -> its title line; `levels` -> its level.
         self.sections = SectionHeadings(lines, headings, levels or {})
         self.kind = kind
-        self.fences = fenced_blocks(lines) if kind == "markdown" else []
+        self.blocks = FencedBlocks(lines, kind, matching)
         self.matching = matching  # sorted 0-based indexes of the lines holding a term
 
     def trimmed(self, span: Span) -> Span:
-        span = _trimmed(self.lines, span)
+        span = trimmed_span(self.lines, span)
         while True:
-            shorter = self._without_open_fence(self._without_bare_heading(span))
-            shorter = self._without_anchor(self._without_stray_closing_fence(shorter))
+            shorter = self.blocks.without_open_fence(self._without_bare_heading(span))
+            shorter = self._without_anchor(self.blocks.without_stray_closing_fence(shorter))
             shorter = self._without_cut_callout(shorter)
             if shorter == span:
                 return span
@@ -127,7 +119,7 @@ class PassageEnds:
         if self.constructs is not None:
             above = self.constructs.readable_start(start)
             return above if above < start else None
-        fence = self._fence_around(start)
+        fence = self.blocks.fence_around(start)
         if fence is not None or self.kind == "code":
             return fence
         table = self._table_above(start)
@@ -142,7 +134,7 @@ class PassageEnds:
             first > 0 and lines[first].strip() and lines[first - 1].strip()
             and not _STARTS_A_BLOCK.match(lines[first])
             and not self.sections.holds(first - 1)
-            and not any(b.start <= first - 1 < b.end for b in self.fences)
+            and not any(b.start <= first - 1 < b.end for b in self.blocks.fences)
         ):  # fmt: skip
             first -= 1
         return first if first < start else None
@@ -204,7 +196,9 @@ class PassageEnds:
             cost = cost_of(extra, span)
             if cost > room:
                 shorter = self._without_tail(span, cost - room, size, keep_blocks=not closing)
-                if shorter is not None and (not closing or self._closing_fence(shorter) == extra):
+                if shorter is not None and (
+                    not closing or self.blocks.closing_fence(shorter) == extra
+                ):
                     room += size(span) - size(shorter)
                     span = shorter
             if cost > room:
@@ -225,13 +219,13 @@ class PassageEnds:
             if number >= len(passages):
                 break  # a later passage given up for the first one's lead
             contexts = self._context_of(span.start)
-            block = self._block_around(span.start) if self.kind != "code" else None
+            block = self.blocks.around(span.start) if self.kind != "code" else None
             opening = Span(block.start, block.start + 1) if block is not None else None
             opened = False
-            if opening is not None and opening in contexts:
-                # The opening fence is afforded before the heading: without it, a closing
-                # fence shown opens a block, and code and prose read the other way round.
-                contexts.remove(opening)
+            if opening is not None:
+                # The opening fence, with the language, is afforded before the heading:
+                # without it, a closing fence shown opens a block, and code and prose read
+                # the other way round.
                 span, opened = afford(span, opening)
             for context in contexts:
                 if led and led[-1].end > context.start:
@@ -254,11 +248,11 @@ class PassageEnds:
                 led.append(opening)  # below the section's heading, above the passage
             elif block is not None and span.end >= block.end > span.start + 1:
                 # Inside a block whose fence is not shown: end before its closing fence.
-                inside = _trimmed(self.lines, Span(span.start, block.end - 1))
+                inside = trimmed_span(self.lines, Span(span.start, block.end - 1))
                 room += size(span) - size(inside)
                 span = inside
-            closing = self._closing_fence(span)
-            if block is not None and not opened and self._block_around(span.end) == block:
+            closing = self.blocks.closing_fence(span)
+            if block is not None and not opened and self.blocks.around(span.end) == block:
                 closing = None  # inside a block whose fence is not shown: none shown
             following = passages[number + 1].start if number + 1 < len(passages) else None
             if closing is not None and (following is None or closing.end <= following):
@@ -267,12 +261,12 @@ class PassageEnds:
                     led += [span, closing]
                     continue
                 cost = size(closing) + MARKER_CHARS
-                cut = self._cut_to_close(span, cost - room, size)
+                cut = self.blocks.cut_to_close(span, cost - room, size)
                 if cut is not None:  # its last lines go, what it shows in the block stays
                     room += size(span) - size(cut) - cost
                     led += [cut, closing]
                     continue
-                before = self._before_open_block(span)
+                before = self.blocks.before_open_block(span)
                 if before is not None:  # no room to close the block: end before it opens
                     room += size(span) - size(before)
                     span = before
@@ -281,9 +275,9 @@ class PassageEnds:
                     # code that shows no fence.
                     led.remove(opening)
                     room += cost_of(opening, span)
-                elif span.end - span.start > 1 and self._opens_block_it_ends_in(span):
+                elif span.end - span.start > 1 and self.blocks.opens_block_it_ends_in(span):
                     # It starts on the fence of the block it cannot close: from below it.
-                    inside = _trimmed(self.lines, Span(span.start + 1, span.end))
+                    inside = trimmed_span(self.lines, Span(span.start + 1, span.end))
                     room += size(span) - size(inside)
                     span = inside
             led.append(span)
@@ -307,25 +301,7 @@ class PassageEnds:
         first = self._table_above(start)
         if first is not None:
             context.append(Span(first, first + 2))
-        fence = self._fence_around(start)
-        if fence is not None:
-            context.append(Span(fence, fence + 1))  # its opening fence, with the language
-        return context
-
-    def _fence_around(self, index: int) -> int | None:
-        """The opening fence of the fenced block line `index` is inside, below its fence."""
-        block = self._block_around(index)
-        return block.start if block is not None else None
-
-    def _opens_block_it_ends_in(self, span: Span) -> bool:
-        """Whether a passage starts on the opening fence of the block it ends inside."""
-        block = self._block_around(span.end)
-        return block is not None and block.start == span.start
-
-    def _block_around(self, index: int) -> Span | None:
-        """The fenced block line `index` (or a passage ending before it) is inside, below
-        its opening fence."""
-        return next((b for b in self.fences if b.start < index < b.end), None)
+        return context  # a fenced block's opening fence: with_context
 
     def _without_tail(
         self, span: Span, needed: int, size: Callable[[Span], int], keep_blocks: bool = True
@@ -341,47 +317,14 @@ class PassageEnds:
             if found < len(self.matching) and self.matching[found] == last:
                 return None
             if keep_blocks and any(
-                span.start <= block.start <= last < block.end for block in self.fences
+                span.start <= block.start <= last < block.end for block in self.blocks.fences
             ):
                 return None  # a block the passage shows from its fence: shown whole
             freed += size(Span(last, end))
             end = last
         if freed < needed:
             return None
-        return _trimmed(self.lines, Span(span.start, end))
-
-    def _cut_to_close(self, span: Span, needed: int, size: Callable[[Span], int]) -> Span | None:
-        """The passage without as many of its last lines as free `needed` characters for
-        the closing fence of the block it ends inside, query terms or not, when what is
-        left of the block still holds one (an answer inside a long block: the block's
-        first lines, not none of it); else None."""
-        block = self._block_around(span.end)
-        if block is None or block.start <= span.start:
-            return None
-        end, freed = span.end, 0
-        while freed < needed and end - 1 > block.start + 1:
-            freed += size(Span(end - 1, end))
-            end -= 1
-        if freed < needed:
-            return None
-        held = bisect_left(self.matching, block.start + 1) < bisect_left(self.matching, end)
-        return _trimmed(self.lines, Span(span.start, end)) if held else None
-
-    def _before_open_block(self, span: Span) -> Span | None:
-        """The passage up to the fenced block it opens and ends inside, when a written
-        line is left before the block's fence."""
-        block = self._block_around(span.end)
-        if block is None or block.start <= span.start:
-            return None
-        before = _trimmed(self.lines, Span(span.start, block.start))
-        return before if self.lines[before.start].strip() else None
-
-    def _closing_fence(self, span: Span) -> Span | None:
-        """The closing fence of the fenced block a passage of markdown ends inside."""
-        block = self._block_around(span.end)
-        if block is not None and FENCE.match(self.lines[block.end - 1]):
-            return Span(block.end - 1, block.end)
-        return None
+        return trimmed_span(self.lines, Span(span.start, end))
 
     def _without_bare_heading(self, span: Span) -> Span:
         starts = self.sections.starts
@@ -390,14 +333,14 @@ class PassageEnds:
             return span
         start = starts[found]
         if heading_alone(self.lines, self.sections.titles, start, span.end):
-            return _trimmed(self.lines, Span(span.start, start))
+            return trimmed_span(self.lines, Span(span.start, start))
         return span
 
     def _without_anchor(self, span: Span) -> Span:
         """Without a last line that only names the next section for links to it (Sphinx's
         `.. _label:`, markdown's `<a name="x"></a>`)."""
         if span.end - span.start > 1 and _ANCHOR.match(self.lines[span.end - 1]):
-            return _trimmed(self.lines, Span(span.start, span.end - 1))
+            return trimmed_span(self.lines, Span(span.start, span.end - 1))
         return span
 
     def _without_cut_callout(self, span: Span) -> Span:
@@ -410,25 +353,5 @@ class PassageEnds:
             and span.end - span.start > 1
             and _CALLOUT.match(self.lines[last])
         ):
-            return _trimmed(self.lines, Span(span.start, last))
-        return span
-
-    def _without_stray_closing_fence(self, span: Span) -> Span:
-        """Without a last line that closes a fenced block the passage starts inside (its
-        opening fence left out): a markdown reader takes it for an opening one."""
-        for block in self.fences:
-            closes = block.start < span.start < block.end == span.end
-            if closes and span.end - span.start > 1 and FENCE.match(self.lines[span.end - 1]):
-                return _trimmed(self.lines, Span(span.start, span.end - 1))
-        return span
-
-    def _without_open_fence(self, span: Span) -> Span:
-        for block in self.fences:
-            if span.start < block.start < span.end < block.end:
-                held = bisect_left(self.matching, block.start) < bisect_left(
-                    self.matching, span.end
-                )
-                if not held:
-                    return _trimmed(self.lines, Span(span.start, block.start))
-                return span
+            return trimmed_span(self.lines, Span(span.start, last))
         return span
