@@ -9,18 +9,13 @@ import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import cached_property
 from itertools import islice
 
-from ..files import TextFile
 from . import bm25
 from .analysis import asking_keys, asks_for_uses, names_code, names_looked_up, word_count
 from .bm25 import Scorer
-from .code_lines import CodeLines
 from .file_roles import (
     AS_IS,
-    MOVED_PAGE,
-    TABLE_OF_CONTENTS,
     TEST_FILE_WEIGHT,
     Role,
     asks_about_tests,
@@ -40,11 +35,11 @@ from .name_lookup import (
     files_holding,
     names_an_identifier,
 )
-from .navigation import points_elsewhere, pulls_in_only, says_it_moved
-from .notebooks import NotebookView
+from .navigation import pointing_elsewhere
 from .path_terms import NO_TERMS, PathTerms, path_terms, paths_terms
+from .read_file import ReadFile
 from .scope_counts import Candidates
-from .spans import Span, document_headings, document_kind, split_lines
+from .spans import Span, document_headings, document_kind
 
 # How many of the best files are read and scored again with their headings or definitions.
 RERANK_DEPTH = 20
@@ -133,42 +128,6 @@ def rank(
         yield RankedFile(path, -negative, contributions, role)
 
 
-@dataclass(frozen=True)
-class ReadFile:
-    """A file read for ranking: its text and the query terms on each line; for a notebook,
-    the text of its cells (`view`, notebooks.py), which the lines and terms are of."""
-
-    document: TextFile
-    line_terms: dict[int, dict[str, int]]
-    view: NotebookView | None = None
-    # Whether words were left out of the terms counted: an HTML tag's attributes.
-    tags_left_out: bool = False
-
-    @property
-    def text(self) -> str:
-        return self.view.text if self.view is not None else self.document.text
-
-    @property
-    def size(self) -> int:
-        """The length ranking counts: a notebook's cells, not its outputs (an image is
-        most of a notebook's bytes)."""
-        return len(self.view.text.encode()) if self.view is not None else self.document.size
-
-    @cached_property
-    def lines(self) -> list[str]:
-        return CodeLines(split_lines(self.text))
-
-    @cached_property
-    def term_counts(self) -> dict[str, int]:
-        """The query terms in the text read: for a notebook, in its cells (the search
-        counted its outputs too: `image/png` keys, tables, logs); without what an HTML
-        tag's attributes hold."""
-        counts: Counter[str] = Counter()
-        for on_line in self.line_terms.values():
-            counts.update(on_line)
-        return dict(counts)
-
-
 def ranked_and_rescored(
     candidates: Candidates,
     scorer: Scorer,
@@ -249,10 +208,9 @@ def rerank_by_structure(
     # A document's best section counts for a question of several words, not for one word
     # or a name looked up: a section holding its one term says no more than the text does.
     by_section = not looked_up and word_count(matcher.terms) > 1
-    # Code file read -> 0: defines a name asked outside a class, 1: only in one, None: not,
-    # DEPRECATED_LEVEL: only in forms marked deprecated.
-    levels: dict[str, int | None] = {}
-    names_defined: dict[str, dict[str, int]] = {}  # code file read -> name key -> its level
+    # Code file read -> each name asked it defines -> 0: outside a class, 1: only in one,
+    # DEPRECATED_LEVEL: only in forms marked deprecated (name_definitions.definition_levels).
+    names_defined: dict[str, dict[str, int]] = {}
     generated = generated_weigher(asking)
     compounds_asked = frozenset(term.key for term in matcher.terms if term.compound)
     rescored: list[RankedFile] = []
@@ -265,7 +223,7 @@ def rerank_by_structure(
         length = candidates.lengths.get(entry.path, found.size)
         in_path = path_terms(entry.path, matcher)
         fields = _FileFields(found, entry.path, length, in_path, scorer, matcher, by_section)
-        counted_apart = found.view is not None or found.tags_left_out
+        counted_apart = found.view is not None or found.markup_left_out
         tf = found.term_counts if counted_apart else candidates.frequencies[entry.path]
         contributions = fields.contributions(tf, found.line_terms)
         if tests:
@@ -275,7 +233,10 @@ def rerank_by_structure(
         if written_by_a_tool is not None:
             role = written_by_a_tool  # told by its first or last lines, read only now
         elif role is AS_IS:
-            role = _pointing_elsewhere(entry.path, found, compounds_asked) or role
+            pointing = pointing_elsewhere(
+                entry.path, found.lines, found.line_terms, compounds_asked
+            )
+            role = pointing or role
         score, contributions = weighted(contributions, role)
         rescored.append(RankedFile(entry.path, score, contributions, role))
         if weighed_names and document_kind(entry.path) == "code":
@@ -284,7 +245,6 @@ def rerank_by_structure(
             names_defined[entry.path] = definition_levels(
                 found.lines, found.line_terms, matcher, weighed_names
             )
-            levels[entry.path] = min(names_defined[entry.path].values(), default=None)
         if used and document_kind(entry.path) == "code":
             from .name_definitions import only_defines
 
@@ -293,6 +253,8 @@ def rerank_by_structure(
     # A test's fixture or helper of the name (`def no_proxy(monkeypatch)`) is no definition
     # that marks the code using the name down (weighed_names is empty when the query asks
     # about tests); a test file is weighed as any file is.
+    # A file's level: the least of its names' (None: it defines none).
+    levels = {path: min(names.values(), default=None) for path, names in names_defined.items()}
     defining = [level for path, level in levels.items() if not is_test_file(path)]
     if any(level is not None for level in defining):
         at_top = {
@@ -316,29 +278,6 @@ def rerank_by_structure(
     rescored.sort(key=lambda entry: (-entry.score, entry.path))
     yield from rescored
     yield from (entry for entry in ranked if entry.path not in pulled)
-
-
-def _pointing_elsewhere(path: str, found: ReadFile, names: frozenset[str]) -> Role | None:
-    """MOVED_PAGE for a page that says it moved (navigation.says_it_moved);
-    TABLE_OF_CONTENTS for a document whose lines holding the query's terms mostly point at
-    the answer: a markdown list of links (navigation.points_elsewhere), a manual page's
-    list of bare names (roff_text.lists_names; `names`: the keys of the names the query
-    spells). None for any other file."""
-    kind = document_kind(path)
-    if kind == "code":
-        return None
-    if says_it_moved(found.lines):
-        return MOVED_PAGE
-    if kind == "markdown" and points_elsewhere(found.lines, found.line_terms):
-        return TABLE_OF_CONTENTS
-    if kind == "plain" and pulls_in_only(found.lines):  # Sphinx's `.. automodule::` alone
-        return TABLE_OF_CONTENTS
-    if kind == "roff":
-        from .roff_text import lists_names
-
-        if lists_names(found.lines, found.line_terms, names):
-            return TABLE_OF_CONTENTS
-    return None
 
 
 def _weighed_by_definition(

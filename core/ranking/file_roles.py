@@ -245,6 +245,18 @@ def is_older_edition(path: str) -> bool:
     return document_kind(path) != "code"
 
 
+def older_editions(found: Collection[str] | None = None) -> Callable[[str], bool]:
+    """Tells an older edition of the docs by its path (is_older_edition); among `found`,
+    the files a query found, only a page a newer edition among them has too (editions.py,
+    which reads `found` only once a path in a version's folder is asked about)."""
+    editions = Editions(found) if found is not None else None
+
+    def older(path: str) -> bool:
+        return is_older_edition(path) and (editions is None or editions.is_older(path))
+
+    return older
+
+
 def is_translated_page(path: str) -> bool:
     """True for a document in a language other than English, told by its path
     (`docs/es/docs/cors.md`, `README_zh-CN.md`); not for a tag that is also a common
@@ -315,7 +327,7 @@ def role_weigher(
     versions = VERSIONED_WEIGHT < 1 and not (
         _ASKS_ABOUT_VERSIONS.intersection(keys) or any(map(_VERSION.fullmatch, keys))
     )
-    editions = Editions(found) if found is not None else None
+    older = older_editions(found)
 
     def role(path: str) -> Role:
         if tests and is_test_file(path):
@@ -334,7 +346,7 @@ def role_weigher(
             return TRANSLATED_PAGE
         if paperwork and is_paperwork(path):
             return PAPERWORK
-        if versions and is_older_edition(path) and (editions is None or editions.is_older(path)):
+        if versions and older(path):
             return OLDER_EDITION
         return AS_IS
 

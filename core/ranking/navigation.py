@@ -8,7 +8,8 @@ import re
 from collections.abc import Callable, Mapping
 from itertools import accumulate
 
-from .spans import Span
+from .file_roles import MOVED_PAGE, TABLE_OF_CONTENTS, Role
+from .spans import Span, document_kind
 
 # A list item that is a link and nothing else (`* [Install](#install)`): a line of a table
 # of contents. A span more than NAVIGATION_SHARE of whose lines are such items points at
@@ -161,3 +162,31 @@ def _import_lines(lines: list[str]) -> list[bool]:
             elif text.endswith("{"):
                 closer = "}"
     return marked
+
+
+def pointing_elsewhere(
+    path: str,
+    lines: list[str],
+    line_terms: Mapping[int, Mapping[str, int]],
+    names: frozenset[str],
+) -> Role | None:
+    """MOVED_PAGE for a page that says it moved (says_it_moved); TABLE_OF_CONTENTS for a
+    document whose lines holding the query's terms mostly point at the answer: a markdown
+    list of links (points_elsewhere), a short Sphinx page of autodoc or include directives
+    alone (pulls_in_only), a manual page's list of bare names (roff_text.lists_names;
+    `names`: the keys of the names the query spells). None for any other file."""
+    kind = document_kind(path)
+    if kind == "code":
+        return None
+    if says_it_moved(lines):
+        return MOVED_PAGE
+    if kind == "markdown" and points_elsewhere(lines, line_terms):
+        return TABLE_OF_CONTENTS
+    if kind == "plain" and pulls_in_only(lines):  # Sphinx's `.. automodule::` alone
+        return TABLE_OF_CONTENTS
+    if kind == "roff":
+        from .roff_text import lists_names
+
+        if lists_names(lines, line_terms, names):
+            return TABLE_OF_CONTENTS
+    return None

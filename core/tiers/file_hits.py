@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 from ..files import TextFile, Unreadable, read_text_file
@@ -15,12 +15,12 @@ from ..ignore_rules import original_first
 from ..models import FilteredHit, Hit, noun_for
 from ..ranking.analysis import Term
 from ..ranking.bm25 import Scorer
-from ..ranking.candidates import RankedFile, ReadFile
-from ..ranking.editions import Editions
-from ..ranking.file_roles import BUILT_OUTPUT, is_older_edition
+from ..ranking.candidates import RankedFile
+from ..ranking.file_roles import BUILT_OUTPUT, older_editions
 from ..ranking.machine_data import machine_data_kind
 from ..ranking.matching import TermMatcher
 from ..ranking.notebooks import is_notebook, notebook_view
+from ..ranking.read_file import ReadFile
 from ..ranking.sections import cut_snippet
 from ..ranking.spans import document_kind, mostly_within, written_lines
 from ..translations import Originals, ServedPages, words_held
@@ -69,7 +69,7 @@ def read_file(document: TextFile, path: str, matcher: TermMatcher) -> ReadFile:
         if "](" in counted or "]:" in counted:
             counted = _LINK_TARGET.sub(_blanked, counted)
         if counted != text:
-            return ReadFile(document, matcher.lines(counted), view, tags_left_out=True)
+            return ReadFile(document, matcher.lines(counted), view, markup_left_out=True)
     return ReadFile(document, matcher.lines(text), view)
 
 
@@ -145,7 +145,7 @@ class FileHits:
     # The written lines of each served file long enough to have near copies, by hit index.
     _lines: dict[int, frozenset[str]] = field(default_factory=dict)
     _built_output: set[str] = field(default_factory=set)  # files met that a build wrote
-    _editions: Editions | None = None
+    _older_edition: Callable[[str], bool] | None = None  # file_roles.older_editions, once asked
 
     @property
     def full(self) -> bool:
@@ -209,7 +209,7 @@ class FileHits:
         if not line_terms:
             if view is not None:
                 self.skipped["query terms only in a notebook's outputs"] += 1
-            elif read.tags_left_out:
+            elif read.markup_left_out:
                 self.skipped["query terms only in markup: HTML attributes, link targets"] += 1
             else:
                 self.skipped["changed since it was searched: no query term left"] += 1
@@ -256,16 +256,9 @@ class FileHits:
     def _original_first(self, path: str) -> tuple[bool, bool, tuple[int, int, int, str]]:
         """original_first, a file whose lines tell it is build output (a bundle) last, an
         older edition of a page (editions.py) after the newest."""
+        if self._older_edition is None:
+            self._older_edition = older_editions(self.frequencies)
         return path in self._built_output, self._older_edition(path), original_first(path)
-
-    def _older_edition(self, path: str) -> bool:
-        """Whether `path` is a page that a newer edition among the files found has: told
-        by its path, as a translation's original is served in its place (editions.py)."""
-        if not is_older_edition(path):
-            return False
-        if self._editions is None:
-            self._editions = Editions(self.frequencies)
-        return self._editions.is_older(path)
 
     def _near_copy_of(self, lines: frozenset[str]) -> int | None:
         """The index of the served hit whose file `lines` nearly copies, if any."""
