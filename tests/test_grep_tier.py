@@ -253,6 +253,25 @@ def test_a_version_number_finds_its_changelog_section(make_project, engine):
     assert outcome.hits[0].content.startswith("## 0.28.0 (28th November)")
 
 
+def test_a_key_combination_finds_the_passage_naming_that_key(make_project, engine):
+    root = make_project(
+        {
+            "docs/input.md": (
+                "# Input\n\n## Aliases\n\nSome keys produce the same event: ++tab++ is "
+                "indistinguishable from ++ctrl+i++ in the terminal.\n\n"
+                + "Filler about widgets and layout.\n"
+                * 40
+                + "\n## Focus\n\nPress ++tab++ to move focus; the app sees the key and you "
+                "see the focus move. Press ++shift+tab++ to go back, ++ctrl+c++ to copy.\n"
+                + "More on focus and the app.\n"
+                * 30
+            ),
+        }
+    )
+    outcome = search(root, "why does my app see ctrl+i when I press the tab key?")
+    assert "indistinguishable from ++ctrl+i++" in outcome.hits[0].content
+
+
 @pytest.mark.parametrize(
     ("files", "found"),
     [

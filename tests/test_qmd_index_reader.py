@@ -68,5 +68,6 @@ def test_the_fts_expression_ors_every_term_stem_as_a_prefix():
     assert fts_expression(query_terms("colour")) == '"color"* OR "colour"*'
     assert fts_expression(query_terms("harbor")) == '"harbor"* OR "harbour"*'
     assert fts_expression(query_terms("changes in v0.28")) == '"chang"* OR "0 28"'
+    assert fts_expression(query_terms("ctrl+i")) == '"ctrl"* OR "ctrl i"'
     # An abbreviation also finds the words it stands for.
     assert fts_expression(query_terms("msg")) == '"msg"* OR "messag"*'

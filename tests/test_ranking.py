@@ -226,6 +226,23 @@ def test_a_dotted_number_is_one_term_found_as_written():
     assert counts("changes in 0.28", text) == {"0.28": 2}
 
 
+def test_a_key_combination_is_one_term_found_as_written():
+    # `ctrl+i` is the key, not `ctrl` alone: its letter is no term on its own.
+    assert keys("why does my app see ctrl+i when I press tab?") == [
+        "app",
+        "see",
+        "ctrl",
+        "press",
+        "tab",
+        "ctrl+i",
+    ]
+    assert keys("Cmd+S does nothing") == ["cmd", "noth", "cmd+s"]
+    assert keys("shift+tab moves back") == ["shift", "tab", "move", "back", "shift+tab"]
+    text = "Press ++ctrl+i++ or CTRL+I; ctrl+insert and ctrl+j are others.\n"
+    assert counts("ctrl+i", text) == {"ctrl": 4, "ctrl+i": 2}
+    assert "ab+cd" not in keys("ab+cd")  # no modifier key: two words
+
+
 def test_a_version_in_the_query_asks_about_news():
     paths = ["CHANGELOG.md", "docs/guide.md"]
     assert demoted_files(paths, keys("compact json bodies")) == {"CHANGELOG.md": POST_WEIGHT}

@@ -56,6 +56,14 @@ _WORD = re.compile(r"[^\W_]+(?:[_-]+[^\W_]+)*")
 # A version or section number (`0.28`, `v2.1.0`, `task 2.4`): one literal term, not its
 # digits (`28` would find every date on the 28th).
 _NUMBER = re.compile(r"(?<![\w.])[vV]?(\d+(?:\.\d+)+)(?![\w.]*\w)")
+# A key combination (`ctrl+i`, `Cmd+S`, `shift+tab`): one literal term as well as its
+# words, since its key is often a single letter, which is no term on its own (`ctrl+i`
+# would search `ctrl` alone and find every other combination).
+_KEY_COMBINATION = re.compile(
+    r"(?<![\w+])((?:ctrl|control|alt|shift|cmd|command|meta|super|option|opt|win|mod)"
+    r"(?:\+[^\W_]+)+)(?![\w+])",
+    re.IGNORECASE,
+)
 # After a word, what makes it the holder of a member (`Session.` of `Session.mount`; Ruby's
 # `Helpers#redirect`, `Sinatra::Base`).
 _QUALIFIES = re.compile(r"(?:\.|#|::)[^\W\d]")
@@ -116,7 +124,7 @@ class Term:
     compound: bool = False
     parts: tuple[str, ...] = ()  # a compound's parts, in order
     word: str = ""  # as the query spelt it (lower-cased), for tools that stem themselves
-    literal: bool = False  # a dotted number (`0.28`), found as written
+    literal: bool = False  # a dotted number (`0.28`) or a key (`ctrl+i`), found as written
     # What holds the name looked up (`Session` in `Session.mount`): searched, but no name
     # of a definition to show (query_names).
     qualifier: bool = False
@@ -192,6 +200,10 @@ def query_terms(text: str) -> tuple[Term, ...]:
         number: Term(number, re.escape(number), word=number, literal=True)
         for number in _NUMBER.findall(text)
     }
+    for combination in map(str.lower, _KEY_COMBINATION.findall(text)):
+        numbers.setdefault(
+            combination, Term(combination, re.escape(combination), word=combination, literal=True)
+        )
     cleaned = _NUMBER.sub(" ", text)
     singles: dict[str, Term] = {}
     compounds: dict[str, Term] = {}

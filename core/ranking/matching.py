@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-from .analysis import Term, analyse_word, query_names, stem
+from .analysis import Term, analyse_word, query_names, split_identifier, stem
 
 _WORD_CHAR = r"[^\W_]"
 # Up to this many alternatives, Python searches text with one pattern per alternative
@@ -179,6 +179,10 @@ class TermMatcher:
 
     def _analysed_keys(self, match: str) -> list[str]:
         if self._literals:  # `0.28` as written, or `v0.28` (`0.28.1` holds it too)
+            if "+" in match and match.lower() in self._literals:
+                # A key (`ctrl+i`), and its words the query asks with (`ctrl`).
+                words = (stem(part) for part in split_identifier(match) if len(part) >= 2)
+                return [match.lower(), *(key for key in words if key in self._stems)]
             bare = match[1:] if match[:1] in "vV" else match
             if bare in self._literals:
                 return [bare]

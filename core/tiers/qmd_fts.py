@@ -109,8 +109,8 @@ def _term_parts(term: Term) -> list[str]:
     """What one term is searched as, in an FTS5 MATCH expression (fts_expression)."""
     if term.compound:
         return ['"' + " ".join(term.parts) + '"', f'"{term.key}"*']
-    if term.literal:  # `0.28`: tokenized as 0 and 28
-        return ['"' + " ".join(term.key.split(".")) + '"']
+    if term.literal:  # `0.28`, `ctrl+i`: tokenized as 0 and 28, ctrl and i
+        return ['"' + " ".join(re.split(r"[.+]", term.key)) + '"']
     words = (_NOT_TERM_CHARS.sub("", stemmed) for stemmed in spelt_stems(term))
     return [f'"{word}"*' for word in words if word]
 
