@@ -13,9 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from pathlib import Path
 
 from .ignore_rules import original_first
 from .models import Hit
+from .project import is_inside
 
 # A hit whose written lines are at least this share of an earlier hit's lines is a near
 # copy of it; only for hits of at least NEAR_COPY_LINES written lines (a short snippet's
@@ -45,7 +47,7 @@ SizeOf = Callable[[str], "int | None"]
 GeneratedOf = Callable[[str], bool]
 
 
-def _is_original(
+def is_original(
     source: str, other: str, size_of: SizeOf | None, generated_of: GeneratedOf | None = None
 ) -> bool:
     """Whether `source` is the original of a passage `other` shows too: the smaller of two
@@ -131,57 +133,133 @@ def _overlaps(a: Hit, b: Hit) -> bool:
     return a.line_start <= b_end and b.line_start <= a_end
 
 
+class ShownPassages:
+    """The passages served so far, each as its lines and runs of words: which of them a
+    new hit's passage repeats (`same`, `near_copy`)."""
+
+    def __init__(self) -> None:
+        self.hits: list[Hit] = []
+        self._shown: list[tuple[frozenset[str], frozenset[str]]] = []
+        self._by_content: dict[str, int] = {}
+        self._read: dict[str, tuple[frozenset[str], frozenset[str]]] = {}  # content -> passage
+
+    def same(self, hit: Hit) -> int | None:
+        """The index of the served passage `hit` shows again: the same lines of the same
+        file, or the same text."""
+        for index, kept in enumerate(self.hits):
+            if kept.source == hit.source and _overlaps(kept, hit):
+                return index
+        return self._by_content.get(hit.content)
+
+    def near_copy(self, hit: Hit) -> int | None:
+        """The index of the served passage `hit` nearly copies (`_near_copy_of`)."""
+        return _near_copy_of(*self._passage_of(hit), self._shown)
+
+    def put(self, hit: Hit, index: int | None = None) -> None:
+        """Serve `hit`: after the others, or in place of the passage at `index`."""
+        passage = self._passage_of(hit)
+        if index is None:
+            index = len(self.hits)
+            self.hits.append(hit)
+            self._shown.append(passage)
+        else:
+            self._by_content.pop(self.hits[index].content, None)
+            self.hits[index] = hit
+            self._shown[index] = passage
+        self._by_content[hit.content] = index
+
+    def _passage_of(self, hit: Hit) -> tuple[frozenset[str], frozenset[str]]:
+        """A hit's written lines and runs of words, read once."""
+        known = self._read.get(hit.content)
+        if known is None:
+            from .ranking.spans import written_lines
+
+            known = written_lines(hit.content.split("\n")), _word_runs(hit.content)
+            self._read[hit.content] = known
+        return known
+
+
 def deduplicate(
     hits: Iterable[Hit], size_of: SizeOf | None = None, generated_of: GeneratedOf | None = None
 ) -> tuple[tuple[Hit, ...], int]:
     """Keep the best-scoring hit of each overlapping group, of each identical or nearly
-    identical text (under its original's name: `_is_original`, `size_of` giving a source's
+    identical text (under its original's name: `is_original`, `size_of` giving a source's
     size in bytes, `generated_of` whether a tool wrote it) and of each page's languages;
     return (kept, removed count)."""
-    kept: list[Hit] = []
-    by_content: dict[str, int] = {}
     hits = tuple(hits)
     if not hits:
         return (), 0
     # Imported once there is a hit: a query that finds nothing does not pay for it.
-    from .ranking.spans import written_lines
     from .translations import ServedPages
 
     pages = ServedPages()
-    shown: list[tuple[frozenset[str], frozenset[str]]] = []  # each hit kept: lines, word runs
+    shown = ShownPassages()
     removed = 0
     for hit in sorted(hits, key=lambda h: -h.score):
-        if any(k.source == hit.source and _overlaps(k, hit) for k in kept):
-            removed += 1
-            continue
-        same = by_content.get(hit.content)
+        same = shown.same(hit)
         if same is not None:
             removed += 1
-            if _is_original(hit.source, kept[same].source, size_of, generated_of):
-                kept[same] = replace(
-                    kept[same], source=hit.source, line_start=hit.line_start,
-                    line_end=hit.line_end,
-                )  # fmt: skip
+            earlier = shown.hits[same]
+            if (
+                earlier.content == hit.content
+                and earlier.source != hit.source
+                and is_original(hit.source, earlier.source, size_of, generated_of)
+            ):
+                moved = replace(
+                    earlier, source=hit.source, line_start=hit.line_start, line_end=hit.line_end
+                )
+                shown.put(moved, same)
             continue
         if pages.is_translation(hit.source):
             removed += 1
             continue
-        lines = written_lines(hit.content.split("\n"))
-        runs = _word_runs(hit.content)
-        copied = _near_copy_of(lines, runs, shown)
+        copied = shown.near_copy(hit)
         if copied is not None:
             removed += 1
-            earlier = kept[copied]
-            if _is_original(hit.source, earlier.source, size_of, generated_of):
+            earlier = shown.hits[copied]
+            if is_original(hit.source, earlier.source, size_of, generated_of):
                 # The original (`binding.go`, not `binding_nomsgpack.go`) at the copy's rank.
-                kept[copied] = replace(hit, score=earlier.score)
-                shown[copied] = (lines, runs)
-                by_content.pop(earlier.content, None)
-                by_content[hit.content] = copied
+                shown.put(replace(hit, score=earlier.score), copied)
                 pages.add(hit.source)
             continue
-        shown.append((lines, runs))
-        by_content[hit.content] = len(kept)
+        shown.put(hit)
         pages.add(hit.source)
-        kept.append(hit)
-    return tuple(kept), removed
+    return tuple(shown.hits), removed
+
+
+# How much of a file's start is read to tell whether a tool wrote it.
+GENERATED_HEAD_BYTES = 4096
+
+
+def facts_under(root: Path) -> tuple[SizeOf, GeneratedOf]:
+    """What `is_original` asks of two sources under `root`: each one's size in bytes (None
+    when it is gone or is no file under the root, such as a store note's source) and
+    whether its first lines say a tool wrote it (read only for two hits showing one
+    passage)."""
+    resolved_root = root.resolve()
+
+    def path_of(source: str) -> Path | None:
+        path = root / source
+        try:
+            return path if is_inside(path.resolve(), resolved_root) else None
+        except (OSError, ValueError):
+            return None
+
+    def size_of(source: str) -> int | None:
+        path = path_of(source)
+        try:
+            return path.stat().st_size if path is not None and path.is_file() else None
+        except (OSError, ValueError):
+            return None
+
+    def generated_of(source: str) -> bool:
+        from .files import read_head
+        from .ranking.generated_files import says_generated
+
+        path = path_of(source)
+        if path is None:
+            return False
+        head = read_head(path, GENERATED_HEAD_BYTES).decode("utf-8", "replace")
+        return says_generated(head.splitlines())
+
+    return size_of, generated_of

@@ -15,7 +15,7 @@ from .budget import apply_budget, snippets_fitting
 from .config.model import Config
 from .deadline import Deadline
 from .debugging import report_exception
-from .dedup import deduplicate
+from .dedup import deduplicate, facts_under
 from .events import (
     BudgetApplied,
     EventSink,
@@ -35,7 +35,6 @@ from .models import (
     TierStatus,
     count_hits,
 )
-from .project import is_inside
 from .tiers.base import TierRequest
 from .tiers.registry import load_tier
 
@@ -105,8 +104,7 @@ def run_tiers(
             outcomes.append(outcome)
             on_event(TierFinished(query_id, outcome))
 
-    path_of = _files_under(root)
-    hits, removed = deduplicate(served_hits, _size_under(path_of), _generated_under(path_of))
+    hits, removed = deduplicate(served_hits, *facts_under(root))
     turns = session.turn() if session is not None else contextlib.nullcontext()
     with turns as turn:
         if turn is None:
@@ -181,52 +179,3 @@ def _apply_filter(outcome: TierOutcome, context_filter: ContextFilter) -> TierOu
         hits=(),
         filtered=tuple(filtered),
     )
-
-
-# How much of a file's start is read to tell whether a tool wrote it.
-GENERATED_HEAD_BYTES = 4096
-
-
-def _files_under(root: Path) -> Callable[[str], Path | None]:
-    """A source's path by its root-relative name, None when it is no path under the root
-    (a store note's source) or cannot be resolved."""
-    resolved_root = root.resolve()
-
-    def path_of(source: str) -> Path | None:
-        path = root / source
-        try:
-            return path if is_inside(path.resolve(), resolved_root) else None
-        except (OSError, ValueError):
-            return None
-
-    return path_of
-
-
-def _generated_under(path_of: Callable[[str], Path | None]) -> Callable[[str], bool]:
-    """Whether a source's first lines say a tool wrote it (False when it is gone or is no
-    file under the root). Asked only of two hits showing one passage."""
-
-    def generated_of(source: str) -> bool:
-        from .files import read_head
-        from .ranking.generated_files import says_generated
-
-        path = path_of(source)
-        if path is None:
-            return False
-        head = read_head(path, GENERATED_HEAD_BYTES).decode("utf-8", "replace")
-        return says_generated(head.splitlines())
-
-    return generated_of
-
-
-def _size_under(path_of: Callable[[str], Path | None]) -> Callable[[str], int | None]:
-    """A source's size in bytes (None when it is gone or is no file under the root)."""
-
-    def size_of(source: str) -> int | None:
-        path = path_of(source)
-        try:
-            return path.stat().st_size if path is not None and path.is_file() else None
-        except (OSError, ValueError):
-            return None
-
-    return size_of

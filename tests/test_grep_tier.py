@@ -16,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tierscope.config.model import Config, FilteringSettings, ScopeConfig, SnippetSettings
+from tierscope.dedup import deduplicate
 from tierscope.models import ResolvedScope, TierStatus
 from tierscope.ranking.analysis import query_terms
 from tierscope.ranking.bm25 import Scorer
@@ -251,6 +252,37 @@ def test_a_version_number_finds_its_changelog_section(make_project, engine):
     outcome = search(root, "what changed in version 0.28")
     assert sources(outcome)[0] == "docs/CHANGELOG.md"
     assert outcome.hits[0].content.startswith("## 0.28.0 (28th November)")
+
+
+def test_passages_the_engine_would_serve_once_do_not_take_the_places_of_others(
+    make_project, engine
+):
+    # Per-locale settings files show the same list under the same name: each such passage
+    # after the first is dropped as a near copy, so the tier goes on to the next file
+    # rather than filling its ten places with copies of one answer.
+    formats = "".join(f'    "%Y-%m-{day:02d}",  # a date format\n' for day in range(1, 13))
+    files = {
+        f"src/conf/locale/{code}/formats.py": (
+            f"# The {code} formats.\nDATE_FORMAT = '{code}'\n\n"
+            + "# Default date input formats, tried in order.\nDATE_INPUT_FORMATS = [\n"
+            + formats
+            + "]\n"
+        )
+        for code in ("ar", "bg", "cs", "da", "de", "el", "es", "fi", "fr", "hu", "it", "nl")
+    }
+    files["src/conf/global_settings.py"] = (
+        "".join(f"SETTING_{n} = {n}  # another setting\n" for n in range(200))
+        + "# Default formats to use when parsing dates from input boxes.\n"
+        + "DATE_INPUT_FORMATS = [\n"
+        + "".join(f'    "%d.%m.{year}",  # another format\n' for year in range(12))
+        + "]\n"
+    )
+    root = make_project(files)
+
+    outcome = search(root, "DATE_INPUT_FORMATS default", paths=("src",))
+
+    assert deduplicate(outcome.hits)[1] == 0
+    assert "src/conf/global_settings.py" in sources(outcome)
 
 
 def test_a_key_combination_finds_the_passage_naming_that_key(make_project, engine):

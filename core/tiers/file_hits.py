@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
+from ..dedup import GeneratedOf, ShownPassages, SizeOf, facts_under, is_original
 from ..files import TextFile, Unreadable, read_text_file
 from ..filtering import ContextFilter
 from ..ignore_rules import original_first
@@ -132,6 +133,7 @@ class FileHits:
     skipped: Counter = field(default_factory=Counter)  # reason -> files
     duplicates: int = 0
     near_copies: int = 0
+    repeated_passages: int = 0  # files whose passage repeats a served file's, left out
     weak: int = 0  # files scoring below RELATIVE_FLOOR of the best hit, left out
     translations: int = 0  # other languages' copies of a served page, left out
     # The query terms of every matching file (a search over the whole scope), when known:
@@ -142,6 +144,8 @@ class FileHits:
     _served_originals: set[str] = field(default_factory=set)
     _originals: Originals | None = None
     _texts: dict[str, int] = field(default_factory=dict)  # file text -> its hit's index
+    _passages: ShownPassages = field(default_factory=ShownPassages)  # the hits' passages
+    _facts: tuple[SizeOf, GeneratedOf] | None = None  # dedup.facts_under, once asked
     # The written lines of each served file long enough to have near copies, by hit index.
     _lines: dict[int, frozenset[str]] = field(default_factory=dict)
     _built_output: set[str] = field(default_factory=set)  # files met that a build wrote
@@ -239,12 +243,22 @@ class FileHits:
             snippet.line_end,
             explained,
         )
+        if copied is None:
+            # Another file whose passage repeats a served one (settings kept per locale):
+            # served once, as dedup.py would, leaving its place to the next file.
+            copied = self._passages.same(hit)
+            if copied is None:
+                copied = self._passages.near_copy(hit)
+            if copied is not None and not self._is_original(ranked.path, self.hits[copied].source):
+                self.repeated_passages += 1
+                return
         self._pages.add(ranked.path)
         if copied is not None:
             # The original of a copy served above it: in its place, at its rank.
             self.near_copies += 1
             self._texts[document.text] = copied
             self.hits[copied] = replace(hit, score=self.hits[copied].score)
+            self._passages.put(self.hits[copied], copied)
             self._lines[copied] = lines
             return
         index = len(self.hits)
@@ -252,6 +266,7 @@ class FileHits:
         if len(lines) >= NEAR_COPY_LINES:
             self._lines[index] = lines
         self.hits.append(hit)
+        self._passages.put(hit)
 
     def _original_first(self, path: str) -> tuple[bool, bool, tuple[int, int, int, str]]:
         """original_first, a file whose lines tell it is build output (a bundle) last, an
@@ -259,6 +274,13 @@ class FileHits:
         if self._older_edition is None:
             self._older_edition = older_editions(self.frequencies)
         return path in self._built_output, self._older_edition(path), original_first(path)
+
+    def _is_original(self, path: str, other: str) -> bool:
+        """Of two files showing one passage, whether `path` is the original, as dedup.py
+        tells it (the smaller of an aggregate and its source, the one no tool wrote...)."""
+        if self._facts is None:
+            self._facts = facts_under(self.request.root)
+        return is_original(path, other, *self._facts)
 
     def _near_copy_of(self, lines: frozenset[str]) -> int | None:
         """The index of the served hit whose file `lines` nearly copies, if any."""
@@ -313,6 +335,11 @@ class FileHits:
         if self.near_copies:
             noun = noun_for(self.near_copies, "copy", "copies")
             notes.append(f"{self.near_copies} near {noun} of a served file left out")
+        if self.repeated_passages:
+            count = self.repeated_passages
+            notes.append(
+                f"{count} {noun_for(count, 'file')} left out: a served passage shown again"
+            )
         if self.translations:
             noun = noun_for(self.translations, "translation")
             notes.append(f"{self.translations} {noun} of a served page left out")
