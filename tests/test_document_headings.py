@@ -829,3 +829,23 @@ def test_an_asciidoc_listing_block_under_a_longer_line_is_still_a_block():
     # An underline is as long as its title, give or take two characters.
     text = "== Use\n\nFor example, run this:\n----\n= not a heading\n----\n\n== Next\n"
     assert titles(text, "a.adoc") == [("== Use", 2), ("== Next", 2)]
+
+
+@pytest.mark.parametrize("path", ["docs/streams.md", "docs/streams.rst", "docs/streams.txt"])
+def test_a_passage_ends_at_a_whole_sentence_of_text_wrapped_at_a_column(path):
+    # The cap falls inside a wrapped paragraph: its lines after the last whole sentence
+    # (holding none of the query's words) say half a thing, and are left out.
+    text = (
+        "Streams\n=======\n\nReading a file line by line keeps memory low: each line is\n"
+        "handed to the callback and dropped, so the file never sits in memory whole.\n\n"
+        "The chunk size can vary broadly between systems and depends on the type of\n"
+        "file being read. For regular files, each read will process 512 KiB of data.\n"
+        "The issue tracker provides more information and a detailed discussion of the\n"
+        "trade-offs chosen, with measurements taken on several operating systems and\n"
+        "several disks of several kinds.\n\n" + "Other text here.\n" * 40
+    )
+    cut = snippet(text, path, "read a file line by line memory", max_chars=420)
+    assert cut.text.rstrip().endswith("will process 512 KiB of data."), cut.text
+    # A paragraph ending on a line of its own is no cut sentence.
+    whole = snippet(text, path, "read a file line by line memory", max_chars=2000)
+    assert "several disks of several kinds." in whole.text

@@ -38,6 +38,10 @@ _OPENS_INDENTED = re.compile(r"(?:\.\.[ \t]+[\w:-]+::|[-*+][ \t]|\d{1,9}[.)][ \t
 _TABLE_ROW = re.compile(r"[ \t]*\|")
 _TABLE_DELIMITER = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?-{3,}:?)?[ \t]*$")
 
+# The end of a sentence on a line: `.`, `!`, `?` or `:`, perhaps closed by a quote, a
+# bracket or markup (`**`, `_`, a backquote), then a space or the line's end.
+_ENDS_A_SENTENCE = re.compile(r"[.!?:][\"')\]*_`]*(?:[ \t]|$)")
+
 # A line that starts a block of its own however the lines above run: a list item, a table
 # row, a quote, a directive, a heading.
 _STARTS_A_BLOCK = re.compile(r"[ \t]*(?:[-*+][ \t]|\d{1,9}[.)][ \t]|[|>#]|\.\.[ \t]|:\w)")
@@ -74,6 +78,7 @@ class PassageEnds:
             shorter = self.blocks.without_open_fence(self._without_bare_heading(span))
             shorter = self._without_anchor(self.blocks.without_stray_closing_fence(shorter))
             shorter = self._without_cut_callout(shorter)
+            shorter = self._without_cut_sentence(shorter)
             if shorter == span:
                 return span
             span = shorter
@@ -355,3 +360,33 @@ class PassageEnds:
         ):
             return trimmed_span(self.lines, Span(span.start, last))
         return span
+
+    def _without_cut_sentence(self, span: Span) -> Span:
+        """Without the last lines of a paragraph of prose the passage ends inside (text
+        wrapped at a column, cut by the cap mid-sentence): back to the line where its last
+        whole sentence ends, or without the paragraph when none does and it is not the
+        passage's only one; only lines holding no query term are left out."""
+        lines, end = self.lines, span.end
+        if self.kind == "code" or end >= len(lines) or end - span.start < 2:
+            return span
+        following, last = lines[end], lines[end - 1]
+        if not following.strip() or _STARTS_A_BLOCK.match(following) or not last.strip():
+            return span
+        if any(block.start <= end - 1 < block.end for block in self.blocks.fences):
+            return span  # code shown in a document: its lines are no sentences
+        first = end - 1
+        while first > span.start and lines[first - 1].strip():
+            first -= 1
+        cut = next(
+            (
+                index + 1
+                for index in range(end - 1, first - 1, -1)
+                if _ENDS_A_SENTENCE.search(lines[index])
+            ),
+            first if first > span.start else None,
+        )
+        if cut is None or cut >= end:
+            return span
+        if bisect_left(self.matching, cut) < bisect_left(self.matching, end):
+            return span  # a query word in the lines cut: kept, however they end
+        return trimmed_span(lines, Span(span.start, cut))
