@@ -475,6 +475,37 @@ def test_words_in_a_links_target_do_not_count(make_project, engine):
     assert sources(search(root, "other page"))[0] == "docs/reenter.md"
 
 
+@pytest.mark.parametrize("suffix", [".rst", ".txt", ".md"])
+def test_restructuredtext_markup_words_do_not_count(make_project, engine, suffix):
+    # Django's docs: a page whose only "code" was its `.. code-block::` lines outranked
+    # the page that answers; one naming `bulk_create` only in role targets
+    # (:meth:`caveats <...QuerySet.bulk_create>`) outranked the one explaining it.
+    rows = "".join(f"Row {n}: related topics such as forms and views.\n" for n in range(12))
+    root = make_project(
+        {
+            f"docs/queries{suffix}": "Queries\n=======\n\nRun these after a model is saved.\n\n"
+            + "".join(
+                f".. code-block:: python\n\n    Entry.objects.get(pk={n})\n\n" for n in range(8)
+            ),
+            f"docs/signals{suffix}": "Signals\n=======\n\n"
+            + rows
+            + "\nTo run code after a model is saved, connect a receiver to post_save.\n",
+            f"docs/links{suffix}": "Links\n=====\n\n"
+            + rows
+            + "\nSee the :meth:`caveats <django.db.models.query.QuerySet.bulk_create>` and\n"
+            + "the :meth:`notes <django.db.models.query.QuerySet.bulk_create>` first.\n",
+            f"docs/reference{suffix}": "Reference\n=========\n\n"
+            + rows
+            + "\nThe bulk_create method inserts many objects in one query.\n",
+        }
+    )
+
+    assert sources(search(root, "run code after a model is saved"))[0] == f"docs/signals{suffix}"
+    assert sources(search(root, "bulk_create"))[0] == f"docs/reference{suffix}"
+    # A directive's argument and a role's text still count.
+    assert sources(search(root, "caveats notes"))[0] == f"docs/links{suffix}"
+
+
 def test_a_definition_spelt_in_another_case_is_not_the_name_asked_for(make_project, engine):
     # `mergePath` asked: the type `MergePath` is another name (TypeScript and Go tell case).
     helpers = "".join(f"export const helper{n} = (x: string) => x + '{n}'\n" for n in range(8))

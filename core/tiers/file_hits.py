@@ -60,15 +60,22 @@ def read_file(document: TextFile, path: str, matcher: TermMatcher) -> ReadFile:
     and metadata left out, notebooks.py), any other file as it is; in markdown, the words
     of an HTML tag's attributes count for nothing (`style="font-size: 2em"`), nor do a
     link's target (`[text](../std/question_mark.md)`) and a link reference definition
-    (`[q_mark]: https://...#the-question-mark-operator`): the page they point to says it."""
+    (`[q_mark]: https://...#the-question-mark-operator`): the page they point to says it.
+    In any document, neither do reStructuredText's markup words: a directive's name
+    (`.. code-block::`), a label, a role's name (`:meth:`) and a role's or a link's target
+    after its text (`` :meth:`caveats <QuerySet.bulk_create>` ``)."""
     view = notebook_view(document.text) if is_notebook(path) else None
     text = view.text if view else document.text
-    if document_kind(path) == "markdown":
+    kind = document_kind(path)
+    if kind != "code":
         counted = text
-        if "=" in counted and "<" in counted:
-            counted = _ATTRIBUTED_TAG.sub(_blanked, counted)
-        if "](" in counted or "]:" in counted:
-            counted = _LINK_TARGET.sub(_blanked, counted)
+        if kind == "markdown":
+            if "=" in counted and "<" in counted:
+                counted = _ATTRIBUTED_TAG.sub(_blanked, counted)
+            if "](" in counted or "]:" in counted:
+                counted = _LINK_TARGET.sub(_blanked, counted)
+        if ".. " in counted or ":`" in counted:
+            counted = _RESTRUCTUREDTEXT_MARKUP.sub(_blanked, counted)
         if counted != text:
             return ReadFile(document, matcher.lines(counted), view, markup_left_out=True)
     return ReadFile(document, matcher.lines(text), view)
@@ -86,6 +93,18 @@ _ATTRIBUTED_TAG = re.compile(r"<[A-Za-z][\w-]*[ \t][^<>\n]*=[^<>\n]*>")
 _LINK_TARGET = re.compile(
     r'(?<=\])\([^()\s]*(?:[ \t]+"[^"\n]*")?\)'
     r"|^ {0,3}\[[^\]\n]+\]:[ \t]*\S[^\n]*",
+    re.MULTILINE,
+)
+
+
+# reStructuredText's markup words: a directive's name (`.. code-block::`, `.. method::`;
+# its argument is text), a label (`.. _topics-db-queries:`), a role's name (`:meth:`,
+# `:py:func:`) and a target written after a role's or a link's text
+# (`` :doc:`the tutorial </intro/tutorial01>` ``, `` `Django <https://...>`_ ``).
+_RESTRUCTUREDTEXT_MARKUP = re.compile(
+    r"^[ \t]*\.\.[ \t]+(?:[\w.:-]+::|_[^:\n]+:(?=[ \t]*$))"
+    r"|:[\w+.-]+(?::[\w+.-]+)?:(?=`)"
+    r"|(?<=[^\s`<])[ \t]+<[^<>`\n]+>(?=`)",
     re.MULTILINE,
 )
 
@@ -214,7 +233,7 @@ class FileHits:
             if view is not None:
                 self.skipped["query terms only in a notebook's outputs"] += 1
             elif read.markup_left_out:
-                self.skipped["query terms only in markup: HTML attributes, link targets"] += 1
+                self.skipped["query terms only in markup (attributes, targets, directives)"] += 1
             else:
                 self.skipped["changed since it was searched: no query term left"] += 1
             return
