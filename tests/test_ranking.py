@@ -457,6 +457,8 @@ def test_dated_posts_are_told_by_their_folder_or_their_name():
         "Documentation/RelNotes/2.51.1.adoc", "RelNotes", "doc/relnotes/1.0.txt",
         # Older entries moved out: fmt's `doc/ChangeLog-old.md`, Jest's `CHANGELOG_PRE_v30.md`.
         "doc/ChangeLog-old.md", "CHANGELOG_PRE_v30.md", "CHANGES_OLD.rst", "HISTORY-archive.md",
+        # A name in capitals, as a project's own files are: Node's `CHANGELOG_IOJS.md`.
+        "doc/changelogs/CHANGELOG_IOJS.md", "CHANGES_LEGACY.txt",
         # A version's notes named for it: Vim's `runtime/doc/version9.txt`.
         "runtime/doc/version9.txt", "docs/version-2.1.md", "doc/version_8.2.rst",
     ]  # fmt: skip
@@ -467,6 +469,7 @@ def test_dated_posts_are_told_by_their_folder_or_their_name():
         "docs/changelogs/upgrading_to_okhttp_4.md", "docs/news_feed.md",
         "docs/relnotes-tool.md", "docs/changelog-oldest-first.md", "docs/news-older.md",
         "docs/versioning.md", "docs/version.md", "src/version9.c", "docs/versions/api.md",
+        "docs/changelog_guidelines.md", "NEWS_FEED.py",
     ]  # fmt: skip
     assert [path for path in posts if not is_dated_post(path)] == []
     assert [path for path in others if is_dated_post(path)] == []

@@ -139,6 +139,13 @@ _POST_PATH = re.compile(
     r"|(?:^|/)version[-_]?v?\d[\w.]*?\.[a-z]+$",
     re.IGNORECASE,
 )
+# A changelog named in capitals, as a project's own files are, with a word after its name
+# (Node's `CHANGELOG_IOJS.md` beside `CHANGELOG_V18.md`); in lower case such a name may be
+# a page about changelogs (`changelog_guidelines.md`).
+_CAPITALS_POST_NAME = re.compile(
+    r"(?:^|/)(?:CHANGELOG|CHANGES|HISTORY|NEWS|RELEASE[-_]?NOTES)[-_][A-Z0-9][A-Z0-9_.-]*"
+    r"\.(?:md|markdown|rst|txt|adoc)$"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +231,9 @@ def is_plans(path: str) -> bool:
 def is_dated_post(path: str) -> bool:
     """True for a root-relative POSIX path of a document that is a blog post, news, a
     changelog or release notes (`docs/blog/posts/x.md`, `CHANGELOG.md`, `docs/changes.rst`)."""
-    return _POST_PATH.search(path) is not None and document_kind(path) != "code"
+    return (
+        _POST_PATH.search(path) is not None or _CAPITALS_POST_NAME.search(path) is not None
+    ) and document_kind(path) != "code"
 
 
 def is_paperwork(path: str) -> bool:
