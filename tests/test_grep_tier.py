@@ -21,7 +21,7 @@ from tierscope.models import ResolvedScope, TierStatus
 from tierscope.ranking.analysis import query_terms
 from tierscope.ranking.bm25 import Scorer
 from tierscope.ranking.candidates import RankedFile
-from tierscope.ranking.file_roles import BUILT_OUTPUT
+from tierscope.ranking.file_roles import BUILT_OUTPUT, TABLE_OF_CONTENTS_LABEL
 from tierscope.ranking.matching import TermMatcher
 from tierscope.ranking.name_lookup import NESTED_DEFINITION_LABEL
 from tierscope.scopes import resolve_scope
@@ -1035,6 +1035,35 @@ def test_a_sphinx_page_that_only_pulls_in_the_api_reference_weighs_less(make_pro
     found = sources(search(root, "proxy fix middleware"))
     assert found[0] == "docs/deploying/proxy_fix.rst"
     assert found.index("docs/middleware/proxy_fix.rst") > 0
+
+
+def test_a_sphinx_table_of_contents_weighs_less(make_project, engine):
+    # Django's docs/howto/index.txt is `.. toctree::` lists of page names, its
+    # docs/index.txt lists of `:doc:` links: short, they named "custom management command"
+    # and came before the page that tells how to write one.
+    root = make_project(
+        {
+            **{
+                f"docs/page{n}.txt": f"Page {n}\n=======\n\n" + "Commands run, or not.\n" * 60
+                for n in range(30)
+            },
+            "docs/howto/index.txt": "Guides\n======\n\n.. toctree::\n   :maxdepth: 1\n\n"
+            "   custom-model-fields\n   custom-management-commands\n   custom-template-tags\n"
+            "   deployment/index\n",
+            "docs/index.txt": "Django\n======\n\nHow-to guides\n-------------\n\n"
+            "* :doc:`Writing a custom management command <howto/custom-management-commands>`\n"
+            "* :doc:`Writing custom model fields <howto/custom-model-fields>`\n",
+            "docs/howto/custom-management-commands.txt": "Writing custom commands\n"
+            "=======================\n\n"
+            + "Applications can register their own actions with manage.py.\n" * 40
+            + "To add a custom management command, add a management/commands directory.\n",
+        }
+    )
+    outcome = search(root, "custom management command")
+    assert sources(outcome)[0] == "docs/howto/custom-management-commands.txt"
+    labels = {hit.source: dict(hit.terms) for hit in outcome.hits}
+    assert TABLE_OF_CONTENTS_LABEL in labels["docs/howto/index.txt"]
+    assert TABLE_OF_CONTENTS_LABEL in labels["docs/index.txt"]
 
 
 def test_machine_data_is_left_out_unless_asked_for(make_project, engine):

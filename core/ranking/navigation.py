@@ -16,6 +16,11 @@ from .spans import Span, document_kind
 # answers rather than giving them: it is never the second passage.
 _LINK_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[[^\]]*\]\([^)]*\)[ \t]*$")
 NAVIGATION_SHARE = 0.5
+# reStructuredText's: a list item that is a cross-reference alone (`* :doc:`Writing
+# commands <howto/custom-management-commands>``), and Sphinx's table of contents directive,
+# whose indented lines list pages.
+_ROLE_LINK_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)])[ \t]+:(?:doc|ref|any):`[^`]+`_{0,2}[.,;]?$")
+_TOCTREE = re.compile(r"\.\.[ \t]+toctree::")
 # A markdown link reference definition (`[read_line]: ../std/io/struct.Stdin.html`): the
 # Rust book ends each chapter with dozens, a URL's words matching a question's. A span
 # mostly made of them points elsewhere too.
@@ -40,14 +45,7 @@ def navigation_test(lines: list[str], *, code: bool) -> Callable[[Span], bool]:
     """Whether a span of these lines is navigation: more than NAVIGATION_SHARE of its
     written lines are links of a list (a document) or imports (code). Made once per file;
     each span is then two lookups."""
-    if code:
-        marked = _import_lines(lines)
-    else:
-        marked = [
-            (line.lstrip(" \t")[:1] in _LIST_MARKS and bool(_LINK_ITEM.match(line)))
-            or (line[:4].lstrip(" ")[:1] == "[" and bool(_LINK_DEFINITION.match(line)))
-            for line in lines
-        ]
+    marked = _import_lines(lines) if code else _link_lines(lines)
     pointing = list(accumulate(marked, initial=0))
     if not pointing[-1]:
         return lambda span: False
@@ -70,10 +68,35 @@ def points_elsewhere(lines: list[str], line_terms: Mapping[int, Mapping[str, int
         return False
     if pulls_in_only(lines):
         return True
-    links = sum(
-        1 for number in line_terms if number <= len(lines) and _LINK_ITEM.match(lines[number - 1])
-    )
+    marked = _link_lines(lines)
+    links = sum(1 for number in line_terms if number <= len(lines) and marked[number - 1])
     return links > NAVIGATION_SHARE * len(line_terms)
+
+
+def _link_lines(lines: list[str]) -> list[bool]:
+    """Per line of a document, whether it only points elsewhere: a list item that is a
+    link (markdown's `* [Install](#install)`, reStructuredText's `* :doc:`Install
+    <install>``), a link reference definition, a Sphinx `.. toctree::` and the pages it
+    lists."""
+    marked = [
+        (line.lstrip(" \t")[:1] in _LIST_MARKS and bool(_LINK_ITEM.match(line)))
+        or (line[:4].lstrip(" ")[:1] == "[" and bool(_LINK_DEFINITION.match(line)))
+        for line in lines
+    ]
+    depth: int | None = None  # the indentation of the toctree directive being read
+    for index, line in enumerate(lines):
+        text = line.strip()
+        if depth is not None:
+            if not text or len(line) - len(line.lstrip(" \t")) > depth:
+                marked[index] = bool(text)
+                continue
+            depth = None
+        if text[:3] == ".. " and _TOCTREE.match(text):
+            marked[index] = True
+            depth = len(line) - len(line.lstrip(" \t"))
+        elif text[:1] in _LIST_MARKS and _ROLE_LINK_ITEM.match(text):
+            marked[index] = True
+    return marked
 
 
 # mkdocstrings' directive (`::: package.module`), the indented options under it, a heading;
@@ -180,10 +203,8 @@ def pointing_elsewhere(
         return None
     if says_it_moved(lines):
         return MOVED_PAGE
-    if kind == "markdown" and points_elsewhere(lines, line_terms):
-        return TABLE_OF_CONTENTS
-    if kind == "plain" and pulls_in_only(lines):  # Sphinx's `.. automodule::` alone
-        return TABLE_OF_CONTENTS
+    if kind in ("markdown", "plain") and points_elsewhere(lines, line_terms):
+        return TABLE_OF_CONTENTS  # a list of links; Sphinx's toctree, its autodoc alone
     if kind == "roff":
         from .roff_text import lists_names
 
