@@ -449,6 +449,31 @@ def test_words_inside_an_html_tags_attributes_do_not_count(make_project, engine)
     assert sources(search(root, "sponsor"))[0] == "docs/sponsorship.md"
 
 
+def test_words_in_an_html_comment_do_not_count(make_project, engine):
+    # Node's API docs keep each function's history in a `<!-- YAML ... -->` comment: a
+    # page naming an option only there (it was removed) outranked the page explaining it.
+    unrelated = {f"docs/c{n}.md": f"# C{n}\n\nUnrelated text {n}.\n" for n in range(4)}
+    root = make_project(
+        {
+            **unrelated,
+            "docs/alpha.md": "# Alpha\n\n## `alpha.open()`\n\n<!-- YAML\nchanges:\n"
+            "  - version: v1.0.0\n    description: The `zebrafish` option was removed.\n"
+            "  - version: v0.9.0\n    description: Added `zebrafish` option, zebrafish.\n"
+            "-->\n\nOpens the alpha.\n",
+            "docs/beta.md": "# Beta\n\n## `beta.open()`\n\n"
+            + "Opens the beta, as other things do.\n" * 10
+            + "The zebrafish option makes beta swim.\n",
+        }
+    )
+
+    outcome = search(root, "zebrafish option")
+
+    assert sources(outcome)[0] == "docs/beta.md"
+    # The lines under a comment keep their numbers: the answer's line is served.
+    assert "The zebrafish option makes beta swim." in outcome.hits[0].content
+    assert sources(search(root, "opens the alpha"))[0] == "docs/alpha.md"
+
+
 def test_words_in_a_links_target_do_not_count(make_project, engine):
     # Rust by Example's "question mark operator": two pages whose only such words were a
     # link's target (`[q_mark]: https://...#the-question-mark-operator`,

@@ -58,9 +58,10 @@ def read_in(request: TierRequest, path: str) -> TextFile:
 def read_file(document: TextFile, path: str, matcher: TermMatcher) -> ReadFile:
     """A file as ranking and snippets read it: a notebook as its cells' text (its outputs
     and metadata left out, notebooks.py), any other file as it is; in markdown, the words
-    of an HTML tag's attributes count for nothing (`style="font-size: 2em"`), nor do a
-    link's target (`[text](../std/question_mark.md)`) and a link reference definition
-    (`[q_mark]: https://...#the-question-mark-operator`): the page they point to says it.
+    of an HTML comment (`<!-- YAML ... -->`) or of a tag's attributes (`style="font-size:
+    2em"`) count for nothing, nor do a link's target (`[text](../std/question_mark.md)`)
+    and a link reference definition (`[q_mark]: https://...#the-question-mark-operator`):
+    the page they point to says it.
     In any document, neither do reStructuredText's markup words: a directive's name
     (`.. code-block::`), a label, a role's name (`:meth:`) and a role's or a link's target
     after its text (`` :meth:`caveats <QuerySet.bulk_create>` ``)."""
@@ -70,6 +71,8 @@ def read_file(document: TextFile, path: str, matcher: TermMatcher) -> ReadFile:
     if kind != "code":
         counted = text
         if kind == "markdown":
+            if "<!--" in counted:
+                counted = _HTML_COMMENT.sub(_blanked_lines, counted)
             if "=" in counted and "<" in counted:
                 counted = _ATTRIBUTED_TAG.sub(_blanked, counted)
             if "](" in counted or "]:" in counted:
@@ -84,6 +87,17 @@ def read_file(document: TextFile, path: str, matcher: TermMatcher) -> ReadFile:
 def _blanked(found: re.Match[str]) -> str:
     """What was found, as as many spaces (line numbers and columns are kept)."""
     return " " * len(found.group())
+
+
+def _blanked_lines(found: re.Match[str]) -> str:
+    """What was found over lines, as as many spaces on as many lines."""
+    return _NOT_NEWLINE.sub(" ", found.group())
+
+
+_NOT_NEWLINE = re.compile(r"[^\n]")
+# An HTML comment, on one line or over several (Node's `<!-- YAML ... -->` histories):
+# nothing a reader of the page sees.
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 
 
 # An HTML tag with attributes, on one line (`<p align="center" style="font-size: 2em">`).
