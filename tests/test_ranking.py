@@ -1277,6 +1277,33 @@ def test_an_import_block_is_not_the_passage_where_code_uses_the_same_names():
     assert "def make_reporter" in cut.text, cut.text
 
 
+@pytest.mark.parametrize(
+    ("path", "exports"),
+    [
+        ("lib/util.js", "module.exports = {\n" + "".join(f"  helper{n},\n" for n in range(30))
+         + "  promisify,\n  customPromisifyArgs: Symbol('customPromisifyArgs'),\n};\n"),
+        ("src/util/__init__.py", "__all__ = [\n" + "".join(f'    "helper{n}",\n' for n in range(30))
+         + '    "promisify",\n    "custom_symbol",\n]\n'),
+        ("src/util.ts", "export {\n" + "".join(f"  helper{n},\n" for n in range(30))
+         + "  promisify,\n  customSymbol,\n};\n"),
+    ],
+    ids=["commonjs", "python", "typescript"],
+)  # fmt: skip
+def test_an_export_list_is_not_the_passage_where_code_defines_the_names(path, exports):
+    # Node's lib/internal/util.js: `promisify custom symbol` served its `module.exports`
+    # list of 40 names, never the function.
+    helpers = "".join(f"function helper{n}(a) {{\n  return a + {n};\n}}\n\n" for n in range(20))
+    text = (
+        "const kCustomPromisifiedSymbol = Symbol.for('util.promisify.custom');\n\n"
+        + helpers
+        + "function promisify(original) {\n  if (original[kCustomPromisifiedSymbol]) {\n"
+        "    return original[kCustomPromisifiedSymbol];\n  }\n  return wrap(original);\n}\n\n"
+        + exports
+    )
+    cut = snippet(text, path, "promisify custom symbol", max_chars=420)
+    assert "function promisify(original) {" in cut.text, cut.text
+
+
 PHP_CLASS = (
     "<?php\n\ndeclare(strict_types=1);\n\nnamespace Slim\\Middleware;\n\n"
     "use Psr\\Http\\Message\\ResponseInterface;\nuse Psr\\Http\\Server\\MiddlewareInterface;\n\n"

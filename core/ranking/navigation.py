@@ -37,7 +37,10 @@ _IMPORT = re.compile(
     r"[ \t]*(?:import[ \t({]|from[ \t]+\S+[ \t]+import\b|use[ \t]+[\w:{]|pub[ \t]+use[ \t]"
     r"|#[ \t]*include\b|(?:const|let|var)[ \t]+[\w{}, \t]+=[ \t]*require\("
     r"|package[ \t]+[\w.]+;?[ \t]*$"
-    r"|export[ \t].*\bfrom[ \t]+['\"]|\}[ \t]*from[ \t]+['\"])"
+    r"|export[ \t].*\bfrom[ \t]+['\"]|\}[ \t]*from[ \t]+['\"]"
+    # An export list names what is defined elsewhere in the file, as an import names what
+    # is defined in another (Node's `module.exports = {`, Python's `__all__ = [`, `export {`).
+    r"|module\.exports[ \t]*=[ \t]*\{|export[ \t]*\{|__all__[ \t]*(?::[^=]*)?\+?=[ \t]*[\[(])"
 )
 
 
@@ -184,6 +187,8 @@ def _import_lines(lines: list[str]) -> list[bool]:
                 closer = ")"
             elif text.endswith("{"):
                 closer = "}"
+            elif text.endswith("["):
+                closer = "]"
     return marked
 
 
