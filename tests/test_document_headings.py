@@ -849,3 +849,29 @@ def test_a_passage_ends_at_a_whole_sentence_of_text_wrapped_at_a_column(path):
     # A paragraph ending on a line of its own is no cut sentence.
     whole = snippet(text, path, "read a file line by line memory", max_chars=2000)
     assert "several disks of several kinds." in whole.text
+
+
+def test_a_sphinx_object_description_is_a_heading_of_what_is_written_under_it():
+    # Django's querysets.txt: a passage started inside a method's description without
+    # naming it, and ended on the bare `.. method::` line of the next.
+    methods = "".join(
+        f"\n.. method:: step{n}(value)\n\n    Steps the value by {n}, as steps do.\n"
+        f"    Each step is taken once.\n"
+        for n in range(6)
+    )
+    text = (
+        "QuerySet API\n============\n\nMethods\n-------\n"
+        + methods
+        + "\n.. method:: bulk_create(objs, batch_size=None)\n\n"
+        "    Inserts the provided list of objects into the database in one query.\n"
+        "    There are caveats: the model's save() is not called.\n\n"
+        ".. method:: bulk_update(objs, fields)\n\n"
+        "    Updates the given fields on the provided model instances.\n"
+        + methods.replace("step", "walk")
+    )
+    lines = split_lines(text)
+    levels = {lines[h.title]: h.level for h in document_headings(lines, "docs/querysets.txt")}
+    assert levels["Methods"] < levels[".. method:: bulk_create(objs, batch_size=None)"]
+    cut = snippet(text, "docs/querysets.txt", "insert objects into the database in one query")
+    assert cut.text.startswith(".. method:: bulk_create(objs, batch_size=None)"), cut.text
+    assert ".. method:: bulk_update" not in cut.text, cut.text

@@ -308,12 +308,32 @@ def underlined_headings(lines: list[str]) -> list[Heading]:
     headings: list[Heading] = []
     levels: dict[tuple[str, bool], int] = {}
     for index in range(len(lines) - 1):
+        line = lines[index]
+        if line[:1] == "." or (line[:1] in " \t" and ".. " in line):
+            found = _OBJECT_DESCRIPTION.match(line)
+            if found is not None:
+                # Below every title, and each nesting deeper (a class's methods).
+                headings.append(Heading(index, index, OBJECT_LEVEL + len(found.group(1))))
+                continue
         style = underline_style(lines, index)
         if style is not None:
             level = levels.setdefault(style, len(levels) + 1)
             start = index - 1 if style[1] else index
             headings.append(Heading(start, index, level))
     return headings
+
+
+# Sphinx's description of one object of an API (`.. method:: QuerySet.bulk_create(objs)`,
+# `.. py:function::`, `.. class::`, Django's `.. setting::` and `.. django-admin::`): the
+# heading of what is written of it, indented under it.
+_OBJECT_DESCRIPTION = re.compile(
+    r"([ \t]*)\.\.[ \t]+(?:[a-z]+:)?(?:function|method|class|attribute|data|exception"
+    r"|decorator|decoratormethod|classmethod|staticmethod|property|module|describe|object"
+    r"|setting|option|envvar|program|type|member|macro|var|django-admin|django-admin-option"
+    r"|templatetag|templatefilter|fieldlookup|confval)::[ \t]+\S"
+)
+# The level of an object description's heading at the margin: below any title's.
+OBJECT_LEVEL = 100
 
 
 def underline_style(lines: list[str], index: int) -> tuple[str, bool] | None:
