@@ -165,6 +165,9 @@ class ProjectSurvey:
     ck_indexes: tuple[str, ...]  # folders holding a ck index (`.ck/`), root-relative
     loa_layout: bool
     stopped: str = ""  # why the walk ended early ("" = every file was seen)
+    # The names of text files among the documentation that are none (`requirements.txt`
+    # in Django's docs/), sorted: left out of a scope that includes their kind.
+    not_docs_named: tuple[str, ...] = ()
     # Loa's framework folder (`.claude/`, hidden: the walk above skips it) without its
     # skills, surveyed in a project laid out like Loa: its scripts, adapters and
     # protocols are no built-in scope's (`skills` is `.claude/skills/` alone).
@@ -195,6 +198,7 @@ def survey_project(root: Path) -> ProjectSurvey:
         ck_indexes=_ck_indexes(root, tuple(counted.folders.files)),
         loa_layout=loa,
         stopped=counted.stopped,
+        not_docs_named=tuple(sorted(counted.not_docs_named)),
         framework=framework,
     )
 
@@ -219,8 +223,12 @@ def is_documentation(folders: list[str], name: str) -> bool:
     down: httpie's `extras/man/`), and not a requirements or licence file, nor a numbered
     changelog (`CHANGELOG.1`). `folders`: the top-level folder and those below it on the
     file's path."""
-    in_docs = any(folder.lower() in DOC_FOLDER_NAMES for folder in folders[: 1 + NESTED_DOCS_DEPTH])
+    in_docs = _in_docs(folders)
     return in_docs and not _NOT_DOCUMENTATION.match(name) and not _NUMBERED_LOG.match(name)
+
+
+def _in_docs(folders: list[str]) -> bool:
+    return any(folder.lower() in DOC_FOLDER_NAMES for folder in folders[: 1 + NESTED_DOCS_DEPTH])
 
 
 def is_manual_page(path: Path) -> bool:
@@ -270,6 +278,8 @@ class _Counter:
         self.module_readmes: list[str] = []
         self.top_sources: Counter[str] = Counter()
         self.top_source_files: list[str] = []
+        # The names of text files in documentation folders that are no documentation.
+        self.not_docs_named: set[str] = set()
         self.seen = 0
         self.deadline = time.monotonic() + MAX_SECONDS
         self.stopped = ""
@@ -295,6 +305,8 @@ class _Counter:
             folders = [top, *rest.split(os.sep)[:-1]] if rest else []  # the file's folders
             if suffix in _DOCS_IN_FOLDERS_ONLY and not is_documentation(folders, walked.path.name):
                 if rest or not is_manual_page(walked.path):
+                    if _in_docs(folders) and _NOT_DOCUMENTATION.match(walked.path.name):
+                        self.not_docs_named.add(walked.path.name)  # `docs/requirements.txt`
                     suffix = ""
             elif suffix in YAML_SUFFIXES and not reads_as_prose(walked.path):
                 suffix = ""  # settings, not a manual written as YAML

@@ -228,14 +228,18 @@ def path_end_glob(glob: str) -> str:
 def included(path: str, globs: tuple[str, ...]) -> bool:
     """Whether a path passes a scope's include globs, in any case (an R package's
     `arrange.R` is a `*.r` file): a glob without `/` is matched against the file name
-    (`*.md`), one with `/` against the path's end."""
+    (`*.md`), one with `/` against the path's end. A glob written after `!` leaves out
+    what it matches (`!requirements.txt`), whatever else matches."""
     if not globs:
         return True
     name = path.rsplit("/", 1)[-1]
-    for glob in globs:
-        if "/" in glob:
-            if glob_to_regex(path_end_glob(glob), ignore_case=True).match(path):
-                return True
-        elif glob_to_regex(glob, ignore_case=True).match(name):
-            return True
-    return False
+    wanted = [glob for glob in globs if not glob.startswith("!")]
+    if any(_matches(path, name, glob[1:]) for glob in globs if glob.startswith("!")):
+        return False
+    return not wanted or any(_matches(path, name, glob) for glob in wanted)
+
+
+def _matches(path: str, name: str, glob: str) -> bool:
+    if "/" in glob:
+        return glob_to_regex(path_end_glob(glob), ignore_case=True).match(path) is not None
+    return glob_to_regex(glob, ignore_case=True).match(name) is not None

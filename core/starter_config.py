@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from .config.document import yaml_inline
 from .config.model import ScopeConfig
+from .globs import glob_to_regex
 from .models import noun_for
 from .project_places import (
     FEW_FILES,
@@ -142,6 +143,10 @@ def _docs_scope(
     for name in [*top_docs, *readmes]:
         extensions[file_suffix(name) or name] += 1  # a GNU project's `NEWS`: its name
     include = tuple(DOC_EXTENSIONS.get(ext, ext) for ext, _ in extensions.most_common())
+    globs = [glob_to_regex(glob, ignore_case=True) for glob in include]
+    include += tuple(  # `!requirements.txt` after `*.txt`
+        f"!{name}" for name in survey.not_docs_named if any(g.match(name) for g in globs)
+    )
     paths = [folder.path for folder in folders]
     if len(top_docs) <= MAX_LISTED_FILES:
         paths += [*top_docs, *readmes]
@@ -164,7 +169,8 @@ def _docs_scope(
     }
     scope = ScopeConfig(",".join(collections), "", tuple(paths), include)
     files = f"{count:,} {noun_for(count, 'file')}"
-    about = f"Documentation: {files} ({', '.join(include)}) in {_join(paths)}."
+    kinds = ", ".join(glob for glob in include if not glob.startswith("!"))
+    about = f"Documentation: {files} ({kinds}) in {_join(paths)}."
     return StarterScope("docs", scope, about, remarks)
 
 

@@ -333,10 +333,13 @@ def test_plain_text_docs_in_a_docs_folder_are_documentation(capsys, make_project
     written = (root / ".tierscope.yaml").read_text()
     docs = scopes_of(written)["docs"]
 
-    assert (docs.grep_paths, docs.include) == (("docs/",), ("*.txt",))
+    assert (docs.grep_paths, docs.include) == (("docs/",), ("*.txt", "!requirements.txt"))
     assert "# Documentation: 2 files (*.txt) in docs/." in written
     hits, _ = query(capsys, root, "where is the source of truth", "--scope", "docs")
     assert [hit["source"] for hit in hits] == ["docs/topics/models.txt"]
+    # The requirements file the survey left out is left out of the scope too.
+    hits, _ = query(capsys, root, "sphinx", "--scope", "docs")
+    assert [hit["source"] for hit in hits] == []
 
 
 def test_manual_pages_are_documentation(capsys, make_project):

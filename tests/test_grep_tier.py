@@ -1257,6 +1257,32 @@ def test_an_include_glob_with_a_folder_matches_the_path_end_at_a_folder(make_pro
         assert sorted(sources(outcome)) == expected, include
 
 
+def test_an_include_glob_after_an_exclamation_mark_leaves_files_out(make_project, engine):
+    # Django's docs/ holds its pages as `*.txt` and a `requirements.txt`: init writes
+    # `!requirements.txt` after `*.txt`, and no tier searches it.
+    root = make_project(
+        {
+            "docs/index.txt": "needle in a page\n",
+            "docs/requirements.txt": "needle==1.0\n",
+            "docs/Requirements/notes.txt": "needle in a folder named so\n",
+            "docs/old/page.txt": "needle in an old page\n",
+            "docs/guide.md": "needle in markdown\n",
+        }
+    )
+    for include, expected in [
+        (("*.txt", "!requirements.txt"), ["docs/Requirements/notes.txt", "docs/index.txt",
+                                          "docs/old/page.txt"]),
+        (("!REQUIREMENTS.TXT",), ["docs/Requirements/notes.txt", "docs/guide.md",
+                                  "docs/index.txt", "docs/old/page.txt"]),
+        (("*.txt", "!old/*", "!requirements.txt"), ["docs/Requirements/notes.txt",
+                                                    "docs/index.txt"]),
+    ]:  # fmt: skip
+        scope = ResolvedScope("docs", (), (), ((root / "docs").resolve(),), include=include)
+        request = TierRequest("needle", root, scope, Config(), 5.0)
+        outcome = GrepTier().search(request, Deadline.after(5.0))
+        assert sorted(sources(outcome)) == expected, include
+
+
 def test_an_include_glob_in_any_case_still_gives_way_to_the_excludes(make_project, engine):
     # ripgrep applies every --iglob after every --glob: an include given as --iglob won over
     # the built-in excludes (a minified bundle) and tierscope's own private folder.

@@ -135,7 +135,9 @@ SCOPES = EntryGroup(
             "only files matching one of these globs, in any case (`*.r` matches `arrange.R`):"
             ' `["*.md"]`, `["docs/**/*.rst"]`. A glob without `/` is matched against the'
             " file's name; one with `/` against the path's last folders and name"
-            " (`review/*.md` matches `docs/review/notes.md`, not `docs/myreview/notes.md`)",
+            " (`review/*.md` matches `docs/review/notes.md`, not `docs/myreview/notes.md`)."
+            " A glob after `!` leaves out what it matches, whatever else does"
+            ' (`["*.txt", "!requirements.txt"]`)',
         ),
     ),
     "a scope must be a mapping (ignored)",

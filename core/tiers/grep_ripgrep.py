@@ -81,7 +81,9 @@ def _selection(
     after them (a later glob wins), at the cost of also leaving out a folder named like
     an excluded file (`phx.gen.json/`)."""
     argv = ["--max-filesize", str(config.grep.max_filesize)] if size_cap else []
-    by_path = any("/" in glob for glob in include)
+    left_out = [glob[1:] for glob in include if glob.startswith("!")]
+    include = tuple(glob for glob in include if not glob.startswith("!"))
+    by_path = any("/" in glob for glob in (*include, *left_out))
     if by_path:
         for glob in include:  # in any case
             argv += ["--glob", any_case_glob(path_end_glob(glob) if "/" in glob else glob)]
@@ -89,6 +91,8 @@ def _selection(
         for glob in include:
             argv += ["--type-add", f"{INCLUDED_TYPE}:{any_case_glob(glob)}"]
         argv += ["--type", INCLUDED_TYPE]
+    for glob in left_out:  # after what they leave out of: a later glob wins
+        argv += ["--glob", "!" + any_case_glob(path_end_glob(glob) if "/" in glob else glob)]
     if config.filtering.include_ignored:
         argv += ["--no-ignore", "--hidden", "--glob", "!.git/"]
     else:
