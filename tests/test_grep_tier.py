@@ -1099,6 +1099,14 @@ def test_machine_data_is_left_out_unless_asked_for(make_project, engine):
             "docs/log.jsonl": '{"needle": 2}\n',
             "docs/package-lock.json": '{"needle": 3}\n',
             "docs/bundle.md": ("var a=1;" * 400 + "needle;") * 3 + "\n",
+            # Minified with a line break every few hundred characters (Closure's
+            # prettify-min.js in Django REST framework's static files).
+            "docs/prettify-min.js": "".join(
+                "(function(){var q=null;"
+                + "if(f!==92)return f;a=b.charAt(1);" * 12
+                + f"needle{n}()}})();\n"
+                for n in range(8)
+            ),
             # Go's module checksums: a lock file by another name.
             "docs/go.sum": "golang.org/x/needle v0.1.0 h1:abc=\n",
             "docs/go.work.sum": "golang.org/x/needle v0.2.0 h1:def=\n",
@@ -1119,7 +1127,7 @@ def test_machine_data_is_left_out_unless_asked_for(make_project, engine):
     assert any("machine data" in f.reason for f in outcome.filtered)
     assert any("terminal output" in f.reason for f in outcome.filtered)
     wanted = search(root, "needle", config=with_filtering(include_machine_data=True))
-    assert len(wanted.hits) == 10  # of 11: the limit
+    assert len(wanted.hits) == 10  # of 12: the limit
     assert "docs/src/androidMain/baseline-prof.txt" in sources(wanted)
 
 
@@ -2134,3 +2142,18 @@ def test_the_python_scan_counts_the_files_and_bytes_ripgrep_searches(make_projec
     engine, *by_scan = scope_size()
     assert engine == "python scan"
     assert by_scan == by_ripgrep
+
+
+def test_a_page_whose_wide_lines_hold_encoded_links_is_no_minified_code(make_project, engine):
+    # Svelte's docs link to playground demos whose URLs hold the demo, base64-encoded: most
+    # of a page's characters are in wide lines with hardly a space, but not every wide
+    # line is such a link.
+    encoded = "H4sIAAAAAAAAE3VT0XLaMBD8lavbDiaNCUlbHhTItG" * 20
+    link = "An attachment runs when an element mounts ([demo](/playground#{}{}))."
+    wide = "Attachments run in an effect, and are destroyed when the element unmounts. " * 4
+    short = "The state they read changes and the function runs again from the start.\n" * 10
+    page = "# Attachments\n\n" + "".join(
+        link.format(encoded, n) + f"\n\n{short}\n{wide}needle {n}.\n\n" for n in range(3)
+    )
+    root = make_project({"docs/attach.md": page})
+    assert sources(search(root, "needle")) == ["docs/attach.md"]
