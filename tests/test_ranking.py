@@ -2076,6 +2076,36 @@ def test_a_name_looked_up_shows_its_definition_up_to_the_cap():
     assert "def after" not in cut.text
 
 
+@pytest.mark.parametrize(
+    ("path", "text", "query", "ending"),
+    [
+        ("store.rb", "module Store\n" + "".join(
+            f"  # Helper {n} formats a value for display.\n  def self.helper_{n}(value)\n"
+            "    value.inspect\n  end\n\n" for n in range(20)
+        ).replace("  # Helper 6 ", "  # Fetch the value for a key.\n  def self.fetch(store, key)\n"
+                  "    store[key]\n  end\n\n  # Helper 6 ") + "end\n", "Store.fetch", "  end"),
+        ("store.ex", "defmodule Store do\n" + "".join(
+            f'  @doc "Helper {n} formats a value."\n  def helper_{n}(value) do\n'
+            "    inspect(value)\n  end\n\n" for n in range(20)
+        ).replace('  @doc "Helper 6 ', '  @doc "Fetches the value for a key."\n'
+                  "  def fetch(store, key) do\n    Map.get(store, key)\n  end\n\n"
+                  '  @doc "Helper 6 ') + "end\n", "Store.fetch", "  end"),
+        ("store.py", "class Store:\n" + "".join(
+            f"    def helper_{n}(self, value):\n        return repr(value)\n\n" for n in range(40)
+        ).replace("    def helper_6(",
+                  "    def fetch(self, key):\n        return self.data[key]\n\n    def helper_6("),
+         "Store.fetch", "        return self.data[key]"),
+    ],
+    ids=["ruby", "elixir", "python"],
+)  # fmt: skip
+def test_a_name_looked_up_and_served_whole_does_not_run_on_into_the_next(path, text, query, ending):
+    # Elixir's `Map.keys` served 84 lines of map.ex for a 13-line answer: a definition
+    # shown whole was run on to the cap within the module around it.
+    cut = snippet(text, path, query, max_chars=1500)
+    assert cut.text.rstrip("\n").endswith(ending), cut.text
+    assert "helper_6" not in cut.text, cut.text
+
+
 def test_a_passage_inside_a_long_section_is_led_by_the_sections_heading():
     filler = "".join(
         f"Paragraph {n} says something unrelated at some length here.\n\n" for n in range(30)

@@ -232,8 +232,14 @@ def _definition_run_on(
     chosen: Span, structural: list[Span], chooser: SpanChooser, max_chars: int
 ) -> Span:
     """A looked-up definition too long to serve whole, served from its start on to the cap
-    (within the definition), not as its head alone: its body is what it does."""
-    holding = [span for span in structural if span.start <= chosen.start and chosen.end < span.end]
+    (within the definition), not as its head alone: its body is what it does. Its own
+    block starts inside the passage; one around it (the class or module it is in) is other
+    definitions, and one served whole runs on into none of them."""
+    holding = [
+        span
+        for span in structural
+        if chosen.start <= span.start < chosen.end and chosen.end < span.end
+    ]
     if not holding:
         return chosen
     block = min(holding, key=chooser.size)
