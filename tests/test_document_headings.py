@@ -875,3 +875,21 @@ def test_a_sphinx_object_description_is_a_heading_of_what_is_written_under_it():
     cut = snippet(text, "docs/querysets.txt", "insert objects into the database in one query")
     assert cut.text.startswith(".. method:: bulk_create(objs, batch_size=None)"), cut.text
     assert ".. method:: bulk_update" not in cut.text, cut.text
+
+
+def test_a_passage_ending_on_what_announces_an_example_shows_the_example():
+    # Elixir's anti-patterns guide: "An example of this anti-pattern, as shown below, is
+    # a function..." ended the passage; the ten lines of code it announces fitted the cap.
+    text = (
+        "# Anti-patterns\n\n## Complex else clauses in with\n\n#### Problem\n\n"
+        + "This anti-pattern flattens every error clause into one complex else block. " * 3
+        + "\n\n#### Example\n\n"
+        + "An example of this anti-pattern, as shown below, is a function reading a file. " * 2
+        + "\n\n```elixir\ndef open_decoded_file(path) do\n"
+        "  with {:ok, encoded} <- File.read(path) do\n    {:ok, encoded}\n  else\n"
+        "    {:error, _} -> {:error, :badfile}\n  end\nend\n```\n\n"
+        + "Other text about something else entirely, at some length.\n"
+        * 30
+    )
+    cut = snippet(text, "docs/anti.md", "with else clause", max_chars=1000)
+    assert cut.text.rstrip().endswith("end\n```"), cut.text

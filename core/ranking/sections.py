@@ -25,6 +25,7 @@ sits in another (the section on the option, the docstring of the attribute).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -43,10 +44,12 @@ from .phrase_pairs import side_by_side
 from .second_passage import second_passage
 from .span_choice import MARKER_CHARS, PAIR_WEIGHT, SpanChooser
 from .spans import (
+    FENCE,
     Span,
     document_headings,
     document_kind,
     document_sections,
+    fenced_blocks,
     heading_alone,
     split_lines,
 )
@@ -175,6 +178,8 @@ def cut_snippet(
         chosen = _with_what_it_leads_into(lines, chosen, chooser, max_chars)
         if core.start in named:
             chosen = _definition_run_on(chosen, structural, chooser, max_chars)
+    elif kind == "markdown":
+        chosen = _with_the_example_announced(lines, chosen, chooser, max_chars)
     ends = PassageEnds(lines, headings, kind, chooser.matching, constructs, levels)
     fragments = [ends.trimmed(chosen)]
     # A name looked up is shown at its definition first: no call of it from above.
@@ -226,6 +231,32 @@ def _with_what_it_leads_into(
         return chosen  # the passage holds none of the next line's lead-in
     fits = chooser.fitting_end(chosen.start, max_chars)
     return Span(chosen.start, max(chosen.end, fits)) if fits > after else chosen
+
+
+def _with_the_example_announced(
+    lines: list[str], chosen: Span, chooser: SpanChooser, max_chars: int
+) -> Span:
+    """A passage of a document ending on what announces the code block right after it (a
+    line ending in `:`, or saying `below`, `the following`), with that block when the cap
+    leaves room: the announcement alone promises what it does not show."""
+    last = chosen.end - 1
+    while last > chosen.start and not lines[last].strip():
+        last -= 1
+    after = chosen.end
+    while after < len(lines) and not lines[after].strip():
+        after += 1
+    if after >= len(lines) or not FENCE.match(lines[after]):
+        return chosen
+    if not _ANNOUNCES.search(lines[last]):
+        return chosen
+    block = next((b for b in fenced_blocks(lines, after) if b.start == after), None)
+    if block is None or chooser.size(Span(chosen.start, block.end)) > max_chars:
+        return chosen
+    return Span(chosen.start, block.end)
+
+
+# What announces the code block after it: a line ending in `:`, or saying `below`.
+_ANNOUNCES = re.compile(r":[ \t]*$|\b(?:below|the following)\b", re.IGNORECASE)
 
 
 def _definition_run_on(
