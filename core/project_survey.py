@@ -95,7 +95,7 @@ LANGUAGES = {
 # programs a tutorial builds).
 DOC_FOLDER_NAMES = frozenset(
     {"docs", "doc", "documentation", "guide", "guides", "manual", "handbook", "wiki", "book",
-     "tutorial", "tutorials", "adr", "adrs", "rfcs", "man"}
+     "tutorial", "tutorials", "adr", "adrs", "rfcs", "man", "pages"}
 )  # fmt: skip
 # Folder names of tests: what markdown they hold is fixtures (mdBook's test books), not
 # the project's documentation.

@@ -652,6 +652,29 @@ def test_a_docs_folder_inside_a_crates_source_is_documentation(capsys, make_proj
     assert all(hit["source"].endswith(".rs") for hit in hits)
 
 
+def test_a_pages_folder_inside_a_folder_of_code_is_documentation(capsys, make_project):
+    # Elixir keeps its guides in `lib/elixir/pages/` (getting started, anti-patterns),
+    # beside the code of each application under `lib/`.
+    root = make_project(
+        {
+            "README.md": "# Elixir\n",
+            "lib/elixir/pages/getting-started/introduction.md": "# Introduction\n\nRun iex.\n",
+            "lib/elixir/pages/getting-started/basic-types.md": "# Basic types\n\nAtoms.\n",
+            "lib/elixir/pages/anti-patterns/code-anti-patterns.md": "# Anti-patterns\n\n"
+            "Complex else clauses in with flatten every error.\n",
+            "lib/elixir/lib/enum.ex": "defmodule Enum do\nend\n",
+            "lib/elixir/lib/map.ex": "defmodule Map do\nend\n",
+            "lib/mix/lib/mix.ex": "defmodule Mix do\nend\n",
+        }
+    )
+    init(capsys, root)
+    scopes = scopes_of((root / ".tierscope.yaml").read_text())
+
+    assert scopes["docs"].grep_paths == ("lib/elixir/pages/", "README.md")
+    hits, _ = query(capsys, root, "complex else clauses in with", "--scope", "docs")
+    assert hits[0]["source"] == "lib/elixir/pages/anti-patterns/code-anti-patterns.md"
+
+
 def test_a_tutorials_folder_is_documentation_whatever_code_it_keeps(capsys, make_project):
     # bubbletea: each tutorial is a README beside the program it builds.
     root = make_project(
