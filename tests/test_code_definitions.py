@@ -136,6 +136,10 @@ defmodule Phoenix.Router do
   defguard is_route(term) when is_tuple(term)
 
   def valid?(router), do: is_atom(router)
+
+  @doc "Invoked when the router is about to exit."
+  @callback terminate(reason :: term, state :: term) :: term
+  @macrocallback __routes__() :: Macro.t()
 end
 
 defprotocol Phoenix.Param do
@@ -163,6 +167,9 @@ end
         ("to_param", [("to_param", "param"), ("to_param", "param")]),
         # `valid?` is another name than `valid`, as in Ruby.
         ("valid", []),
+        # A behaviour's callback is declared with its documentation, and no body.
+        ("terminate", [("terminate", "router")]),
+        ("__routes__", [("__routes__", "router")]),
     ],
 )
 def test_elixir_functions_macros_and_modules_are_definitions(query, found):

@@ -2833,3 +2833,25 @@ def test_a_page_says_it_moved_however_its_words_are_spaced_or_cased():
     # Past its opening lines, a long page's mention is no redirect.
     long_page = ["# Guide", *(f"Step {n}." for n in range(60)), "This page has moved on."]
     assert not says_it_moved(long_page)
+
+
+def test_a_behaviours_documented_callback_is_served_not_the_stub_its_macro_injects():
+    # Elixir's GenServer documents `@callback terminate`; its `__using__` injects a
+    # `@doc false` `def terminate` inside `quote`, which was served for the callback.
+    helpers = "".join(
+        f'  @doc "Helper {n} formats a value for display."\n'
+        f"  def other_{n}(value), do: inspect(value)\n\n"
+        for n in range(8)
+    )
+    text = (
+        'defmodule MyServer do\n  @doc """\n  Invoked when the server is about to exit.\n'
+        '  `terminate/2` is not called when the server is killed.\n  """\n'
+        "  @callback terminate(reason :: term, state :: term) :: term\n\n"
+        + helpers
+        + "  defmacro __using__(_opts) do\n    quote do\n      @behaviour MyServer\n\n"
+        "      @doc false\n      def terminate(_reason, _state) do\n        :ok\n      end\n\n"
+        "      defoverridable terminate: 2\n    end\n  end\nend\n"
+    )
+    cut = snippet(text, "lib/my_server.ex", "MyServer.terminate", max_chars=600)
+    assert "@callback terminate(reason :: term, state :: term) :: term" in cut.text, cut.text
+    assert "def terminate(_reason, _state)" not in cut.text, cut.text

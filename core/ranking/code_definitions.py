@@ -45,8 +45,11 @@ _ASSIGNED_FUNCTION = (
 )
 _MEMBER_ASSIGNMENT = re.compile(rf"[ \t]*({_OBJECT_PATH})[A-Za-z_$][\w$]*{_ASSIGNED_FUNCTION}")
 # Elixir's definitions besides `def`: private, macros, guards, delegations, modules and
-# protocols (`defmodule Phoenix.Router do` defines `Router`, the last of its names).
-_ELIXIR_DEFINITION = r"defp|defmacrop?|defguardp?|defdelegate|defmodule|defprotocol"
+# protocols (`defmodule Phoenix.Router do` defines `Router`, the last of its names), and a
+# behaviour's callbacks (`@callback terminate(reason, state) :: term`, documented there).
+_ELIXIR_DEFINITION = (
+    r"defp|defmacrop?|defguardp?|defdelegate|defmodule|defprotocol|@callback|@macrocallback"
+)
 # A definition in the common languages (Python, JavaScript/TypeScript, Go, Rust, Java/C#,
 # Kotlin, Ruby (`def self.set`), Elixir, shell functions) or a module-level constant
 # (`NOTIFICATION_TIMEOUT = 5`): its name. Ruby's predicate `redirect?` is another name than

@@ -305,6 +305,12 @@ def _named_definitions(
     holders = holders_asked(matcher)
     if holders:  # `AsyncClient.stream`: the `stream` of class AsyncClient, if there is one
         held = {i: keys for i, keys in found.items() if holder_of(lines, i) in holders}
+        if held:
+            # Of the holder's definitions of the name, the shallowest: its own, not the
+            # stub a macro of it injects (Elixir's `def terminate` inside `quote`, beside
+            # the documented `@callback terminate`).
+            shallowest = min(indentation(lines[i]) for i in held)
+            held = {i: keys for i, keys in held.items() if indentation(lines[i]) == shallowest}
         found = held or found
     elif not dotted:
         # `JsonParser parseString`: the member of a class also named (as the dotted form);
