@@ -43,6 +43,8 @@ _WORD = re.compile(r"[^\W_]+")
 AGGREGATE_RATIO = 4
 
 SizeOf = Callable[[str], "int | None"]
+# A passage as its written lines and its runs of words (`_word_runs`).
+Passage = tuple[frozenset[str], frozenset[tuple[str, ...]]]
 # Whether a source's first lines say a tool wrote it (generated_files.says_generated).
 GeneratedOf = Callable[[str], bool]
 
@@ -89,8 +91,8 @@ def _name_words(path: str) -> frozenset[str]:
 
 def _near_copy_of(
     lines: frozenset[str],
-    runs: frozenset[str],
-    earlier: list[tuple[frozenset[str], frozenset[str]]],
+    runs: frozenset[tuple[str, ...]],
+    earlier: list[Passage],
 ) -> int | None:
     """The index of the earlier hit whose lines `lines` nearly copies, or whose words
     (`runs`, `_word_runs`) twin them, if any."""
@@ -113,11 +115,11 @@ def _near_copy_of(
     return None
 
 
-def _word_runs(text: str) -> frozenset[str]:
+def _word_runs(text: str) -> frozenset[tuple[str, ...]]:
     """Each run of RUN_WORDS consecutive words of `text`, lower-cased, whatever the
     lines, spaces and punctuation between them."""
     words = _WORD.findall(text.lower())
-    return frozenset(" ".join(words[i : i + RUN_WORDS]) for i in range(len(words) - RUN_WORDS + 1))
+    return frozenset(zip(*(words[i:] for i in range(RUN_WORDS))))
 
 
 def _long(lines: frozenset[str]) -> frozenset[str]:
@@ -137,11 +139,14 @@ class ShownPassages:
     """The passages served so far, each as its lines and runs of words: which of them a
     new hit's passage repeats (`same`, `near_copy`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, rewrapped: bool = True) -> None:
+        # Whether the same words wrapped otherwise are a copy too (`_word_runs`): the
+        # engine's dedup tells them; the grep tier, picking its hits, leaves them to it.
+        self.rewrapped = rewrapped
         self.hits: list[Hit] = []
-        self._shown: list[tuple[frozenset[str], frozenset[str]]] = []
+        self._shown: list[Passage] = []
         self._by_content: dict[str, int] = {}
-        self._read: dict[str, tuple[frozenset[str], frozenset[str]]] = {}  # content -> passage
+        self._read: dict[str, Passage] = {}  # content -> passage
 
     def same(self, hit: Hit) -> int | None:
         """The index of the served passage `hit` shows again: the same lines of the same
@@ -168,13 +173,14 @@ class ShownPassages:
             self._shown[index] = passage
         self._by_content[hit.content] = index
 
-    def _passage_of(self, hit: Hit) -> tuple[frozenset[str], frozenset[str]]:
+    def _passage_of(self, hit: Hit) -> Passage:
         """A hit's written lines and runs of words, read once."""
         known = self._read.get(hit.content)
         if known is None:
             from .ranking.spans import written_lines
 
-            known = written_lines(hit.content.split("\n")), _word_runs(hit.content)
+            runs = _word_runs(hit.content) if self.rewrapped else frozenset()
+            known = written_lines(hit.content.split("\n")), runs
             self._read[hit.content] = known
         return known
 

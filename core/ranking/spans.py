@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import TypeVar
 
 from .code_lines import CodeLines
 
@@ -60,6 +61,9 @@ _VIM_RULE = re.compile(r"(?:={20,}|-{20,})[ \t]*$")
 _VIM_TAG_END = re.compile(r"\*[^*\s|]+\*[ \t]*$")
 
 
+_T = TypeVar("_T")
+
+
 @dataclass(frozen=True, slots=True)
 class Span:
     """A run of lines."""
@@ -96,7 +100,7 @@ def written_lines(lines: Iterable[str]) -> frozenset[str]:
     return frozenset(stripped for line in lines if (stripped := line.strip()))
 
 
-def mostly_within(lines: frozenset[str], other: frozenset[str], share: float, least: int) -> bool:
+def mostly_within(lines: frozenset[_T], other: frozenset[_T], share: float, least: int) -> bool:
     """Whether at least `share` of `lines` (written_lines, `least` of them or more) are
     lines of `other` too: a copy of it, edited here and there."""
     return len(lines) >= least and len(lines & other) >= share * len(lines)

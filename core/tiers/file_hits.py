@@ -187,7 +187,8 @@ class FileHits:
     _served_originals: set[str] = field(default_factory=set)
     _originals: Originals | None = None
     _texts: dict[str, int] = field(default_factory=dict)  # file text -> its hit's index
-    _passages: ShownPassages = field(default_factory=ShownPassages)  # the hits' passages
+    # The hits' passages, as dedup.py tells them (not the same words wrapped otherwise).
+    _passages: ShownPassages = field(default_factory=lambda: ShownPassages(rewrapped=False))
     _facts: tuple[SizeOf, GeneratedOf] | None = None  # dedup.facts_under, once asked
     # The written lines of each served file long enough to have near copies, by hit index.
     _lines: dict[int, frozenset[str]] = field(default_factory=dict)
