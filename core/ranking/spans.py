@@ -12,10 +12,9 @@ manual page's and an Org file's are asciidoc_text.py's, roff_text.py's and org_t
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import TypeVar
 
 from .code_lines import CodeLines
 
@@ -61,9 +60,6 @@ _VIM_RULE = re.compile(r"(?:={20,}|-{20,})[ \t]*$")
 _VIM_TAG_END = re.compile(r"\*[^*\s|]+\*[ \t]*$")
 
 
-_T = TypeVar("_T")
-
-
 @dataclass(frozen=True, slots=True)
 class Span:
     """A run of lines."""
@@ -100,7 +96,9 @@ def written_lines(lines: Iterable[str]) -> frozenset[str]:
     return frozenset(stripped for line in lines if (stripped := line.strip()))
 
 
-def mostly_within(lines: frozenset[_T], other: frozenset[_T], share: float, least: int) -> bool:
+def mostly_within(
+    lines: frozenset[Hashable], other: frozenset[Hashable], share: float, least: int
+) -> bool:
     """Whether at least `share` of `lines` (written_lines, `least` of them or more) are
     lines of `other` too: a copy of it, edited here and there."""
     return len(lines) >= least and len(lines & other) >= share * len(lines)
