@@ -119,7 +119,7 @@ def _word_runs(text: str) -> frozenset[tuple[str, ...]]:
     """Each run of RUN_WORDS consecutive words of `text`, lower-cased, whatever the
     lines, spaces and punctuation between them."""
     words = _WORD.findall(text.lower())
-    return frozenset(zip(*(words[i:] for i in range(RUN_WORDS))))
+    return frozenset(zip(*(words[i:] for i in range(RUN_WORDS)), strict=False))
 
 
 def _long(lines: frozenset[str]) -> frozenset[str]:
