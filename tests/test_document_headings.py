@@ -893,3 +893,26 @@ def test_a_passage_ending_on_what_announces_an_example_shows_the_example():
     )
     cut = snippet(text, "docs/anti.md", "with else clause", max_chars=1000)
     assert cut.text.rstrip().endswith("end\n```"), cut.text
+
+
+def test_a_passage_does_not_end_on_a_rule_or_on_link_definitions_it_does_not_use():
+    # Django REST framework's API guide: a section served with the `---` rule under it,
+    # or with the page's closing block of `[name]: url` definitions, most unreferenced.
+    section = (
+        "# Throttling\n\n## Throttle scope decorator\n\n"
+        "Set the [scoped rate throttle][scoped] with `throttle_scope` on the view.\n"
+        "The scope names the rate the settings give it.\n\n"
+    )
+    ruled = section + "---\n\n## Other\n\n" + "Other text entirely, at some length.\n" * 60
+    cut = snippet(ruled, "docs/throttling.md", "throttle scope", max_chars=1500)
+    assert cut.text.rstrip().endswith("the settings give it."), cut.text
+    defined = (
+        section + "[scoped]: throttling.md#scopedratethrottle\n"
+        "[cite]: https://example.com/cite\n[views]: views.md\n"
+    )
+    cut = snippet(defined, "docs/throttling.md", "throttle scope", max_chars=1500)
+    assert cut.text.rstrip().endswith("[scoped]: throttling.md#scopedratethrottle"), cut.text
+    # A thematic break is no setext heading's underline: that stays a heading.
+    titled = section + "Rates\n---\n\nThe rates.\n"
+    cut = snippet(titled, "docs/throttling.md", "throttle scope rates", max_chars=1500)
+    assert "Rates\n---" in cut.text, cut.text

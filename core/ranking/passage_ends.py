@@ -34,6 +34,11 @@ _ANCHOR = re.compile(
 # directive (`.. code-block:: python`, `.. note::`), a list item.
 _OPENS_INDENTED = re.compile(r"(?:\.\.[ \t]+[\w:-]+::|[-*+][ \t]|\d{1,9}[.)][ \t])")
 
+# Markdown's thematic break (`---`, `***`, `___`, spaced or not) and a link reference
+# definition (`[cite]: https://...`), with its label.
+_THEMATIC_BREAK = re.compile(r" {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
+_LINK_DEFINITION = re.compile(r" {0,3}\[([^\]]+)\]:[ \t]*\S")
+
 # A markdown table's row, and the delimiter row under its header (`|---|:--:|`).
 _TABLE_ROW = re.compile(r"[ \t]*\|")
 _TABLE_DELIMITER = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?-{3,}:?)?[ \t]*$")
@@ -79,6 +84,7 @@ class PassageEnds:
             shorter = self._without_anchor(self.blocks.without_stray_closing_fence(shorter))
             shorter = self._without_cut_callout(shorter)
             shorter = self._without_cut_sentence(shorter)
+            shorter = self._without_rule_or_unused_definition(shorter)
             if shorter == span:
                 return span
             span = shorter
@@ -390,3 +396,21 @@ class PassageEnds:
         if bisect_left(self.matching, cut) < bisect_left(self.matching, end):
             return span  # a query word in the lines cut: kept, however they end
         return trimmed_span(lines, Span(span.start, cut))
+
+    def _without_rule_or_unused_definition(self, span: Span) -> Span:
+        """Without a last line of markdown that only divides (a thematic break, `---`
+        after a blank line: under text it underlines a heading) or defines a link the
+        passage does not use (a page's closing `[cite]: https://...` block)."""
+        last = span.end - 1
+        if self.kind != "markdown" or span.end - span.start < 2:
+            return span
+        line = self.lines[last]
+        if _THEMATIC_BREAK.match(line) and not self.lines[last - 1].strip():
+            return trimmed_span(self.lines, Span(span.start, last))
+        found = _LINK_DEFINITION.match(line)
+        if found is not None:
+            label = f"[{found.group(1).lower()}]"
+            shown = "\n".join(self.lines[span.start : last]).lower()
+            if label not in shown.replace(f"{label}:", ""):
+                return trimmed_span(self.lines, Span(span.start, last))
+        return span
