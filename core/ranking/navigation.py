@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable, Mapping
 from itertools import accumulate
 
+from .code_blocks import indentation
 from .file_roles import MOVED_PAGE, TABLE_OF_CONTENTS, Role
 from .spans import Span, document_kind
 
@@ -24,7 +25,7 @@ _TOCTREE = re.compile(r"\.\.[ \t]+toctree::")
 # A markdown link reference definition (`[read_line]: ../std/io/struct.Stdin.html`): the
 # Rust book ends each chapter with dozens, a URL's words matching a question's. A span
 # mostly made of them points elsewhere too.
-_LINK_DEFINITION = re.compile(r" {0,3}\[[^\]]+\]:[ \t]*\S+")
+LINK_DEFINITION = re.compile(r" {0,3}\[([^\]]+)\]:[ \t]*\S+")  # its label, grouped
 _LIST_MARKS = frozenset("-*+0123456789")
 # In code, the lines that bring names in from elsewhere: an import block names what a
 # question is about without saying anything of it. A span of code more than
@@ -82,23 +83,23 @@ def _link_lines(lines: list[str]) -> list[bool]:
     <install>``), a link reference definition, a Sphinx `.. toctree::` and the pages it
     lists."""
     marked = [
-        (line.lstrip(" \t")[:1] in _LIST_MARKS and bool(_LINK_ITEM.match(line)))
-        or (line[:4].lstrip(" ")[:1] == "[" and bool(_LINK_DEFINITION.match(line)))
+        (
+            line.lstrip(" \t")[:1] in _LIST_MARKS
+            and bool(_LINK_ITEM.match(line) or _ROLE_LINK_ITEM.match(line.strip()))
+        )
+        or (line[:4].lstrip(" ")[:1] == "[" and bool(LINK_DEFINITION.match(line)))
         for line in lines
     ]
-    depth: int | None = None  # the indentation of the toctree directive being read
-    for index, line in enumerate(lines):
-        text = line.strip()
-        if depth is not None:
-            if not text or len(line) - len(line.lstrip(" \t")) > depth:
-                marked[index] = bool(text)
-                continue
-            depth = None
-        if text[:3] == ".. " and _TOCTREE.match(text):
-            marked[index] = True
-            depth = len(line) - len(line.lstrip(" \t"))
-        elif text[:1] in _LIST_MARKS and _ROLE_LINK_ITEM.match(text):
-            marked[index] = True
+    for start, line in enumerate(lines):
+        if "toctree::" not in line or not _TOCTREE.match(line.strip()):
+            continue
+        marked[start] = True
+        depth = indentation(line)
+        for index in range(start + 1, len(lines)):  # the pages listed, indented under it
+            if lines[index].strip():
+                if indentation(lines[index]) <= depth:
+                    break
+                marked[index] = True
     return marked
 
 
