@@ -12,53 +12,24 @@ from collections.abc import Callable, Mapping
 from .code_blocks import indentation
 from .code_constructs import OpenConstructs
 from .fenced_blocks import FencedBlocks, trimmed_span
+from .passage_tails import STARTS_A_BLOCK, PassageTails
 from .section_headings import SectionHeadings
 from .span_choice import MARKER_CHARS
-from .spans import Span, heading_alone
-
-# The first line of a callout (an admonition): MkDocs' `!!! tip "Title"` and `??? note`,
-# GitHub's `> [!NOTE]`, Docusaurus' `:::tip`.
-_CALLOUT = re.compile(
-    r"[ \t]*(?:(?:!!!|\?\?\?)\+?[ \t]+\w.*|>[ \t]*\[![A-Za-z]+\][ \t]*|:::+[ \t]*\w[^:]*)$"
-)
-# A line that only names the section after it, for links: reStructuredText's label,
-# MyST's target, an empty HTML anchor.
-_ANCHOR = re.compile(
-    r"[ \t]*(?:\.\.[ \t]+_[^:]+:|\([\w.:-]+\)="
-    r"|<a[ \t]+(?:name|id)=[\"'][^\"']*[\"'][ \t]*>[ \t]*</a>)[ \t]*$",
-    re.IGNORECASE,
-)
-
+from .spans import Span
 
 # A line at the margin that opens the indented lines under it: a reStructuredText
 # directive (`.. code-block:: python`, `.. note::`), a list item.
 _OPENS_INDENTED = re.compile(r"(?:\.\.[ \t]+[\w:-]+::|[-*+][ \t]|\d{1,9}[.)][ \t])")
 
-# Markdown's thematic break (`---`, `***`, `___`, spaced or not) and a link reference
-# definition (`[cite]: https://...`), with its label.
-_THEMATIC_BREAK = re.compile(r" {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
-_LINK_DEFINITION = re.compile(r" {0,3}\[([^\]]+)\]:[ \t]*\S")
-
 # A markdown table's row, and the delimiter row under its header (`|---|:--:|`).
 _TABLE_ROW = re.compile(r"[ \t]*\|")
 _TABLE_DELIMITER = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?-{3,}:?)?[ \t]*$")
 
-# The end of a sentence on a line: `.`, `!`, `?` or `:`, perhaps closed by a quote, a
-# bracket or markup (`**`, `_`, a backquote), then a space or the line's end.
-_ENDS_A_SENTENCE = re.compile(r"[.!?:][\"')\]*_`]*(?:[ \t]|$)")
-
-# A line that starts a block of its own however the lines above run: a list item, a table
-# row, a quote, a directive, a heading.
-_STARTS_A_BLOCK = re.compile(r"[ \t]*(?:[-*+][ \t]|\d{1,9}[.)][ \t]|[|>#]|\.\.[ \t]|:\w)")
-
 
 class PassageEnds:
     """Where a passage of a document starts and ends as served: blank lines trimmed, and
-    three tails that say nothing left out. A heading with none of its section under it (the
-    next section's title at the end of a passage); a line that only names the next section
-    for links to it; and the opening part of a fenced code block cut off by the cap, when
-    it holds none of the query's words (a fence left open, and a reader reads on into the
-    next passage as code)."""
+    the tails that say nothing left out (passage_tails.py); its start moved up to what it
+    starts inside, its end to what closes what it shows, and the lines that lead it."""
 
     def __init__(
         self,
@@ -76,18 +47,12 @@ class PassageEnds:
         self.kind = kind
         self.blocks = FencedBlocks(lines, kind, matching)
         self.matching = matching  # sorted 0-based indexes of the lines holding a term
+        self.tails = PassageTails(lines, self.sections, kind, self.blocks, matching)
 
     def trimmed(self, span: Span) -> Span:
-        span = trimmed_span(self.lines, span)
-        while True:
-            shorter = self.blocks.without_open_fence(self._without_bare_heading(span))
-            shorter = self._without_anchor(self.blocks.without_stray_closing_fence(shorter))
-            shorter = self._without_cut_callout(shorter)
-            shorter = self._without_cut_sentence(shorter)
-            shorter = self._without_rule_or_unused_definition(shorter)
-            if shorter == span:
-                return span
-            span = shorter
+        """The passage without blank lines at its ends nor tails that say nothing
+        (passage_tails.py)."""
+        return self.tails.trimmed(span)
 
     def opened_whole(
         self, passages: list[Span], max_chars: int, size: Callable[[Span], int]
@@ -143,7 +108,7 @@ class PassageEnds:
         lines = self.lines
         while (
             first > 0 and lines[first].strip() and lines[first - 1].strip()
-            and not _STARTS_A_BLOCK.match(lines[first])
+            and not STARTS_A_BLOCK.match(lines[first])
             and not self.sections.holds(first - 1)
             and not any(b.start <= first - 1 < b.end for b in self.blocks.fences)
         ):  # fmt: skip
@@ -336,81 +301,3 @@ class PassageEnds:
         if freed < needed:
             return None
         return trimmed_span(self.lines, Span(span.start, end))
-
-    def _without_bare_heading(self, span: Span) -> Span:
-        starts = self.sections.starts
-        found = bisect_left(starts, span.end) - 1
-        if found < 0 or starts[found] <= span.start:
-            return span
-        start = starts[found]
-        if heading_alone(self.lines, self.sections.titles, start, span.end):
-            return trimmed_span(self.lines, Span(span.start, start))
-        return span
-
-    def _without_anchor(self, span: Span) -> Span:
-        """Without a last line that only names the next section for links to it (Sphinx's
-        `.. _label:`, markdown's `<a name="x"></a>`)."""
-        if span.end - span.start > 1 and _ANCHOR.match(self.lines[span.end - 1]):
-            return trimmed_span(self.lines, Span(span.start, span.end - 1))
-        return span
-
-    def _without_cut_callout(self, span: Span) -> Span:
-        """Without a last line that opens a callout whose words lie past the passage
-        (`!!! tip`, `??? note`, GitHub's `> [!TIP]`, Docusaurus's `:::tip`): alone it says
-        nothing."""
-        last = span.end - 1
-        if (
-            self.kind == "markdown"
-            and span.end - span.start > 1
-            and _CALLOUT.match(self.lines[last])
-        ):
-            return trimmed_span(self.lines, Span(span.start, last))
-        return span
-
-    def _without_cut_sentence(self, span: Span) -> Span:
-        """Without the last lines of a paragraph of prose the passage ends inside (text
-        wrapped at a column, cut by the cap mid-sentence): back to the line where its last
-        whole sentence ends, or without the paragraph when none does and it is not the
-        passage's only one; only lines holding no query term are left out."""
-        lines, end = self.lines, span.end
-        if self.kind == "code" or end >= len(lines) or end - span.start < 2:
-            return span
-        following, last = lines[end], lines[end - 1]
-        if not following.strip() or _STARTS_A_BLOCK.match(following) or not last.strip():
-            return span
-        if any(block.start <= end - 1 < block.end for block in self.blocks.fences):
-            return span  # code shown in a document: its lines are no sentences
-        first = end - 1
-        while first > span.start and lines[first - 1].strip():
-            first -= 1
-        cut = next(
-            (
-                index + 1
-                for index in range(end - 1, first - 1, -1)
-                if _ENDS_A_SENTENCE.search(lines[index])
-            ),
-            first if first > span.start else None,
-        )
-        if cut is None or cut >= end:
-            return span
-        if bisect_left(self.matching, cut) < bisect_left(self.matching, end):
-            return span  # a query word in the lines cut: kept, however they end
-        return trimmed_span(lines, Span(span.start, cut))
-
-    def _without_rule_or_unused_definition(self, span: Span) -> Span:
-        """Without a last line of markdown that only divides (a thematic break, `---`
-        after a blank line: under text it underlines a heading) or defines a link the
-        passage does not use (a page's closing `[cite]: https://...` block)."""
-        last = span.end - 1
-        if self.kind != "markdown" or span.end - span.start < 2:
-            return span
-        line = self.lines[last]
-        if _THEMATIC_BREAK.match(line) and not self.lines[last - 1].strip():
-            return trimmed_span(self.lines, Span(span.start, last))
-        found = _LINK_DEFINITION.match(line)
-        if found is not None:
-            label = f"[{found.group(1).lower()}]"
-            shown = "\n".join(self.lines[span.start : last]).lower()
-            if label not in shown.replace(f"{label}:", ""):
-                return trimmed_span(self.lines, Span(span.start, last))
-        return span
