@@ -3,11 +3,11 @@ with its subsections) and paragraphs (code blocks are code_blocks.py's); and whi
 of text a file is.
 
 Headings are markdown's (`## Title`, a title underlined with `===` or `---`, or an HTML
-heading such as `<h3 name="config">`), and in reStructuredText
-and plain text a title underlined (and perhaps overlined) with a repeated punctuation
-character, its level given by the order in which each style first appears, as docutils
-reads it; in a Vim help file, its sections and tagged entries; an AsciiDoc file's, a
-manual page's and an Org file's are asciidoc_text.py's, roff_text.py's and org_text.py's."""
+heading such as `<h3 name="config">`); in a Vim help file, its sections and tagged
+entries; reStructuredText's and plain text's (a title underlined with a repeated
+punctuation character, a Sphinx object description), an AsciiDoc file's, a manual page's
+and an Org file's are rst_headings.py's, asciidoc_text.py's, roff_text.py's and
+org_text.py's."""
 
 from __future__ import annotations
 
@@ -42,9 +42,6 @@ _HTML_HEADING = re.compile(r" {0,3}<[hH]([1-6])(?=[\s>/])[^>]*>(.*)$")
 _TAG = re.compile(r"<[^>]*>")
 # An rst adornment: one punctuation character, three times or more.
 ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1{2,}[ \t]*$")
-_PUNCTUATION = frozenset(  # string.punctuation
-    "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
-)
 # A `#` heading with words (an rst adornment of six `#`, over and under a title, has none).
 _HASHED_TITLE = re.compile(r" {0,3}#{1,6}[ \t]+\S")
 # An AsciiDoc labelled list's term (asciidoc_text.py) and an Org reference entry
@@ -147,6 +144,8 @@ def _document_headings(lines: list[str], path: str) -> list[Heading]:
     if kind == "plain":
         if is_vim_help(lines):
             return vim_help_headings(lines)
+        from .rst_headings import underlined_headings
+
         # Markdown in a .txt file (pandoc's MANUAL.txt: 254 `#` headings, and two rules
         # inside its fenced code that read as underlines) when `#` headings are more.
         underlined, marked = underlined_headings(lines), markdown_headings(lines)
@@ -302,63 +301,6 @@ def is_setext_heading(lines: list[str], index: int) -> bool:
         return False
     line = lines[index]
     return bool(line.strip()) and not _NOT_SETEXT_TITLE.match(line) and not SETEXT.match(line)
-
-
-def underlined_headings(lines: list[str]) -> list[Heading]:
-    """reStructuredText titles (see `underline_style`); a style's level is the order in
-    which it first appears."""
-    headings: list[Heading] = []
-    levels: dict[tuple[str, bool], int] = {}
-    for index in range(len(lines) - 1):
-        line = lines[index]
-        if line[:1] == "." or (line[:1] in " \t" and ".. " in line):
-            found = _OBJECT_DESCRIPTION.match(line)
-            if found is not None:
-                # Below every title, and each nesting deeper (a class's methods).
-                headings.append(Heading(index, index, OBJECT_LEVEL + len(found.group(1))))
-                continue
-        style = underline_style(lines, index)
-        if style is not None:
-            level = levels.setdefault(style, len(levels) + 1)
-            start = index - 1 if style[1] else index
-            headings.append(Heading(start, index, level))
-    return headings
-
-
-# Sphinx's description of one object of an API (`.. method:: QuerySet.bulk_create(objs)`,
-# `.. py:function::`, `.. class::`, Django's `.. setting::` and `.. django-admin::`): the
-# heading of what is written of it, indented under it.
-_OBJECT_DESCRIPTION = re.compile(
-    r"([ \t]*)\.\.[ \t]+(?:[a-z]+:)?(?:function|method|class|attribute|data|exception"
-    r"|decorator|decoratormethod|classmethod|staticmethod|property|module|describe|object"
-    r"|setting|option|envvar|program|type|member|macro|var|django-admin|django-admin-option"
-    r"|templatetag|templatefilter|fieldlookup|confval)::[ \t]+\S"
-)
-# The level of an object description's heading at the margin: below any title's.
-OBJECT_LEVEL = 100
-
-
-def underline_style(lines: list[str], index: int) -> tuple[str, bool] | None:
-    """(the adornment character, whether there is an overline) when line `index` is an
-    rst title: unindented text, after a blank line (or an overline), over an adornment
-    at least as long (or of four characters or more, as docutils allows)."""
-    if index + 1 >= len(lines) or lines[index + 1][:1] not in _PUNCTUATION:
-        return None
-    title = lines[index].rstrip()
-    if not title or title[0] in " \t" or ADORNMENT.match(title):
-        return None
-    under = ADORNMENT.match(lines[index + 1])
-    if under is None:
-        return None
-    length = len(lines[index + 1].rstrip())
-    if length < len(title) and length < 4:
-        return None
-    char = under.group(1)
-    above = lines[index - 1].rstrip() if index > 0 else ""
-    if above and ADORNMENT.match(above) and above[0] == char:
-        before = lines[index - 2].strip() if index > 1 else ""
-        return (char, True) if not before else None
-    return (char, False) if not above else None
 
 
 def document_sections(lines: list[str], headings: list[Heading]) -> list[Span]:
