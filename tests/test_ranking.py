@@ -9,13 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tierscope.models import left_out_lines
-from tierscope.ranking.analysis import (
-    asking_keys,
-    names_looked_up,
-    query_names,
-    query_terms,
-    split_identifier,
-)
+from tierscope.ranking.analysis import query_terms, split_identifier
 from tierscope.ranking.bm25 import Scorer
 from tierscope.ranking.candidates import Candidates, rank
 from tierscope.ranking.code_blocks import code_blocks
@@ -45,6 +39,7 @@ from tierscope.ranking.generated_files import generated_weigher
 from tierscope.ranking.inline_tests import inline_tests
 from tierscope.ranking.matching import TermMatcher, leftmost_first
 from tierscope.ranking.path_terms import path_terms, paths_terms
+from tierscope.ranking.query_asks import asking_keys, names_looked_up, query_names
 from tierscope.ranking.sections import cut_snippet
 from tierscope.ranking.spans import Span
 

@@ -43,13 +43,6 @@ _NAMING_STOPWORDS = frozenset(
     during until no not more most few other into through again against above below""".split()
 )
 KEYWORD_QUERY_WORDS = 3
-# Words asking where a name is used, not what it is (`where is ValidationError raised`,
-# `who calls check`): then the files that raise or call it answer, not its definition.
-_ASKING_FOR_USES = frozenset(
-    {"raised", "raises", "thrown", "throws", "called", "calls", "caller", "callers",
-     "invoked", "invokes", "used", "uses", "usages", "imported", "imports", "caught",
-     "catches", "emitted", "emits", "referenced", "references"}
-)  # fmt: skip
 # A word of the query: word characters, joined across the separators one identifier uses
 # (`dry_run`, `dry-run`); dots and apostrophes separate words.
 _WORD = re.compile(r"[^\W_]+(?:[_-]+[^\W_]+)*")
@@ -126,10 +119,10 @@ class Term:
     word: str = ""  # as the query spelt it (lower-cased), for tools that stem themselves
     literal: bool = False  # a dotted number (`0.28`) or a key (`ctrl+i`), found as written
     # What holds the name looked up (`Session` in `Session.mount`): searched, but no name
-    # of a definition to show (query_names).
+    # of a definition to show (query_asks.query_names).
     qualifier: bool = False
     # The member a holder qualifies (`mount` of `Session.mount`): a name looked up however
-    # long the question (query_names).
+    # long the question (query_asks.query_names).
     member: bool = False
     # Only a part of a name the query spells (`test` of `runTestFiles`): no asking_keys word.
     in_name: bool = False
@@ -271,122 +264,6 @@ def query_terms(text: str) -> tuple[Term, ...]:
             if key not in singles and not term.in_name and term.word in _NAMING_STOPWORDS
         ]
     return (*terms, *compounds.values(), *numbers.values())
-
-
-# A query of at most this many words (stopwords aside) may name a definition with a plain
-# word: `echo`, `click style` (measured with `tierscope eval`: with 3, `toast expiry
-# removal` served class Toast's first lines instead of the answer).
-NAMED_WORDS = 2
-
-
-def name_key(name: str) -> str:
-    """How a name is compared whole: lower-cased, without the separators of an identifier
-    (`add_typer`, `addTyper` and `add-typer` are `addtyper`)."""
-    return re.sub(r"[\W_]+", "", name).lower()
-
-
-def query_names(terms: tuple[Term, ...]) -> dict[str, tuple[str, ...]]:
-    """The names the query spells whole, each with the term keys it counts for: a
-    compound (`add_typer`: add, typer and addtyper); its words run together
-    (`stylesheet parse error`: StylesheetParseError); and in a query of a word or two
-    (`echo`, `click style`), a word that is no part of a compound. In a question, a plain
-    word is English: `run` or `status` there names no function. What holds a member
-    (`Session` of `Session.mount`) names nothing."""
-    names: dict[str, tuple[str, ...]] = {}
-    if asks_for_uses(terms):
-        return names
-    in_compounds = {part for term in terms if term.compound for part in term.parts}
-    singles = _single_words(terms)
-    keys_of_part = {term.word: term.key for term in singles}
-    if any(term.qualifier for term in terms):
-        # `Session.mount`, `AsyncClient.stream`: the member is the name looked up.
-        singles = [term for term in singles if not term.qualifier]
-        terms = tuple(term for term in terms if not term.qualifier)
-    terms = tuple(term for term in terms if not term.option)
-    for term in terms:
-        if term.compound:
-            parts = tuple(keys_of_part[p] for p in term.parts if p in keys_of_part)
-            names[term.key] = (*parts, term.key)
-    words = [term for term in singles if term.word not in in_compounds and not term.option]
-    asked_alone = few_words(terms)
-    for term in words:
-        if (asked_alone or term.member) and len(term.word) >= 3:
-            names[term.word] = (term.key,)
-    if len(words) > 1:
-        joined = "".join(term.word for term in words)
-        names.setdefault(joined, tuple(term.key for term in words))
-    return names
-
-
-def names_looked_up(terms: tuple[Term, ...]) -> frozenset[str]:
-    """The names of code the query looks up (name_key): an identifier (`create_model`,
-    `FailFast`), a member (`mount` of `Session.mount`), a capitalised word (`Strict`), in
-    a query of a word or two, or dotted in a question. The file defining one may rank low
-    by its text alone (a long module): more files are read for their definitions, and a
-    file defining one comes first (candidates.py)."""
-    dotted = any(term.member for term in terms)
-    if not (dotted or names_code(terms)) or asks_for_uses(terms):
-        return frozenset()
-    return frozenset(
-        term.key if term.compound else term.word
-        for term in terms
-        if not term.option  # `--check-status` is an option, not `_check_status`
-        and (
-            (term.compound and not term.qualifier)
-            or term.member
-            or (term.spelt and not term.compound)  # a word written with a capital (`Strict`)
-        )
-    )
-
-
-def asks_for_uses(terms: tuple[Term, ...]) -> bool:
-    """Whether the query asks where a name is used (raised, called, imported...): then it
-    looks no name up, and the uses rank as the words of any question do."""
-    return any(term.word in _ASKING_FOR_USES for term in terms if not term.compound)
-
-
-def asking_keys(terms: tuple[Term, ...]) -> frozenset[str]:
-    """The keys of what the query asks with: every term but the parts of a name it spells
-    (`runTestFiles` asks about no test; `tests of runFiles` does)."""
-    return frozenset(term.key for term in terms if not term.in_name)
-
-
-def names_code(terms: tuple[Term, ...]) -> bool:
-    """Whether the query names code rather than asks a question: a word or two
-    (`few_words`), or a keyword query of at most KEYWORD_QUERY_WORDS words one of which is
-    an identifier (`toJSONSchema target draft`), unless it asks for tests. Its plain words
-    name nothing more (query_names); the identifier is looked up."""
-    if few_words(terms):
-        return True
-    from .file_roles import asks_about_tests  # imported by then: ranking has begun
-
-    return (
-        word_count(terms) <= KEYWORD_QUERY_WORDS
-        and any(term.compound and not (term.qualifier or term.option) for term in terms)
-        and not asks_about_tests(asking_keys(terms))  # `FromRequestParts run tests`
-    )
-
-
-def few_words(terms: tuple[Term, ...]) -> bool:
-    """Whether the query is a word or two (NAMED_WORDS), not a question: then a plain word
-    of it may name a definition. A name is one word, however many parts it has
-    (`extract_pagination_config`), and the holder of a member counts for none
-    (`AsyncClient.stream` is one word, `Command.PersistentFlags` two)."""
-    return word_count(terms) <= NAMED_WORDS
-
-
-def word_count(terms: tuple[Term, ...]) -> int:
-    """How many words the query asks with: a name is one however many parts it has, and
-    neither the holder of a member nor a dotted number counts."""
-    return sum(
-        1
-        for term in terms
-        if not (term.literal or term.qualifier) and (term.compound or not term.in_name)
-    )
-
-
-def _single_words(terms: tuple[Term, ...]) -> list[Term]:
-    return [term for term in terms if not (term.compound or term.literal)]
 
 
 def spelt_stems(term: Term) -> tuple[str, ...]:

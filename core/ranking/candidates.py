@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from itertools import islice
 
 from . import bm25
-from .analysis import asking_keys, asks_for_uses, names_code, names_looked_up, word_count
 from .bm25 import Scorer
 from .file_roles import (
     AS_IS,
@@ -37,6 +36,7 @@ from .name_lookup import (
 )
 from .navigation import pointing_elsewhere
 from .path_terms import NO_TERMS, PathTerms, path_terms, paths_terms
+from .query_asks import asking_keys, asks_for_uses, names_code, names_looked_up, word_count
 from .read_file import ReadFile
 from .scope_counts import Candidates
 from .spans import Span, document_headings, document_kind

@@ -8,12 +8,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 
-from .analysis import name_key
 from .c_functions import C_SIGNATURE, SIGNATURE_MAX_LINES, c_function_defined
 from .code_blocks import attribute_string_end, indentation
 from .code_lines import CodeLines
 from .definition_forms import other_definition
 from .matching import TermMatcher
+from .query_asks import name_key
 from .spans import document_kind
 
 # A word that may stand before a definition's keyword: `export default`, Rust's `pub(crate)`

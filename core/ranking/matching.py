@@ -17,7 +17,8 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-from .analysis import Term, analyse_word, query_names, split_identifier, stem
+from .analysis import Term, analyse_word, split_identifier, stem
+from .query_asks import query_names
 
 _WORD_CHAR = r"[^\W_]"
 # Up to this many alternatives, Python searches text with one pattern per alternative
@@ -112,7 +113,7 @@ class TermMatcher:
     _literals: frozenset[str] = field(init=False, repr=False)
     # The stem of a word an abbreviation of the query stands for -> that term's key.
     _abbreviated: dict[str, str] = field(init=False, repr=False, compare=False)
-    # The names the query spells whole, each with its term keys (analysis.query_names).
+    # The names the query spells whole, each with its term keys (query_asks.query_names).
     names: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
     # The compounds and capitalised words as the query wrote them (`parseOptions`, `Strict`).
     spelt_names: frozenset[str] = field(init=False, repr=False, compare=False)

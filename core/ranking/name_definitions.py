@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .analysis import name_key
 from .code_blocks import indentation, lead_in_start
 from .code_definitions import defined_as_spelt, holder_of
 from .matching import TermMatcher
 from .name_lookup import DEPRECATED_LEVEL
+from .query_asks import name_key
 
 
 def definition_levels(

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
 
-from .analysis import Term, few_words
+from .analysis import Term
+from .query_asks import few_words
 
 # The module defining the name may be long, its text ranking it far down among shorter files
 # that use the name (pydantic's `types.py`, 3,352 lines, came 22nd for `Strict`); its

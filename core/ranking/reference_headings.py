@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from .analysis import name_key
 from .matching import TermMatcher
+from .query_asks import name_key
 
 # A heading's text that is one name: without code ticks, an anchor (`{#env-prefix}`), a
 # call's parentheses or closing `#` marks.

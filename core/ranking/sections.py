@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from ..models import left_out_marker
-from .analysis import asking_keys, names_code
 from .code_blocks import code_blocks, indentation, lead_in_start
 from .code_constructs import open_constructs
 from .definition_titles import definition_titles, documented_attributes
@@ -41,6 +40,7 @@ from .matching import TermMatcher
 from .passage_ends import PassageEnds
 from .path_terms import path_terms
 from .phrase_pairs import side_by_side
+from .query_asks import asking_keys, names_code
 from .second_passage import second_passage
 from .span_choice import MARKER_CHARS, PAIR_WEIGHT, SpanChooser
 from .spans import (
