@@ -38,6 +38,7 @@ from tierscope.ranking.file_roles import (
 from tierscope.ranking.generated_files import generated_weigher
 from tierscope.ranking.inline_tests import inline_tests
 from tierscope.ranking.matching import TermMatcher, leftmost_first
+from tierscope.ranking.navigation import navigation_test
 from tierscope.ranking.path_terms import path_terms, paths_terms
 from tierscope.ranking.query_asks import asking_keys, names_looked_up, query_names
 from tierscope.ranking.sections import cut_snippet
@@ -1297,6 +1298,41 @@ def test_an_export_list_is_not_the_passage_where_code_defines_the_names(path, ex
     )
     cut = snippet(text, path, "promisify custom symbol", max_chars=420)
     assert "function promisify(original) {" in cut.text, cut.text
+
+
+RUST_MODULE_DOC = (
+    "//! Framing of byte streams.\n//!\n"
+    "//! A frame reader turns a stream of bytes into a stream of frames, and a frame\n"
+    "//! writer does the reverse. Each frame starts with a length field that tells the\n"
+    "//! reader how many bytes of payload follow.\n\n"
+)
+RUST_HELPERS = "".join(
+    f"fn helper_{n}(value: usize) -> usize {{\n    value * 2 + {n}\n}}\n\n" for n in range(20)
+)
+
+
+@pytest.mark.parametrize(
+    "declarations",
+    [
+        "mod frame_reader;\npub(crate) use frame_reader::FrameReader;\n\n"
+        "mod frame_length;\npub(crate) use frame_length::MaxFrameLength;\n\n"
+        "pub mod frame_codec;\npub(super) use frame_codec::FrameCodec;\n",
+        "pub(crate) mod frame_reader;\npub(in crate::codec) use frame_reader::FrameReader;\n"
+        "extern crate frame_length;\npub use frame_length::MaxFrameLength;\n",
+    ],
+    ids=["mod-and-pub-crate-use", "pub-crate-mod-and-extern-crate"],
+)
+def test_rust_module_declarations_are_navigation_as_its_use_lines_are(declarations):
+    # tokio's mod.rs and lib.rs files: a block of `mod x;` and `pub(crate) use x::Y;` lines
+    # was served as a second passage (and as the hit of `select biased`), saying nothing.
+    text = RUST_MODULE_DOC + RUST_HELPERS + declarations
+    lines = text.splitlines()
+    start = lines.index(declarations.splitlines()[0])
+    is_navigation = navigation_test(lines, code=True)
+    assert is_navigation(Span(start, len(lines))), declarations
+    cut = snippet(text, "src/codec/mod.rs", "frame reader max frame length", max_chars=700)
+    assert "A frame reader turns" in cut.text, cut.text
+    assert "FrameReader;" not in cut.text, cut.text
 
 
 PHP_CLASS = (

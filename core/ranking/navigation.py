@@ -35,7 +35,11 @@ _LIST_MARKS = frozenset("-*+0123456789")
 # files that are nothing else; no MRR or passage figure moved).
 IMPORTS_WEIGHT = 0.6
 _IMPORT = re.compile(
-    r"[ \t]*(?:import[ \t({]|from[ \t]+\S+[ \t]+import\b|use[ \t]+[\w:{]|pub[ \t]+use[ \t]"
+    r"[ \t]*(?:import[ \t({]|from[ \t]+\S+[ \t]+import\b|use[ \t]+[\w:{]"
+    # Rust: `pub use`, `pub(crate) use`; `mod name;` declares a module kept in another file
+    # (`mod name {` holds it, and is no import), `extern crate name;` links one.
+    r"|pub(?:\([^)]*\))?[ \t]+(?:use[ \t]|mod[ \t]+\w+[ \t]*;)|mod[ \t]+\w+[ \t]*;"
+    r"|extern[ \t]+crate[ \t]"
     r"|#[ \t]*include\b|(?:const|let|var)[ \t]+[\w{}, \t]+=[ \t]*require\("
     r"|package[ \t]+[\w.]+;?[ \t]*$"
     r"|export[ \t].*\bfrom[ \t]+['\"]|\}[ \t]*from[ \t]+['\"]"
