@@ -223,6 +223,37 @@ def test_the_last_of_many_query_words_still_counts(make_project, engine):
     assert sources(search(root, f"{words} zanzibar"))[0] == "docs/b.md"
 
 
+def test_an_identifier_asked_alone_ranks_the_files_holding_it_first(make_project, engine):
+    # tokio: `TOKIO_WORKER_THREADS` gave two worker.rs files, holding only `worker` and
+    # `thread`, before the lib.rs whose long module doc explains the variable.
+    doc = "".join(f"//! {prose(60, seed)}\n" for seed in range(12))
+    files = {
+        "src/lib.rs": doc
+        + "//! You can use the environment variable `MYRT_WORKER_THREADS` to override it.\n"
+        + doc
+        + "pub mod runtime;\n",
+        "src/loom/sys.rs": (
+            "pub(crate) fn num_cpus() -> usize {\n"
+            '    std::env::var("MYRT_WORKER_THREADS").map_or(1, |s| s.parse().unwrap())\n}\n'
+        ),
+        "src/metrics/worker.rs": (
+            "/// Metrics of one worker thread.\npub(crate) struct WorkerMetrics {\n"
+            "    /// Time the worker thread spent busy.\n    busy: u64,\n"
+            "    /// Number of tasks the worker thread stole from other worker threads.\n"
+            "    steal_count: u64,\n}\n"
+        ),
+        "src/scheduler/worker.rs": (
+            "/// A worker thread of the scheduler.\npub(crate) struct Worker {\n"
+            "    /// The thread the worker runs on.\n    thread: Option<Thread>,\n}\n"
+        ),
+    }
+    for n in range(12):
+        files[f"src/other/m{n}.rs"] = f"//! Part of the myrt runtime.\n\npub fn helper_{n}() {{}}\n"
+    root = make_project(files)
+    found = sources(search(root, "MYRT_WORKER_THREADS", paths=("src",)))
+    assert set(found[:2]) == {"src/lib.rs", "src/loom/sys.rs"}, found
+
+
 def test_inflections_and_identifier_parts_are_found(make_project, engine):
     root = make_project(
         {

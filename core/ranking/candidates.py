@@ -27,6 +27,8 @@ from .generated_files import generated_weigher
 from .inline_tests import inline_tests
 from .matching import TermMatcher
 from .name_lookup import (
+    LACKS_NAME_LABEL,
+    LACKS_NAME_WEIGHT,
     NAME_LOOKUP_DEPTH,
     ONLY_DEFINES_LABEL,
     ONLY_DEFINES_WEIGHT,
@@ -205,6 +207,10 @@ def rerank_by_structure(
         else frozenset()
     )
     only_defining: set[str] = set()
+    # A name asked alone: the files read holding none of its compounds whole.
+    whole_names = compounds if names_an_identifier(matcher.terms) else frozenset()
+    lacking: set[str] = set()
+    held = False
     # A document's best section counts for a question of several words, not for one word
     # or a name looked up: a section holding its one term says no more than the text does.
     by_section = not looked_up and word_count(matcher.terms) > 1
@@ -238,6 +244,11 @@ def rerank_by_structure(
             )
             role = pointing or role
         score, contributions = weighted(contributions, role)
+        if whole_names:
+            if any(tf.get(key) for key in whole_names):
+                held = True
+            else:
+                lacking.add(entry.path)
         rescored.append(RankedFile(entry.path, score, contributions, role))
         if weighed_names and document_kind(entry.path) == "code":
             from .name_definitions import definition_levels
@@ -266,6 +277,11 @@ def rerank_by_structure(
         }
         rescored = [
             _weighed_by_definition(entry, levels, defining, dotted, names_defined, at_top)
+            for entry in rescored
+        ]
+    if lacking and held:
+        rescored = [
+            weighed(entry, LACKS_NAME_WEIGHT, LACKS_NAME_LABEL) if entry.path in lacking else entry
             for entry in rescored
         ]
     if only_defining:

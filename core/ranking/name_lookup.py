@@ -36,6 +36,12 @@ NESTED_DEFINITION_LABEL = "(defines it in another class)"
 # overloads, came before Builders.common.kt): between the two weights above.
 DEPRECATED_WEIGHT = 0.7
 DEPRECATED_LABEL = "(deprecated)"
+# A query that is a name written as code (`TOKIO_WORKER_THREADS`, `names_an_identifier`):
+# a file read holding only the name's parts weighs this when another holds it whole (tokio's
+# worker.rs files, `worker` and `thread` throughout, came before the lib.rs explaining the
+# variable).
+LACKS_NAME_WEIGHT = 0.4
+LACKS_NAME_LABEL = "(holds only the name's parts)"
 
 
 # A question asking where a name is used (`where is findSuggestions called`): a code file
