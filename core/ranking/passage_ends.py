@@ -12,7 +12,8 @@ from collections.abc import Callable, Mapping
 from .code_blocks import indentation
 from .code_constructs import OpenConstructs
 from .fenced_blocks import FencedBlocks, trimmed_span
-from .passage_tails import STARTS_A_BLOCK, PassageTails
+from .passage_tails import PassageTails
+from .prose_bounds import STARTS_A_BLOCK, ProseBounds
 from .section_headings import SectionHeadings
 from .span_choice import MARKER_CHARS
 from .spans import Span
@@ -48,6 +49,7 @@ class PassageEnds:
         self.blocks = FencedBlocks(lines, kind, matching)
         self.matching = matching  # sorted 0-based indexes of the lines holding a term
         self.tails = PassageTails(lines, self.sections, kind, self.blocks, matching)
+        self.prose: ProseBounds | None = None  # a document's sentences (the span chooser's)
 
     def trimmed(self, span: Span) -> Span:
         """The passage without blank lines at its ends nor tails that say nothing
@@ -284,20 +286,34 @@ class PassageEnds:
     ) -> Span | None:
         """The passage without as many of its last lines as free `needed` characters, when
         none of them holds a query term or (with `keep_blocks`) lies in a fenced block the
-        passage opens (the end of its code), and some line is left; else None."""
+        passage opens (the end of its code), and some line is left; else None. In prose,
+        the lines left of a sentence cut so go too, when they may."""
         end = span.end
         freed = 0
         while freed < needed and end - 1 > span.start:
-            last = end - 1
-            found = bisect_left(self.matching, last)
-            if found < len(self.matching) and self.matching[found] == last:
+            if not self._may_go(span, end - 1, keep_blocks):
                 return None
-            if keep_blocks and any(
-                span.start <= block.start <= last < block.end for block in self.blocks.fences
-            ):
-                return None  # a block the passage shows from its fence: shown whole
-            freed += size(Span(last, end))
-            end = last
+            freed += size(Span(end - 1, end))
+            end -= 1
         if freed < needed:
             return None
+        prose = self.prose
+        if prose is not None and end < span.end:
+            whole = end
+            while prose.runs_on(whole) and whole - 1 > span.start:
+                if not self._may_go(span, whole - 1, keep_blocks):
+                    break
+                whole -= 1
+            if not prose.runs_on(whole):
+                end = whole
         return trimmed_span(self.lines, Span(span.start, end))
+
+    def _may_go(self, span: Span, index: int, keep_blocks: bool) -> bool:
+        """Whether line `index` of the passage may be left out of its end: it holds no
+        query term, nor (with `keep_blocks`) lies in a fenced block the passage opens."""
+        found = bisect_left(self.matching, index)
+        if found < len(self.matching) and self.matching[found] == index:
+            return False
+        return not (
+            keep_blocks and any(span.start <= b.start <= index < b.end for b in self.blocks.fences)
+        )  # a block the passage shows from its fence: shown whole

@@ -11,6 +11,7 @@ from bisect import bisect_left
 
 from .fenced_blocks import FencedBlocks, trimmed_span
 from .navigation import LINK_DEFINITION
+from .prose_bounds import ENDS_A_SENTENCE, STARTS_A_BLOCK
 from .section_headings import SectionHeadings
 from .spans import Span, heading_alone
 
@@ -28,12 +29,6 @@ _ANCHOR = re.compile(
 )
 # Markdown's thematic break (`---`, `***`, `___`, spaced or not).
 _THEMATIC_BREAK = re.compile(r" {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
-# The end of a sentence on a line: `.`, `!`, `?` or `:`, perhaps closed by a quote, a
-# bracket or markup (`**`, `_`, a backquote), then a space or the line's end.
-_ENDS_A_SENTENCE = re.compile(r"[.!?:][\"')\]*_`]*(?:[ \t]|$)")
-# A line that starts a block of its own however the lines above run: a list item, a table
-# row, a quote, a directive, a heading.
-STARTS_A_BLOCK = re.compile(r"[ \t]*(?:[-*+][ \t]|\d{1,9}[.)][ \t]|[|>#]|\.\.[ \t]|:\w)")
 
 
 class PassageTails:
@@ -115,7 +110,7 @@ class PassageTails:
             (
                 index + 1
                 for index in range(end - 1, first - 1, -1)
-                if _ENDS_A_SENTENCE.search(lines[index])
+                if ENDS_A_SENTENCE.search(lines[index])
             ),
             first if first > span.start else None,
         )

@@ -181,6 +181,7 @@ def cut_snippet(
     elif kind == "markdown":
         chosen = _with_the_example_announced(lines, chosen, chooser, max_chars)
     ends = PassageEnds(lines, headings, kind, chooser.matching, constructs, levels)
+    ends.prose = chooser.prose
     fragments = [ends.trimmed(chosen)]
     # A name looked up is shown at its definition first: no call of it from above.
     second = second_passage(chooser, structural, chosen, core, after_only=core.start in named)

@@ -18,6 +18,7 @@ from .line_clip import clip_line, most_shown
 from .local_rarity import local_weights
 from .matching import TermMatcher
 from .navigation import IMPORTS_WEIGHT, navigation_test
+from .sentence_windows import SentenceWindows
 from .spans import Span, paragraphs
 
 # Sections of one file compete first on which query terms they hold (weighted by rarity),
@@ -59,7 +60,7 @@ PAIR_WEIGHT = 0.5
 MARKER_CHARS = 32
 
 
-class SpanChooser:
+class SpanChooser(SentenceWindows):
     """One file's lines, scored for a query: which span answers (`choose`), narrowed to
     its best window when too long (`best_window`), with its context (`widen`), and a second
     passage elsewhere (`second`)."""
@@ -113,6 +114,7 @@ class SpanChooser:
         self.pairs: Mapping[int, Mapping[tuple[str, str], float]] = {}
         self.pair_lines: list[int] = []
         self._is_navigation: Callable[[Span], bool] | None = None
+        self._prose = None
         self.weights = local_weights(weights, line_terms, self.paragraphs)
 
     def set_pairs(self, pairs: Mapping[int, Iterable[tuple[str, str]]]) -> None:
@@ -174,7 +176,9 @@ class SpanChooser:
             coverage += PAIR_WEIGHT * sum(held.values())
         return round(coverage, 9), density
 
-    def best_window(self, span: Span, limit: int | None = None) -> Span:
+    def best_window(
+        self, span: Span, limit: int | None = None, whole_sentences: bool = True
+    ) -> Span:
         """The best run of lines inside `span` that fits `limit` (the cap). A best window
         starts on a matching line (or one line before it, for a lead-in; or where the
         statement that line closes starts; or in code where the signature, call or
@@ -213,7 +217,11 @@ class SpanChooser:
             candidate = (self._rank(window), -start, window)
             if best is None or candidate[:2] > best[:2]:
                 best = candidate
-        return best[2] if best else Span(span.start, span.start + 1)
+        if best is None:
+            return Span(span.start, span.start + 1)
+        if whole_sentences:
+            return self.in_whole_sentences(best[2], span, limit)
+        return best[2]
 
     def _rank(self, span: Span) -> tuple[float, bool, float]:
         """How a span compares with others: the terms it holds (for one inside the file's
@@ -369,10 +377,14 @@ class SpanChooser:
                     continue
                 if best is not None and reach == best[0][0] and best[0][1]:
                     continue  # the same terms at best, and the best is no table of contents
-                span = self.best_window(span, limit)
-                if limit < self.max_chars and self.size(span) > limit:
+                # Ranked as the cap cuts it, served in whole sentences.
+                window = self.best_window(span, limit, whole_sentences=False)
+                if limit < self.max_chars and self.size(window) > limit:
                     continue  # one line longer than the room a first passage leaves
-            rank = self._rank(span)
+                rank = self._rank(window)
+                span = self.in_whole_sentences(window, span, limit)
+            else:
+                rank = self._rank(span)
             if rank[0] <= 0:
                 continue
             candidate = (rank, -self.size(span), span)

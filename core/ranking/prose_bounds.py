@@ -1,0 +1,94 @@
+"""Where the sentences of a document's prose wrapped at a column start and end, line by
+line (`ProseBounds`): a passage cut where one line carries on the sentence of the line
+above starts or ends mid-sentence ("we need to allocate an amount of memory on the heap",
+the second line of its paragraph). The span chooser prefers windows that do not
+(span_choice.best_window); passage_tails.py cuts a tail back to a sentence's end."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from .code_blocks import indentation
+from .spans import fenced_blocks
+
+# The end of a sentence on a line: `.`, `!`, `?` or `:`, perhaps closed by a quote, a
+# bracket or markup (`**`, `_`, a backquote), then a space or the line's end.
+ENDS_A_SENTENCE = re.compile(r"[.!?:][\"')\]*_`]*(?:[ \t]|$)")
+_ENDS_THE_LINE = re.compile(r"[.!?:][\"')\]*_`]*[ \t]*$")
+# A line that starts a block of its own however the lines above run: a list item, a table
+# row, a quote, a directive, a heading.
+STARTS_A_BLOCK = re.compile(r"[ \t]*(?:[-*+][ \t]|\d{1,9}[.)][ \t]|[|>#]|\.\.[ \t]|:\w)")
+# Markup on a line of its own, never prose: a fence, an HTML tag, a heading's underline.
+_MARKUP = re.compile(r"[ \t]*(?:```|~~~|<|([=\-~^\"'`*+])\1{2,}[ \t]*$)")
+# A line opening the indented code under it: reStructuredText's `::` paragraph end, or a
+# code directive.
+_OPENS_CODE = re.compile(r".*::[ \t]*$|[ \t]*\.\.[ \t]+(?:code-block|code|sourcecode)::")
+
+
+class ProseBounds:
+    """One document's lines, read for where their sentences run on from line to line."""
+
+    def __init__(self, lines: list[str], headings: Mapping[int, int]) -> None:
+        self.lines = lines
+        # The lines of headings (a section's first line to its title line), of fenced
+        # blocks and of indented code: no sentence runs into or out of them.
+        apart: set[int] = set()
+        for start, title in headings.items():
+            apart.update(range(start, title + 1))
+        for block in fenced_blocks(lines):
+            apart.update(range(block.start, block.end))
+        opener: int | None = None  # the indentation of the line opening indented code
+        for index, line in enumerate(lines):
+            if not line.strip():
+                continue
+            if opener is not None and indentation(line) > opener:
+                apart.add(index)
+                continue
+            opener = indentation(line) if _OPENS_CODE.match(line) else None
+        self.apart = apart
+
+    def runs_on(self, index: int) -> bool:
+        """Whether line `index` carries on a sentence of the line above: both are prose at
+        the same indentation, the line starts no block, and the one above ends no
+        sentence."""
+        if index <= 0 or index >= len(self.lines):
+            return False
+        line, above = self.lines[index], self.lines[index - 1]
+        return not (
+            not line.strip()
+            or not above.strip()
+            or index in self.apart
+            or index - 1 in self.apart
+            or STARTS_A_BLOCK.match(line)
+            or _MARKUP.match(line)
+            or _MARKUP.match(above)
+            or indentation(line) != indentation(above)
+            or _ENDS_THE_LINE.search(above)
+        )
+
+    def sentence_start(self, index: int, floor: int) -> int:
+        """The first line of the sentence line `index` is in, not above `floor`."""
+        while index > floor and self.runs_on(index):
+            index -= 1
+        return index
+
+    def sentence_end(self, end: int, floor: int) -> int:
+        """The end (exclusive) of a run of lines ending at `end` cut back to where a
+        sentence ends, above `floor`; `floor` when none does."""
+        while end > floor and self.runs_on(end):
+            end -= 1
+        return end
+
+    def sentence_finish(self, end: int, limit: int) -> int:
+        """The end (exclusive) of the sentence a run of lines ending at `end` ends inside,
+        not past `limit`."""
+        while end < limit and self.runs_on(end):
+            end += 1
+        return end
+
+    def next_sentence_start(self, index: int, limit: int) -> int:
+        """The first line from `index` that starts a sentence, `limit` when none before."""
+        while index < limit and self.runs_on(index):
+            index += 1
+        return index

@@ -1,0 +1,90 @@
+"""Where the sentences of wrapped prose run on from line to line (prose_bounds.py), and a
+passage of a document served in whole sentences where that costs no term."""
+
+from __future__ import annotations
+
+from tierscope.api import Project, QueryOptions
+from tierscope.ranking.prose_bounds import ProseBounds
+
+MARKDOWN = [
+    "# Pools",  # 0
+    "",
+    "A pool hands out buffers and takes",  # 2
+    "them back when released. The limit",  # 3: runs on from 2
+    "is set when the pool is made.",  # 4: runs on from 3
+    "Another sentence starts here.",  # 5: 4 ended one
+    "- a list item starts a block",  # 6
+    "  wrapped under its item",  # 7: indented otherwise
+    "```python",  # 8
+    "pool = Pool(",  # 9: code
+    "    size=3)",  # 10
+    "```",  # 11
+    "Title",  # 12
+    "=====",  # 13: an underline
+]
+RST = [
+    "Use it like this::",  # 0
+    "",
+    "    pool = make_pool()",  # 2: literal code under `::`
+    "    pool.release(buffer)",  # 3
+    "",
+    "Back to prose that wraps at the",  # 5
+    "column as prose does.",  # 6
+]
+
+
+def test_a_line_runs_on_from_the_line_above_only_in_wrapped_prose():
+    bounds = ProseBounds(MARKDOWN, {0: 0, 12: 12})
+    assert [index for index in range(len(MARKDOWN)) if bounds.runs_on(index)] == [3, 4]
+    rst = ProseBounds(RST, {})
+    assert [index for index in range(len(RST)) if rst.runs_on(index)] == [6]
+
+
+def test_sentences_are_found_within_their_bounds():
+    bounds = ProseBounds(MARKDOWN, {0: 0})
+    assert bounds.sentence_start(4, 0) == 2
+    assert bounds.sentence_start(4, 3) == 3  # not above the floor
+    assert bounds.sentence_end(4, 0) == 2  # a passage ending on line 3 cut back
+    assert bounds.sentence_finish(3, len(MARKDOWN)) == 5
+    assert bounds.next_sentence_start(3, len(MARKDOWN)) == 5
+
+
+ASYNC_PAGE = (
+    "Using async and await\n=====================\n\n"
+    "Routes, error handlers, before request, after request, and teardown\n"
+    "functions can all be coroutine functions if the extra is installed. This\n"
+    "allows views to be defined with ``async def`` and use ``await``.\n\n"
+    "Performance\n-----------\n\n"
+    "Async functions require an event loop to run. The framework, as a WSGI\n"
+    "application, uses one worker to handle one request/response cycle. When a\n"
+    "request comes in to an async view, the framework will start an event loop\n"
+    "in a thread, run the view function there, then return the result.\n\n"
+    "Background tasks\n----------------\n\n"
+    "Async functions will run in an event loop until they complete, at\n"
+    "which stage the event loop will stop. This means any additional\n"
+    "spawned tasks that haven't completed when the async function completes\n"
+    "will be cancelled. Therefore you cannot spawn background tasks, for\n"
+    "example via ``asyncio.create_task``.\n\n"
+    "If you wish to use background tasks it is best to use a task queue to\n"
+    "trigger background work, rather than spawn tasks in a view\n"
+    "function. With that in mind you can spawn asyncio tasks by serving\n"
+    "the application with an ASGI server and an adapter that\n"
+    "keeps an event loop running continually.\n\n"
+    "When to use another framework\n-----------------------------\n\n"
+    + "Async support here is less performant than in async-first frameworks due\n"
+    "to the way it is implemented, which is fine for most uses.\n" * 6
+)
+
+
+def test_a_passage_cut_by_the_cap_ends_where_a_sentence_ends(make_project):
+    # Flask's async page: "tasks I start with asyncio.create_task ... never finish" was
+    # served up to "...you can spawn asyncio tasks by serving", mid-sentence; the lines
+    # after the last whole sentence held no term the passage lacked.
+    root = make_project({"docs/async.rst": ASYNC_PAGE})
+    query = "tasks I start with asyncio.create_task inside an async view never finish, why"
+    result = Project(str(root)).run(
+        QueryOptions(text=query, scope="all", tiers=("grep",)), trajectory=False
+    )
+    (hit,) = result.hits
+    assert "will be cancelled. Therefore you cannot spawn background tasks" in hit.content
+    assert hit.content.rstrip().endswith("."), hit.content
