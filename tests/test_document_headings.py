@@ -275,6 +275,18 @@ def test_markdown_html_headings_start_sections():
     assert "config" not in cut.text
 
 
+def test_a_markdown_heading_inside_an_html_comment_is_no_heading():
+    # The Rust book keeps regeneration notes in comments (`# copy the output here`): read
+    # as a heading, it split `## Await Points` and led a passage of its own.
+    text = (
+        "## Await Points\n\nWhen we run this code:\n\n<!-- manual-regeneration\n"
+        "cd listings/ch17\n# copy the output here\n-->\n\nOutput.\n\n"
+        "<!-- Old headings. Do not remove. -->\n\n### Futures\n\nText.\n"
+        "<!--\nTitle\n=====\n-->\n"
+    )
+    assert titles(text, "ch17.md") == [("## Await Points", 2), ("### Futures", 3)]
+
+
 def test_html_heading_words_are_structure_and_html_elsewhere_is_not():
     in_titles = {term.key for term in query_terms("compressed licence")}
     assert structure(HTML_FAQ, "FAQ.md", "compressed licence gzip") == in_titles

@@ -223,17 +223,21 @@ def fenced_lines(lines: list[str], start: int = 0) -> set[int]:
 
 def markdown_headings(lines: list[str]) -> list[Heading]:
     """`#` headings and setext ones (a paragraph line underlined with `=` or `-`), outside
-    fenced code and front matter. Runs on every served markdown file: each line is looked
-    at by its first character before any pattern is tried."""
+    fenced code, HTML comments and front matter. Runs on every served markdown file: each
+    line is looked at by its first character before any pattern is tried."""
     headings: list[Heading] = []
     first = front_matter_end(lines)
     fenced = fenced_lines(lines, first)
     text_line = -1  # the last line that may be a setext title (not a heading, not fenced)
     run_start = first  # where the run of text lines ending at text_line began
+    commented = False  # inside an HTML comment opened on an earlier line
     for index in range(first, len(lines)):
         if index in fenced:
             continue
         line = lines[index]
+        if commented:
+            commented = "-->" not in line
+            continue
         lead = line.lstrip(" ")[:1]
         if lead == "#":
             heading = HEADING.match(line)
@@ -241,6 +245,10 @@ def markdown_headings(lines: list[str]) -> list[Heading]:
                 headings.append(Heading(index, index, len(heading.group(1))))
                 continue
         elif lead == "<":
+            opened = line.lstrip(" ")
+            if opened.startswith("<!--"):  # a comment (`# copy the output here` in it)
+                commented = "-->" not in opened[4:]
+                continue
             html = html_heading(lines, index)
             if html is not None:
                 headings.append(html)
