@@ -505,6 +505,22 @@ def test_words_inside_an_html_tags_attributes_do_not_count(make_project, engine)
     assert sources(search(root, "sponsor"))[0] == "docs/sponsorship.md"
 
 
+def test_the_path_of_an_mdbook_include_does_not_count(make_project, engine):
+    # The Rust book: `managing growing projects` gave first a page whose prose never says
+    # so, only its `{{#rustdoc_include ../listings/ch07-managing-growing-projects/...}}`.
+    include = "{{#rustdoc_include ../listings/ch07-managing-growing-projects/l%d/src/main.rs}}"
+    root = make_project(
+        {
+            "docs/ch07-04.md": "# Bringing Paths into Scope\n\nThe use keyword.\n\n"
+            + "".join(f"```rust\n{include % n}\n```\n\n" for n in range(3)),
+            "docs/ch07-00.md": "# Managing Growing Projects with Packages\n\nAs you write "
+            "large programs, organizing your code becomes important.\n",
+            "docs/other.md": "# Other\n\nUnrelated.\n",
+        }
+    )
+    assert sources(search(root, "managing growing projects")) == ["docs/ch07-00.md"]
+
+
 def test_words_in_an_html_comment_do_not_count(make_project, engine):
     # Node's API docs keep each function's history in a `<!-- YAML ... -->` comment: a
     # page naming an option only there (it was removed) outranked the page explaining it.

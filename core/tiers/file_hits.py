@@ -61,7 +61,7 @@ def read_file(document: TextFile, path: str, matcher: TermMatcher) -> ReadFile:
     of an HTML comment (`<!-- YAML ... -->`) or of a tag's attributes (`style="font-size:
     2em"`) count for nothing, nor do a link's target (`[text](../std/question_mark.md)`)
     and a link reference definition (`[q_mark]: https://...#the-question-mark-operator`):
-    the page they point to says it.
+    the page they point to says it; nor an mdBook include's path (`{{#include ...}}`).
     In any document, neither do reStructuredText's markup words: a directive's name
     (`.. code-block::`), a label, a role's name (`:meth:`) and a role's or a link's target
     after its text (`` :meth:`caveats <QuerySet.bulk_create>` ``)."""
@@ -77,6 +77,8 @@ def read_file(document: TextFile, path: str, matcher: TermMatcher) -> ReadFile:
                 counted = _ATTRIBUTED_TAG.sub(_blanked, counted)
             if "](" in counted or "]:" in counted:
                 counted = _LINK_TARGET.sub(_blanked, counted)
+            if "{{#" in counted:
+                counted = _BOOK_INCLUDE.sub(_blanked, counted)
         if ".. " in counted:
             counted = _DIRECTIVE.sub(_blanked_directive, counted)
         if ":`" in counted:
@@ -113,6 +115,12 @@ _LINK_TARGET = re.compile(
     r"|^ {0,3}\[[^\]\n]+\]:[ \t]*\S[^\n]*",
     re.MULTILINE,
 )
+
+
+# mdBook's include of another file's lines, shown as those lines (`{{#include
+# ../listings/ch07-managing-growing-projects/listing-07-11/src/lib.rs}}`,
+# `{{#rustdoc_include ...}}`): the path's words are no words of the page.
+_BOOK_INCLUDE = re.compile(r"\{\{#\w+[ \t][^{}\n]*\}\}")
 
 
 # reStructuredText's markup words: a directive's name (`.. code-block::`, `.. method::`;
