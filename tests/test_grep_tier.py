@@ -279,6 +279,25 @@ def test_a_document_that_says_not_to_edit_it_ranks_below_its_sources(make_projec
     assert sources(search(root, query))[-1] == "docs/print/ch01.md"
 
 
+def test_a_sphinx_object_description_defines_the_name_it_describes(make_project, engine):
+    # pytest's reference.rst (`.. envvar:: PYTEST_ADDOPTS`, `.. confval:: python_files`)
+    # came after the guides naming the option; a markdown page's `## cache_dir` did not.
+    entries = "".join(
+        f".. confval:: {name}\n\n   Sets the {name.replace('_', ' ')} value used by the runner."
+        " It is read from the\n   configuration file at start-up, and a flag may override it.\n\n"
+        for name in ("cache_dir", *(f"option_{n}" for n in range(24)))
+    )
+    root = make_project(
+        {
+            "docs/reference.rst": "Configuration options\n=====================\n\n" + entries,
+            "docs/guide.rst": "Caching between runs\n====================\n\nThe runner keeps its"
+            " state in a folder. Set ``cache_dir`` in the\nconfiguration file to move it; the"
+            " default ``cache_dir`` is ``.cache``.\n",
+        }
+    )
+    assert sources(search(root, "cache_dir"))[0] == "docs/reference.rst"
+
+
 def test_inflections_and_identifier_parts_are_found(make_project, engine):
     root = make_project(
         {

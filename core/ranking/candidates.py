@@ -347,10 +347,11 @@ class _FileFields:
         in_structure = terms_of(names, matcher)
         together = bm25.closest_terms(line_terms, self.scorer.weights)
         defined = defined_names(lines, line_terms, path, matcher)
-        if not defined and document_kind(path) == "markdown":
+        if not defined and document_kind(path) in ("markdown", "plain"):
             from .reference_headings import headed_names
 
-            defined = headed_names(names, matcher)  # a reference page's `## envPrefix`
+            # A reference page's `## envPrefix`, Sphinx's `.. envvar:: PYTEST_ADDOPTS`.
+            defined = headed_names(names, matcher)
         share = heading_share(lines, path) if in_structure else 1.0
         section = None
         if self.by_section and document_kind(path) != "code":

@@ -33,8 +33,18 @@ def _org_heading_words(line: str) -> str:
 # A document's heading line as its words, by kind: without a markdown `#` in plain text
 # (pandoc's MANUAL.txt), an AsciiDoc title's `=`, an Org headline's stars or an entry's
 # bullet and colons; a Vim help file's, a manual page's and an underlined title's as written.
+# Sphinx's description of one object: the name it describes, without the directive nor
+# its arguments (`.. method:: QuerySet.bulk_create(objs)`, `.. envvar:: PYTEST_ADDOPTS`).
+_OBJECT_NAME = re.compile(r"[ \t]*\.\.[ \t]+[\w:-]+::[ \t]+([^\s(]+)")
+
+
+def _plain_heading_words(line: str) -> str:
+    described = _OBJECT_NAME.match(line)
+    return described.group(1) if described else line.lstrip(" #")
+
+
 _HEADING_WORDS: dict[str, Callable[[str], str]] = {
-    "plain": lambda line: line.lstrip(" #"),
+    "plain": _plain_heading_words,
     "roff": lambda line: line,
     "org": _org_heading_words,
     "asciidoc": lambda line: line.lstrip("= "),
