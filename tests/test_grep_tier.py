@@ -298,6 +298,26 @@ def test_a_sphinx_object_description_defines_the_name_it_describes(make_project,
     assert sources(search(root, "cache_dir"))[0] == "docs/reference.rst"
 
 
+def test_a_module_of_imports_alone_ranks_below_code_using_the_names(make_project, engine):
+    # pytest's src/pytest/__init__.py, 80 lines of `from _pytest.x import Y`, was served
+    # whole for "assertion rewriting import hook", the names' parts its only terms.
+    imports = "".join(f"from pkg.mod{n} import Thing{n}\n" for n in range(40))
+    root = make_project(
+        {
+            "src/pkg/__init__.py": '"""The package."""\n'
+            + imports
+            + "from pkg.rewrite import RewritingHook\nfrom pkg.rewrite import install_hook\n",
+            "src/pkg/rewrite.py": "class RewritingHook:\n"
+            '    """Import hook which rewrites asserts in test modules."""\n',
+            "src/pkg/config.py": "def configure(config):\n"
+            '    """Read the options; the assertion rewriting hook comes later."""\n'
+            "    return config\n",
+        }
+    )
+    found = sources(search(root, "assertion rewriting import hook", paths=("src",)))
+    assert found.index("src/pkg/config.py") < found.index("src/pkg/__init__.py"), found
+
+
 def test_inflections_and_identifier_parts_are_found(make_project, engine):
     root = make_project(
         {

@@ -85,6 +85,7 @@ GENERATED_DEMOTION_LABEL = "(generated)"
 BUILT_OUTPUT_LABEL = "(build output)"
 PAPERWORK_DEMOTION_LABEL = "(licence or conduct)"
 TABLE_OF_CONTENTS_LABEL = "(table of contents)"
+IMPORTS_ONLY_LABEL = "(imports only)"
 VERSIONED_LABEL = "(older edition)"
 MOVED_LABEL = "(page moved)"
 # Query terms (stems) that ask about tests, or about news: then those rank as any file does.
@@ -170,6 +171,9 @@ GENERATED = Role(GENERATED_WEIGHT, GENERATED_DEMOTION_LABEL)
 BUILT_OUTPUT = Role(BUILT_OUTPUT_WEIGHT, BUILT_OUTPUT_LABEL)
 PAPERWORK = Role(PAPERWORK_WEIGHT, PAPERWORK_DEMOTION_LABEL)
 TABLE_OF_CONTENTS = Role(TABLE_OF_CONTENTS_WEIGHT, TABLE_OF_CONTENTS_LABEL)
+# Code whose lines holding the query's terms are mostly imports or exports (a package's
+# `__init__.py` re-exporting its modules' names) points at them, as a table of contents.
+IMPORTS_ONLY = Role(TABLE_OF_CONTENTS_WEIGHT, IMPORTS_ONLY_LABEL)
 OLDER_EDITION = Role(VERSIONED_WEIGHT, VERSIONED_LABEL)
 # A page that says it moved (navigation.says_it_moved) points elsewhere, as a table of
 # contents does.

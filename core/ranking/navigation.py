@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from itertools import accumulate
 
 from .code_blocks import indentation
-from .file_roles import MOVED_PAGE, TABLE_OF_CONTENTS, Role
+from .file_roles import IMPORTS_ONLY, MOVED_PAGE, TABLE_OF_CONTENTS, Role
 from .spans import Span, document_kind
 
 # A list item that is a link and nothing else (`* [Install](#install)`): a line of a table
@@ -79,6 +79,21 @@ def points_elsewhere(lines: list[str], line_terms: Mapping[int, Mapping[str, int
     marked = _link_lines(lines)
     links = sum(1 for number in line_terms if number <= len(lines) and marked[number - 1])
     return links > NAVIGATION_SHARE * len(line_terms)
+
+
+# A module longer than this is more than its imports (each line is read to tell them).
+IMPORTS_ONLY_LINES = 600
+
+
+def imports_only(lines: list[str], line_terms: Mapping[int, Mapping[str, int]]) -> bool:
+    """Whether a code file's lines holding the query's terms (1-based) are mostly imports
+    or exports: pytest's `src/pytest/__init__.py`, 80 lines of `from _pytest.x import Y`,
+    was served whole for "assertion rewriting import hook"."""
+    if not line_terms or len(lines) > IMPORTS_ONLY_LINES:
+        return False
+    marked = _import_lines(lines)
+    imports = sum(1 for number in line_terms if number <= len(lines) and marked[number - 1])
+    return imports > NAVIGATION_SHARE * len(line_terms)
 
 
 def _link_lines(lines: list[str]) -> list[bool]:
@@ -203,14 +218,16 @@ def pointing_elsewhere(
     line_terms: Mapping[int, Mapping[str, int]],
     names: frozenset[str],
 ) -> Role | None:
-    """MOVED_PAGE for a page that says it moved (says_it_moved); TABLE_OF_CONTENTS for a
-    document whose lines holding the query's terms mostly point at the answer: a markdown
-    list of links (points_elsewhere), a short Sphinx page of autodoc or include directives
-    alone (pulls_in_only), a manual page's list of bare names (roff_text.lists_names;
-    `names`: the keys of the names the query spells). None for any other file."""
+    """IMPORTS_ONLY for code whose lines holding the query's terms are mostly imports
+    (imports_only); MOVED_PAGE for a page that says it moved (says_it_moved);
+    TABLE_OF_CONTENTS for a document whose lines holding the query's terms mostly point at
+    the answer: a markdown list of links (points_elsewhere), a short Sphinx page of autodoc
+    or include directives alone (pulls_in_only), a manual page's list of bare names
+    (roff_text.lists_names; `names`: the keys of the names the query spells). None for any
+    other file."""
     kind = document_kind(path)
     if kind == "code":
-        return None
+        return IMPORTS_ONLY if imports_only(lines, line_terms) else None
     if says_it_moved(lines):
         return MOVED_PAGE
     if kind in ("markdown", "plain") and points_elsewhere(lines, line_terms):
