@@ -40,6 +40,7 @@ from tierscope.ranking.inline_tests import inline_tests
 from tierscope.ranking.matching import TermMatcher, leftmost_first
 from tierscope.ranking.navigation import navigation_test
 from tierscope.ranking.path_terms import path_terms, paths_terms
+from tierscope.ranking.prose_bounds import ProseBounds
 from tierscope.ranking.query_asks import asking_keys, names_looked_up, query_names
 from tierscope.ranking.sections import cut_snippet
 from tierscope.ranking.spans import Span
@@ -1333,6 +1334,32 @@ def test_rust_module_declarations_are_navigation_as_its_use_lines_are(declaratio
     cut = snippet(text, "src/codec/mod.rs", "frame reader max frame length", max_chars=700)
     assert "A frame reader turns" in cut.text, cut.text
     assert "FrameReader;" not in cut.text, cut.text
+
+
+INTERRUPT_RS = (
+    "use std::io;\n\n/// Creates a listener for interrupts.\n///\n/// # Caveats\n///\n"
+    "/// On Unix platforms, the first time a handler is registered for a signal\n"
+    "/// kind, an OS signal handler is installed which replaces the default platform\n"
+    "/// behavior when that signal is received, for the duration of the entire\n"
+    "/// process.\n///\n"
+    "/// For example, Unix systems terminate a process by default when it receives\n"
+    "/// an interrupt from the terminal. Once a listener exists, the interrupt is\n"
+    "/// turned into an event instead, and the process keeps running. Even after\n"
+    "/// the listener is dropped, later interrupts are still captured by the\n"
+    "/// handler and no longer kill the process.\n"
+    "pub fn interrupt() -> io::Result<Listener> {\n    Listener::new(Kind::Interrupt)\n}\n"
+)
+
+
+def test_a_doc_comment_in_code_is_served_from_a_sentences_start():
+    # tokio's ctrl_c.rs: a passage started at "/// behavior when that signal is received,
+    # for the duration of the entire", the sentence's subject cut off.
+    query = "after listening for an interrupt once, will a later interrupt still kill my process"
+    cut = snippet(INTERRUPT_RS, "src/interrupt.rs", query, max_chars=500)
+    assert cut.text.startswith("/// For example, Unix systems terminate"), cut.text
+    assert "pub fn interrupt()" in cut.text
+    bounds = ProseBounds.of_comments(INTERRUPT_RS.splitlines())
+    assert bounds.runs_on(7) and not bounds.runs_on(11) and not bounds.runs_on(16)
 
 
 PHP_CLASS = (

@@ -26,8 +26,23 @@ _MARKUP = re.compile(r"[ \t]*(?:```|~~~|<|([=\-~^\"'`*+])\1{2,}[ \t]*$)")
 _OPENS_CODE = re.compile(r".*::[ \t]*$|[ \t]*\.\.[ \t]+(?:code-block|code|sourcecode)::")
 
 
+# A line comment's marker (Rust's `///` and `//!`, `//`, `#` and a space, `--`, Lisp's
+# `;;`): what follows it is prose, a doc comment's sentences wrapped as a page's are.
+_LINE_COMMENT = re.compile(r"[ \t]*(?://[/!]?|#(?=[ \t]|$)|--|;+)[ \t]?")
+
+
 class ProseBounds:
     """One document's lines, read for where their sentences run on from line to line."""
+
+    @classmethod
+    def of_comments(cls, lines: list[str]) -> ProseBounds:
+        """Code's line comments read as prose (their markers left out); its other lines
+        are as blank lines, which no sentence runs across."""
+        texts = []
+        for line in lines:
+            marker = _LINE_COMMENT.match(line)
+            texts.append(line[marker.end() :] if marker else "")
+        return cls(texts, {})
 
     def __init__(self, lines: list[str], headings: Mapping[int, int]) -> None:
         self.lines = lines

@@ -26,11 +26,13 @@ class SentenceWindows:
 
     @property
     def prose(self) -> ProseBounds | None:
-        """A document's sentences, line by line (None for code); read when first asked."""
-        if self.code:
-            return None
+        """A document's sentences, line by line (code's, in its line comments); read when
+        first asked."""
         if self._prose is None:
-            self._prose = ProseBounds(self.lines, self.headings)
+            if self.code:
+                self._prose = ProseBounds.of_comments(self.lines)
+            else:
+                self._prose = ProseBounds(self.lines, self.headings)
         return self._prose
 
     def in_whole_sentences(self, window: Span, span: Span, limit: int) -> Span:
