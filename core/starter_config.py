@@ -23,6 +23,7 @@ from .models import noun_for
 from .project_places import (
     FEW_FILES,
     code_folders,
+    docs_left_out,
     docs_places,
     file_suffix,
     holds_notebooks,
@@ -101,9 +102,10 @@ def plan_starter(survey: ProjectSurvey, new_collections: Iterable[str] = ()) -> 
 
 
 def _module_readmes(survey: ProjectSurvey, docs_folders: list[FolderSurvey]) -> list[str]:
-    """The modules' READMEs outside the documentation folders (each module's own
-    reference, often), when there are at most MAX_MODULE_READMES of them."""
-    inside = tuple(folder.path for folder in docs_folders)
+    """The modules' READMEs outside the documentation folders and the folders of copies or
+    stubs left out (each module's own reference, often), when there are at most
+    MAX_MODULE_READMES of them."""
+    inside = tuple(folder.path for folder in [*docs_folders, *docs_left_out(survey)])
     readmes = [path for path in survey.module_readmes if not path.startswith(inside)]
     return readmes if len(readmes) <= MAX_MODULE_READMES else []
 
@@ -171,6 +173,12 @@ def _docs_scope(
     files = f"{count:,} {noun_for(count, 'file')}"
     kinds = ", ".join(glob for glob in include if not glob.startswith("!"))
     about = f"Documentation: {files} ({kinds}) in {_join(paths)}."
+    left_out = [folder.path for folder in docs_left_out(survey)]
+    if left_out:
+        about += (
+            f" Left out: {_join(left_out)}, whose pages say a tool wrote them from others"
+            " or that they moved."
+        )
     return StarterScope("docs", scope, about, remarks)
 
 

@@ -68,7 +68,7 @@ def generated_weigher(query_keys: Iterable[str]) -> Callable[[str, Sequence[str]
         if kind == "roff":  # a manual page a tool wrote from the manual (pandoc, help2man)
             return GENERATED if any(_GENERATED_MARK.search(line) for line in lines[:8]) else None
         if kind != "code":
-            return GENERATED if _says_edit_elsewhere(lines) else None
+            return GENERATED if says_edit_elsewhere(lines) else None
         if _GENERATED_NAME.search(path):
             return GENERATED
         if says_generated(lines):
@@ -84,7 +84,7 @@ def says_generated(lines: Sequence[str]) -> bool:
     return any(_GENERATED_MARK.search(line) for line in _head(lines))
 
 
-def _says_edit_elsewhere(lines: Sequence[str]) -> bool:
+def says_edit_elsewhere(lines: Sequence[str]) -> bool:
     """Whether the comments a document opens with (after its front matter, if any) say
     not to edit it (a tool writes it): an HTML comment, a reStructuredText one (`..`)."""
     inside = False  # an HTML comment
