@@ -928,3 +928,20 @@ def test_a_passage_does_not_end_on_a_rule_or_on_link_definitions_it_does_not_use
     titled = section + "Rates\n---\n\nThe rates.\n"
     cut = snippet(titled, "docs/throttling.md", "throttle scope rates", max_chars=1500)
     assert "Rates\n---" in cut.text, cut.text
+
+
+def test_a_passage_does_not_end_on_a_comment_or_a_tag_opening_what_it_does_not_show():
+    # The Rust book: passages ending on `<!-- Old headings. Do not remove or links may
+    # break. -->`, or on a `<Listing number="2-1" ...>` whose code was cut.
+    section = (
+        "## Sharing Data\n\nA shared cell keeps a count of the borrows it has handed out\n"
+        "and checks the rules when the program runs.\n\n"
+    )
+    listing = '<Listing number="2-1" file-name="src/lib.rs" caption="Two borrows">\n\n```rust\n'
+    text = section + listing + "".join(f"let step_{n} = value.get();\n" for n in range(80))
+    cut = snippet(text, "ch2.md", "shared cell count of borrows", max_chars=300)
+    assert cut.text.rstrip().endswith("when the program runs."), cut.text
+    commented = section + "<!-- Old headings. Do not remove or links may break. -->\n\n"
+    commented += "## Profiles\n\n" + "Other text about profiles, at some length.\n" * 60
+    cut = snippet(commented, "ch2.md", "shared cell count of borrows", max_chars=400)
+    assert cut.text.rstrip().endswith("when the program runs."), cut.text

@@ -27,6 +27,9 @@ _ANCHOR = re.compile(
     r"|<a[ \t]+(?:name|id)=[\"'][^\"']*[\"'][ \t]*>[ \t]*</a>)[ \t]*$",
     re.IGNORECASE,
 )
+# A line of markup alone: an HTML comment, or an opening tag (its element's content on
+# the lines after it).
+_MARKUP_ALONE = re.compile(r" {0,3}(?:<!--.*-->|<[A-Za-z][\w-]*(?:[ \t][^<>]*)?(?<!/)>)[ \t]*$")
 # Markdown's thematic break (`---`, `***`, `___`, spaced or not).
 _THEMATIC_BREAK = re.compile(r" {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
 
@@ -122,13 +125,17 @@ class PassageTails:
 
     def _without_rule_or_unused_definition(self, span: Span) -> Span:
         """Without a last line of markdown that only divides (a thematic break, `---`
-        after a blank line: under text it underlines a heading) or defines a link the
-        passage does not use (a page's closing `[cite]: https://...` block)."""
+        after a blank line: under text it underlines a heading), defines a link the
+        passage does not use (a page's closing `[cite]: https://...` block), or is markup
+        alone: an HTML comment on its line, a tag opening what the passage does not show
+        (the Rust book's `<Listing number="2-1" ...>`)."""
         last = span.end - 1
         if self.kind != "markdown" or span.end - span.start < 2:
             return span
         line = self.lines[last]
         if _THEMATIC_BREAK.match(line) and not self.lines[last - 1].strip():
+            return trimmed_span(self.lines, Span(span.start, last))
+        if line.lstrip(" ")[:1] == "<" and _MARKUP_ALONE.match(line):
             return trimmed_span(self.lines, Span(span.start, last))
         found = LINK_DEFINITION.match(line)
         if found is not None:
