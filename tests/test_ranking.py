@@ -442,6 +442,29 @@ def test_a_test_inside_a_name_asked_about_asks_about_no_tests():
     assert demoted_files(paths, sorted(asking_keys(query_terms("runTestFiles tests")))) == {}
 
 
+def test_the_class_of_a_member_asked_about_asks_about_no_tests():
+    # pytest: `Pytester.runpytest` and `Fixture.execute` name a class and its method; as
+    # words, `pytester` and `fixture` ask about tests, and the method's definition was
+    # not looked up.
+    paths = ["src/fixtures.py", "testing/test_fixtures.py"]
+    demoted = {"testing/test_fixtures.py": TEST_FILE_WEIGHT}
+    for query in ("Fixture.execute", "Pytester.runpytest"):
+        assert demoted_files(paths, sorted(asking_keys(query_terms(query)))) == demoted, query
+    helpers = "".join(
+        f"def helper_{n}(fixture):\n    return fixture.execute_{n}()\n\n" for n in range(30)
+    )
+    text = (
+        "def configure(parser):\n"
+        '    """Register the fixture options: each fixture may execute once."""\n\n'
+        + helpers
+        + "class Fixture:\n    def execute(self, request):\n"
+        '        """Return the value of this fixture, executing it if not cached."""\n'
+        "        return self.func(request)\n"
+    )
+    cut = snippet(text, "src/fixtures.py", "Fixture.execute", max_chars=300)
+    assert cut.text.startswith("class Fixture:\n    def execute(self, request):"), cut.text
+
+
 def test_dated_posts_are_told_by_their_folder_or_their_name():
     posts = [
         "docs/blog/posts/faster-startup.md", "blog/2024-01-02-release.md", "_posts/a.markdown",

@@ -90,8 +90,9 @@ def asks_for_uses(terms: tuple[Term, ...]) -> bool:
 
 def asking_keys(terms: tuple[Term, ...]) -> frozenset[str]:
     """The keys of what the query asks with: every term but the parts of a name it spells
-    (`runTestFiles` asks about no test; `tests of runFiles` does)."""
-    return frozenset(term.key for term in terms if not term.in_name)
+    (`runTestFiles` asks about no test; `tests of runFiles` does) and the class a member
+    is named with (`Fixture.execute`, `Pytester.runpytest`)."""
+    return frozenset(term.key for term in terms if not (term.in_name or term.qualifier))
 
 
 def names_code(terms: tuple[Term, ...]) -> bool:
