@@ -465,6 +465,27 @@ def test_the_class_of_a_member_asked_about_asks_about_no_tests():
     assert cut.text.startswith("class Fixture:\n    def execute(self, request):"), cut.text
 
 
+def test_a_member_named_with_its_class_apart_is_served_at_its_definition():
+    # pytest: `LineMatcher fnmatch_lines` served RunResult's docstring naming both
+    # (":class:`LineMatcher` of stdout... `stdout.fnmatch_lines()`"), not the method.
+    result = (
+        "class Result:\n    def __init__(self, lines):\n"
+        '        """The outcome: a LineMatcher of its lines, see fnmatch_lines()."""\n'
+        "        self.lines = lines\n\n"
+        + "".join(f"    def helper_{n}(self):\n        return {n}\n\n" for n in range(12))
+    )
+    matcher = (
+        "class LineMatcher:\n    def __init__(self, lines):\n        self.lines = lines\n\n"
+        + "".join(f"    def other_{n}(self):\n        return {n}\n\n" for n in range(12))
+        + "    def fnmatch_lines(self, patterns):\n"
+        '        """Check that the patterns match the lines, in order."""\n'
+        "        return all(patterns)\n"
+    )
+    cut = snippet(result + matcher, "src/matching.py", "LineMatcher fnmatch_lines", max_chars=300)
+    assert "    def fnmatch_lines(self, patterns):" in cut.text, cut.text
+    assert "class Result:" not in cut.text, cut.text
+
+
 def test_dated_posts_are_told_by_their_folder_or_their_name():
     posts = [
         "docs/blog/posts/faster-startup.md", "blog/2024-01-02-release.md", "_posts/a.markdown",

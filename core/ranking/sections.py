@@ -26,7 +26,7 @@ sits in another (the section on the option, the docstring of the attribute).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -152,7 +152,7 @@ def cut_snippet(
         else {}
     )
     if named and matcher is not None:
-        weights = _without_qualifiers(weights, matcher)
+        weights = _without_qualifiers(weights, matcher, _holders_named(lines, named, matcher))
     chooser = SpanChooser(
         lines, line_terms, weights, max_chars, max_line_chars, headings,
         code=kind == "code", constructs=constructs, tests=tests, named=named,
@@ -347,13 +347,29 @@ def _without_passing_on(
     return {i: keys for i, keys in found.items() if i not in forwarding or place(i) not in working}
 
 
-def _without_qualifiers(weights: Mapping[str, float], matcher: TermMatcher) -> dict[str, float]:
-    """The weights with what holds the member looked up (`Session` of `Session.mount`)
-    left out: in a file defining the member, its definition answers, not the class's
-    first lines, which name the holder."""
+def _without_qualifiers(
+    weights: Mapping[str, float], matcher: TermMatcher, holders: Iterable[str] = ()
+) -> dict[str, float]:
+    """The weights with what holds the member looked up (`Session` of `Session.mount`,
+    and `holders`: the names of the query holding a definition found, `LineMatcher` of
+    `LineMatcher fnmatch_lines`) left out: in a file defining the member, its definition
+    answers, not the class's first lines nor a docstring naming both."""
     held = {key for term in matcher.terms if term.qualifier for key in (term.key, *term.parts)}
-    held -= {key for keys in matcher.names.values() for key in keys}
+    held.update(key for holder in holders for key in matcher.names[holder])
+    held -= {key for name, keys in matcher.names.items() if name not in holders for key in keys}
     return {key: 0.0 if key in held else weight for key, weight in weights.items()}
+
+
+def _holders_named(
+    lines: list[str], named: Mapping[int, float], matcher: TermMatcher
+) -> frozenset[str]:
+    """The names of the query that hold a definition of another it looks up (the class
+    of `JsonParser parseString`)."""
+    from .code_definitions import holder_of
+
+    return frozenset(
+        holder for index in named if (holder := holder_of(lines, index)) in matcher.names
+    )
 
 
 def cut_span(
