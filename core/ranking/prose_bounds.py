@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 
 from .code_blocks import indentation
-from .spans import fenced_blocks
+from .spans import ADORNMENT, fenced_blocks
 
 # The end of a sentence on a line: `.`, `!`, `?` or `:`, perhaps closed by a quote, a
 # bracket or markup (`**`, `_`, a backquote), then a space or the line's end.
@@ -19,8 +19,9 @@ _ENDS_THE_LINE = re.compile(r"[.!?:][\"')\]*_`]*[ \t]*$")
 # A line that starts a block of its own however the lines above run: a list item, a table
 # row, a quote, a directive, a heading.
 STARTS_A_BLOCK = re.compile(r"[ \t]*(?:[-*+][ \t]|\d{1,9}[.)][ \t]|[|>#]|\.\.[ \t]|:\w)")
-# Markup on a line of its own, never prose: a fence, an HTML tag, a heading's underline.
-_MARKUP = re.compile(r"[ \t]*(?:```|~~~|<|([=\-~^\"'`*+])\1{2,}[ \t]*$)")
+# Markup on a line of its own, never prose: a fence, an HTML tag (and spans.ADORNMENT, a
+# heading's underline).
+_MARKUP = re.compile(r"[ \t]*(?:```|~~~|<)")
 # A line opening the indented code under it: reStructuredText's `::` paragraph end, or a
 # code directive.
 _OPENS_CODE = re.compile(r".*::[ \t]*$|[ \t]*\.\.[ \t]+(?:code-block|code|sourcecode)::")
@@ -78,6 +79,8 @@ class ProseBounds:
             or STARTS_A_BLOCK.match(line)
             or _MARKUP.match(line)
             or _MARKUP.match(above)
+            or ADORNMENT.match(line)
+            or ADORNMENT.match(above)
             or indentation(line) != indentation(above)
             or _ENDS_THE_LINE.search(above)
         )
