@@ -544,6 +544,22 @@ def test_words_inside_an_html_tags_attributes_do_not_count(make_project, engine)
     assert sources(search(root, "sponsor"))[0] == "docs/sponsorship.md"
 
 
+def test_a_caption_or_an_images_alternative_text_counts(make_project, engine):
+    # The Rust book captions its listings (`<Listing number="8-25" caption="Counting
+    # occurrences of words ...">`): `occurrences` alone found nothing.
+    root = make_project(
+        {
+            "docs/maps.md": "## Updating a Value\n\n"
+            '<Listing number="8-25" style="x" caption="Counting occurrences of words">\n\n'
+            "```rust\nlet map = HashMap::new();\n```\n\n</Listing>\n",
+            "docs/tree.md": '# Trees\n\n<img src="tree.png" alt="A treemap of disk usage">\n',
+            "docs/other.md": "# Other\n\nNothing about it.\n",
+        }
+    )
+    assert sources(search(root, "occurrences")) == ["docs/maps.md"]
+    assert sources(search(root, "treemap")) == ["docs/tree.md"]
+
+
 def test_the_path_of_an_mdbook_include_does_not_count(make_project, engine):
     # The Rust book: `managing growing projects` gave first a page whose prose never says
     # so, only its `{{#rustdoc_include ../listings/ch07-managing-growing-projects/...}}`.

@@ -59,9 +59,10 @@ def read_file(document: TextFile, path: str, matcher: TermMatcher) -> ReadFile:
     """A file as ranking and snippets read it: a notebook as its cells' text (its outputs
     and metadata left out, notebooks.py), any other file as it is; in markdown, the words
     of an HTML comment (`<!-- YAML ... -->`) or of a tag's attributes (`style="font-size:
-    2em"`) count for nothing, nor do a link's target (`[text](../std/question_mark.md)`)
-    and a link reference definition (`[q_mark]: https://...#the-question-mark-operator`):
-    the page they point to says it; nor an mdBook include's path (`{{#include ...}}`).
+    2em"`; not a caption, a title or an image's alternative text: a reader sees those)
+    count for nothing, nor do a link's target (`[text](../std/question_mark.md)`) and a
+    link reference definition (`[q_mark]: https://...#the-question-mark-operator`): the
+    page they point to says it; nor an mdBook include's path (`{{#include ...}}`).
     In any document, neither do reStructuredText's markup words: a directive's name
     (`.. code-block::`), a label, a role's name (`:meth:`) and a role's or a link's target
     after its text (`` :meth:`caveats <QuerySet.bulk_create>` ``)."""
@@ -74,7 +75,7 @@ def read_file(document: TextFile, path: str, matcher: TermMatcher) -> ReadFile:
             if "<!--" in counted:
                 counted = _HTML_COMMENT.sub(_blanked_lines, counted)
             if "=" in counted and "<" in counted:
-                counted = _ATTRIBUTED_TAG.sub(_blanked, counted)
+                counted = _ATTRIBUTED_TAG.sub(_blanked_but_shown, counted)
             if "](" in counted or "]:" in counted:
                 counted = _LINK_TARGET.sub(_blanked, counted)
             if "{{#" in counted:
@@ -108,6 +109,24 @@ _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 
 # An HTML tag with attributes, on one line (`<p align="center" style="font-size: 2em">`).
 _ATTRIBUTED_TAG = re.compile(r"<[A-Za-z][\w-]*[ \t][^<>\n]*=[^<>\n]*>")
+# An attribute whose value a reader sees: a caption (mdBook's `<Listing caption="...">`),
+# a title, an image's alternative text.
+_SHOWN_ATTRIBUTE = re.compile(r"\b(?:caption|title|alt)=([\"'])([^\"'<>\n]*)\1", re.IGNORECASE)
+
+
+def _blanked_but_shown(found: re.Match[str]) -> str:
+    """An HTML tag blanked but for the values of the attributes a reader sees."""
+    tag = found.group()
+    kept = [(shown.start(2), shown.end(2)) for shown in _SHOWN_ATTRIBUTE.finditer(tag)]
+    if not kept:
+        return " " * len(tag)
+    parts, at = [], 0
+    for start, end in kept:
+        parts += [" " * (start - at), tag[start:end]]
+        at = end
+    return "".join(parts) + " " * (len(tag) - at)
+
+
 # A markdown link's target, after its text (`](../std/result/question_mark.md)`, an
 # image's too), or a link reference definition's line (`[q_mark]: https://...`).
 _LINK_TARGET = re.compile(
