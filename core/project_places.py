@@ -5,7 +5,6 @@ collections are made of."""
 from __future__ import annotations
 
 import os
-from functools import cache
 from pathlib import Path
 
 from .project_survey import (
@@ -73,7 +72,6 @@ def docs_left_out(survey: ProjectSurvey) -> list[FolderSurvey]:
     ]
 
 
-@cache
 def _copies_or_stubs(root: Path, name: str) -> bool:
     """Whether most pages sampled from a folder of documents are copies a tool wrote
     (their opening comment says not to edit them: the Rust book's print edition,
