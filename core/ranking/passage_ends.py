@@ -49,7 +49,8 @@ class PassageEnds:
         self.blocks = FencedBlocks(lines, kind, matching)
         self.matching = matching  # sorted 0-based indexes of the lines holding a term
         self.tails = PassageTails(lines, self.sections, kind, self.blocks, matching)
-        self.prose: ProseBounds | None = None  # a document's sentences (the span chooser's)
+        # The sentences of its prose or comments (the span chooser's), set by its reader.
+        self.prose: ProseBounds | None = None
 
     def trimmed(self, span: Span) -> Span:
         """The passage without blank lines at its ends nor tails that say nothing

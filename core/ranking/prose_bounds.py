@@ -1,8 +1,9 @@
-"""Where the sentences of a document's prose wrapped at a column start and end, line by
-line (`ProseBounds`): a passage cut where one line carries on the sentence of the line
-above starts or ends mid-sentence ("we need to allocate an amount of memory on the heap",
-the second line of its paragraph). The span chooser prefers windows that do not
-(span_choice.best_window); passage_tails.py cuts a tail back to a sentence's end."""
+"""Where the sentences of a document's prose wrapped at a column (or of code's line
+comments) start and end, line by line (`ProseBounds`): a passage cut where one line
+carries on the sentence of the line above starts or ends mid-sentence ("we need to
+allocate an amount of memory on the heap", the second line of its paragraph).
+sentence_windows.py serves windows in whole sentences, passage_ends.py cuts a tail so,
+and passage_tails.py cuts one back to a sentence's end."""
 
 from __future__ import annotations
 

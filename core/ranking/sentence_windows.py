@@ -25,7 +25,7 @@ class SentenceWindows:
     _prose: ProseBounds | None
 
     @property
-    def prose(self) -> ProseBounds | None:
+    def prose(self) -> ProseBounds:
         """A document's sentences, line by line (code's, in its line comments); read when
         first asked."""
         if self._prose is None:
@@ -36,17 +36,16 @@ class SentenceWindows:
         return self._prose
 
     def in_whole_sentences(self, window: Span, span: Span, limit: int) -> Span:
-        """A window of a document's prose (within `span`, under `limit`) in whole
-        sentences where that costs no term. One ending inside a sentence runs on to the
-        sentence's end, its first lines left out to make room (down to where a sentence
-        starts) when none of them holds a term or is the heading it starts at; else it is
-        cut back to the end of the last sentence it holds whole, when every term it holds
-        is still held (a word pair side by side in the sentence cut may go). One starting
-        inside a sentence is moved up to the sentence's first line, its end moved up as
-        `limit` needs, when none of the lines left out holds a term."""
+        """A window of a document's prose or of code's comments (within `span`, under
+        `limit`) in whole sentences where that costs no term. One ending inside a
+        sentence runs on to the sentence's end, its first lines left out to make room
+        (down to where a sentence starts) when none of them holds a term or is the heading
+        it starts at; else it is cut back to the end of the last sentence it holds whole,
+        when every term it holds is still held (a word pair side by side in the sentence
+        cut may go). One starting inside a sentence is moved up to the sentence's first
+        line, its end moved up as `limit` needs, when none of the lines left out holds a
+        term."""
         prose = self.prose
-        if prose is None:
-            return window
         chars = self.chars
         if prose.runs_on(window.end):
             finish = prose.sentence_finish(window.end, span.end)
