@@ -4,11 +4,7 @@ collections are made of."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 from .project_survey import (
-    DOC_EXTENSIONS,
     DOC_FOLDER_NAMES,
     NOT_FOR_QMD,
     TEST_FOLDER_NAMES,
@@ -55,48 +51,15 @@ def docs_places(survey: ProjectSurvey) -> tuple[list[FolderSurvey], list[str]]:
     return folders, list(survey.top_docs)
 
 
-# A documentation folder is read for what its pages are from this many of them, spread
-# over its files in path order, their first HEAD_BYTES each.
-SAMPLED_PAGES = 5
-HEAD_BYTES = 2048
-LISTED_PAGES = 1000  # of a larger folder, its first pages are sampled
-
-
 def docs_left_out(survey: ProjectSurvey) -> list[FolderSurvey]:
     """The top-level folders of documents whose pages are mostly copies or stubs
-    (_copies_or_stubs): no documentation place, nor their modules' READMEs."""
+    (copied_pages.py, read by the survey): no documentation place, nor their modules'
+    READMEs."""
     return [
         folder
         for folder in survey.folders
-        if (_is_docs(folder) or _documented(folder)) and _copies_or_stubs(survey.root, folder.name)
+        if folder.name in survey.copies_or_stubs and (_is_docs(folder) or _documented(folder))
     ]
-
-
-def _copies_or_stubs(root: Path, name: str) -> bool:
-    """Whether most pages sampled from a folder of documents are copies a tool wrote
-    (their opening comment says not to edit them: the Rust book's print edition,
-    nostarch/) or stubs saying the page moved (its first-edition/): the pages that answer
-    are elsewhere."""
-    from .files import decode, read_head  # init alone reads pages
-    from .ranking.generated_files import says_edit_elsewhere
-    from .ranking.navigation import says_it_moved
-
-    pages: list[str] = []
-    for place, folders, files in os.walk(root / name):  # links are not followed
-        folders.sort()
-        pages += sorted(
-            os.path.join(place, name) for name in files if file_suffix(name) in DOC_EXTENSIONS
-        )
-        if len(pages) >= LISTED_PAGES:
-            break
-    if len(pages) < SAMPLED_PAGES:
-        return False
-    step = len(pages) / SAMPLED_PAGES
-    elsewhere = 0
-    for number in range(SAMPLED_PAGES):
-        lines = decode(read_head(Path(pages[int(number * step)]), HEAD_BYTES)).splitlines()
-        elsewhere += says_edit_elsewhere(lines) or says_it_moved(lines)
-    return elsewhere > SAMPLED_PAGES // 2
 
 
 def code_folders(survey: ProjectSurvey) -> list[FolderSurvey]:

@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .copied_pages import LISTED_PAGES, copies_or_stubs
 from .ignore_rules import BUILTIN_EXCLUDED_DIRS
 from .project import is_inside
 from .project_walk import walk_files
@@ -168,6 +169,9 @@ class ProjectSurvey:
     # The names of text files among the documentation that are none (`requirements.txt`
     # in Django's docs/), sorted: left out of a scope that includes their kind.
     not_docs_named: tuple[str, ...] = ()
+    # The top-level folders whose documents are mostly copies a tool wrote or stubs saying
+    # the page moved (copied_pages.py): the docs scope leaves them out.
+    copies_or_stubs: frozenset[str] = frozenset()
     # Loa's framework folder (`.claude/`, hidden: the walk above skips it) without its
     # skills, surveyed in a project laid out like Loa: its scripts, adapters and
     # protocols are no built-in scope's (`skills` is `.claude/skills/` alone).
@@ -199,6 +203,9 @@ def survey_project(root: Path) -> ProjectSurvey:
         loa_layout=loa,
         stopped=counted.stopped,
         not_docs_named=tuple(sorted(counted.not_docs_named)),
+        copies_or_stubs=frozenset(
+            top for top, pages in counted.pages.items() if copies_or_stubs(root, pages)
+        ),
         framework=framework,
     )
 
@@ -280,6 +287,8 @@ class _Counter:
         self.top_source_files: list[str] = []
         # The names of text files in documentation folders that are no documentation.
         self.not_docs_named: set[str] = set()
+        # Top-level folder -> the documents in it (root-relative), the first LISTED_PAGES.
+        self.pages: dict[str, list[str]] = {}
         self.seen = 0
         self.deadline = time.monotonic() + MAX_SECONDS
         self.stopped = ""
@@ -324,6 +333,10 @@ class _Counter:
             ):
                 suffix = ""  # a document among a folder's tests is a fixture (no README)
             self.folders.count(top, suffix)
+            if suffix in DOC_EXTENSIONS:
+                pages = self.pages.setdefault(top, [])
+                if len(pages) < LISTED_PAGES:
+                    pages.append(relative)
             if (
                 suffix in DOC_EXTENSIONS
                 and _README.match(walked.path.name)
