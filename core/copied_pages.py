@@ -12,23 +12,24 @@ from .files import decode, read_head
 from .ranking.generated_files import says_edit_elsewhere
 from .ranking.navigation import says_it_moved
 
-# A folder is read for what its pages are from this many of them, spread over its pages in
-# path order (at most LISTED_PAGES of them listed), their first HEAD_BYTES each.
-SAMPLED_PAGES = 5
+# A folder is left out when at least this share of its pages (the first LISTED_PAGES in
+# path order, their first HEAD_BYTES each) are copies or stubs: kotlinx.coroutines' docs/
+# keeps a stub per page (12 of 28) beside docs/topics/, the pages themselves; the Rust
+# book's nostarch/ is 30 of 33 (its bio and front matter written by hand).
+COPIES_SHARE = 0.8
+FEW_PAGES = 5  # a folder of fewer pages is kept whatever they are
 HEAD_BYTES = 2048
 LISTED_PAGES = 1000
 
 
 def copies_or_stubs(root: Path, pages: list[str]) -> bool:
-    """Whether most pages sampled from a folder's documents (root-relative paths) are
-    copies a tool wrote (their opening comment says not to edit them) or stubs saying the
-    page moved: the pages that answer are elsewhere."""
-    if len(pages) < SAMPLED_PAGES:
+    """Whether nearly all a folder's documents (root-relative paths) are copies a tool
+    wrote (their opening comment says not to edit them) or stubs saying the page moved:
+    the pages that answer are elsewhere."""
+    if len(pages) < FEW_PAGES:
         return False
-    pages = sorted(pages)
-    step = len(pages) / SAMPLED_PAGES
     elsewhere = 0
-    for number in range(SAMPLED_PAGES):
-        lines = decode(read_head(root / pages[int(number * step)], HEAD_BYTES)).splitlines()
+    for page in pages:
+        lines = decode(read_head(root / page, HEAD_BYTES)).splitlines()
         elsewhere += says_edit_elsewhere(lines) or says_it_moved(lines)
-    return elsewhere > SAMPLED_PAGES // 2
+    return elsewhere >= COPIES_SHARE * len(pages)

@@ -704,6 +704,27 @@ def test_a_folder_of_generated_copies_or_moved_stubs_is_left_out_of_the_docs(cap
     assert "Left out: first-edition/ and nostarch/, whose pages say a tool wrote them" in comments
 
 
+def test_a_docs_folder_holding_stubs_beside_its_pages_stays_documentation(capsys, make_project):
+    # kotlinx.coroutines: docs/ keeps a stub per page ("The documentation has been moved
+    # to ... To edit the documentation, open topics/basics.md") beside docs/topics/, the
+    # pages themselves: 12 of its 28 documents.
+    moved = "The documentation has been moved to the https://example.org/{0}.html page.\n"
+    root = make_project(
+        {
+            "README.md": "# Coroutines\n",
+            **{f"docs/{n}.md": moved.format(n) for n in ("basics", "channels", "flow", "select")},
+            **{
+                f"docs/topics/{n}.md": f"# {n}\n\nHow {n} work, at length.\n"
+                for n in ("basics", "channels", "flow", "select", "scopes")
+            },
+        }
+    )
+    init(capsys, root)
+    scopes = scopes_of((root / ".tierscope.yaml").read_text())
+
+    assert scopes["docs"].grep_paths == ("docs/", "README.md")
+
+
 def test_a_tutorials_folder_is_documentation_whatever_code_it_keeps(capsys, make_project):
     # bubbletea: each tutorial is a README beside the program it builds.
     root = make_project(
