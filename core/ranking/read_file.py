@@ -22,7 +22,7 @@ class ReadFile:
     line_terms: dict[int, dict[str, int]]
     view: NotebookView | None = None
     # Whether words were left out of the terms counted: an HTML tag's attributes, a link's
-    # target (file_hits.read_file).
+    # target (markup_words.py).
     markup_left_out: bool = False
 
     @property

@@ -4,7 +4,6 @@ and a page once in one language), and cut to its best section."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -19,6 +18,7 @@ from ..ranking.bm25 import Scorer
 from ..ranking.candidates import RankedFile
 from ..ranking.file_roles import BUILT_OUTPUT, older_editions
 from ..ranking.machine_data import machine_data_kind
+from ..ranking.markup_words import without_markup_words
 from ..ranking.matching import TermMatcher
 from ..ranking.notebooks import is_notebook, notebook_view
 from ..ranking.read_file import ReadFile
@@ -57,107 +57,16 @@ def read_in(request: TierRequest, path: str) -> TextFile:
 
 def read_file(document: TextFile, path: str, matcher: TermMatcher) -> ReadFile:
     """A file as ranking and snippets read it: a notebook as its cells' text (its outputs
-    and metadata left out, notebooks.py), any other file as it is; in markdown, the words
-    of an HTML comment (`<!-- YAML ... -->`) or of a tag's attributes (`style="font-size:
-    2em"`; not a caption, a title or an image's alternative text: a reader sees those)
-    count for nothing, nor do a link's target (`[text](../std/question_mark.md)`) and a
-    link reference definition (`[q_mark]: https://...#the-question-mark-operator`): the
-    page they point to says it; nor an mdBook include's path (`{{#include ...}}`).
-    In any document, neither do reStructuredText's markup words: a directive's name
-    (`.. code-block::`), a label, a role's name (`:meth:`) and a role's or a link's target
-    after its text (`` :meth:`caveats <QuerySet.bulk_create>` ``)."""
+    and metadata left out, notebooks.py), any other file as it is; in a document, its
+    markup's words count for nothing (markup_words.py)."""
     view = notebook_view(document.text) if is_notebook(path) else None
     text = view.text if view else document.text
     kind = document_kind(path)
     if kind != "code":
-        counted = text
-        if kind == "markdown":
-            if "<!--" in counted:
-                counted = _HTML_COMMENT.sub(_blanked_lines, counted)
-            if "=" in counted and "<" in counted:
-                counted = _ATTRIBUTED_TAG.sub(_blanked_but_shown, counted)
-            if "](" in counted or "]:" in counted:
-                counted = _LINK_TARGET.sub(_blanked, counted)
-            if "{{#" in counted:
-                counted = _BOOK_INCLUDE.sub(_blanked, counted)
-        if ".. " in counted:
-            counted = _DIRECTIVE.sub(_blanked_directive, counted)
-        if ":`" in counted:
-            counted = _ROLE.sub(_blanked, counted)
-        if ">`" in counted:
-            counted = _TARGET.sub(_blanked, counted)
+        counted = without_markup_words(text, kind)
         if counted != text:
             return ReadFile(document, matcher.lines(counted), view, markup_left_out=True)
     return ReadFile(document, matcher.lines(text), view)
-
-
-def _blanked(found: re.Match[str]) -> str:
-    """What was found, as as many spaces (line numbers and columns are kept)."""
-    return " " * len(found.group())
-
-
-def _blanked_lines(found: re.Match[str]) -> str:
-    """What was found over lines, as as many spaces on as many lines."""
-    return _NOT_NEWLINE.sub(" ", found.group())
-
-
-_NOT_NEWLINE = re.compile(r"[^\n]")
-# An HTML comment, on one line or over several (Node's `<!-- YAML ... -->` histories):
-# nothing a reader of the page sees.
-_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-
-
-# An HTML tag with attributes, on one line (`<p align="center" style="font-size: 2em">`).
-_ATTRIBUTED_TAG = re.compile(r"<[A-Za-z][\w-]*[ \t][^<>\n]*=[^<>\n]*>")
-# An attribute whose value a reader sees: a caption (mdBook's `<Listing caption="...">`),
-# a title, an image's alternative text.
-_SHOWN_ATTRIBUTE = re.compile(r"\b(?:caption|title|alt)=([\"'])([^\"'<>\n]*)\1", re.IGNORECASE)
-
-
-def _blanked_but_shown(found: re.Match[str]) -> str:
-    """An HTML tag blanked but for the values of the attributes a reader sees."""
-    tag = found.group()
-    kept = [(shown.start(2), shown.end(2)) for shown in _SHOWN_ATTRIBUTE.finditer(tag)]
-    if not kept:
-        return " " * len(tag)
-    parts, at = [], 0
-    for start, end in kept:
-        parts += [" " * (start - at), tag[start:end]]
-        at = end
-    return "".join(parts) + " " * (len(tag) - at)
-
-
-# A markdown link's target, after its text (`](../std/result/question_mark.md)`, an
-# image's too), or a link reference definition's line (`[q_mark]: https://...`).
-_LINK_TARGET = re.compile(
-    r'(?<=\])\([^()\s]*(?:[ \t]+"[^"\n]*")?\)'
-    r"|^ {0,3}\[[^\]\n]+\]:[ \t]*\S[^\n]*",
-    re.MULTILINE,
-)
-
-
-# mdBook's include of another file's lines, shown as those lines (`{{#include
-# ../listings/ch07-managing-growing-projects/listing-07-11/src/lib.rs}}`,
-# `{{#rustdoc_include ...}}`): the path's words are no words of the page.
-_BOOK_INCLUDE = re.compile(r"\{\{#\w+[ \t][^{}\n]*\}\}")
-
-
-# reStructuredText's markup words: a directive's name (`.. code-block::`, `.. method::`;
-# its argument is text) or a label (`.. _topics-db-queries:`) at a line's start (told by
-# _blanked_directive), a role's name (`:meth:`, `:py:func:`) and a target written after a
-# role's or a link's text (`` :doc:`the tutorial </intro/tutorial01>` ``, `` `Django
-# <https://...>`_ ``). Each starts with a literal, which Python's engine skips to: one
-# alternation of the three read Django's docs ten times slower.
-_DIRECTIVE = re.compile(r"\.\.[ \t]+(?:[\w.:-]+::|_[^:\n]+:(?=[ \t]*$))", re.MULTILINE)
-_ROLE = re.compile(r":[\w+.-]+(?::[\w+.-]+)?:(?=`)")
-_TARGET = re.compile(r"<(?<=[^\s`<] <)[^<>`\n]+>(?=`)")
-
-
-def _blanked_directive(found: re.Match[str]) -> str:
-    """A directive's name or a label, blanked when it starts its line (after spaces)."""
-    text, start = found.string, found.start()
-    line_start = text.rfind("\n", 0, start) + 1
-    return found.group() if text[line_start:start].strip(" \t") else _blanked(found)
 
 
 @dataclass
