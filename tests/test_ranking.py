@@ -1757,6 +1757,68 @@ def test_a_doc_comment_is_served_with_the_definition_it_leads_into(path):
     assert opener.strip() in cut.text and "const x3 = compute3(options, 3)" in cut.text
 
 
+# tokio's `Builder::max_blocking_threads`: a doc comment too long to serve with its
+# definition, the answer in its middle, and a sibling below whose doc comment also holds a
+# word of the question.
+_LONG_DOC_RUST = (
+    "impl Builder {\n"
+    "    /// Specifies the limit for additional threads spawned by the Runtime.\n"
+    + "".join(
+        f"    /// These threads serve blocking operation number {n} of the pool.\n"
+        for n in range(8)
+    )
+    + "    ///\n"
+    "    /// The default value is 512.\n"
+    "    ///\n"
+    + "".join(f"    /// [`link{n}`]: crate::task::link_number_{n}\n" for n in range(8))
+    + "    #[track_caller]\n"
+    "    pub fn max_blocking_threads(&mut self, val: usize) -> &mut Self {\n"
+    '        assert!(val > 0, "Max blocking threads cannot be set to 0");\n'
+    "        self.max_blocking_threads = val;\n"
+    "        self\n"
+    "    }\n"
+    "\n"
+    "    /// Sets name of threads spawned by the pool.\n"
+    "    ///\n"
+    '    /// The default name is "tokio-rt-worker".\n'
+    + "".join(f"    /// Example line {n} of naming the threads.\n" for n in range(14))
+    + "    pub fn thread_name(&mut self, val: String) -> &mut Self {\n"
+    "        self.thread_name = val;\n"
+    "        self\n"
+    "    }\n"
+    "}\n"
+)
+
+
+def test_a_definition_asked_for_is_served_from_the_doc_comment_lines_that_answer():
+    # The window at the signature ran on into the sibling below, whose doc comment holds
+    # `default`; the doc comment's "The default value is 512." was left out.
+    cut = snippet(_LONG_DOC_RUST, "src/runtime/builder.rs", "max_blocking_threads default", 900)
+    assert "The default value is 512." in cut.text, cut.text
+    assert "pub fn max_blocking_threads(&mut self" in cut.text, cut.text
+    assert "thread_name" not in cut.text, cut.text
+
+
+def test_of_two_spans_holding_a_definition_the_one_with_its_doc_comment_wins():
+    # clap's `Man::render`: a window of the `impl` block from the method's own line held
+    # as much as the method with its doc comment, and was denser.
+    from tierscope.ranking.span_choice import SpanChooser
+
+    lines = [
+        "    /// Render a full manual page into the writer.",
+        "    pub fn render(&self, w: &mut dyn Write) {",
+        "        roff.to_writer(w)",
+        "    }",
+    ]
+    chooser = SpanChooser(
+        lines, {2: {"render": 1}}, {"render": 1.0}, max_chars=400, max_line_chars=120,
+        code=True, named={0: 1.0, 1: 1.0}, lead_ins={1: 0},
+    )  # fmt: skip
+    assert chooser.best([Span(1, 4), Span(0, 4)])[2] == Span(0, 4)
+    # A doc comment without the definition under it is not the definition.
+    assert chooser.best([Span(1, 4), Span(0, 1)])[2] == Span(1, 4)
+
+
 @pytest.mark.parametrize(
     ("path", "comment", "opener"),
     [

@@ -26,7 +26,7 @@ sits in another (the section on the option, the docstring of the attribute).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -37,6 +37,7 @@ from .definition_titles import definition_titles, documented_attributes
 from .file_roles import asks_about_tests
 from .inline_tests import inline_tests
 from .matching import TermMatcher
+from .named_definitions import holders_named, named_definitions, without_qualifiers
 from .passage_ends import PassageEnds
 from .path_terms import path_terms
 from .phrase_pairs import side_by_side
@@ -146,16 +147,17 @@ def cut_snippet(
     about_tests = asks_about_tests(asking)
     tests = [] if about_tests else inline_tests(lines, path)
     # A name's tests asked about (`add_row tests`): its tests, not its definition.
-    named = (
-        _named_definitions(lines, line_terms, weights, matcher)
+    named, lead_ins = (
+        named_definitions(lines, line_terms, weights, matcher)
         if kind == "code" and not about_tests
-        else {}
+        else ({}, {})
     )
     if named and matcher is not None:
-        weights = _without_qualifiers(weights, matcher, _holders_named(lines, named, matcher))
+        weights = without_qualifiers(weights, matcher, holders_named(lines, named, matcher))
     chooser = SpanChooser(
         lines, line_terms, weights, max_chars, max_line_chars, headings,
         code=kind == "code", constructs=constructs, tests=tests, named=named,
+        lead_ins=lead_ins,
     )  # fmt: skip
     chooser.levels = levels
     if matcher is not None and PAIR_WEIGHT:
@@ -176,7 +178,7 @@ def cut_snippet(
     chosen = chooser.widen(core, structural)
     if kind == "code":
         chosen = _with_what_it_leads_into(lines, chosen, chooser, max_chars)
-        if core.start in named:
+        if chooser.at_a_definition(core):
             chosen = _definition_run_on(chosen, structural, chooser, max_chars)
     elif kind == "markdown":
         chosen = _with_the_example_announced(lines, chosen, chooser, max_chars)
@@ -184,7 +186,8 @@ def cut_snippet(
     ends.prose = chooser.prose
     fragments = [ends.trimmed(chosen)]
     # A name looked up is shown at its definition first: no call of it from above.
-    second = second_passage(chooser, structural, chosen, core, after_only=core.start in named)
+    at_definition = chooser.at_a_definition(core)
+    second = second_passage(chooser, structural, chosen, core, after_only=at_definition)
     if second is not None:
         second = ends.trimmed(second)
         if heading_alone(lines, headings, second.start, second.end):
@@ -277,99 +280,6 @@ def _definition_run_on(
     block = min(holding, key=chooser.size)
     end = min(block.end, chooser.fitting_end(chosen.start, max_chars))
     return Span(chosen.start, max(chosen.end, end))
-
-
-# A definition of the same name starting at most this many lines below another is its
-# next clause (Elixir's `def humanize(atom) ... do:` then `def humanize(bin) do`).
-CLAUSE_GAP = 3
-
-
-def _named_definitions(
-    lines: list[str],
-    line_terms: Mapping[int, Mapping[str, int]],
-    weights: Mapping[str, float],
-    matcher: TermMatcher | None,
-) -> dict[int, float]:
-    """Where a definition of a name the query spells whole starts (its lead-in's first
-    line, and its own line), with the weight of that name's terms."""
-    if matcher is None or not matcher.names:
-        return {}
-    # A dotted name (`AsyncClient.stream`) is looked up in a question too; a name alone in
-    # a question is only part of what is asked.
-    dotted = any(term.qualifier for term in matcher.terms)
-    if not (dotted or names_code(matcher.terms)):
-        return {}
-    from .code_definitions import definitions_of_names, holder_of, holders_asked
-
-    starts: dict[int, float] = {}
-    found = definitions_of_names(lines, line_terms, matcher)
-    holders = holders_asked(matcher)
-    if holders:  # `AsyncClient.stream`: the `stream` of class AsyncClient, if there is one
-        held = {i: keys for i, keys in found.items() if holder_of(lines, i) in holders}
-        if held:
-            # Of the holder's definitions of the name, the shallowest: its own, not the
-            # stub a macro of it injects (Elixir's `def terminate` inside `quote`, beside
-            # the documented `@callback terminate`).
-            shallowest = min(indentation(lines[i]) for i in held)
-            held = {i: keys for i, keys in held.items() if indentation(lines[i]) == shallowest}
-        found = held or found
-    elif not dotted:
-        # `JsonParser parseString`: the member of a class also named (as the dotted form);
-        # `evolve`: the module's function, not a class's method of that name.
-        held = {i: keys for i, keys in found.items() if holder_of(lines, i) in matcher.names}
-        found = held or {i: keys for i, keys in found.items() if not holder_of(lines, i)} or found
-    if len(found) > 1:  # of overloads, the one doing the work, not one passing its call on
-        found = _without_passing_on(lines, found)
-    for index, keys in found.items():
-        weight = sum(weights.get(key, 0.0) for key in keys)
-        for start in (index, lead_in_start(lines, index, indentation(lines[index]))):
-            starts[start] = max(starts.get(start, 0.0), weight)
-    return starts
-
-
-def _without_passing_on(
-    lines: list[str], found: dict[int, tuple[str, ...]]
-) -> dict[int, tuple[str, ...]]:
-    """The definitions found without the overloads that only pass their call on to another
-    of the same name, beside it (in the same class, as deep): Kotlin's `delay(Duration)`
-    to `delay(Long)`. A method wrapping a module's function of its name is kept (it is
-    what the class offers), and so is a clause followed by the same function's next one
-    (Elixir's: one definition, its doc above the first)."""
-    from .code_definitions import holder_of, passes_on
-
-    def place(index: int) -> tuple[str, int]:
-        return holder_of(lines, index), indentation(lines[index])
-
-    forwarding = {
-        i for i in found if passes_on(lines, i) and not any(0 < j - i <= CLAUSE_GAP for j in found)
-    }
-    working = {place(i) for i in found if i not in forwarding}
-    return {i: keys for i, keys in found.items() if i not in forwarding or place(i) not in working}
-
-
-def _without_qualifiers(
-    weights: Mapping[str, float], matcher: TermMatcher, holders: Iterable[str] = ()
-) -> dict[str, float]:
-    """The weights with what holds the member looked up (`Session` of `Session.mount`,
-    and `holders`: the names of the query holding a definition found, `LineMatcher` of
-    `LineMatcher fnmatch_lines`) left out: in a file defining the member, its definition
-    answers, not the class's first lines nor a docstring naming both."""
-    held = {key for term in matcher.terms if term.qualifier for key in (term.key, *term.parts)}
-    held.update(key for holder in holders for key in matcher.names[holder])
-    held -= {key for name, keys in matcher.names.items() if name not in holders for key in keys}
-    return {key: 0.0 if key in held else weight for key, weight in weights.items()}
-
-
-def _holders_named(
-    lines: list[str], named: Mapping[int, float], matcher: TermMatcher
-) -> frozenset[str]:
-    """The names of the query that hold a definition of another it looks up (the class
-    of `JsonParser parseString`)."""
-    from .code_definitions import holder_of
-
-    return frozenset(
-        holder for index in named if (holder := holder_of(lines, index)) in matcher.names
-    )
 
 
 def cut_span(

@@ -10,8 +10,9 @@ from collections.abc import Callable, Iterable, Mapping
 from itertools import accumulate
 
 from .bm25 import saturated
-from .code_blocks import ends_a_block, indentation, statement_start
+from .code_blocks import ends_a_block, statement_start
 from .code_constructs import OpenConstructs
+from .definition_spans import DefinitionSpans
 from .file_roles import TEST_FILE_WEIGHT
 from .inline_tests import inside
 from .line_clip import clip_line, most_shown
@@ -27,9 +28,6 @@ from .spans import Span, paragraphs
 REFERENCE_CHARS = 300
 # How much of the character cap a snippet fills with the lines around its section.
 FILL = 0.5
-# The lines of a paragraph of code looked at for the definition it starts: its decorators,
-# attributes and doc comment come first.
-_LEAD_IN = 12
 # A query term in a section's own heading counts this much again towards the section's
 # coverage: a section titled for what is asked is where the answer is. So does one in the
 # title of a block of code served whole (its definition's line and its documentation's
@@ -60,7 +58,11 @@ PAIR_WEIGHT = 0.5
 MARKER_CHARS = 32
 
 
-class SpanChooser(SentenceWindows):
+# How a span compares with others (`SpanChooser._rank`).
+Rank = tuple[float, bool, int, float]
+
+
+class SpanChooser(SentenceWindows, DefinitionSpans):
     """One file's lines, scored for a query: which span answers (`choose`), narrowed to
     its best window when too long (`best_window`), with its context (`widen`), and a second
     passage elsewhere (`second`)."""
@@ -78,6 +80,7 @@ class SpanChooser(SentenceWindows):
         tests: list[Span] | None = None,
         named: Mapping[int, float] | None = None,
         titles: Mapping[Span, tuple[int, ...]] | None = None,
+        lead_ins: Mapping[int, int] | None = None,
     ) -> None:
         self.lines = lines
         self.max_chars = max_chars
@@ -90,6 +93,8 @@ class SpanChooser(SentenceWindows):
         self.tests = tests or []  # a file's own test modules, when not asked about
         # Where a definition of a name the query spells starts -> that name's weight.
         self.named = named or {}
+        # Such a definition's line -> its lead-in's first line (its doc comment's).
+        self.lead_ins = lead_ins or {}
         # A code block or the paragraph heading it, whole -> its title lines
         # (definition_titles.py); a window of a long block has none.
         self.titles = titles or {}
@@ -153,7 +158,7 @@ class SpanChooser(SentenceWindows):
         ratio = (self.chars[span.end] - self.chars[span.start]) / REFERENCE_CHARS
         coverage = density = 0.0
         if self.named:  # the definition of what is asked for, not a call of it
-            coverage += NAME_WEIGHT * self.named.get(span.start, 0.0)
+            coverage += NAME_WEIGHT * self._named_weight(span)
         heading = self.headings.get(span.start)
         titles = (heading,) if heading is not None else self.titles.get(span, ())
         if HEADING_WEIGHT and titles:
@@ -183,9 +188,10 @@ class SpanChooser(SentenceWindows):
         starts on a matching line (or one line before it, for a lead-in; or where the
         statement that line closes starts; or in code where the signature, call or
         docstring it is inside starts) or at the heading of a match's section: only
-        those are tried. One that starts inside a section ends where the next begins (no
-        tail of one section run into another); one that starts at a heading may go on into
-        the next ones."""
+        those are tried, and where a definition of a name asked for starts. One that
+        starts inside a section ends where the next begins (no tail of one section run into
+        another); one that starts at a heading may go on into the next ones; one serving a
+        definition asked for ends before the next definition beside it."""
         limit = self.max_chars if limit is None else limit
         first = bisect_left(self.matching, span.start)
         last = bisect_left(self.matching, span.end)
@@ -200,12 +206,14 @@ class SpanChooser(SentenceWindows):
                 for start in map(self.constructs.readable_start, list(starts))
                 if start >= span.start
             }
+        # or where a name the query spells is defined (its doc comment's first line)
+        starts |= {start for start in self.named if span.start <= start < span.end}
         headings = self.heading_starts
         for index in self.matching[first:last]:  # the heading of each match's section
             above = bisect_right(headings, index) - 1
             if above >= 0 and headings[above] >= span.start:
                 starts.add(headings[above])
-        best: tuple[tuple[float, bool, float], int, Span] | None = None
+        best: tuple[Rank, int, Span] | None = None
         for start in sorted(starts):
             stop = span.end
             if start not in self.headings:
@@ -213,6 +221,9 @@ class SpanChooser(SentenceWindows):
                 if after < len(headings) and headings[after] < stop:
                     stop = headings[after]
             fits = bisect_right(self.chars, self.chars[start] + limit) - 1
+            for line, lead_in in self.lead_ins.items():
+                if lead_in <= start <= line:
+                    stop = self._next_beside(line, min(fits, stop))
             window = Span(start, max(start + 1, min(fits, stop)))
             candidate = (self._rank(window), -start, window)
             if best is None or candidate[:2] > best[:2]:
@@ -223,17 +234,19 @@ class SpanChooser(SentenceWindows):
             return self.in_whole_sentences(best[2], span, limit)
         return best[2]
 
-    def _rank(self, span: Span) -> tuple[float, bool, float]:
+    def _rank(self, span: Span) -> Rank:
         """How a span compares with others: the terms it holds (for one inside the file's
         own tests, less); of two holding the same, the one that is not a table of contents
-        (a list of links points at the answer the other gives); then the denser."""
+        (a list of links points at the answer the other gives), then the one starting where
+        a name asked for is defined (its doc comment's first line: not a window of its
+        examples further down); then the denser."""
         coverage, density = self.score(span)
         if self.tests and inside(span, self.tests):
             coverage *= TEST_FILE_WEIGHT  # as a test file's score is (file_roles.py)
         navigation = self.is_navigation(span)
         if navigation and self.code:
             coverage *= IMPORTS_WEIGHT
-        return coverage, not navigation, density
+        return coverage, not navigation, self._definition_start(span), density
 
     def widen(
         self,
@@ -299,18 +312,6 @@ class SpanChooser(SentenceWindows):
             for heading in headings[bisect_left(headings, end) : bisect_left(headings, after.end)]
         )
 
-    def _defines_beside(self, paragraph: Span, start: int) -> bool:
-        """Whether a paragraph of code defines a name (a function, a class, a constant) no
-        deeper than line `start`: beside the definition there, not inside it."""
-        from .code_definitions import defines_a_name
-
-        level = indentation(self.lines[start])
-        return any(
-            indentation(self.lines[index]) <= level and defines_a_name(self.lines, index)
-            for index in range(paragraph.start, min(paragraph.end, paragraph.start + _LEAD_IN))
-            if self.lines[index].strip()
-        )
-
     def _with_previous(self, start: int, end: int) -> Span | None:
         """The span grown back to the start of the paragraph before it (or of the one it
         starts inside); None at a section's first line, or in code under the end of a
@@ -354,14 +355,12 @@ class SpanChooser(SentenceWindows):
         inside = (weight for start, weight in self.named.items() if span.start < start < span.end)
         return self.score(span)[0] + NAME_WEIGHT * max(inside, default=0.0)
 
-    def best(
-        self, spans: list[Span], limit: int | None = None
-    ) -> tuple[tuple[float, bool, float], int, Span] | None:
+    def best(self, spans: list[Span], limit: int | None = None) -> tuple[Rank, int, Span] | None:
         """The best span, each over `limit` (the cap) narrowed to its best window. A span is
         narrowed only while the terms it holds in full (and a definition looked up inside it)
         could still beat the best so far: a long file has hundreds of nested blocks."""
         limit = self.max_chars if limit is None else limit
-        best: tuple[tuple[float, bool, float], int, Span] | None = None
+        best: tuple[Rank, int, Span] | None = None
         matching = self.matching
         holding = [
             span
