@@ -425,6 +425,14 @@ def test_a_passage_does_not_end_on_the_next_sections_label_or_anchor():
     myst = markdown.replace('<a name="compliance"></a>', "(compliance)=")  # MyST's target
     cut = snippet(myst, "docs/faq.md", "python 2.7 support", max_chars=400)
     assert cut.text.rstrip().endswith("supports Python 2.7."), cut.text
+    # mkdocs-autorefs' anchor, under the comments pydantic's docs keep over it.
+    autorefs = markdown.replace(
+        '<a name="compliance"></a>',
+        "<!-- old anchor added for backwards compatibility -->\n"
+        "<!-- markdownlint-disable-next-line no-empty-links -->\n[](){#compliance}",
+    )
+    cut = snippet(autorefs, "docs/faq.md", "python 2.7 support", max_chars=400)
+    assert cut.text.rstrip().endswith("supports Python 2.7."), cut.text
 
 
 @pytest.mark.parametrize("opener", ["!!! tip", '??? note "Why"', "> [!TIP]", ":::tip"])
@@ -924,6 +932,10 @@ def test_a_passage_does_not_end_on_a_rule_or_on_link_definitions_it_does_not_use
     )
     cut = snippet(defined, "docs/throttling.md", "throttle scope", max_chars=1500)
     assert cut.text.rstrip().endswith("[scoped]: throttling.md#scopedratethrottle"), cut.text
+    # A definition with its target on the next line (the Rails Guides') is one too.
+    two_lines = section + "[cite]:\n    https://example.com/cite\n[views]:\n    views.md\n"
+    cut = snippet(two_lines, "docs/throttling.md", "throttle scope", max_chars=1500)
+    assert cut.text.rstrip().endswith("the settings give it."), cut.text
     # A thematic break is no setext heading's underline: that stays a heading.
     titled = section + "Rates\n---\n\nThe rates.\n"
     cut = snippet(titled, "docs/throttling.md", "throttle scope rates", max_chars=1500)

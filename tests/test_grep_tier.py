@@ -544,6 +544,54 @@ def test_words_inside_an_html_tags_attributes_do_not_count(make_project, engine)
     assert sources(search(root, "sponsor"))[0] == "docs/sponsorship.md"
 
 
+def test_words_of_an_html_tag_written_over_lines_do_not_count(make_project, engine):
+    # pydantic's index page: a newsletter form whose `<input` spreads its attributes over
+    # lines (`placeholder="Email"`, `type="email"`) answered "email validation".
+    form = (
+        '<form method="POST" action="https://example.com/submit">\n  <input\n'
+        '    type="email"\n    name="email"\n    placeholder="Email address"\n'
+        '    class="md-input md-input--stretch"\n  />\n</form>\n'
+    )
+    root = make_project(
+        {
+            "docs/index.md": "# Welcome\n\nSubscribe to our news.\n\n" + form,
+            "docs/validators.md": "# Validators\n\n"
+            + "Fields are checked on input.\n" * 30
+            + "Email validation needs the email-validator package.\n",
+            "docs/other.md": "# Other\n\nNothing about it.\n",
+        }
+    )
+    assert sources(search(root, "email validation")) == ["docs/validators.md"]
+    assert sources(search(root, "subscribe"))[0] == "docs/index.md"
+
+
+@pytest.mark.parametrize(
+    "marked",
+    [
+        # Laravel's docs: `#### `binary()` {.collection-method}` on every method.
+        "#### `binary()` {.collection-method .first-collection-method}\n\nA blob.\n",
+        # pydantic's docs: attributes on a fence (`python {test="skip" upgrade="skip"}`).
+        '```python {test="skip" lint="skip"}\nx = 1\n```\n',
+        "## Binary columns { #collection-method }\n\nA blob.\n",
+        # mkdocs-autorefs' anchor: an empty link with an attribute list.
+        "[](){#collection-method}\n\n## Binary columns\n\nA blob.\n",
+        "Some text.\n{: #collection-method .note }\n",
+    ],
+)
+def test_the_words_of_an_attribute_list_do_not_count(make_project, engine, marked):
+    root = make_project(
+        {
+            "docs/columns.md": "# Columns\n\n" + marked * 6,
+            "docs/collections.md": "# Collections\n\n"
+            + "Collections wrap arrays.\n" * 30
+            + "Each collection method returns a new collection.\n",
+            "docs/other.md": "# Other\n\nNothing about it.\n",
+        }
+    )
+    assert sources(search(root, "collection method")) == ["docs/collections.md"]
+    assert sources(search(root, "skip")) == []
+
+
 def test_a_caption_or_an_images_alternative_text_counts(make_project, engine):
     # The Rust book captions its listings (`<Listing number="8-25" caption="Counting
     # occurrences of words ...">`): `occurrences` alone found nothing.
@@ -625,6 +673,26 @@ def test_words_in_a_links_target_do_not_count(make_project, engine):
     assert sources(outcome) == ["docs/question_mark.md"]
     # Words a link shows still count.
     assert sources(search(root, "other page"))[0] == "docs/reenter.md"
+
+
+def test_words_in_a_link_definition_over_two_lines_do_not_count(make_project, engine):
+    # The Rails Guides write 392 of their link definitions with the target on the next
+    # line (`[`decrement_counter`]:` then an indented URL): `CounterCache` in the URLs
+    # put the callbacks guide among the answers to "counter cache".
+    root = make_project(
+        {
+            "docs/callbacks.md": "# Callbacks\n\n"
+            + "".join(f"Skip callback number {n} with [`skip_{n}`].\n" for n in range(6))
+            + "\n[`skip_1`]:\n    https://api.example.org/classes/CounterCache/ClassMethods.html"
+            "#method-i-skip\n",
+            "docs/associations.md": "# Associations\n\n"
+            + "Associations tie models together.\n" * 30
+            + "The counter cache option keeps a count of the records.\n",
+            "docs/other.md": "# Other\n\nNothing about it.\n",
+        }
+    )
+
+    assert sources(search(root, "counter cache")) == ["docs/associations.md"]
 
 
 @pytest.mark.parametrize("suffix", [".rst", ".txt", ".md"])

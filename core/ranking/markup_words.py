@@ -1,13 +1,14 @@
 """The words of a document that are its markup, blanked so they count for nothing (as
 many spaces: line numbers and columns are kept). In markdown: an HTML comment (`<!--
-YAML ... -->`), a tag's attributes (`style="font-size: 2em"`; not a caption, a title or an
-image's alternative text: a reader sees those), a link's target
+YAML ... -->`), a tag's attributes (`style="font-size: 2em"`, on one line or over several;
+not a caption, a title or an image's alternative text: a reader sees those), an attribute
+list (`{.collection-method}`, `{test="skip"}`), a link's target
 (`[text](../std/question_mark.md)`) and a link reference definition (`[q_mark]:
-https://...#the-question-mark-operator`): the page they point to says it; an mdBook
-include's path (`{{#include ...}}`). In any document, reStructuredText's markup words: a
-directive's name (`.. code-block::`), a label, a role's name (`:meth:`) and a role's or a
-link's target after its text (`` :meth:`caveats <QuerySet.bulk_create>` ``)
-(tiers/file_hits.read_file reads a file so)."""
+https://...#the-question-mark-operator`, its target perhaps on the next line): the page
+they point to says it; an mdBook include's path (`{{#include ...}}`). In any document,
+reStructuredText's markup words: a directive's name (`.. code-block::`), a label, a
+role's name (`:meth:`) and a role's or a link's target after its text (`` :meth:`caveats
+<QuerySet.bulk_create>` ``) (tiers/file_hits.read_file reads a file so)."""
 
 from __future__ import annotations
 
@@ -23,8 +24,12 @@ def without_markup_words(text: str, kind: str) -> str:
             counted = _HTML_COMMENT.sub(_blanked_lines, counted)
         if "=" in counted and "<" in counted:
             counted = _ATTRIBUTED_TAG.sub(_blanked_but_shown, counted)
+            counted = _TAG_OVER_LINES.sub(_blanked_but_shown, counted)
+        if "{" in counted:
+            counted = _ATTRIBUTE_LIST.sub(_blanked, counted)
         if "](" in counted or "]:" in counted:
             counted = _LINK_TARGET.sub(_blanked, counted)
+            counted = _LINK_DEFINITION_OVER_TWO_LINES.sub(_blanked_lines, counted)
         if "{{#" in counted:
             counted = _BOOK_INCLUDE.sub(_blanked, counted)
     if ".. " in counted:
@@ -54,22 +59,35 @@ _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 
 # An HTML tag with attributes, on one line (`<p align="center" style="font-size: 2em">`).
 _ATTRIBUTED_TAG = re.compile(r"<[A-Za-z][\w-]*[ \t][^<>\n]*=[^<>\n]*>")
+# One spread over lines (pydantic's newsletter form: `<input` and `type="email"`,
+# `placeholder="Email"` on lines of their own), told by an attribute's grammar.
+_TAG_OVER_LINES = re.compile(
+    r"<[A-Za-z][\w-]*(?=[ \t]*\n)"
+    r"(?:\s+[\w:@.-]+(?:=(?:\"[^\"<>]*\"|'[^'<>]*'|[^\s\"'=<>`]+))?)+\s*/?>"
+)
+# An attribute list (Pandoc's, kramdown's, Python-Markdown's) ending a line: after a
+# heading (Laravel's docs: `#### `binary()` {.collection-method}`), after a fence's
+# language (pydantic's: `python {test="skip" upgrade="skip"}`), after an empty link
+# (mkdocs-autorefs' anchor `[](){#id}`) or alone (`{: #id .note }`).
+_ATTRIBUTE = r"(?:[#.][\w-]+|[\w-]+=(?:\"[^\"\n]*\"|'[^'\n]*'))"
+_ATTRIBUTE_LIST = re.compile(
+    rf"\{{:?[ \t]*{_ATTRIBUTE}(?:[ \t]+{_ATTRIBUTE})*[ \t]*\}}[ \t]*$", re.MULTILINE
+)
 # An attribute whose value a reader sees: a caption (mdBook's `<Listing caption="...">`),
 # a title, an image's alternative text.
 _SHOWN_ATTRIBUTE = re.compile(r"\b(?:caption|title|alt)=([\"'])([^\"'<>\n]*)\1", re.IGNORECASE)
 
 
 def _blanked_but_shown(found: re.Match[str]) -> str:
-    """An HTML tag blanked but for the values of the attributes a reader sees."""
+    """An HTML tag blanked but for the values of the attributes a reader sees (and its
+    line ends)."""
     tag = found.group()
     kept = [(shown.start(2), shown.end(2)) for shown in _SHOWN_ATTRIBUTE.finditer(tag)]
-    if not kept:
-        return " " * len(tag)
     parts, at = [], 0
     for start, end in kept:
-        parts += [" " * (start - at), tag[start:end]]
+        parts += [_NOT_NEWLINE.sub(" ", tag[at:start]), tag[start:end]]
         at = end
-    return "".join(parts) + " " * (len(tag) - at)
+    return "".join(parts) + _NOT_NEWLINE.sub(" ", tag[at:])
 
 
 # A markdown link's target, after its text (`](../std/result/question_mark.md)`, an
@@ -78,6 +96,12 @@ _LINK_TARGET = re.compile(
     r'(?<=\])\([^()\s]*(?:[ \t]+"[^"\n]*")?\)'
     r"|^ {0,3}\[[^\]\n]+\]:[ \t]*\S[^\n]*",
     re.MULTILINE,
+)
+
+# A link reference definition with its target on the next line, indented (the Rails
+# Guides': `[`decrement_counter`]:`, then `    https://api.rubyonrails.org/...`).
+_LINK_DEFINITION_OVER_TWO_LINES = re.compile(
+    r"^ {0,3}\[[^\]\n]+\]:[ \t]*\n[ \t]+\S+(?:[ \t]+[\"'(][^\n]*)?$", re.MULTILINE
 )
 
 

@@ -26,6 +26,23 @@ _TOCTREE = re.compile(r"\.\.[ \t]+toctree::")
 # Rust book ends each chapter with dozens, a URL's words matching a question's. A span
 # mostly made of them points elsewhere too.
 LINK_DEFINITION = re.compile(r" {0,3}\[([^\]]+)\]:[ \t]*\S+")  # its label, grouped
+# One whose target is on the next line, indented (the Rails Guides write 392 so:
+# `[`decrement_counter`]:`, then `    https://api.rubyonrails.org/...`): its label's line,
+# and the target's.
+LINK_LABEL_ALONE = re.compile(r" {0,3}\[([^\]]+)\]:[ \t]*$")
+LINK_TARGET_BELOW = re.compile(r"[ \t]+\S+(?:[ \t]+[\"'(][^\n]*)?$")
+
+
+def defines_a_link_over_two_lines(lines: list[str], index: int) -> bool:
+    """Whether line `index` is the label of a link reference definition whose target is
+    the line under it."""
+    return (
+        index + 1 < len(lines)
+        and bool(LINK_LABEL_ALONE.match(lines[index]))
+        and bool(LINK_TARGET_BELOW.match(lines[index + 1]))
+    )
+
+
 _LIST_MARKS = frozenset("-*+0123456789")
 # In code, the lines that bring names in from elsewhere: an import block names what a
 # question is about without saying anything of it. A span of code more than
@@ -99,8 +116,8 @@ def imports_only(lines: list[str], line_terms: Mapping[int, Mapping[str, int]]) 
 def _link_lines(lines: list[str]) -> list[bool]:
     """Per line of a document, whether it only points elsewhere: a list item that is a
     link (markdown's `* [Install](#install)`, reStructuredText's `* :doc:`Install
-    <install>``), a link reference definition, a Sphinx `.. toctree::` and the pages it
-    lists."""
+    <install>``), a link reference definition (over one line or two), a Sphinx
+    `.. toctree::` and the pages it lists."""
     marked = [
         (
             line.lstrip(" \t")[:1] in _LIST_MARKS
@@ -109,6 +126,9 @@ def _link_lines(lines: list[str]) -> list[bool]:
         or (line[:4].lstrip(" ")[:1] == "[" and bool(LINK_DEFINITION.match(line)))
         for line in lines
     ]
+    for index, line in enumerate(lines):
+        if line.rstrip().endswith("]:") and defines_a_link_over_two_lines(lines, index):
+            marked[index] = marked[index + 1] = True
     for start, line in enumerate(lines):
         if "toctree::" not in line or not _TOCTREE.match(line.strip()):
             continue

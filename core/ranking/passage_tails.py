@@ -10,7 +10,7 @@ import re
 from bisect import bisect_left
 
 from .fenced_blocks import FencedBlocks, trimmed_span
-from .navigation import LINK_DEFINITION
+from .navigation import LINK_DEFINITION, LINK_LABEL_ALONE, defines_a_link_over_two_lines
 from .prose_bounds import ENDS_A_SENTENCE, STARTS_A_BLOCK
 from .section_headings import SectionHeadings
 from .spans import Span, heading_alone
@@ -21,9 +21,9 @@ _CALLOUT = re.compile(
     r"[ \t]*(?:(?:!!!|\?\?\?)\+?[ \t]+\w.*|>[ \t]*\[![A-Za-z]+\][ \t]*|:::+[ \t]*\w[^:]*)$"
 )
 # A line that only names the section after it, for links: reStructuredText's label,
-# MyST's target, an empty HTML anchor.
+# MyST's target, an empty HTML anchor, mkdocs-autorefs' empty link (`[](){#extra-fields}`).
 _ANCHOR = re.compile(
-    r"[ \t]*(?:\.\.[ \t]+_[^:]+:|\([\w.:-]+\)="
+    r"[ \t]*(?:\.\.[ \t]+_[^:]+:|\([\w.:-]+\)=|\[\]\([^()\s]*\)\{[^{}\n]*\}"
     r"|<a[ \t]+(?:name|id)=[\"'][^\"']*[\"'][ \t]*>[ \t]*</a>)[ \t]*$",
     re.IGNORECASE,
 )
@@ -137,7 +137,15 @@ class PassageTails:
             return trimmed_span(self.lines, Span(span.start, last))
         if line.lstrip(" ")[:1] == "<" and _MARKUP_ALONE.match(line):
             return trimmed_span(self.lines, Span(span.start, last))
-        found = LINK_DEFINITION.match(line)
+        # A definition, perhaps with its target under its label's line (or cut from it).
+        found = LINK_DEFINITION.match(line) or LINK_LABEL_ALONE.match(line)
+        if (
+            found is None
+            and last - span.start >= 2
+            and defines_a_link_over_two_lines(self.lines, last - 1)
+        ):
+            last -= 1
+            found = LINK_LABEL_ALONE.match(self.lines[last])
         if found is not None:
             label = f"[{found.group(1).lower()}]"
             shown = "\n".join(self.lines[span.start : last]).lower()
