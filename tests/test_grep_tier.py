@@ -318,6 +318,32 @@ def test_a_module_of_imports_alone_ranks_below_code_using_the_names(make_project
     assert found.index("src/pkg/config.py") < found.index("src/pkg/__init__.py"), found
 
 
+def test_a_ruby_file_of_requires_alone_ranks_below_code_using_the_names(make_project, engine):
+    # Rails' frameworks open with a file of `require` and `autoload` lines naming every
+    # part: it outranked the implementation, as pytest's imports once did.
+    requires = "".join(f'require "shipping/part{n}"\n' for n in range(30))
+    root = make_project(
+        {
+            "lib/shipping.rb": "# frozen_string_literal: true\n\n"
+            + requires
+            + 'require "shipping/retry_policy"\nrequire_relative "shipping/retry_policy/jitter"\n'
+            "module Shipping\n  autoload :RetryPolicy\n  autoload :Jitter, 'shipping/jitter'\nend\n",
+            "lib/shipping/retry_policy.rb": "module Shipping\n  class RetryPolicy\n"
+            "    # Waits longer after each attempt, with jitter added to the delay.\n"
+            "    def delay(attempt)\n      base * 2**attempt + jitter\n    end\n  end\nend\n",
+            "lib/shipping/carrier.rb": "module Shipping\n  class Carrier\n"
+            "    # Hands the parcel over; the retry policy decides when to try again.\n"
+            "    def ship(parcel)\n      send(parcel)\n    end\n  end\nend\n",
+        }
+    )
+    outcome = search(root, "retry policy jitter", paths=("lib",))
+    assert sources(outcome)[0] == "lib/shipping/retry_policy.rb", sources(outcome)
+    # A file of requires alone weighs as one of imports, though it holds every term.
+    requiring = search(root, "shipping part retry policy", paths=("lib",))
+    hit = next(hit for hit in requiring.hits if hit.source == "lib/shipping.rb")
+    assert "(imports only)" in dict(hit.terms), hit.terms
+
+
 def test_inflections_and_identifier_parts_are_found(make_project, engine):
     root = make_project(
         {

@@ -57,7 +57,10 @@ _IMPORT = re.compile(
     # (`mod name {` holds it, and is no import), `extern crate name;` links one.
     r"|pub(?:\([^)]*\))?[ \t]+(?:use[ \t]|mod[ \t]+\w+[ \t]*;)|mod[ \t]+\w+[ \t]*;"
     r"|extern[ \t]+crate[ \t]"
-    r"|#[ \t]*include\b|(?:const|let|var)[ \t]+[\w{}, \t]+=[ \t]*require\("
+    r"|#[ \t]*include\b|(?:const|let|var|local)[ \t]+[\w{}, \t]+=[ \t]*require\b"
+    # Ruby: `require "x"`, `require_relative "x"`, `autoload :Name` (Rails' frameworks open
+    # with a file of them).
+    r"|require(?:_relative)?[ \t(]+['\"]|autoload[ \t(]+:"
     r"|package[ \t]+[\w.]+;?[ \t]*$"
     r"|export[ \t].*\bfrom[ \t]+['\"]|\}[ \t]*from[ \t]+['\"]"
     # An export list names what is defined elsewhere in the file, as an import names what
