@@ -502,6 +502,8 @@ def test_dated_posts_are_told_by_their_folder_or_their_name():
         "doc/changelogs/CHANGELOG_IOJS.md", "CHANGES_LEGACY.txt",
         # A version's notes named for it: Vim's `runtime/doc/version9.txt`.
         "runtime/doc/version9.txt", "docs/version-2.1.md", "doc/version_8.2.rst",
+        # The version first: the Rails Guides' `7_2_release_notes.md`.
+        "guides/source/7_2_release_notes.md", "docs/3.0-changelog.md", "v2_changes.rst",
     ]  # fmt: skip
     others = [
         "docs/guide/workers.md", "news/views.py", "blog/models.py", "docs/blogging.md",
@@ -510,7 +512,8 @@ def test_dated_posts_are_told_by_their_folder_or_their_name():
         "docs/changelogs/upgrading_to_okhttp_4.md", "docs/news_feed.md",
         "docs/relnotes-tool.md", "docs/changelog-oldest-first.md", "docs/news-older.md",
         "docs/versioning.md", "docs/version.md", "src/version9.c", "docs/versions/api.md",
-        "docs/changelog_guidelines.md", "NEWS_FEED.py",
+        "docs/changelog_guidelines.md", "NEWS_FEED.py", "docs/2fa_changes_explained.md",
+        "docs/v2_migration.md",
     ]  # fmt: skip
     assert [path for path in posts if not is_dated_post(path)] == []
     assert [path for path in others if is_dated_post(path)] == []
@@ -2375,6 +2378,25 @@ def test_the_newest_edition_of_a_page_among_the_files_found_is_the_current_one()
         "k6/v0.47.x/using-k6/checks.md", "k6/v2.2.x/using-k6/checks.md",
     }  # fmt: skip
     assert role_weigher(keys("response in version 4"), found=found)("api/4x/response.md") is AS_IS
+
+
+def test_code_kept_for_an_older_major_version_weighs_less_beside_the_current_code():
+    # pydantic ships its previous major version as `pydantic/v1/`: `pydantic/v1/networks.py`
+    # came first for "email validator import", before `pydantic/networks.py`. An API's
+    # `api/v1/` and `api/v2/` handlers are both current code; so is a `v1/` alone.
+    found = [
+        "pydantic/networks.py", "pydantic/v1/networks.py", "pydantic/v1/typing.py",
+        "api/v1/users.go", "api/v2/users.go", "server/legacy/auth.py",
+    ]  # fmt: skip
+    role_of = role_weigher(keys("email validator import"), found=found)
+
+    demoted = {path for path in found if role_of(path).weight < 1}
+
+    assert demoted == {"pydantic/v1/networks.py"}
+    assert (
+        role_weigher(keys("email validator in v1"), found=found)("pydantic/v1/networks.py") is AS_IS
+    )
+    assert role_weigher(keys("email validator import"))("pydantic/v1/networks.py") is AS_IS
 
 
 def test_a_version_folder_is_told_by_its_number():

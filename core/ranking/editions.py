@@ -5,7 +5,8 @@ A site that keeps every version of its docs side by side (Express' `api/3x/`, `a
 version. The newest version of a page is the current one, unless a folder that names no
 version (jq's `dev/`) holds that page too: then every numbered version is older. A
 version's folder that names no number (Docusaurus' `versioned_docs/`, `legacy/`) always
-holds older editions.
+holds older editions. Code in a version's folder is an older copy only beside the current
+code of the same path (a library shipping its previous major version as a subpackage).
 """
 
 from __future__ import annotations
@@ -68,6 +69,16 @@ class Editions:
         if page is None:  # not among the files found: nothing newer found either
             return False
         return page.unversioned or version < max(page.versions)
+
+    def is_replaced(self, path: str) -> bool:
+        """Whether `path`, code, is in a version's folder beside the current code it is an
+        older copy of: the same path without that folder is among the files found
+        (pydantic's `pydantic/v1/networks.py` beside `pydantic/networks.py`; not an API's
+        `api/v1/` beside its `api/v2/`, both served)."""
+        found = VERSIONED_PATH.search(path)
+        if found is None:
+            return False
+        return path[: found.start(1)] + path[found.end(1) + 1 :] in self.paths
 
 
 def _pages_under(parent: str, paths: Collection[str]) -> dict[str, _Page]:

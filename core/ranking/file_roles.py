@@ -102,6 +102,8 @@ _ASKS_ABOUT_TYPES = frozenset({"type", "typescript", "declar", "signatur", "stub
 _DECLARATION_SUFFIXES = (".d.ts", ".d.mts", ".d.cts", ".pyi")
 # A version number in the query (`0.28`) asks about news too.
 _VERSION = re.compile(r"\d+(?:\.\d+)+")
+# A version named (`v1`, `v2.1`) asks about an older edition.
+_VERSION_NAMED = re.compile(r"v\d+(?:\.\d+)*")
 
 # A folder of tests (pytest's own `testing/`, Go's `testdata/`, mypy's `test-data/`, GCC's
 # `testsuite/`, test `fixtures/`, a Gradle source set's `jvmTest/`, `androidTest/`,
@@ -128,7 +130,8 @@ _TEST_PATH = re.compile(
 # older entries moved out: `ChangeLog-old.md`, `CHANGELOG_PRE_v30.md`), its
 # pieces' folder (towncrier's `changelog.d/`, `changelog/`, `changes/`, `newsfragments/`;
 # not okhttp's `changelogs/`, which keeps the upgrade guides too), an announcement's name,
-# a version's notes named for it (Vim's `version9.txt`); only for documents
+# a version's notes named for it (Vim's `version9.txt`) or named for their version first
+# (the Rails Guides' `7_2_release_notes.md`); only for documents
 # (spans.document_kind).
 _POST_PATH = re.compile(
     r"(?:^|/)(?:blog|_?posts|news|changelog(?:\.d)?|changes|newsfragments|rel(?:ease)?[-_]?notes"
@@ -136,6 +139,7 @@ _POST_PATH = re.compile(
     r"|(?:^|/)(?:changelog|changes|history|news|rel(?:ease)?[-_]?notes)"
     r"(?:[-_](?:v?\d[\w.]*?|old|archive|pre[-_]?v?\d[\w.]*?))?"
     r"(?:\.[a-z]+)?$"
+    r"|(?:^|/)v?\d[\d._-]*?[-_](?:changelog|changes|rel(?:ease)?[-_]?notes)(?:\.[a-z]+)?$"
     r"|(?:^|/)[^/]*[-_]announcement\.[a-z]+$"
     r"|(?:^|/)version[-_]?v?\d[\w.]*?\.[a-z]+$",
     re.IGNORECASE,
@@ -261,10 +265,13 @@ def is_older_edition(path: str) -> bool:
 def older_editions(found: Collection[str] | None = None) -> Callable[[str], bool]:
     """Tells an older edition of the docs by its path (is_older_edition); among `found`,
     the files a query found, only a page a newer edition among them has too (editions.py,
-    which reads `found` only once a path in a version's folder is asked about)."""
+    which reads `found` only once a path in a version's folder is asked about); and among
+    them, code in a version's folder beside the current code of its path."""
     editions = Editions(found) if found is not None else None
 
     def older(path: str) -> bool:
+        if document_kind(path) == "code" and not path.endswith(YAML_SUFFIXES):
+            return editions is not None and editions.is_replaced(path)
         return is_older_edition(path) and (editions is None or editions.is_older(path))
 
     return older
@@ -338,7 +345,9 @@ def role_weigher(
     declarations = DECLARATIONS_WEIGHT < 1 and not _ASKS_ABOUT_TYPES.intersection(keys)
     paperwork = PAPERWORK_WEIGHT < 1 and not _ASKS_ABOUT_PAPERWORK.intersection(keys)
     versions = VERSIONED_WEIGHT < 1 and not (
-        _ASKS_ABOUT_VERSIONS.intersection(keys) or any(map(_VERSION.fullmatch, keys))
+        _ASKS_ABOUT_VERSIONS.intersection(keys)
+        or any(map(_VERSION.fullmatch, keys))
+        or any(map(_VERSION_NAMED.fullmatch, keys))
     )
     older = older_editions(found)
 
