@@ -327,7 +327,8 @@ def test_a_ruby_file_of_requires_alone_ranks_below_code_using_the_names(make_pro
             "lib/shipping.rb": "# frozen_string_literal: true\n\n"
             + requires
             + 'require "shipping/retry_policy"\nrequire_relative "shipping/retry_policy/jitter"\n'
-            "module Shipping\n  autoload :RetryPolicy\n  autoload :Jitter, 'shipping/jitter'\nend\n",
+            "module Shipping\n  autoload :RetryPolicy\n"
+            "  autoload :Jitter, 'shipping/jitter'\nend\n",
             "lib/shipping/retry_policy.rb": "module Shipping\n  class RetryPolicy\n"
             "    # Waits longer after each attempt, with jitter added to the delay.\n"
             "    def delay(attempt)\n      base * 2**attempt + jitter\n    end\n  end\nend\n",

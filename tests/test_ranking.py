@@ -1822,6 +1822,148 @@ def test_of_two_spans_holding_a_definition_the_one_with_its_doc_comment_wins():
     assert chooser.best([Span(1, 4), Span(0, 1)])[2] == Span(1, 4)
 
 
+# Laravel's Session\Store and Routing\UrlGenerator, cut down: methods under `/** ... */`
+# docblocks.
+_PHP_STORE = (
+    "<?php\n"
+    "\n"
+    "class Store\n"
+    "{\n"
+    "    /**\n"
+    "     * Age the flash data for the session.\n"
+    "     *\n"
+    "     * @return void\n"
+    "     */\n"
+    "    public function ageFlashData()\n"
+    "    {\n"
+    "        $this->forget($this->get('_flash.old', []));\n"
+    "\n"
+    "        $this->touch('_flash.step0');\n"
+    "        $this->touch('_flash.step1');\n"
+    "        $this->touch('_flash.step2');\n"
+    "        $this->touch('_flash.step3');\n"
+    "        $this->touch('_flash.step4');\n"
+    "        $this->touch('_flash.step5');\n"
+    "        $this->touch('_flash.step6');\n"
+    "        $this->touch('_flash.step7');\n"
+    "        $this->touch('_flash.step8');\n"
+    "        $this->touch('_flash.step9');\n"
+    "        $this->touch('_flash.step10');\n"
+    "        $this->touch('_flash.step11');\n"
+    "        $this->touch('_flash.step12');\n"
+    "        $this->touch('_flash.step13');\n"
+    "        $this->touch('_flash.step14');\n"
+    "        $this->touch('_flash.step15');\n"
+    "        $this->touch('_flash.step16');\n"
+    "        $this->touch('_flash.step17');\n"
+    "        $this->touch('_flash.step18');\n"
+    "        $this->touch('_flash.step19');\n"
+    "        $this->touch('_flash.step20');\n"
+    "        $this->touch('_flash.step21');\n"
+    "\n"
+    "        $this->put('_flash.old', $this->get('_flash.new', []));\n"
+    "\n"
+    "        $this->put('_flash.new', []);\n"
+    "    }\n"
+    "\n"
+    "    /**\n"
+    "     * Remove the given keys from the old flash data of the session.\n"
+    "     *\n"
+    "     * @param  array  $keys\n"
+    "     * @param  bool  $strict\n"
+    "     * @param  string|null  $connection\n"
+    "     * @return void\n"
+    "     */\n"
+    "    protected function removeFromOldFlashData("
+    "array $keys, $strict = false, $connection = null)\n"
+    "    {\n"
+    "        $this->put('_flash.old', array_diff($this->get('_flash.old', []), $keys));\n"
+    "    }\n"
+    "\n"
+    "    /**\n"
+    "     * Get the name of the session.\n"
+    "     *\n"
+    "     * @return string\n"
+    "     */\n"
+    "    public function getName()\n"
+    "    {\n"
+    "        return $this->name;\n"
+    "    }\n"
+    "}\n"
+)
+_PHP_URLS = (
+    "<?php\n"
+    "\n"
+    "class UrlGenerator\n"
+    "{\n"
+    "    /**\n"
+    "     * Create a signed route URL for a named route.\n"
+    "     * @param  \\BackedEnum|string  $name\n"
+    "     * @param  mixed  $parameters\n"
+    "     * @param  \\DateTimeInterface|\\DateInterval|int|null  $expiration\n"
+    "     * @param  bool  $absolute\n"
+    "     * @return string\n"
+    "     * @throws \\InvalidArgumentException\n"
+    "     */\n"
+    "    public function signedRoute("
+    "$name, $parameters = [], $expiration = null, $absolute = true)\n"
+    "        $this->ensureSignedRouteParametersAreNotReserved(\n"
+    "            $parameters = Arr::wrap($parameters)\n"
+    "        );\n"
+    "        if ($expiration) {\n"
+    "            $parameters = $parameters + ['expires' => $this->availableAt($expiration)];\n"
+    "\n"
+    "        $key = call_user_func($this->keyResolver);\n"
+    "\n"
+    "        return $this->route($name, $parameters + [\n"
+    "            'signature' => hash_hmac(\n"
+    "                'sha256',\n"
+    "                $this->route($name, $parameters, $absolute),\n"
+    "                is_array($key) ? $key[0] : $key\n"
+    "            ),\n"
+    "        ], $absolute);\n"
+    "    }\n"
+    "\n"
+    "    /**\n"
+    "     * Ensure the given signed route parameters are not reserved.\n"
+    "     *\n"
+    "     * @param  mixed  $parameters\n"
+    "     * @return void\n"
+    "     *\n"
+    "     * @throws \\InvalidArgumentException\n"
+    "     */\n"
+    "    protected function ensureSignedRouteParametersAreNotReserved($parameters)\n"
+    "    {\n"
+    "        if (array_key_exists('signature', $parameters)) {\n"
+    "            throw new InvalidArgumentException(\n"
+    '                \'"Signature" is a reserved parameter when generating signed routes. '
+    "Please rename your route parameter.'\n"
+    "            );\n"
+    "        }\n"
+    "\n"
+    "        if (array_key_exists('expires', $parameters)) {\n"
+)
+
+
+def test_a_passage_of_code_does_not_end_on_the_doc_comment_of_a_definition_it_leaves_out():
+    # The passage ran on into `removeFromOldFlashData`'s docblock and ended on its `*/`.
+    cut = snippet(_PHP_STORE, "src/Session/Store.php", "flash data session", 1500)
+    last = cut.text.rstrip().split("\n")[-1].strip()
+    assert not last.startswith(("*", "/*")), cut.text
+
+
+def test_a_passage_of_code_does_not_start_inside_a_doc_comment():
+    # A second passage started on a docblock's ` */`, under the marker standing for the
+    # description it cut off.
+    query = "How is a signed URL's signature verified against the app key?"
+    cut = snippet(_PHP_URLS, "src/Routing/UrlGenerator.php", query, 1500)
+    passages = cut.text.split("\n")
+    starts = [passages[0]] + [
+        passages[i + 1] for i, line in enumerate(passages[:-1]) if line.startswith("[lines ")
+    ]
+    assert not any(start.strip().startswith("*") for start in starts), cut.text
+
+
 @pytest.mark.parametrize(
     ("path", "comment", "opener"),
     [

@@ -15,7 +15,7 @@ _CLOSING_WORDS = frozenset({"end", "fi", "done", "esac"})
 # Comments, Haskell's, Lua's and SQL's `--` and Lisp's `;;` too; with decorators and
 # attributes, what leads into a definition.
 COMMENT_MARKERS = ("#", "//", "/*", "*", "///", "--", ";;")
-_LEAD_INS = ("@", *COMMENT_MARKERS)
+LEAD_INS = ("@", *COMMENT_MARKERS)
 # A C++ template's header over the definition it templates, perhaps over a few lines.
 _TEMPLATE_HEADER = re.compile(r"template[ \t]*<")
 TEMPLATE_REACH = 6
@@ -23,6 +23,16 @@ TEMPLATE_REACH = 6
 
 def indentation(line: str) -> int:
     return len(line) - len(line.lstrip(" \t"))
+
+
+def lead_in_alone(lines: list[str], start: int, end: int) -> bool:
+    """Whether lines `start` to `end` of code are only comments and decorators leading into
+    the line after them: a docblock without the definition it documents."""
+    return (
+        start < end < len(lines)
+        and bool(lines[end].strip())
+        and all(lines[index].lstrip(" \t").startswith(LEAD_INS) for index in range(start, end))
+    )
 
 
 def is_closer(line: str) -> bool:
@@ -205,7 +215,7 @@ def lead_in_start(lines: list[str], start: int, level: int) -> int:
         above = lines[first - 1]
         text = above.strip()
         indent = indentation(above)
-        if text.startswith(_LEAD_INS) and (
+        if text.startswith(LEAD_INS) and (
             indent == level or (indent == level + 1 and text.startswith("*"))
         ):
             first -= 1

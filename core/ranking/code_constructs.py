@@ -86,6 +86,22 @@ class OpenConstructs:
         construct = constructs[before]
         return construct if construct.first < index <= construct.last else None
 
+    def past_closing_comment(self, index: int, end: int) -> int:
+        """Line `index`, or the line after it (before `end`) when it closes a block comment:
+        a passage starting on a docblock's ` */` (the line before a match, tried as a
+        lead-in) shows the definition under the marker for what the docblock says of it
+        (Laravel's UrlGenerator)."""
+        construct = self.around(index)
+        if (
+            construct is None
+            or construct.is_string
+            or index != construct.last
+            or index + 1 >= end
+            or not self.lines[construct.first].lstrip().startswith("/*")
+        ):
+            return index
+        return index + 1
+
     def readable_start(self, index: int) -> int:
         """Where a passage that would start on line `index` starts to be read whole: the
         line its construct opened on, and for a Python docstring the definition it

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
+from .code_blocks import LEAD_INS as _LEAD_INS
+from .code_definitions import defines_a_name
 from .fenced_blocks import FencedBlocks, trimmed_span
 from .navigation import LINK_DEFINITION, LINK_LABEL_ALONE, defines_a_link_over_two_lines
 from .prose_bounds import ENDS_A_SENTENCE, STARTS_A_BLOCK
@@ -59,9 +61,32 @@ class PassageTails:
             shorter = self._without_cut_callout(shorter)
             shorter = self._without_cut_sentence(shorter)
             shorter = self._without_rule_or_unused_definition(shorter)
+            shorter = self._without_lead_in(shorter)
             if shorter == span:
                 return span
             span = shorter
+
+    def _without_lead_in(self, span: Span) -> Span:
+        """In code, without the comments and decorators ending a passage (after a blank line,
+        or a block comment) that lead into a definition it does not show (Laravel's
+        Session\\Store: a method served with the next one's docblock, ending on its `*/`, not
+        its signature). A comment on the code under it is kept."""
+        if self.kind != "code" or span.end >= len(self.lines):
+            return span
+        lines = self.lines
+        first = span.end
+        while first > span.start and lines[first - 1].lstrip(" \t").startswith(_LEAD_INS):
+            first -= 1
+        if first == span.end or first == span.start:
+            return span
+        if lines[first - 1].strip() and not lines[first].lstrip().startswith("/*"):
+            return span  # a comment inside the code above it, not a lead-in after it
+        after = span.end  # the line the lead-in leads into, past what the passage shows of it
+        while after < len(lines) and lines[after].lstrip(" \t").startswith(_LEAD_INS):
+            after += 1
+        if after == len(lines) or not defines_a_name(lines, after):
+            return span  # a comment on the code under it (pydantic's union.rs), kept
+        return trimmed_span(lines, Span(span.start, first))
 
     def _without_bare_heading(self, span: Span) -> Span:
         starts = self.sections.starts

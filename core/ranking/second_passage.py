@@ -4,6 +4,7 @@ and the answer sits in another)."""
 
 from __future__ import annotations
 
+from .code_blocks import lead_in_alone
 from .inline_tests import inside
 from .span_choice import MARKER_CHARS, SpanChooser
 from .spans import Span, heading_alone, mostly_within, written_lines
@@ -31,8 +32,9 @@ def second_passage(
     """The best span elsewhere in the file (`after_only`: below `chosen`) that fits the
     room `chosen` leaves, when it holds at least SECOND_SHARE of what the first holds:
     never a table of contents, nor a heading alone (it answers nothing, and has no room
-    to grow into its section), nor the file's own tests unless they are asked about
-    (they call the code the first shows)."""
+    to grow into its section), nor a doc comment without its definition (Laravel's
+    docblocks are blocks of their own by their indentation), nor the file's own tests
+    unless they are asked about (they call the code the first shows)."""
     lines = chooser.lines
     room = chooser.max_chars - chooser.size(chosen) - MARKER_CHARS
     if room < SECOND_MIN_CHARS:
@@ -44,6 +46,7 @@ def second_passage(
         if ((span.end <= chosen.start and not after_only) or span.start >= chosen.end)
         and not is_navigation(span)
         and not heading_alone(lines, chooser.headings, span.start, span.end)
+        and not (chooser.code and lead_in_alone(lines, span.start, span.end))
         and not (chooser.tests and inside(span, chooser.tests))
     ]  # fmt: skip
     best = chooser.best(outside, room)

@@ -201,6 +201,7 @@ class SpanChooser(SentenceWindows, DefinitionSpans):
             for index in self.matching[first:last]
         } or {span.start}
         if self.constructs is not None:  # or where a signature or docstring cut in two starts
+            starts = {self.constructs.past_closing_comment(start, span.end) for start in starts}
             starts |= {
                 start
                 for start in map(self.constructs.readable_start, list(starts))
