@@ -1353,6 +1353,34 @@ def test_machine_data_is_left_out_unless_asked_for(make_project, engine):
     assert "docs/src/androidMain/baseline-prof.txt" in sources(wanted)
 
 
+def test_a_page_written_one_paragraph_per_line_is_prose_not_one_line_data(make_project, engine):
+    # Laravel's docs write a paragraph per line: two paragraphs of over 1,000 characters
+    # made a page of 2,120 "minified or one-line data", and it was dropped. Chinese prose
+    # has hardly a space; a keyword list (Vim's syntax files) and a one-line record do not
+    # read as prose, and stay machine data.
+    english = (
+        "Since queue workers are long-lived processes, they will not notice changes to "
+        "your code without being restarted, so the simplest way to deploy is to restart "
+        "the workers during your deployment process. "
+    ) * 6
+    chinese = "队列工作进程是长期运行的进程，不重启就不会注意到代码的变化。部署时重启它们。" * 30
+    keywords = "syn keyword jamKeyword " + " ".join(f"Restart{n}Workers" for n in range(120))
+    record = "{" + ", ".join(f'"worker{n}": {{"restart": {n}, "queue": "q{n}"}}' for n in range(60))
+    root = make_project(
+        {
+            "docs/queues.md": f"# Queues\n\n## Restarting\n\n{english}\n\n{english}\n",
+            "docs/zh/queues.md": f"# 队列\n\n{chinese}\n\n{chinese} (Horizon)\n",
+            "docs/jam.vim": f"{keywords}\n{keywords}\n",
+            "docs/workers.js": f"var workers = {record}}};\n" * 2,
+        }
+    )
+    assert len(english) > 1000 and len(chinese) > 1000 and "\n" not in chinese
+    outcome = search(root, "restart workers")
+    assert sources(outcome) == ["docs/queues.md"]
+    assert sorted(f.source for f in outcome.filtered) == ["docs/jam.vim", "docs/workers.js"]
+    assert sources(search(root, "horizon")) == ["docs/zh/queues.md"]
+
+
 def test_identical_copies_are_served_once_under_the_original_name(make_project, engine):
     text = "# Skill\n\nDeploy with the rollout wave.\n"
     root = make_project(
