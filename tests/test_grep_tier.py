@@ -1381,6 +1381,31 @@ def test_a_page_written_one_paragraph_per_line_is_prose_not_one_line_data(make_p
     assert sources(search(root, "horizon")) == ["docs/zh/queues.md"]
 
 
+def test_a_data_uri_is_served_and_ranked_without_its_payload(make_project, engine):
+    # Laravel's mcp.md shows a 35 KB screenshot inline, `![...](data:image/png;base64,...)`:
+    # as the most of a page it made the page machine data, as less it was served as 450
+    # characters of base64. Its payload is no text: shown as `…`, counted as nothing.
+    payload = "iVBORw0KGgoAAAANSUhEUgAABOAAAAROCAMAAABKc73cAAAA81BMVEX" * 40
+    guide = (
+        "# OAuth\n\n## Authorization View\n\n"
+        "Publish the authorization view, then tell Passport to use it.\n\n"
+        "This view is shown to the user to approve the agent's authorization request.\n\n"
+        "![Authorization screen example](data:image/png;base64,{}==)\n\n"
+        "## Scopes\n\nScopes limit what a token may do.\n"
+    )
+    root = make_project(
+        {
+            "docs/oauth.md": guide.format(payload * 20),  # most of the page
+            "docs/mcp.md": guide.format(payload) + "A long guide.\n" * 300,
+        }
+    )
+    outcome = search(root, "authorization view screen")
+    assert sorted(sources(outcome)) == ["docs/mcp.md", "docs/oauth.md"]
+    for hit in outcome.hits:
+        assert "![Authorization screen example](data:image/png;base64,…)" in hit.content
+        assert "iVBORw0K" not in hit.content
+
+
 def test_identical_copies_are_served_once_under_the_original_name(make_project, engine):
     text = "# Skill\n\nDeploy with the rollout wave.\n"
     root = make_project(

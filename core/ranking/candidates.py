@@ -226,7 +226,9 @@ def rerank_by_structure(
             rescored.append(entry)
             continue
         tests = inline_tests(found.lines, entry.path) if tests_count_less else []
-        length = candidates.lengths.get(entry.path, found.size)
+        # The file as read, when less than the search counted: a data URI's payload is
+        # left out (data_uris.py), no length of the text.
+        length = min(candidates.lengths.get(entry.path, found.size), found.size)
         in_path = path_terms(entry.path, matcher)
         fields = _FileFields(found, entry.path, length, in_path, scorer, matcher, by_section)
         counted_apart = found.view is not None or found.markup_left_out

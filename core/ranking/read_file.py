@@ -32,7 +32,7 @@ class ReadFile:
     @property
     def size(self) -> int:
         """The length ranking counts: a notebook's cells, not its outputs (an image is
-        most of a notebook's bytes)."""
+        most of a notebook's bytes); a file without its data URIs' payloads."""
         return len(self.view.text.encode()) if self.view is not None else self.document.size
 
     @cached_property

@@ -16,6 +16,7 @@ from ..models import FilteredHit, Hit, noun_for
 from ..ranking.analysis import Term
 from ..ranking.bm25 import Scorer
 from ..ranking.candidates import RankedFile
+from ..ranking.data_uris import without_data_payloads
 from ..ranking.file_roles import BUILT_OUTPUT, older_editions
 from ..ranking.machine_data import machine_data_kind
 from ..ranking.markup_words import without_markup_words
@@ -57,8 +58,12 @@ def read_in(request: TierRequest, path: str) -> TextFile:
 
 def read_file(document: TextFile, path: str, matcher: TermMatcher) -> ReadFile:
     """A file as ranking and snippets read it: a notebook as its cells' text (its outputs
-    and metadata left out, notebooks.py), any other file as it is; in a document, its
-    markup's words count for nothing (markup_words.py)."""
+    and metadata left out, notebooks.py), any other file as it is, but for its data URIs'
+    payloads (data_uris.py); in a document, its markup's words count for nothing
+    (markup_words.py)."""
+    shown = without_data_payloads(document.text)
+    if shown != document.text:
+        document = replace(document, text=shown, size=len(shown.encode()))
     view = notebook_view(document.text) if is_notebook(path) else None
     text = view.text if view else document.text
     kind = document_kind(path)
