@@ -49,6 +49,19 @@ _BUNDLER_RUNTIME = re.compile(
     r'|\bparcelRequire\b|throw \w+\.code="MODULE_NOT_FOUND",\w+\}'
 )
 BUNDLE_HEAD_LINES = 10
+# Rollup's output has no runtime, but rollup's own wrappers open it (Rails commits its
+# bundles: actiontext/app/assets/javascripts/actiontext.esm.js, a copy of activestorage's
+# direct_upload.js among others): its UMD wrapper's `global = typeof globalThis !==
+# 'undefined' ? globalThis : global || self`, its CommonJS plugin's helpers
+# (`commonjsGlobal`, `getDefaultExportFromCjs`) and a CommonJS module it wraps (`var
+# sparkMd5 = {\n  exports: {}\n};`, then `(function(module, exports) {`). Only at the
+# top: Vite's tests of its CSS plugin hold the UMD line in a string further down.
+_ROLLUP_WRAPPER = re.compile(
+    r"typeof globalThis !== [\"']undefined[\"'] \? globalThis : global \|\| self"
+    r"|^var commonjsGlobal = |^function getDefaultExportFromCjs\b"
+    r"|^var [\w$]+ = \{\s*exports: \{\}\s*\};?\s*(?:\n\s*)*\(function ?\(module\b",
+    re.MULTILINE,
+)
 _HTML_SUFFIXES = (".html", ".htm", ".xhtml")
 HTML_HEAD_LINES = 40
 TRAILER_LINES = 12
@@ -123,12 +136,15 @@ def _head(lines: Sequence[str]) -> Iterator[str]:
 
 
 def _built_output(path: str, lines: Sequence[str]) -> bool:
-    """A bundle (its source-map trailer, its bundler's runtime) or a generated site's page
-    (its generator tag or footer): told by the last lines or the first ones."""
+    """A bundle (its source-map trailer, its bundler's runtime or rollup's wrappers) or a
+    generated site's page (its generator tag or footer): told by the last lines or the
+    first ones."""
     tail = [line for line in lines[-TRAILER_LINES:] if line.strip()]
     if tail and _SOURCE_MAP_TRAILER.match(tail[-1]):
         return True
     if any(_BUNDLER_RUNTIME.search(line) for line in lines[:BUNDLE_HEAD_LINES]):
+        return True
+    if _ROLLUP_WRAPPER.search("\n".join(lines[:BUNDLE_HEAD_LINES])):
         return True
     if not path.lower().endswith(_HTML_SUFFIXES):
         return False
