@@ -38,6 +38,7 @@ DOC_EXTENSIONS = {
     ".adoc": "*.adoc",
     ".asciidoc": "*.asciidoc",
     ".org": "*.org",  # Org mode: Emacs packages' manuals (Magit's docs/magit.org)
+    ".rdoc": "*.rdoc",  # RDoc: Ruby projects' READMEs (Rails' activerecord/README.rdoc)
     ".txt": "*.txt",  # only inside a documentation folder (see is_documentation)
     ".ipynb": "*.ipynb",  # Jupyter notebooks: read as their cells' text (ranking/notebooks.py)
     # Manual pages (roff), only inside a documentation folder (`man/man1/fzf.1`): elsewhere

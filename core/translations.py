@@ -47,10 +47,11 @@ AMBIGUOUS_CODES = frozenset(
 )
 # A name ending in a tag after `_` or `-` (`README_zh-CN`, `README-de`).
 _JOINED_TAG = re.compile(r"(.+?)[_-]([a-z]{2}(?:[-_][A-Za-z]{2,4})?)")
-# The documents spans.py reads as markdown, AsciiDoc or plain text (notebooks aside).
+# The documents spans.py reads as markdown, AsciiDoc, Org, RDoc or plain text (notebooks
+# aside).
 DOCUMENT_SUFFIXES = (
     ".md", ".markdown", ".mdx", ".mdown", ".rmd", ".qmd", ".livemd", ".mdc", ".rst", ".adoc",
-    ".asciidoc", ".org", ".txt",
+    ".asciidoc", ".org", ".rdoc", ".txt",
 )  # fmt: skip
 ORIGINAL = ""  # the tag of an untagged name (`README.md`)
 

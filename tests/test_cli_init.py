@@ -571,6 +571,56 @@ def test_the_readme_of_each_module_is_documentation_not_code(capsys, make_projec
     assert all(not hit["source"].endswith(".md") for hit in hits)
 
 
+def test_rdoc_readmes_are_documentation_not_code(capsys, make_project):
+    # Rails keeps a README.rdoc in each framework's folder (activerecord/README.rdoc): init
+    # knew no `.rdoc`, so seven of them were in no docs scope, and where the modules'
+    # READMEs were all RDoc the code scope took them, with no `include` to keep them out.
+    root = make_project(
+        {
+            "README.md": "# Framework\n",
+            "guides/source/intro.md": "# Introduction\n\nStart here.\n",
+            "guides/source/widgets.md": "# Widgets\n\nBuild a widget.\n",
+            "widgets/README.rdoc": "= Widgets -- Reusable widgets\n\n"
+            "== Download and installation\n\nThe latest version is installed with gem.\n",
+            "widgets/lib/widgets/w1.rb": "module Widgets\n  def self.download; end\nend\n",
+            "widgets/lib/widgets/w2.rb": "module Widgets\nend\n",
+            "widgets/lib/widgets/w3.rb": "module Widgets\nend\n",
+            "gadgets/README.rdoc": "= Gadgets\n\n== Installation\n\nInstall with gem.\n",
+            "gadgets/lib/g1.rb": "module Gadgets\n  def self.installation; end\nend\n",
+            "gadgets/lib/g2.rb": "module Gadgets\nend\n",
+            "gadgets/lib/g3.rb": "module Gadgets\nend\n",
+        }
+    )
+    init(capsys, root)
+    scopes = scopes_of((root / ".tierscope.yaml").read_text())
+
+    assert {"gadgets/README.rdoc", "widgets/README.rdoc"} <= set(scopes["docs"].grep_paths)
+    assert "*.rdoc" in scopes["docs"].include
+    assert "*.rb" in scopes["code"].include
+    assert not any(glob.endswith(".rdoc") for glob in scopes["code"].include)
+    hits, _ = query(capsys, root, "widgets download installation", "--scope", "code")
+    assert all(not hit["source"].endswith(".rdoc") for hit in hits)
+    hits, _ = query(capsys, root, "widgets download installation", "--scope", "docs")
+    assert hits[0]["source"] == "widgets/README.rdoc"
+    assert "== Download and installation" in hits[0]["content"]
+    assert document_kind("activerecord/README.rdoc") != "code"
+
+
+def test_a_root_readme_in_rdoc_is_documentation(capsys, make_project):
+    root = make_project(
+        {
+            "README.rdoc": "= Rack\n\n== Installation\n\nInstall it with gem.\n",
+            "lib/rack.rb": "module Rack\nend\n",
+            "lib/rack/builder.rb": "module Rack\n  class Builder; end\nend\n",
+        }
+    )
+    _, out, _ = init(capsys, root, "--dry-run")
+    scopes = scopes_of(out)
+
+    assert scopes["docs"].grep_paths == ("README.rdoc",)
+    assert scopes["code"].grep_paths == ("lib/",)
+
+
 def test_a_folder_of_code_documented_page_by_page_is_documentation_too(capsys, make_project):
     # clap's examples/: a tutorial page beside each example program. Markdown fixtures of
     # a folder's tests (FastAPI's scripts/tests/) are no documentation.

@@ -201,6 +201,26 @@ def test_asciidoc_listing_blocks_hold_no_headings():
     assert titles(text, "a.adoc") == [("== Run it", 2), ("== Next", 2)]
 
 
+def test_rdoc_headings_start_sections():
+    # Rails' frameworks keep their READMEs in RDoc (activerecord/README.rdoc): `= Title`,
+    # `== Section`; its verbatim text is indented, and a rule is three dashes or more.
+    text = (
+        "= Active Record -- Object-relational mapping\n\nIntro.\n\n"
+        "== Download and installation\n\n  $ gem install activerecord\n\n"
+        "  = not a heading\n\n----\n\n=== Source code\n\nOn GitHub.\n\n== License\n\nMIT.\n"
+    )
+    assert titles(text, "activerecord/README.rdoc") == [
+        ("= Active Record -- Object-relational mapping", 1),
+        ("== Download and installation", 2), ("=== Source code", 3), ("== License", 2),
+    ]  # fmt: skip
+    cut = snippet(text, "activerecord/README.rdoc", "installation gem", max_chars=70)
+    assert cut.text == "== Download and installation\n\n  $ gem install activerecord"
+    terms = structure_terms(
+        split_lines(text), {5: {"instal": 1}}, "README.rdoc", TermMatcher(query_terms("install"))
+    )
+    assert terms == frozenset({"instal"})
+
+
 def test_markdown_setext_headings_start_sections():
     text = (
         "Guide\n=====\n\nIntro about budgets.\n\nSetup\n-----\n\nInstall it.\n\n"

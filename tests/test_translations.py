@@ -129,8 +129,13 @@ def test_a_translated_page_is_told_by_its_path(path, translated):
 def test_the_documents_told_apart_by_language_are_those_read_as_documents():
     # translations.py cannot import ranking (ranking imports it): its list of document
     # suffixes is written out, and must stay the one spans.py reads (notebooks aside).
-    from tierscope.ranking.spans import ASCIIDOC_SUFFIXES, MARKDOWN_SUFFIXES, PLAIN_SUFFIXES
+    from tierscope.ranking.spans import (
+        ASCIIDOC_SUFFIXES,
+        MARKDOWN_SUFFIXES,
+        PLAIN_SUFFIXES,
+        RDOC_SUFFIX,
+    )
     from tierscope.translations import DOCUMENT_SUFFIXES
 
     read = (MARKDOWN_SUFFIXES - {".ipynb"}) | ASCIIDOC_SUFFIXES | (PLAIN_SUFFIXES - {""})
-    assert set(DOCUMENT_SUFFIXES) == read | {".org"}
+    assert set(DOCUMENT_SUFFIXES) == read | {".org", RDOC_SUFFIX}

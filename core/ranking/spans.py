@@ -5,9 +5,9 @@ of text a file is.
 Headings are markdown's (`## Title`, a title underlined with `===` or `---`, or an HTML
 heading such as `<h3 name="config">`); in a Vim help file, its sections and tagged
 entries; reStructuredText's and plain text's (a title underlined with a repeated
-punctuation character, a Sphinx object description), an AsciiDoc file's, a manual page's
-and an Org file's are rst_headings.py's, asciidoc_text.py's, roff_text.py's and
-org_text.py's."""
+punctuation character, a Sphinx object description), an AsciiDoc file's, a manual page's,
+an Org file's and an RDoc file's are rst_headings.py's, asciidoc_text.py's, roff_text.py's,
+org_text.py's and rdoc_text.py's."""
 
 from __future__ import annotations
 
@@ -23,6 +23,8 @@ MARKDOWN_SUFFIXES = frozenset(
     {".md", ".markdown", ".mdx", ".mdown", ".rmd", ".qmd", ".livemd", ".mdc", ".ipynb"}
 )
 ASCIIDOC_SUFFIXES = frozenset({".adoc", ".asciidoc"})
+# RDoc, in which Ruby projects write their READMEs (Rails' activerecord/README.rdoc).
+RDOC_SUFFIX = ".rdoc"
 PLAIN_SUFFIXES = frozenset({".txt", ".rst", ""})
 # Manual pages, written in roff (`man/man1/fzf.1`).
 ROFF_SUFFIXES = frozenset({*(f".{section}" for section in range(1, 10)), ".man"})
@@ -111,6 +113,8 @@ def document_kind(path: str) -> str:
         return "plain"
     if suffix in ROFF_SUFFIXES:
         return "roff"
+    if suffix == RDOC_SUFFIX:
+        return "rdoc"
     return "org" if suffix == ".org" else "code"
 
 
@@ -159,6 +163,10 @@ def _document_headings(lines: list[str], path: str) -> list[Heading]:
         from .org_text import org_headings
 
         return org_headings(lines)
+    if kind == "rdoc":
+        from .rdoc_text import rdoc_headings
+
+        return rdoc_headings(lines)
     return []
 
 

@@ -31,8 +31,9 @@ def _org_heading_words(line: str) -> str:
 
 
 # A document's heading line as its words, by kind: without a markdown `#` in plain text
-# (pandoc's MANUAL.txt), an AsciiDoc title's `=`, an Org headline's stars or an entry's
-# bullet and colons; a Vim help file's, a manual page's and an underlined title's as written.
+# (pandoc's MANUAL.txt), an AsciiDoc or RDoc title's `=`, an Org headline's stars or an
+# entry's bullet and colons; a Vim help file's, a manual page's and an underlined title's
+# as written.
 # Sphinx's description of one object: the name it describes, without the directive nor
 # its arguments (`.. method:: QuerySet.bulk_create(objs)`, `.. envvar:: PYTEST_ADDOPTS`).
 _OBJECT_NAME = re.compile(r"[ \t]*\.\.[ \t]+[\w:-]+::[ \t]+([^\s(]+)")
@@ -48,6 +49,7 @@ _HEADING_WORDS: dict[str, Callable[[str], str]] = {
     "roff": lambda line: line,
     "org": _org_heading_words,
     "asciidoc": lambda line: line.lstrip("= "),
+    "rdoc": lambda line: line.lstrip("= "),
 }
 
 
@@ -89,7 +91,7 @@ def structure_names(
                 names.append(line.lstrip(" #"))
             elif _is_html_title(lines, index, fenced):
                 names.append(html_text(line))
-    elif kind in _HEADING_WORDS:  # the headings spans.py, roff_text.py, org_text.py read
+    elif kind in _HEADING_WORDS:  # the headings spans.document_headings finds
         words = _HEADING_WORDS[kind]
         titles = {heading.title for heading in document_headings(lines, path)}
         names += [words(lines[n - 1]) for n in line_terms if n - 1 in titles]
