@@ -504,6 +504,9 @@ def test_dated_posts_are_told_by_their_folder_or_their_name():
         "runtime/doc/version9.txt", "docs/version-2.1.md", "doc/version_8.2.rst",
         # The version first: the Rails Guides' `7_2_release_notes.md`.
         "guides/source/7_2_release_notes.md", "docs/3.0-changelog.md", "v2_changes.rst",
+        # Any changelog's conventional name, in any kind of document: Rust's `RELEASES.md`,
+        # a Ruby gem's `History.rdoc` or `CHANGELOG.rdoc`.
+        "RELEASES.md", "History.rdoc", "CHANGELOG.rdoc", "NEWS.org", "ChangeLog",
     ]  # fmt: skip
     others = [
         "docs/guide/workers.md", "news/views.py", "blog/models.py", "docs/blogging.md",
@@ -514,6 +517,9 @@ def test_dated_posts_are_told_by_their_folder_or_their_name():
         "docs/versioning.md", "docs/version.md", "src/version9.c", "docs/versions/api.md",
         "docs/changelog_guidelines.md", "NEWS_FEED.py", "docs/2fa_changes_explained.md",
         "docs/v2_migration.md",
+        # A page about releases (Phoenix's guides/deployment/releases.md), and the release
+        # process (Laravel's RELEASE.md).
+        "guides/deployment/releases.md", "RELEASE.md",
     ]  # fmt: skip
     assert [path for path in posts if not is_dated_post(path)] == []
     assert [path for path in others if is_dated_post(path)] == []

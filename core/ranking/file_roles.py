@@ -144,12 +144,13 @@ _POST_PATH = re.compile(
     r"|(?:^|/)version[-_]?v?\d[\w.]*?\.[a-z]+$",
     re.IGNORECASE,
 )
-# A changelog named in capitals, as a project's own files are, with a word after its name
-# (Node's `CHANGELOG_IOJS.md` beside `CHANGELOG_V18.md`); in lower case such a name may be
-# a page about changelogs (`changelog_guidelines.md`).
+# A changelog named in capitals, as a project's own files are: with a word after its name
+# (Node's `CHANGELOG_IOJS.md` beside `CHANGELOG_V18.md`), or `RELEASES.md` (Rust's). In
+# lower case such a name may be a page about changelogs (`changelog_guidelines.md`) or
+# about releases (Phoenix's guides/deployment/releases.md).
 _CAPITALS_POST_NAME = re.compile(
-    r"(?:^|/)(?:CHANGELOG|CHANGES|HISTORY|NEWS|RELEASE[-_]?NOTES)[-_][A-Z0-9][A-Z0-9_.-]*"
-    r"\.(?:md|markdown|rst|txt|adoc)$"
+    r"(?:^|/)(?:(?:CHANGELOG|CHANGES|HISTORY|NEWS|RELEASE[-_]?NOTES)[-_][A-Z0-9][A-Z0-9_.-]*"
+    r"|RELEASES)\.(?:md|markdown|rst|txt|adoc|rdoc|org)$"
 )
 
 
