@@ -17,6 +17,7 @@ from pathlib import Path
 
 from .copied_pages import LISTED_PAGES, copies_or_stubs
 from .ignore_rules import BUILTIN_EXCLUDED_DIRS
+from .module_readmes import ModuleReadmes
 from .project import is_inside
 from .project_walk import walk_files
 from .ranking.spans import YAML_SUFFIXES
@@ -107,10 +108,6 @@ TEST_FOLDER_NAMES = frozenset(
 # The contributing guide GitHub's folder keeps (the project's own, for its contributors):
 # documentation, though the folder is hidden.
 GITHUB_GUIDES = tuple(f".github/CONTRIBUTING{ext}" for ext in (".md", ".rst", ".txt"))
-# A module's README (`README.md`, `readme.rst`...), and how deep under the root one is
-# still a module's: `protection/README.md`, `packages/legacy/README.md`.
-_README = re.compile(r"readme\.[a-z]+$", re.IGNORECASE)
-MODULE_README_DEPTH = 2
 # How deep under a top-level folder a folder named for documentation is still the
 # project's: `packages/docs/` (a monorepo's), `axum/src/docs/` (a crate's rustdoc pages).
 NESTED_DOCS_DEPTH = 2
@@ -155,8 +152,9 @@ class ProjectSurvey:
     # monorepo's; `axum/src/docs`, a crate's).
     nested_docs: tuple[FolderSurvey, ...]
     top_docs: tuple[str, ...]  # documentation files in the root
-    # The README of each module kept one or two levels down (`protection/README.md`,
-    # `packages/legacy/README.md`), root-relative, sorted.
+    # The README of each module one to MODULE_README_DEPTH folders deep
+    # (`protection/README.md`, `src/Illuminate/Database/README.md`; module_readmes.py),
+    # root-relative, sorted.
     module_readmes: tuple[str, ...]
     top_sources: Counter[str]  # language -> source files in the root
     top_source_files: tuple[str, ...]
@@ -193,7 +191,7 @@ def survey_project(root: Path) -> ProjectSurvey:
         folders=counted.folders.surveys(),
         nested_docs=counted.nested.surveys(),
         top_docs=(*counted.top_docs, *(name for name in GITHUB_GUIDES if _is_file(root, name))),
-        module_readmes=tuple(sorted(counted.module_readmes)),
+        module_readmes=counted.module_readmes.paths(),
         top_sources=counted.top_sources,
         top_source_files=tuple(counted.top_source_files),
         collections=_project_collections(registry, root),
@@ -283,7 +281,7 @@ class _Counter:
         self.folders = _Folders()  # top-level folders
         self.nested = _Folders()  # documentation folders one level down (`packages/docs`)
         self.top_docs: list[str] = []
-        self.module_readmes: list[str] = []
+        self.module_readmes = ModuleReadmes()
         self.top_sources: Counter[str] = Counter()
         self.top_source_files: list[str] = []
         # The names of text files in documentation folders that are no documentation.
@@ -338,12 +336,12 @@ class _Counter:
                 pages = self.pages.setdefault(top, [])
                 if len(pages) < LISTED_PAGES:
                     pages.append(relative)
-            if (
-                suffix in DOC_EXTENSIONS
-                and _README.match(walked.path.name)
-                and len(folders_under) < MODULE_README_DEPTH
-            ):
-                self.module_readmes.append(relative.replace(os.sep, "/"))
+            self.module_readmes.see(
+                folders,
+                walked.path.name,
+                document=suffix in DOC_EXTENSIONS and top.lower() not in TEST_FOLDER_NAMES,
+                source=suffix in LANGUAGES,
+            )
             inner = folders_under[:NESTED_DOCS_DEPTH]
             for depth, name in enumerate(inner, start=1):
                 lowered = name.lower()

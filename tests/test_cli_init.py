@@ -621,6 +621,70 @@ def test_a_root_readme_in_rdoc_is_documentation(capsys, make_project):
     assert scopes["code"].grep_paths == ("lib/",)
 
 
+def test_module_readmes_three_folders_deep_are_documentation(capsys, make_project):
+    # Laravel's components are src/Illuminate/<Component>/, and two of them keep a README
+    # (src/Illuminate/Database/README.md: Capsule outside Laravel): init took READMEs two
+    # folders deep at most. Three deep, a README is a module's only where it is the first
+    # README on its path (not Vite's packages/create-vite/template-react/README.md, below
+    # packages/create-vite/README.md) and its folder holds code (not ripgrep's
+    # benchsuite/runs/<date>/, a run's results).
+    files = {
+        f"src/Illuminate/{component}/{name}.php": "<?php\nclass C {}\n"
+        for component in ("Database", "Queue", "Support")
+        for name in ("C1", "C2", "C3")
+    }
+    files.update(
+        {
+            "README.md": "# Framework\n",
+            "docs/guide.md": "# Guide\n\nStart here.\n",
+            "src/Illuminate/Database/README.md": "# Database\n\nUse Capsule outside.\n",
+            "src/Illuminate/Queue/README.md": "# Queue\n\nUse the queue outside.\n",
+            "src/Illuminate/Support/Facades/README.md": "# Four folders deep\n",
+            "src/Illuminate/Support/Facades/F.php": "<?php\nclass F {}\n",
+            "packages/create/README.md": "# Create\n\nScaffold a project.\n",
+            "packages/create/index.js": "export function create() {}\n",
+            "packages/create/template-react/README.md": "# A template's readme\n",
+            "packages/create/template-react/main.js": "export const app = 1\n",
+            "bench/runs/2020-10-14/README.md": "# The machine of this run\n",
+            "bench/runs/2020-10-14/raw.csv": "name,time\n",
+            "bench/run.py": "def run():\n    pass\n",
+        }
+    )
+    root = make_project(files)
+    _, out, _ = init(capsys, root, "--dry-run")
+    docs = scopes_of(out)["docs"]
+
+    assert docs.grep_paths == (
+        "docs/", "README.md", "packages/create/README.md",
+        "src/Illuminate/Database/README.md", "src/Illuminate/Queue/README.md",
+    )  # fmt: skip
+
+
+def test_readmes_among_tests_are_no_documentation(capsys, make_project):
+    # pydantic's tests/mypy/README.md and tests/typechecking/README.md (notes on running
+    # those tests) were in the docs scope as modules' READMEs, though the documents inside
+    # a folder of tests are left out of it.
+    root = make_project(
+        {
+            "README.md": "# Models\n",
+            "docs/config.md": "# Configuration\n\nThe mypy plugin settings.\n",
+            "docs/models.md": "# Models\n",
+            "pydantic/main.py": "class BaseModel:\n    pass\n",
+            "pydantic/mypy.py": "def plugin(version):\n    pass\n",
+            "pydantic/fields.py": "def Field():\n    pass\n",
+            "tests/mypy/README.md": "# Mypy tests\n\nThe mypy plugin settings tested.\n",
+            "tests/mypy/test_mypy.py": "def test_mypy():\n    pass\n",
+            "tests/typechecking/README.md": "# Type checking tests\n",
+            "tests/test_main.py": "def test_main():\n    pass\n",
+        }
+    )
+    _, out, _ = init(capsys, root, "--dry-run")
+    scopes = scopes_of(out)
+
+    assert scopes["docs"].grep_paths == ("docs/", "README.md")
+    assert "tests/" in scopes["code"].grep_paths
+
+
 def test_a_folder_of_code_documented_page_by_page_is_documentation_too(capsys, make_project):
     # clap's examples/: a tutorial page beside each example program. Markdown fixtures of
     # a folder's tests (FastAPI's scripts/tests/) are no documentation.

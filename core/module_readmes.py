@@ -1,0 +1,65 @@
+"""The READMEs of a project's modules, which `tierscope init` puts in the docs scope: each
+module's own reference, often (okhttp's okcurl/README.md, Vite's
+packages/plugin-legacy/README.md, Laravel's src/Illuminate/Database/README.md on using
+the database outside Laravel). The survey (project_survey.py) shows every file of a
+folder to a ModuleReadmes, which keeps the READMEs that are a module's:
+
+- one or two folders deep, any (`okcurl/`, `packages/plugin-legacy/`);
+- three folders deep (Laravel's components: src/Illuminate/Queue/), the first README on
+  its path, in a folder that holds source code. Deeper than two, a README below another
+  is a part of that one's module, a template or an example (Vite's
+  packages/create-vite/template-react/, Vim's runtime/syntax/generator/; git's
+  t/unit-tests/clar/ below t/README), and one beside no code documents no module
+  (ripgrep's benchsuite/runs/2022-12-16-archlinux-duff/, a benchmark run's machine);
+- never among tests (pydantic's tests/mypy/README.md, on running those tests).
+"""
+
+from __future__ import annotations
+
+import re
+
+# A module's README (`README.md`, `readme.rst`...): a document by its extension.
+README = re.compile(r"readme\.[a-z]+$", re.IGNORECASE)
+# Any README, documents or not (git's t/README, Vim's runtime/syntax/README.txt): one
+# covers the folders below it.
+_ANY_README = re.compile(r"readme(?:\.[\w.-]+)?$", re.IGNORECASE)
+# How many folders deep a README is a module's as it is: `okcurl/` (one),
+# `packages/legacy/` (two); and how many at most, where it is the first README on its path
+# beside code: `src/Illuminate/Database/` (three).
+AS_IS_DEPTH = 2
+MODULE_README_DEPTH = 3
+
+
+class ModuleReadmes:
+    """The module READMEs among the files of a walk, told once it has seen them all."""
+
+    def __init__(self) -> None:
+        self.found: list[tuple[str, ...]] = []  # a README's folders, then its name
+        self.with_code: set[tuple[str, ...]] = set()  # folders holding code, below too
+        self.with_readme: set[tuple[str, ...]] = set()  # folders holding any README
+
+    def see(self, folders: list[str], name: str, *, document: bool, source: bool) -> None:
+        """One file of a folder: `folders` from the top-level folder down to its own;
+        whether it is a document the docs scope may take (none among tests), whether it
+        is source code."""
+        if source:
+            for depth in range(1, min(len(folders), MODULE_README_DEPTH) + 1):
+                self.with_code.add(tuple(folders[:depth]))
+        elif len(folders) <= MODULE_README_DEPTH and _ANY_README.match(name):
+            self.with_readme.add(tuple(folders))
+            if document and README.match(name):
+                self.found.append((*folders, name))
+
+    def paths(self) -> tuple[str, ...]:
+        """The module READMEs, root-relative, sorted."""
+        return tuple(
+            sorted("/".join(found) for found in self.found if self._is_a_modules(found[:-1]))
+        )
+
+    def _is_a_modules(self, folders: tuple[str, ...]) -> bool:
+        """Whether a README in `folders` is a module's: it is as it is up to AS_IS_DEPTH;
+        deeper, its folders hold code and none above them holds a README."""
+        if len(folders) <= AS_IS_DEPTH:
+            return True
+        covered = any(folders[:depth] in self.with_readme for depth in range(1, len(folders)))
+        return folders in self.with_code and not covered
