@@ -1799,6 +1799,28 @@ _LONG_DOC_RUST = (
 )
 
 
+def test_a_definition_the_querys_words_spell_run_together_starts_the_snippet():
+    # `stylesheet parse error`: the snippet began at a class whose docstring mentions
+    # `StylesheetParseError`, the definition only after the marker (pydantic's
+    # `collect model fields` and `_fields.collect_model_fields`).
+    helpers = "".join(
+        f'def helper_{n}(value):\n    """Return the value times {n}."""\n    return {n}\n\n\n'
+        for n in range(25)
+    )
+    text = (
+        '"""Stylesheet helpers."""\n\n\nclass Info:\n    """About a stylesheet.\n\n'
+        "    A failed parse raises `StylesheetParseError`, with the error position.\n"
+        '    """\n\n    names: set[str]\n\n\n'
+        + helpers
+        + "class StylesheetParseError(Exception):\n"
+        '    """Raised when a stylesheet cannot be parsed."""\n\n'
+        "    def __init__(self, line, column):\n        self.line = line\n"
+    )
+    for query in ("stylesheet parse error", "StylesheetParseError"):
+        cut = snippet(text, "src/css.py", query, 600)
+        assert cut.text.startswith("class StylesheetParseError(Exception):"), (query, cut.text)
+
+
 def test_a_definition_asked_for_is_served_from_the_doc_comment_lines_that_answer():
     # The window at the signature ran on into the sibling below, whose doc comment holds
     # `default`; the doc comment's "The default value is 512." was left out.

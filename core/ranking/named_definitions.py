@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 
 from .code_blocks import indentation, lead_in_start
 from .matching import TermMatcher
-from .query_asks import names_code
+from .query_asks import names_code, run_together
 
 # A definition of the same name starting at most this many lines below another is its
 # next clause (Elixir's `def humanize(atom) ... do:` then `def humanize(bin) do`).
@@ -28,13 +28,20 @@ def named_definitions(
         return {}, {}
     # A dotted name (`AsyncClient.stream`) is looked up in a question too; a name alone in
     # a question is only part of what is asked.
+    # So is the name its words spell run together (`stylesheet parse error`:
+    # StylesheetParseError), however many they are.
     dotted = any(term.qualifier for term in matcher.terms)
+    joined = None
     if not (dotted or names_code(matcher.terms)):
-        return {}, {}
+        joined = run_together(matcher.terms)
+        if joined is None or joined not in matcher.names:
+            return {}, {}
     from .code_definitions import definitions_of_names, holder_of, holders_asked
 
     starts: dict[int, float] = {}
     found = definitions_of_names(lines, line_terms, matcher)
+    if joined is not None:
+        found = {i: keys for i, keys in found.items() if keys == matcher.names[joined]}
     holders = holders_asked(matcher)
     if holders:  # `AsyncClient.stream`: the `stream` of class AsyncClient, if there is one
         held = {i: keys for i, keys in found.items() if holder_of(lines, i) in holders}

@@ -38,7 +38,6 @@ def query_names(terms: tuple[Term, ...]) -> dict[str, tuple[str, ...]]:
     names: dict[str, tuple[str, ...]] = {}
     if asks_for_uses(terms):
         return names
-    in_compounds = {part for term in terms if term.compound for part in term.parts}
     singles = _single_words(terms)
     keys_of_part = {term.word: term.key for term in singles}
     if any(term.qualifier for term in terms):
@@ -50,7 +49,7 @@ def query_names(terms: tuple[Term, ...]) -> dict[str, tuple[str, ...]]:
         if term.compound:
             parts = tuple(keys_of_part[p] for p in term.parts if p in keys_of_part)
             names[term.key] = (*parts, term.key)
-    words = [term for term in singles if term.word not in in_compounds and not term.option]
+    words = _plain_words(terms, singles)
     asked_alone = few_words(terms)
     for term in words:
         if (asked_alone or term.member) and len(term.word) >= 3:
@@ -59,6 +58,19 @@ def query_names(terms: tuple[Term, ...]) -> dict[str, tuple[str, ...]]:
         joined = "".join(term.word for term in words)
         names.setdefault(joined, tuple(term.key for term in words))
     return names
+
+
+def _plain_words(terms: tuple[Term, ...], singles: list[Term]) -> list[Term]:
+    """The query's single words that are no part of a compound nor an option."""
+    in_compounds = {part for term in terms if term.compound for part in term.parts}
+    return [term for term in singles if term.word not in in_compounds and not term.option]
+
+
+def run_together(terms: tuple[Term, ...]) -> str | None:
+    """The name the query's plain words spell run together (`stylesheet parse error`:
+    stylesheetparseerror, StylesheetParseError's key), if it has two or more."""
+    words = _plain_words(terms, _single_words(terms))
+    return "".join(term.word for term in words) if len(words) > 1 else None
 
 
 def names_looked_up(terms: tuple[Term, ...]) -> frozenset[str]:
