@@ -428,6 +428,29 @@ def test_a_passage_starting_inside_a_code_block_starts_at_its_fence_when_that_fi
     assert tight.text.startswith("import json\n") and len(tight.text) <= 140
 
 
+def test_a_pages_table_of_contents_is_not_served_for_the_headings_it_repeats():
+    # Laravel's docs open each page with a list of links to its own sections: holding
+    # every heading's words, it came first for "revoke or expire API tokens", not the
+    # sections that answer.
+    filler = "This paragraph tells of the feature at some length, as pages do.\n\n"
+    text = (
+        "# Sanctum\n\n- [Introduction](#introduction)\n- [Issuing API Tokens](#issuing)\n"
+        "    - [Revoking Tokens](#revoking-tokens)\n    - [Token Expiration](#token-expiration)\n"
+        "- [Testing](#testing)\n\n## Introduction\n\nSanctum authenticates requests.\n\n"
+        + filler * 4
+        + "## Issuing API Tokens\n\nCall `createToken` to issue an API token.\n\n"
+        + filler * 4
+        + "### Revoking Tokens\n\nRevoke a token by deleting it: `$user->tokens()->delete();`\n\n"
+        "### Token Expiration\n\nSet `expiration` in the config to expire tokens after minutes.\n\n"
+        + filler * 4
+        + "## Testing\n\nUse `Sanctum::actingAs` in tests.\n"
+    )
+    query = "how do I revoke or expire API tokens in tests"
+    cut = snippet(text, "docs/sanctum.md", query, max_chars=600)
+    assert "](#revoking-tokens)" not in cut.text, cut.text
+    assert "Revoke a token by deleting it" in cut.text, cut.text
+
+
 def test_a_passage_does_not_end_on_the_next_sections_label_or_anchor():
     rst = (
         "FAQ\n===\n\nPython 2 Support?\n-----------------\n\n"

@@ -16,6 +16,9 @@ from .spans import Span, document_kind
 # of contents. A span more than NAVIGATION_SHARE of whose lines are such items points at
 # answers rather than giving them: it is never the second passage.
 _LINK_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[[^\]]*\]\([^)]*\)[ \t]*$")
+# One linking to a section of its own page (`- [Revoking Tokens](#revoking-tokens)`): a
+# page's table of contents, repeating its headings.
+_IN_PAGE_LINK_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[[^\]]*\]\(#[^)\s]*\)[ \t]*$")
 NAVIGATION_SHARE = 0.5
 # reStructuredText's: a list item that is a cross-reference alone (`* :doc:`Writing
 # commands <howto/custom-management-commands>``), and Sphinx's table of contents directive,
@@ -84,6 +87,25 @@ def navigation_test(lines: list[str], *, code: bool) -> Callable[[Span], bool]:
         return listed > NAVIGATION_SHARE * (written[span.end] - written[span.start])
 
     return is_navigation
+
+
+def without_contents_lines(
+    lines: list[str], line_terms: Mapping[int, Mapping[str, int]]
+) -> Mapping[int, Mapping[str, int]]:
+    """The lines holding the query's terms (1-based), but for a page's own table of
+    contents: its items repeat the headings of the sections they link to, whose words
+    count there (Laravel's docs: the list atop sanctum.md held every word of "revoke or
+    expire API tokens in tests", and was served instead of the sections)."""
+    contents = {
+        number
+        for number in line_terms
+        if number <= len(lines)
+        and "](#" in lines[number - 1]
+        and _IN_PAGE_LINK_ITEM.match(lines[number - 1])
+    }
+    if not contents or len(contents) == len(line_terms):
+        return line_terms  # a page found by its contents alone is served by them
+    return {number: terms for number, terms in line_terms.items() if number not in contents}
 
 
 def points_elsewhere(lines: list[str], line_terms: Mapping[int, Mapping[str, int]]) -> bool:

@@ -38,6 +38,7 @@ from .file_roles import asks_about_tests
 from .inline_tests import inline_tests
 from .matching import TermMatcher
 from .named_definitions import holders_named, named_definitions, without_qualifiers
+from .navigation import without_contents_lines
 from .passage_ends import PassageEnds
 from .path_terms import path_terms
 from .phrase_pairs import side_by_side
@@ -132,6 +133,7 @@ def cut_snippet(
         weights = _path_terms_weighed(path, weights, matcher)
     if kind == "markdown":  # a table's padding is served (and counted) as one space
         lines = compact_tables(lines)
+        line_terms = without_contents_lines(lines, line_terms)
     headings: dict[int, int] = {}
     levels: dict[int, int] = {}
     if kind == "code":
