@@ -3104,7 +3104,11 @@ def selected(root, region):
 def test_a_code_snippet_prefers_the_block_titled_for_the_query():
     found = snippet(WALKS, "walk.py", "walk depth first", max_chars=300)
     assert found.text.startswith("def walk_depth_first(root):\n")
-    assert (found.line_start, found.line_end) == (1, 5)
+    # The words spell its name run together: the definition looked up, served from its
+    # line on to the cap, its body's first lines after its docstring.
+    assert found.line_start == 1 and "    stack = [iter([root])]" in found.text
+    found = snippet(WALKS, "walk.py", "walk the tree depth first", max_chars=300)
+    assert (found.line_start, found.line_end) == (1, 5)  # a question: its head answers
 
 
 # Textual's App: "how long does a notification stay on screen by default" is answered by

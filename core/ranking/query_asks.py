@@ -38,6 +38,7 @@ def query_names(terms: tuple[Term, ...]) -> dict[str, tuple[str, ...]]:
     names: dict[str, tuple[str, ...]] = {}
     if asks_for_uses(terms):
         return names
+    asked = terms
     singles = _single_words(terms)
     keys_of_part = {term.word: term.key for term in singles}
     if any(term.qualifier for term in terms):
@@ -49,7 +50,7 @@ def query_names(terms: tuple[Term, ...]) -> dict[str, tuple[str, ...]]:
         if term.compound:
             parts = tuple(keys_of_part[p] for p in term.parts if p in keys_of_part)
             names[term.key] = (*parts, term.key)
-    words = _plain_words(terms, singles)
+    words = _plain_words(asked, singles)
     asked_alone = few_words(terms)
     for term in words:
         if (asked_alone or term.member) and len(term.word) >= 3:
