@@ -122,3 +122,36 @@ def test_a_definition_in_a_docstring_example_does_not_restart_the_scan():
     lines, constructs = read(text, "src/on.py")
     assert constructs.readable_start(line_of(lines, "Works for any")) == 0
     assert constructs.readable_start(line_of(lines, "def quit")) == 0
+
+
+def test_a_triple_quote_of_the_other_kind_inside_a_docstring_opens_no_string():
+    # pydantic's networks.py: a `\'\'\'` docstring holding one `"""` made every definition
+    # after it read as inside a string, and example code in a later docstring as a
+    # definition: a passage started in the class above.
+    text = (
+        "class MultiHostUrl:\n"
+        "    def hosts(self):\n"
+        "        '''The hosts.\n\n"
+        "        ```python\n        print(url.hosts())\n"
+        '        """\n'
+        "        [{'host': 'foo.com'}]\n        ```\n"
+        "        '''\n"
+        "        return self._hosts\n\n\n"
+        "class HttpUrl:\n"
+        '    """A type for http URLs.\n\n'
+        "    ```python\n    class MyModel(BaseModel):\n        url: HttpUrl\n    ```\n"
+        '    """\n\n\n'
+        "class Dsn:\n"
+        "    @property\n"
+        "    def host(self) -> str:\n"
+        '        """The required URL host."""\n'
+        "        return self._url.host\n\n\n"
+        "def import_email_validator() -> None:\n"
+        "    global email_validator\n"
+        "    import email_validator\n"
+    )
+    lines, constructs = read(text, "src/networks.py")
+    target = line_of(lines, "def import_email_validator")
+    assert constructs.readable_start(target) == target
+    below = line_of(lines, "global email_validator")
+    assert constructs.readable_start(below) == below

@@ -168,14 +168,32 @@ def _python_anchors(text: str) -> list[int]:
             ):  # fmt: skip
                 found.add(line_start)
             at = text.find(word, at + 1)
-    quotes: list[int] = []
+    bounds = _triple_quoted_bounds(text)
+    return [offset for offset in sorted(found) if offset and bisect_right(bounds, offset) % 2 == 0]
+
+
+def _triple_quoted_bounds(text: str) -> list[int]:
+    """Where each triple-quoted string opens and closes, in order: a string is closed by
+    its own kind of quotes only (pydantic's networks.py holds a `\'\'\'` docstring with
+    one `\"\"\"` inside, which counting both kinds together took for an open string to
+    the end of the file)."""
+    quotes: list[tuple[int, str]] = []
     for quote in _TRIPLE_QUOTES:
         at = text.find(quote)
         while at >= 0:
-            quotes.append(at)
+            quotes.append((at, quote))
             at = text.find(quote, at + 3)
     quotes.sort()
-    return [offset for offset in sorted(found) if offset and bisect_right(quotes, offset) % 2 == 0]
+    bounds: list[int] = []
+    opened: tuple[int, str] | None = None
+    for at, quote in quotes:
+        if opened is None:
+            opened = (at, quote)
+            bounds.append(at)
+        elif quote == opened[1] and at >= opened[0] + 3:
+            bounds.append(at)
+            opened = None
+    return bounds
 
 
 class _Scanner:
