@@ -492,6 +492,23 @@ def test_a_passage_does_not_end_on_a_callout_it_cuts_off(opener):
     assert cut.text.rstrip().endswith("or it never matches."), cut.text
 
 
+def test_a_passage_cut_to_make_room_for_its_heading_does_not_end_on_a_callout():
+    # Laravel's pulse.md: the note's words went to make room for the heading of the
+    # section the passage starts inside, and the passage ended on `> [!NOTE]`.
+    filler = "".join(f"Pulse line {n} describes how cards are registered.\n" for n in range(8))
+    text = (
+        f"# Pulse\n\n## Custom Cards\n\n{filler}\n"
+        "The variables should be passed to their Blade components so the template may change.\n\n"
+        "> [!NOTE]\n"
+        "> If your card is in a package, you will need to register the component with Livewire.\n\n"
+        "## Styling\n\n" + "Styling text here.\n" * 10
+    )
+    query = "make a variable available in every blade template without passing it"
+    cut = snippet(text, "docs/pulse.md", query, max_chars=210)
+    assert cut.text.startswith("## Custom Cards"), cut.text
+    assert cut.text.rstrip().endswith("so the template may change."), cut.text
+
+
 def test_a_passage_cut_short_by_the_next_heading_starts_at_its_paragraph():
     intro = "".join(
         f"Intro line {n} says nothing the question asks about here.\n" for n in range(9)

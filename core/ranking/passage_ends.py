@@ -288,7 +288,8 @@ class PassageEnds:
         """The passage without as many of its last lines as free `needed` characters, when
         none of them holds a query term or (with `keep_blocks`) lies in a fenced block the
         passage opens (the end of its code), and some line is left; else None. In prose,
-        the lines left of a sentence cut so go too, when they may."""
+        the lines left of a sentence cut so go too, when they may, and so does a tail left
+        that says nothing (passage_tails.py)."""
         end = span.end
         freed = 0
         while freed < needed and end - 1 > span.start:
@@ -307,7 +308,11 @@ class PassageEnds:
                 whole -= 1
             if not prose.runs_on(whole):
                 end = whole
-        return trimmed_span(self.lines, Span(span.start, end))
+        shorter = trimmed_span(self.lines, Span(span.start, end))
+        # The tail then left may say nothing: Laravel's pulse.md ended on `> [!NOTE]`, its
+        # note's words cut to make room for a heading. (A passage ending inside a fenced
+        # block keeps it, for the closing fence it makes room for.)
+        return self.tails.trimmed(shorter) if keep_blocks else shorter
 
     def _may_go(self, span: Span, index: int, keep_blocks: bool) -> bool:
         """Whether line `index` of the passage may be left out of its end: it holds no
