@@ -25,13 +25,21 @@ def indentation(line: str) -> int:
     return len(line) - len(line.lstrip(" \t"))
 
 
+def past_lead_in(lines: list[str], start: int, end: int) -> int:
+    """The first line from `start` (before `end`) that is no comment nor decorator: what a
+    lead-in starting there leads into; `end` if none."""
+    while start < end and lines[start].lstrip(" \t").startswith(LEAD_INS):
+        start += 1
+    return start
+
+
 def lead_in_alone(lines: list[str], start: int, end: int) -> bool:
     """Whether lines `start` to `end` of code are only comments and decorators leading into
     the line after them: a docblock without the definition it documents."""
     return (
         start < end < len(lines)
         and bool(lines[end].strip())
-        and all(lines[index].lstrip(" \t").startswith(LEAD_INS) for index in range(start, end))
+        and past_lead_in(lines, start, end) == end
     )
 
 

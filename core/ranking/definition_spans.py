@@ -8,7 +8,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Mapping
 
-from .code_blocks import COMMENT_MARKERS, indentation
+from .code_blocks import indentation, past_lead_in
 from .spans import Span
 
 # The lines of a paragraph of code looked at for the definition it starts: its decorators,
@@ -71,9 +71,9 @@ class DefinitionSpans:
 
         lines = self.lines
         level = indentation(lines[start])
-        first = paragraph.start
-        while first < paragraph.end and lines[first].lstrip(" \t").startswith(COMMENT_MARKERS):
-            first += 1  # a doc comment longer than the lead-in looked at
+        # Past its doc comment and decorators, however long (more than the lead-in looked
+        # at: tokio's are 40 lines).
+        first = past_lead_in(lines, paragraph.start, paragraph.end)
         return any(
             indentation(lines[index]) <= level and defines_a_name(lines, index)
             for index in range(first, min(paragraph.end, first + _LEAD_IN))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
-from .code_blocks import LEAD_INS as _LEAD_INS
+from .code_blocks import LEAD_INS, past_lead_in
 from .code_definitions import defines_a_name
 from .fenced_blocks import FencedBlocks, trimmed_span
 from .navigation import LINK_DEFINITION, LINK_LABEL_ALONE, defines_a_link_over_two_lines
@@ -75,15 +75,14 @@ class PassageTails:
             return span
         lines = self.lines
         first = span.end
-        while first > span.start and lines[first - 1].lstrip(" \t").startswith(_LEAD_INS):
+        while first > span.start and lines[first - 1].lstrip(" \t").startswith(LEAD_INS):
             first -= 1
         if first == span.end or first == span.start:
             return span
         if lines[first - 1].strip() and not lines[first].lstrip().startswith("/*"):
             return span  # a comment inside the code above it, not a lead-in after it
-        after = span.end  # the line the lead-in leads into, past what the passage shows of it
-        while after < len(lines) and lines[after].lstrip(" \t").startswith(_LEAD_INS):
-            after += 1
+        # The line the lead-in leads into, past what the passage shows of it.
+        after = past_lead_in(lines, span.end, len(lines))
         if after == len(lines) or not defines_a_name(lines, after):
             return span  # a comment on the code under it (pydantic's union.rs), kept
         return trimmed_span(lines, Span(span.start, first))
