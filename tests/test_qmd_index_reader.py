@@ -71,3 +71,5 @@ def test_the_fts_expression_ors_every_term_stem_as_a_prefix():
     assert fts_expression(query_terms("ctrl+i")) == '"ctrl"* OR "ctrl i"'
     # An abbreviation also finds the words it stands for.
     assert fts_expression(query_terms("msg")) == '"msg"* OR "messag"*'
+    # An irregular form finds its word's other forms: qmd's porter stemmer keeps them apart.
+    assert fts_expression(query_terms("written")) == '"write"* OR "wrote"* OR "written"*'

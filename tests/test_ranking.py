@@ -256,6 +256,20 @@ def test_british_and_american_spellings_are_one_term():
     assert counts("precise", "precision") == {"precis": 1}
 
 
+def test_an_irregular_form_counts_as_its_word():
+    # Snowball stems `drawn`, `written` and `children` apart from `draw`, `write` and
+    # `child`: docs write the participle and the plural, questions the verb and the noun.
+    text = "Widgets are drawn on layers. It was written in Python; it draws its children."
+    assert counts("draw write child", text) == {"draw": 2, "write": 1, "child": 1}
+    assert counts("drew written children", text) == {"draw": 2, "write": 1, "child": 1}
+    assert counts("override", "Bindings can be overridden, or overrode.") == {"overrid": 2}
+    assert counts("parenthesis", "Matching parentheses are inserted") == {"parenthesi": 1}
+    assert counts("index", "the indices of the rows") == {"index": 1}
+    # Only the forms listed: a word with another reading keeps its own (`left` is no
+    # `leave`, `found` no `find`, `bound` no `bind`).
+    assert counts("leave find bind", "left, found, bound") == {}
+
+
 def test_an_abbreviation_counts_the_words_it_stands_for():
     text = "Set an environment variable: the env var, ENV; messages and a msg."
     assert counts("env var msg", text) == {"env": 3, "var": 2, "msg": 2}

@@ -276,6 +276,13 @@ def test_a_word_with_two_spellings_is_sent_as_both(indexed, argv_log, through_cl
     assert argv[-1] == "lex: kubernetes\nlex: color\nlex: colour"
 
 
+def test_a_word_with_irregular_forms_is_sent_with_them(indexed, argv_log, through_cli):
+    search(make_request(indexed, "kubernetes children"))
+
+    [argv] = logged_calls(argv_log)
+    assert argv[-1] == "lex: kubernetes\nlex: child\nlex: children"
+
+
 def test_an_abbreviation_is_sent_with_the_word_it_stands_for(indexed, argv_log, through_cli):
     search(make_request(indexed, "kubernetes msg"))
 

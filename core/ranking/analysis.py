@@ -17,6 +17,7 @@ from functools import lru_cache
 import Stemmer  # PyStemmer: C Snowball stemmers, ~1 ms to import
 
 from .abbreviations import words_for
+from .irregular_forms import base_word, forms
 from .spelling import american, spellings
 
 _FUNCTION_WORDS = frozenset(
@@ -65,8 +66,15 @@ _STEMMER = Stemmer.Stemmer("english")
 
 @lru_cache(maxsize=65536)
 def stem(part: str) -> str:
-    """The Snowball stem of one lower-case identifier part, in its American spelling."""
-    return _STEMMER.stemWord(american(part))
+    """The Snowball stem of one lower-case identifier part, in its American spelling, read
+    as its base word (`drawn` is `draw`, irregular_forms.py)."""
+    return _STEMMER.stemWord(base_word(american(part)))
+
+
+def written_forms(part: str) -> tuple[str, ...]:
+    """Every way a lower-case word part's word is written: each of its irregular forms
+    (`write`, `wrote`, `written`) in each spelling (`color`, `colour`)."""
+    return tuple(dict.fromkeys(s for form in forms(american(part)) for s in spellings(form)))
 
 
 def split_identifier(word: str) -> list[str]:
@@ -145,13 +153,13 @@ class Term:
 
 def search_prefix(part: str, stemmed: str) -> str:
     """The pattern every form of `part` starts with (letters and digits, `[iy]`, and
-    `(?:..|..)` for a word with a British and an American spelling): the common start of
+    `(?:..|..)` for a word with two spellings or irregular forms): the common start of
     the word and its stem, where a stem ending in `i` may also be spelt with `y` (`polici`
     must find `policy` and `policies`)."""
-    forms = spellings(part)
-    if len(forms) == 1:
+    written = written_forms(part)
+    if len(written) == 1:
         return _spelling_prefix(part, stemmed)
-    prefixes = {_spelling_prefix(form, _STEMMER.stemWord(form)) for form in forms}
+    prefixes = {_spelling_prefix(form, _STEMMER.stemWord(form)) for form in written}
     return "(?:" + "|".join(sorted(prefixes, key=lambda p: (-len(p), p))) + ")"
 
 
@@ -267,12 +275,13 @@ def query_terms(text: str) -> tuple[Term, ...]:
 
 
 def spelt_stems(term: Term) -> tuple[str, ...]:
-    """The stem of each spelling of a single-word term as Snowball spells it (`harbour`
-    and `harbor` for the key `harbor`): for a tool that stems the text itself."""
-    forms = spellings(term.word) if term.word and not term.compound else ()
-    if len(forms) < 2:
+    """The stem of each way a single-word term is written, as Snowball stems it (`harbour`
+    and `harbor` for the key `harbor`; `write`, `wrote` and `written` for `write`): for a
+    tool that stems the text itself."""
+    written = written_forms(term.word) if term.word and not term.compound else ()
+    if len(written) < 2:
         return (term.key, *term.stands_for)
-    return tuple(dict.fromkeys(_STEMMER.stemWord(form) for form in forms))
+    return tuple(dict.fromkeys((*map(_STEMMER.stemWord, written), *term.stands_for)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,103 @@
+"""Irregular forms of a word count as the word, in the query and in the text alike:
+`draw` finds "drawn", `write` finds "written", `child` finds "children", and the other
+way round.
+
+Snowball stems regular inflections together (`draws`, `drawing`) but leaves the irregular
+ones apart, and documentation writes exactly those: "is drawn", "can be overridden", "its
+children". A word part is read as its base word before it is stemmed (`base_word`), so all
+its forms share a term key; a query term's search pattern holds every form (`forms`), so
+ripgrep finds each in the files.
+
+Only the words listed here count. A form with another common reading is left out (`left`
+is also a side, `found` a verb of its own, `bound` a limit; `given`, `known`, `hidden` and
+`frozen` are also adjectives, and a style's values; `built` starts "built-in"), and so is
+a form that starts many other words (`ran` starts `range`, `met` starts `method`), which
+would make every search read more lines.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+# A verb, then its irregular past and participle forms (those Snowball stems apart).
+_VERBS = """
+begin began begun
+break broke broken
+bring brought
+catch caught
+choose chose chosen
+draw drew drawn
+fall fell fallen
+forget forgot forgotten
+grow grew grown
+hang hung
+hold held
+keep kept
+lead led
+lose lost
+overwrite overwrote overwritten
+override overrode overridden
+prove proven
+rewrite rewrote rewritten
+seek sought
+send sent
+show shown
+shrink shrank shrunk
+sleep slept
+speak spoke spoken
+spend spent
+spin spun
+stand stood
+steal stole stolen
+stick stuck
+swing swung
+take took taken
+teach taught
+tell told
+throw threw thrown
+understand understood
+undo undid undone
+wake woke woken
+write wrote written
+"""
+# A noun, then its irregular plural.
+_NOUNS = """
+analysis analyses
+appendix appendices
+axis axes
+child children
+criterion criteria
+ellipsis ellipses
+half halves
+hypothesis hypotheses
+index indices
+matrix matrices
+mouse mice
+parenthesis parentheses
+person people
+radius radii
+vertex vertices
+"""
+
+
+@cache
+def _families() -> dict[str, tuple[str, ...]]:
+    """Every form listed -> all the forms of its word, the base word first."""
+    table: dict[str, tuple[str, ...]] = {}
+    for line in (_VERBS + _NOUNS).split("\n"):
+        family = tuple(line.split())
+        for form in family:
+            table[form] = family
+    return table
+
+
+def base_word(part: str) -> str:
+    """The base word of a lower-case word part (itself when it is no irregular form)."""
+    family = _families().get(part)
+    return family[0] if family else part
+
+
+def forms(part: str) -> tuple[str, ...]:
+    """Every form of a lower-case word part's word, the base word first (the part alone
+    when its word has no irregular form listed)."""
+    return _families().get(part, (part,))
