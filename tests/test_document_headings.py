@@ -578,6 +578,26 @@ def test_a_generic_heading_is_led_by_the_heading_above_it():
     assert "- Add ability to emit non seekable streams" in shown
 
 
+def test_a_heading_under_a_version_is_led_by_the_version():
+    # uv's changelogs: `### Configuration` under `## 0.9.12` said nothing of the release,
+    # and an entry was read as the release of the last version heading shown.
+    text = (
+        "# Changelog\n\n## 0.9.12\n\n### Enhancements\n"
+        + "".join(f"- Enhancement number {n}\n" for n in range(30))
+        + "\n### Configuration\n- Add `APP_NO_DEFAULT_GROUPS` to skip the default groups\n\n"
+        + "".join(f"## 0.9.{n}\n\n### Python\n- Python change {n}\n\n" for n in range(11, 0, -1))
+    )
+    cut = snippet(text, "CHANGELOG.md", "APP_NO_DEFAULT_GROUPS environment variable", max_chars=300)
+    shown = cut.text.splitlines()
+    assert shown[0] == "## 0.9.12", cut.text
+    assert "### Configuration" in shown[1:]
+    assert "- Add `APP_NO_DEFAULT_GROUPS` to skip the default groups" in shown
+    # A heading under a title that names no version is led by its own heading alone.
+    guide = text.replace("## 0.9.12", "## Workspaces")
+    cut = snippet(guide, "docs/guide.md", "APP_NO_DEFAULT_GROUPS environment variable", max_chars=300)
+    assert cut.text.splitlines()[0] == "### Configuration", cut.text
+
+
 def test_the_best_passages_heading_comes_before_a_second_passage():
     # express's History.md: a 5.0.0 line was served without its version heading, and a
     # 2.0.0 entry far below took the room.

@@ -1,6 +1,6 @@
 """The headings a document's lines lie under, as what leads a passage (passage_ends.py):
 the heading of the section a passage starts inside, and the one above it when that
-heading's title says nothing of where it is."""
+heading's title says nothing of where it is or the one above names a version."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ class SectionHeadings:
             return []
         heading = self.starts[found]
         lead = []
-        parent = self._parent_of_generic(heading)
+        parent = self._parent_to_show(heading)
         if parent is not None:
             lead.append(self._span_of(parent, start))
         if not self.holds(start):
@@ -74,12 +74,21 @@ class SectionHeadings:
             end += 1
         return Span(heading, end)
 
-    def _parent_of_generic(self, heading: int) -> int | None:
+    def _parent_to_show(self, heading: int) -> int | None:
         """The heading above a heading whose title says nothing of where it is (a
-        changelog's `### Added` under its version, an API page's `## Example`), if any."""
-        title = _HEADING_MARKS.sub("", self.lines[self.titles[heading]]).strip().lower()
-        if title.rstrip(":") not in GENERIC_HEADINGS or not self.levels:
+        changelog's `### Added` under its version, an API page's `## Example`), or above
+        any heading when it names a version (uv's changelogs file their entries under
+        `### Configuration`, `### Python`, `### CLI`): None when neither."""
+        if not self.levels:
             return None
         level = self.levels.get(heading, 0)
-        above = [h for h in self.starts if h < heading and self.levels.get(h, 0) < level]
-        return above[-1] if above else None
+        at = bisect_left(self.starts, heading) - 1
+        while at >= 0 and self.levels.get(self.starts[at], 0) >= level:
+            at -= 1
+        if at < 0:
+            return None
+        parent = self.starts[at]
+        title = _HEADING_MARKS.sub("", self.lines[self.titles[heading]]).strip().lower()
+        if title.rstrip(":") in GENERIC_HEADINGS or self.names_a_version(Span(parent, parent)):
+            return parent
+        return None
