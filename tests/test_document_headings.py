@@ -594,7 +594,9 @@ def test_a_heading_under_a_version_is_led_by_the_version():
     assert "- Add `APP_NO_DEFAULT_GROUPS` to skip the default groups" in shown
     # A heading under a title that names no version is led by its own heading alone.
     guide = text.replace("## 0.9.12", "## Workspaces")
-    cut = snippet(guide, "docs/guide.md", "APP_NO_DEFAULT_GROUPS environment variable", max_chars=300)
+    cut = snippet(
+        guide, "docs/guide.md", "APP_NO_DEFAULT_GROUPS environment variable", max_chars=300
+    )
     assert cut.text.splitlines()[0] == "### Configuration", cut.text
 
 
