@@ -501,6 +501,41 @@ def test_a_hostile_line_defines_nothing_at_once(line):
     assert other_definition(line[:300]) is None  # within the bound, no `::` nor `=`
 
 
+RUST_ENV_VARS = """pub struct EnvVars;
+
+impl EnvVars {
+    /// Equivalent to the `--cache-dir` command-line argument.
+    pub const APP_CACHE_DIR: &'static str = "APP_CACHE_DIR";
+    pub(crate) const APP_NO_CACHE: &'static str = "APP_NO_CACHE";
+}
+
+pub static GLOBAL_CONFIG: OnceLock<Config> = OnceLock::new();
+static mut COUNTER: usize = 0;
+
+fn read() {
+    let local_value: usize = 1;
+    const LIMIT: usize = 5;
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [
+        # uv's `EnvVars`: an associated constant, at any visibility, inside its `impl`.
+        ("APP_CACHE_DIR", [("APP_CACHE_DIR", "envvars")]),
+        ("APP_NO_CACHE", [("APP_NO_CACHE", "envvars")]),
+        ("GLOBAL_CONFIG", [("GLOBAL_CONFIG", "")]),
+        ("COUNTER", [("COUNTER", "")]),
+        ("LIMIT", [("LIMIT", "")]),
+        # A local binding is no definition.
+        ("local_value", []),
+    ],
+)
+def test_rust_constants_and_statics_are_definitions(query, found):
+    assert [item for item in definitions(RUST_ENV_VARS, query) if item[0] == query] == found
+
+
 @pytest.mark.parametrize(
     ("line", "name"),
     [

@@ -1835,6 +1835,26 @@ def test_a_definition_the_querys_words_spell_run_together_starts_the_snippet():
         assert cut.text.startswith("class StylesheetParseError(Exception):"), (query, cut.text)
 
 
+def test_a_rust_type_asked_for_is_served_at_its_declaration_not_an_impl_block():
+    # uv's `LinkMode`: the small `impl LinkMode` block "defined" the name as much as the
+    # enum, and was denser; the enum, its variants and its doc comment were never shown.
+    text = (
+        "use std::path::Path;\n\n"
+        "/// The method to use when linking files from the cache.\n"
+        "#[derive(Debug, Clone, Copy)]\n"
+        "pub enum LinkMode {\n"
+        + "".join(f"    /// Link mode number {n}.\n    Mode{n},\n" for n in range(8))
+        + "}\n\n"
+        "impl LinkMode {\n"
+        "    /// Returns `true` if the link mode is [`LinkMode::Mode3`].\n"
+        "    pub fn is_symlink(&self) -> bool {\n        matches!(self, Self::Mode3)\n    }\n}\n\n"
+        "pub fn link_dir(src: &Path, mode: LinkMode) {\n    match mode {\n"
+        "        LinkMode::Mode0 => copy(src),\n        _ => clone(src),\n    }\n}\n"
+    )
+    cut = snippet(text, "src/link.rs", "LinkMode", max_chars=400)
+    assert "pub enum LinkMode {" in cut.text, cut.text
+
+
 def test_a_definition_asked_for_is_served_from_the_doc_comment_lines_that_answer():
     # The window at the signature ran on into the sibling below, whose doc comment holds
     # `default`; the doc comment's "The default value is 512." was left out.

@@ -65,6 +65,10 @@ _DEFINITION = re.compile(
     rf"|[ \t]*(?:{_MODIFIER}[ \t]+)+val[ \t]+([A-Za-z_]\w*)"
     r"|[ \t]*(?:(?:public|private|protected|static|final)[ \t]+)+[\w.<>\[\], ?]+[ \t]+"
     r"([A-Z][A-Z0-9_]{2,})[ \t]*="
+    # A Rust constant or static, at any visibility, in a module, a body or an `impl` (uv's
+    # `    pub const UV_CACHE_DIR: &'static str`): its type written, its name in capitals.
+    r"|[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?(?:const|static)[ \t]+(?:mut[ \t]+)?"
+    r"([A-Z][A-Z0-9_]*)[ \t]*:(?!:)"
     # A JavaScript or TypeScript module's `const`, `let` or `var` (`export const useState =
     # (...) =>`, the form most of modern TypeScript defines with); not one inside a body.
     r"|(?:(?:export|pub)[ \t]+)?(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)[ \t]*(?::[^=\n]*)?=(?!=)"
@@ -79,6 +83,8 @@ _WRAPPED_METHOD = re.compile(rf"{_METHOD_NAME}\([ \t]*$")
 # The line that closes a wrapped signature, opening the body: `): Promise<void> {`. A call
 # wrapped the same way closes with `)` or `);`.
 _SIGNATURE_CLOSE = re.compile(r"[ \t]*\)[ \t]*(?::[^={};]+)?\{[ \t]*$")
+# A Rust `impl` block's first line: `impl LinkMode {`, `impl<T> Display for Json<T> {`.
+_IMPL_BLOCK = re.compile(r"[ \t]*(?:unsafe[ \t]+)?impl\b")
 # A C or C++ type declared, not defined: `struct ordered_map;`, `class basic_json;`.
 _FORWARD_DECLARATION = re.compile(r"[ \t]*(?:class|struct|union|enum)[ \t]+\w+[ \t]*;")
 
@@ -272,6 +278,14 @@ def definitions_of_names(
         keys = names.get(name_key(name))
         if keys:
             found[index] = keys
+    # Rust's `impl LinkMode {` adds methods to a type its `enum LinkMode` declares: where
+    # the file declares the type, the declaration is where it is defined (uv's link.rs).
+    blocks = [index for index in found if _IMPL_BLOCK.match(lines[index])]
+    if blocks and len(blocks) < len(found):
+        declared = {keys for index, keys in found.items() if index not in blocks}
+        for index in blocks:
+            if found[index] in declared:
+                del found[index]
     return found
 
 
