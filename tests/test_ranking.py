@@ -1448,6 +1448,19 @@ PYTHON_CLASS = (
     + "".join(f"    def step_{n}(self, value):\n        return value + {n}\n\n" for n in range(20))
 )
 
+MKDOCS_ADMONITION = (
+    "# GitHub\n\n## Caching\n\n" + "Paragraph about persisting the build artifacts.\n" * 30 + "\n"
+    "!!! note\n\n"
+    "    [post-job-hook]: https://docs.github.com/en/actions/running-scripts\n\n"
+    "    On self-hosted runners the cache directory can grow unbounded: move it\n"
+    "    inside the workspace and remove it with a [post job hook][post-job-hook].\n\n"
+    + "".join(
+        f"    Setting number {n} of the runner is the path of a cleanup script.\n" for n in range(6)
+    )
+    + "\n    ```sh\n    app cache clean\n    ```\n\n"
+    "## Other\n\n" + "Unrelated words.\n" * 30
+)
+
 
 @pytest.mark.parametrize(
     ("path", "text", "query", "start"),
@@ -2459,6 +2472,15 @@ def test_a_passage_starting_inside_an_indented_code_block_starts_where_it_opens(
     cut = snippet(text, path, query, max_chars=400)
     # After the section's heading and the marker for the lines left out.
     assert f"not shown]\n{start}" in cut.text, cut.text
+
+
+@pytest.mark.parametrize("opener", ["!!! note", '??? tip "Cleaning up"', '=== "Linux"'])
+def test_a_passage_inside_an_admonition_or_a_tab_starts_at_the_line_opening_it(opener):
+    # uv's github.md: a passage started on a link definition inside a `!!! note`, and
+    # read without it as markdown's indented code.
+    text = MKDOCS_ADMONITION.replace("!!! note", opener)
+    cut = snippet(text, "docs/github.md", "runner cleanup script", max_chars=900)
+    assert f"not shown]\n{opener}\n" in cut.text, cut.text
 
 
 def test_a_name_looked_up_shows_its_definition_up_to_the_cap():

@@ -19,8 +19,11 @@ from .span_choice import MARKER_CHARS
 from .spans import Span
 
 # A line at the margin that opens the indented lines under it: a reStructuredText
-# directive (`.. code-block:: python`, `.. note::`), a list item.
-_OPENS_INDENTED = re.compile(r"(?:\.\.[ \t]+[\w:-]+::|[-*+][ \t]|\d{1,9}[.)][ \t])")
+# directive (`.. code-block:: python`, `.. note::`), a list item, an mkdocs admonition
+# (`!!! note`, `??? tip "Title"`, `???+ example`) or content tab (`=== "Linux"`).
+_OPENS_INDENTED = re.compile(
+    r"(?:\.\.[ \t]+[\w:-]+::|[-*+][ \t]|\d{1,9}[.)][ \t]|(?:!!!|\?\?\?\+?)[ \t]+\w|===[ \t]+[\"'])"
+)
 
 # A markdown table's row, and the delimiter row under its header (`|---|:--:|`).
 _TABLE_ROW = re.compile(r"[ \t]*\|")
