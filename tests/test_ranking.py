@@ -106,6 +106,12 @@ def test_a_word_written_with_a_capital_after_its_first_letter_is_one_word():
     assert keys("IPv6 address") == ["ipv6", "address"]
     assert keys("OAuth") == ["oauth"]
     assert keys("jQuery") == ["jqueri"]
+    # So is one whose every part is two letters at most: uv's "PyPI" searched `py` and
+    # `pi` beside `pypi`, and a page saying "PyPI" counted three times.
+    assert keys("run a program from PyPI") == ["run", "program", "pypi"]
+    assert keys("PyQt") == ["pyqt"]
+    assert "error" in keys("IOError")
+    assert "op" in keys("Policy.NoOp")
     assert counts("ETags", "parse_etags, generate_etag and the ETag header") == {"etag": 3}
     # A name whose later parts are a letter still splits (`getX`), and so do others.
     assert "get" in keys("getX")

@@ -219,9 +219,17 @@ def query_terms(text: str) -> tuple[Term, ...]:
         # even when it is a stopword.
         named = member or cleaned.startswith("(", found.end())
         parts = [p for p in split_identifier(word) if p]
-        if len(parts) > 1 and len(parts[0]) == 1 and parts[0].isalpha() and word.isalnum():
+        if (
+            len(parts) > 1 and word.isalnum() and parts[0].isalpha()
+            and (
+                len(parts[0]) == 1
+                or (all(len(part) <= 2 for part in parts) and not (named or qualifier))
+            )
+        ):  # fmt: skip
             # A word written with a capital after its first letter (`ETag`, `IPv6`,
-            # `OAuth`, `jQuery`) is one word: its letter alone is no part.
+            # `OAuth`, `jQuery`) is one word: its letter alone is no part. So is a word
+            # of the text of parts of two letters at most (`PyPI`, `PyQt`): none is a word
+            # of its own. Code's names keep their parts (`Policy.NoOp`, `IsOk()`).
             parts = [word.lower()]
         for part in parts:
             if len(part) < 2 or (len(parts) > 1 and part.isdigit()):
