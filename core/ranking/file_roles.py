@@ -127,18 +127,20 @@ _TEST_PATH = re.compile(
 
 # A blog, news, release-notes or announcements folder (pytest's `announce/`, Django's
 # `releases/`, Python's `whatsnew/`, git's `RelNotes/`), a changelog's name (`changelog_3x.md`,
-# older entries moved out: `ChangeLog-old.md`, `CHANGELOG_PRE_v30.md`), its
-# pieces' folder (towncrier's `changelog.d/`, `changelog/`, `changes/`, `newsfragments/`;
-# not okhttp's `changelogs/`, which keeps the upgrade guides too), an announcement's name,
-# a version's notes named for it (Vim's `version9.txt`) or named for their version first
-# (the Rails Guides' `7_2_release_notes.md`); only for documents
-# (spans.document_kind).
+# older entries moved out: `ChangeLog-old.md`, `CHANGELOG_PRE_v30.md`; Fiber's
+# `docs/whats_new.md`), its pieces' folder (towncrier's `changelog.d/`, `changelog/`,
+# `changes/`, `newsfragments/`), a file of a `changelogs/` folder named for its version
+# (uv's `changelogs/0.4.x.md`; the folder's other files may be no changelog: okhttp keeps
+# its upgrade guides there), an announcement's name, a version's notes named for it (Vim's
+# `version9.txt`) or named for their version first (the Rails Guides'
+# `7_2_release_notes.md`); only for documents (spans.document_kind).
 _POST_PATH = re.compile(
     r"(?:^|/)(?:blog|_?posts|news|changelog(?:\.d)?|changes|newsfragments|rel(?:ease)?[-_]?notes"
     r"|releases|announce|whatsnew)/"
-    r"|(?:^|/)(?:changelog|changes|history|news|rel(?:ease)?[-_]?notes)"
+    r"|(?:^|/)(?:changelog|changes|history|news|rel(?:ease)?[-_]?notes|whats[-_]?new)"
     r"(?:[-_](?:v?\d[\w.]*?|old|archive|pre[-_]?v?\d[\w.]*?))?"
     r"(?:\.[a-z]+)?$"
+    r"|(?:^|/)changelogs/v?\d+(?:[._-](?:\d+|x))*\.[a-z]+$"
     r"|(?:^|/)v?\d[\d._-]*?[-_](?:changelog|changes|rel(?:ease)?[-_]?notes)(?:\.[a-z]+)?$"
     r"|(?:^|/)[^/]*[-_]announcement\.[a-z]+$"
     r"|(?:^|/)version[-_]?v?\d[\w.]*?\.[a-z]+$",
