@@ -2388,6 +2388,32 @@ def test_a_test_fixture_of_the_name_is_no_definition_that_marks_the_code_down(ma
     assert "(does not define it)" not in dict(outcome.hits[0].terms)
 
 
+def test_a_file_name_asked_about_ranks_the_code_writing_it_first(make_project, engine):
+    # astral-sh/uv's "pyvenv.cfg": taken for the member `cfg` of `pyvenv`, it ranked a file
+    # defining an unrelated `fn cfg` first, and weighed the writer of pyvenv.cfg 0.6 "(does
+    # not define it)".
+    root = make_project(
+        {
+            "docs/status.rs": "/// A summary of the environment (its pyvenv.cfg seen or not).\n"
+            "pub struct Status {\n    seen: bool,\n    level: u8,\n}\n\nimpl Status {\n"
+            "    /// The status level.\n"
+            "    pub fn cfg(&self) -> u8 {\n        self.level\n    }\n}\n",
+            "docs/venv.rs": "use std::fs;\nuse std::path::Path;\n\n"
+            "/// Write the `pyvenv.cfg` file at the root of a new virtual environment.\n///\n"
+            "/// The `pyvenv.cfg` file records the `home` of the base interpreter.\n"
+            "pub fn write_pyvenv_cfg(root: &Path, home: &str) -> std::io::Result<()> {\n"
+            '    let contents = format!("home = {home}\\n");\n'
+            '    fs::write(root.join("pyvenv.cfg"), contents)\n}\n\n'
+            "/// Read the `pyvenv.cfg` file of a virtual environment, if it has one.\n"
+            "pub fn read_pyvenv_cfg(root: &Path) -> Option<String> {\n"
+            '    fs::read_to_string(root.join("pyvenv.cfg")).ok()\n}\n',
+        }
+    )
+    outcome = search(root, "pyvenv.cfg")
+    assert sources(outcome)[0] == "docs/venv.rs"
+    assert all("(does not define it)" not in dict(hit.terms) for hit in outcome.hits)
+
+
 def test_the_python_scan_counts_the_files_and_bytes_ripgrep_searches(make_project, monkeypatch):
     # The scope's size sets BM25's rarity and average length. ripgrep reads a file with a
     # BOM as its text in UTF-8 (UTF-16 transcoded, the BOM left out), and counts a binary

@@ -1703,6 +1703,35 @@ def test_a_dotted_name_looks_up_the_member_not_the_class_that_holds_it():
     assert cut.text.startswith("    def mount(self, prefix, adapter):")
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        "pyvenv.cfg", "where is pyproject.toml read", "package.json scripts", "settings.py",
+        "vite.config.ts", "README.md", "Cargo.toml", "uv.lock", "docs/whats_new.md",
+        "types in index.d.ts", "the .eslintrc.json file", "Node.js", "is pyvenv.cfg written?",
+    ],
+)  # fmt: skip
+def test_a_file_name_in_the_query_is_no_member_looked_up(query):
+    # astral-sh/uv: "pyvenv.cfg" was read as the member `cfg` of `pyvenv`, so every file
+    # reading or writing pyvenv.cfg weighed 0.6 "(does not define it)", and one defining an
+    # unrelated `fn cfg` came first.
+    terms = query_terms(query)
+    assert [term.key for term in terms if term.qualifier or term.member] == []
+    assert not names_looked_up(terms) and not query_names(terms)
+
+
+@pytest.mark.parametrize(
+    "query, member",
+    [
+        ("Session.mount", "mount"), ("app.run", "run"), ("response.json()", "json"),
+        # Phoenix's `Controller.json/2`: after a class's name, `json` and `lock` are members.
+        ("how does Controller.json encode the response body", "json"), ("Mutex.lock", "lock"),
+    ],
+)  # fmt: skip
+def test_a_member_written_as_a_files_extension_is_still_looked_up(query, member):
+    assert member in names_looked_up(query_terms(query))
+
+
 def test_a_second_passage_that_repeats_the_first_is_left_out():
     # httpx's Client and AsyncClient hold the same method: the second copy says nothing new.
     method = (

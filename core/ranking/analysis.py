@@ -61,6 +61,23 @@ _KEY_COMBINATION = re.compile(
 # After a word, what makes it the holder of a member (`Session.` of `Session.mount`; Ruby's
 # `Helpers#redirect`, `Sinatra::Base`).
 _QUALIFIES = re.compile(r"(?:\.|#|::)[^\W\d]")
+# A file name (`pyvenv.cfg`, `vite.config.ts`, `.eslintrc.json`, `docs/whats_new.md`): words
+# joined by dots, the last a file's extension written in lower case and not called
+# (`response.json()` calls a member). Its words hold no member: uv's "pyvenv.cfg" was
+# looked up as the member `cfg` of `pyvenv`, and every file writing pyvenv.cfg weighed as
+# one not defining it.
+_FILE_NAME = re.compile(
+    r"(?<![\w.-])\.?(?:[\w-]+\.)*?(?P<last>[\w-]+)\.(?P<extension>[a-z0-9]+)(?![\w-]|\.\w|\()"
+)
+_FILE_EXTENSIONS = frozenset(
+    """md markdown mdx rst adoc txt toml cfg ini yaml yml jsonc json5 csv tsv ipynb py pyi js
+    mjs cjs jsx ts mts cts tsx rs go rb gemspec java kt kts swift jl ex exs erl hs php cs c h
+    cc cpp hpp sh bash zsh ps1 lua dart vue svelte scss sass tf nix gradle plist proto""".split()
+)
+# Extensions that methods are named for too (Phoenix's `Controller.json`, `Mutex.lock`):
+# after a class's name they name its member; after a name in lower case or in capitals,
+# a file (`package.json`, `uv.lock`, `README.html`).
+_MEMBER_EXTENSIONS = frozenset({"json", "lock", "html", "xml", "css", "conf"})
 _STEMMER = Stemmer.Stemmer("english")
 
 
@@ -144,6 +161,9 @@ class Term:
     # An option written as on a command line (`--check-status`): found spelt with its
     # hyphens, and no name of code to look up (`_check_status` is another thing).
     option: bool = False
+    # A word of a file name the query writes (`pyvenv` and `cfg` of `pyvenv.cfg`): searched,
+    # but no name of code to look up.
+    file_name: bool = False
     position: int = -1  # which word of the query it is (matching.solid_pairs)
 
     @property
@@ -192,6 +212,20 @@ def _abbreviation_prefix(part: str, key: str) -> tuple[str, tuple[str, ...]]:
     return prefix, stems
 
 
+def _file_names(text: str) -> list[tuple[int, int]]:
+    """Where the file names a query writes start and end (_FILE_NAME)."""
+    spans = []
+    for found in _FILE_NAME.finditer(text):
+        extension, last = found.group("extension"), found.group("last")
+        if extension in _MEMBER_EXTENSIONS:
+            if last[:1].isupper() and not last.isupper():
+                continue  # `Controller.json`: a class's member
+        elif extension not in _FILE_EXTENSIONS:
+            continue
+        spans.append(found.span())
+    return spans
+
+
 def query_terms(text: str) -> tuple[Term, ...]:
     """Every distinct term of the query, in order (dotted numbers last). Stopwords are
     dropped (unless nothing else is left), and single characters and the digits of a name
@@ -210,10 +244,12 @@ def query_terms(text: str) -> tuple[Term, ...]:
     compounds: dict[str, Term] = {}
     dropped: dict[str, Term] = {}
     qualified = False  # the word before, followed by `.` and this one
+    file_names = _file_names(cleaned)
     for position, found in enumerate(_WORD.finditer(cleaned)):
         word = found.group()
+        file_name = any(start <= found.start() < end for start, end in file_names)
         member, qualified = qualified and cleaned[found.start() - 1] in ".#:", False
-        qualifier = qualified = _QUALIFIES.match(cleaned, found.end()) is not None
+        qualifier = qualified = not file_name and _QUALIFIES.match(cleaned, found.end()) is not None
         option = found.start() >= 2 and cleaned.startswith("--", found.start() - 2)
         # A word written as a call (`at()`) or as a member (`basic_json::at`) is a name,
         # even when it is a stopword.
@@ -244,7 +280,7 @@ def query_terms(text: str) -> tuple[Term, ...]:
                 key, prefix, word=part, qualifier=qualifier, in_name=in_name,
                 stands_for=stands_for, member=member and not in_name,
                 spelt=word if not in_name and word != word.lower() else "",
-                option=option and not in_name, position=position,
+                option=option and not in_name, file_name=file_name, position=position,
             )  # fmt: skip
             target = dropped if part in STOPWORDS and not (named and not in_name) else singles
             if not in_name and key in target and target[key].in_name:
@@ -266,6 +302,7 @@ def query_terms(text: str) -> tuple[Term, ...]:
                 Term(
                     key, key, compound=True, parts=tuple(parts), word="_".join(parts),
                     qualifier=qualifier, spelt=word, member=member, option=option,
+                    file_name=file_name,
                 ),
             )  # fmt: skip
     # In a query of a few words, each names something (`before validator`, `serialize as

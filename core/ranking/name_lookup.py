@@ -53,9 +53,12 @@ ONLY_DEFINES_LABEL = "(only defines it)"
 def names_an_identifier(terms: tuple[Term, ...]) -> bool:
     """Whether the query is a word or two (`few_words`), one a name written as code writes
     it (`tests for loadEnv`, `dry_run tests`), not a hyphenated English word
-    (`re-rendering`): it asks about that name, not a question naming it in passing."""
+    (`re-rendering`) nor a file's name (`test_utils.py`): it asks about that name, not a
+    question naming it in passing."""
     return few_words(terms) and any(
-        term.compound and ("_" in term.spelt or term.spelt[1:] != term.spelt[1:].lower())
+        term.compound
+        and not term.file_name
+        and ("_" in term.spelt or term.spelt[1:] != term.spelt[1:].lower())
         for term in terms
     )
 

@@ -34,12 +34,12 @@ def query_names(terms: tuple[Term, ...]) -> dict[str, tuple[str, ...]]:
     (`stylesheet parse error`: StylesheetParseError); and in a query of a word or two
     (`echo`, `click style`), a word that is no part of a compound. In a question, a plain
     word is English: `run` or `status` there names no function. What holds a member
-    (`Session` of `Session.mount`) names nothing."""
+    (`Session` of `Session.mount`) names nothing, nor does a file name (`pyvenv.cfg`)."""
     names: dict[str, tuple[str, ...]] = {}
     if asks_for_uses(terms):
         return names
     asked = terms
-    singles = _single_words(terms)
+    singles = [term for term in _single_words(terms) if not term.file_name]
     keys_of_part = {term.word: term.key for term in singles}
     if any(term.qualifier for term in terms):
         # `Session.mount`, `AsyncClient.stream`: the member is the name looked up.
@@ -47,7 +47,7 @@ def query_names(terms: tuple[Term, ...]) -> dict[str, tuple[str, ...]]:
         terms = tuple(term for term in terms if not term.qualifier)
     terms = tuple(term for term in terms if not term.option)
     for term in terms:
-        if term.compound:
+        if term.compound and not term.file_name:
             parts = tuple(keys_of_part[p] for p in term.parts if p in keys_of_part)
             names[term.key] = (*parts, term.key)
     words = _plain_words(asked, singles)
@@ -77,16 +77,17 @@ def run_together(terms: tuple[Term, ...]) -> str | None:
 def names_looked_up(terms: tuple[Term, ...]) -> frozenset[str]:
     """The names of code the query looks up (name_key): an identifier (`create_model`,
     `FailFast`), a member (`mount` of `Session.mount`), a capitalised word (`Strict`), in
-    a query of a word or two, or dotted in a question. The file defining one may rank low
-    by its text alone (a long module): more files are read for their definitions, and a
-    file defining one comes first (candidates.py)."""
+    a query of a word or two, or dotted in a question; no word of a file name
+    (`Cargo.toml`). The file defining one may rank low by its text alone (a long module):
+    more files are read for their definitions, and a file defining one comes first
+    (candidates.py)."""
     dotted = any(term.member for term in terms)
     if not (dotted or names_code(terms)) or asks_for_uses(terms):
         return frozenset()
     return frozenset(
         term.key if term.compound else term.word
         for term in terms
-        if not term.option  # `--check-status` is an option, not `_check_status`
+        if not (term.option or term.file_name)  # `--check-status` is an option
         and (
             (term.compound and not term.qualifier)
             or term.member
@@ -119,7 +120,10 @@ def names_code(terms: tuple[Term, ...]) -> bool:
 
     return (
         word_count(terms) <= KEYWORD_QUERY_WORDS
-        and any(term.compound and not (term.qualifier or term.option) for term in terms)
+        and any(
+            term.compound and not (term.qualifier or term.option or term.file_name)
+            for term in terms
+        )
         and not asks_about_tests(asking_keys(terms))  # `FromRequestParts run tests`
     )
 
