@@ -6,28 +6,26 @@ elsewhere in the file when there is room; sections.py cuts the snippet from them
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from itertools import accumulate
 
 from .bm25 import saturated
-from .code_blocks import ends_a_block, statement_start
+from .code_blocks import statement_start
 from .code_constructs import OpenConstructs
-from .definition_spans import DefinitionSpans
 from .file_roles import TEST_FILE_WEIGHT
 from .inline_tests import inside
 from .line_clip import clip_line, most_shown
 from .local_rarity import local_weights
 from .matching import TermMatcher
-from .navigation import IMPORTS_WEIGHT, navigation_test
+from .navigation import IMPORTS_WEIGHT
 from .sentence_windows import SentenceWindows
+from .span_widening import SpanWidening
 from .spans import Span, paragraphs
 
 # Sections of one file compete first on which query terms they hold (weighted by rarity),
 # then on how densely: BM25 with this many characters as the "average" length, so that of
 # two sections holding the same terms the tighter one wins.
 REFERENCE_CHARS = 300
-# How much of the character cap a snippet fills with the lines around its section.
-FILL = 0.5
 # A query term in a section's own heading counts this much again towards the section's
 # coverage: a section titled for what is asked is where the answer is. So does one in the
 # title of a block of code served whole (its definition's line and its documentation's
@@ -62,7 +60,7 @@ MARKER_CHARS = 32
 Rank = tuple[float, bool, int, float]
 
 
-class SpanChooser(SentenceWindows, DefinitionSpans):
+class SpanChooser(SentenceWindows, SpanWidening):
     """One file's lines, scored for a query: which span answers (`choose`), narrowed to
     its best window when too long (`best_window`), with its context (`widen`), and a second
     passage elsewhere (`second`)."""
@@ -118,7 +116,6 @@ class SpanChooser(SentenceWindows, DefinitionSpans):
         # as its rarer word (set_pairs).
         self.pairs: Mapping[int, Mapping[tuple[str, str], float]] = {}
         self.pair_lines: list[int] = []
-        self._is_navigation: Callable[[Span], bool] | None = None
         self._prose = None
         self.weights = local_weights(weights, line_terms, self.paragraphs)
 
@@ -135,9 +132,6 @@ class SpanChooser(SentenceWindows, DefinitionSpans):
     def fitting_end(self, start: int, limit: int) -> int:
         """The end of the longest run of lines from `start` that fits `limit` characters."""
         return bisect_right(self.chars, self.chars[start] + limit) - 1
-
-    def size(self, span: Span) -> int:
-        return self.chars[span.end] - self.chars[span.start]
 
     def shown(self, span: Span, matcher: TermMatcher | None) -> list[str]:
         """The span's lines as served: trailing spaces dropped, long lines clipped."""
@@ -249,88 +243,6 @@ class SpanChooser(SentenceWindows, DefinitionSpans):
             coverage *= IMPORTS_WEIGHT
         return coverage, not navigation, self._definition_start(span), density
 
-    def widen(
-        self,
-        core: Span,
-        structural: list[Span],
-        limit: int | None = None,
-        bounds: Span | None = None,
-    ) -> Span:
-        """The chosen span with its context: the largest enclosing section or block that
-        still fits `limit` (the cap), then whole paragraphs after and before it up to FILL
-        of it, within `bounds` (the file), never back past a section's first line nor on
-        into the next section as deep (an FAQ's next question), nor in code back into the
-        end of a block above (another definition's). The answer to a question often sits
-        a few lines from where its words cluster."""
-        limit = self.max_chars if limit is None else limit
-        bounds = Span(0, len(self.lines)) if bounds is None else bounds
-        fitting = [
-            span
-            for span in structural
-            if span.start <= core.start and core.end <= span.end
-            and bounds.start <= span.start and span.end <= bounds.end
-            and self.size(span) <= limit
-        ]  # fmt: skip
-        core = max(fitting, key=self.size, default=core)
-        start, end = core.start, core.end
-        target = limit * FILL
-        grew = True
-        while grew:
-            grew = False
-            for candidate in (self._with_next(start, end), self._with_previous(start, end)):
-                if candidate is None:
-                    continue
-                inside = candidate.start >= bounds.start and candidate.end <= bounds.end
-                if inside and self.size(candidate) <= target:
-                    start, end = candidate.start, candidate.end
-                    grew = True
-        return Span(start, end)
-
-    def _with_next(self, start: int, end: int) -> Span | None:
-        """The span grown to the end of the paragraph after it (or of the one it ends
-        inside); None in code at a paragraph that starts another definition beside this
-        one (its signature and doc comment, cut off from its body, say nothing of this
-        one: requests' `default_user_agent` was served with `parse_header_links`' head)."""
-        found = bisect_right(self.paragraph_ends, end)
-        if found == len(self.paragraphs):
-            return None
-        after = self.paragraphs[found]
-        if self.levels and self._opens_a_sibling(start, end, after):
-            return None
-        if self.code and after.start >= end and self._defines_beside(after, start):
-            return None
-        return Span(start, after.end)
-
-    def _opens_a_sibling(self, start: int, end: int, after: Span) -> bool:
-        """Whether the paragraph `after`, grown onto the span `start`-`end`, brings in a
-        heading at most as deep as that of the section `start` is in (the next question of
-        an FAQ, the next option): another section's subject, not the rest of this one's."""
-        headings = self.heading_starts
-        inside = bisect_right(headings, start) - 1
-        level = self.levels.get(headings[inside], 0) if inside >= 0 else 0
-        return any(
-            self.levels.get(heading, 0) <= level
-            for heading in headings[bisect_left(headings, end) : bisect_left(headings, after.end)]
-        )
-
-    def _with_previous(self, start: int, end: int) -> Span | None:
-        """The span grown back to the start of the paragraph before it (or of the one it
-        starts inside); None at a section's first line, or in code under the end of a
-        block or an import block: what ends the section or the function before is no
-        lead-in to this one, and imports name what the code uses, saying nothing of it."""
-        if start in self.headings:
-            return None
-        found = bisect_left(self.paragraph_starts, start) - 1
-        if found < 0:
-            return None
-        above = self.paragraphs[found]
-        if self.code and (
-            ends_a_block(self.lines, above.end - 1, start)
-            or self.is_navigation(Span(above.start, start))
-        ):
-            return None
-        return Span(above.start, end)
-
     def choose(self, structural: list[Span], fallback: list[Span]) -> Span:
         """The best structural span (section, block); a fallback span (paragraph) only
         when it holds more of the query than any structural one (or as much, where that
@@ -342,13 +254,6 @@ class SpanChooser(SentenceWindows, DefinitionSpans):
         if best is None:
             return self.best_window(Span(0, len(self.lines)))
         return best[2]
-
-    def is_navigation(self, span: Span) -> bool:
-        """Whether a span mostly points elsewhere: a table of contents, in code an import
-        block (navigation.py)."""
-        if self._is_navigation is None:
-            self._is_navigation = navigation_test(self.lines, code=self.code)
-        return self._is_navigation(span)
 
     def _best_possible(self, span: Span) -> float:
         """The most a window of `span` can hold: the terms it holds, and the weight of a

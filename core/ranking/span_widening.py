@@ -1,0 +1,121 @@
+"""The span chosen to answer, with its context (a mixin of span_choice.SpanChooser): the
+largest section or block around it that fits the cap, then the paragraphs after and
+before it, within bounds that keep it in its section and off the code beside it."""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Mapping
+
+from .code_blocks import ends_a_block
+from .definition_spans import DefinitionSpans
+from .navigation import navigation_test
+from .spans import Span
+
+# How much of the character cap a snippet fills with the lines around its section.
+FILL = 0.5
+
+
+class SpanWidening(DefinitionSpans):
+    """What a span chooser knows of one file that this reads (span_choice.py sets it)."""
+
+    max_chars: int
+    code: bool  # the spans are code blocks
+    chars: list[int]  # prefix sums of the lines' characters as shown
+    headings: Mapping[int, int]  # a section's first line -> its heading's title line
+    heading_starts: list[int]
+    levels: Mapping[int, int]  # a heading's first line -> its level
+    paragraph_ends: list[int]
+    _is_navigation: Callable[[Span], bool] | None = None
+
+    def size(self, span: Span) -> int:
+        return self.chars[span.end] - self.chars[span.start]
+
+    def is_navigation(self, span: Span) -> bool:
+        """Whether a span mostly points elsewhere: a table of contents, in code an import
+        block (navigation.py)."""
+        if self._is_navigation is None:
+            self._is_navigation = navigation_test(self.lines, code=self.code)
+        return self._is_navigation(span)
+
+    def widen(
+        self,
+        core: Span,
+        structural: list[Span],
+        limit: int | None = None,
+        bounds: Span | None = None,
+    ) -> Span:
+        """The chosen span with its context: the largest enclosing section or block that
+        still fits `limit` (the cap), then whole paragraphs after and before it up to FILL
+        of it, within `bounds` (the file), never back past a section's first line nor on
+        into the next section as deep (an FAQ's next question), nor in code back into the
+        end of a block above (another definition's). The answer to a question often sits
+        a few lines from where its words cluster."""
+        limit = self.max_chars if limit is None else limit
+        bounds = Span(0, len(self.lines)) if bounds is None else bounds
+        fitting = [
+            span
+            for span in structural
+            if span.start <= core.start and core.end <= span.end
+            and bounds.start <= span.start and span.end <= bounds.end
+            and self.size(span) <= limit
+        ]  # fmt: skip
+        core = max(fitting, key=self.size, default=core)
+        start, end = core.start, core.end
+        target = limit * FILL
+        grew = True
+        while grew:
+            grew = False
+            for candidate in (self._with_next(start, end), self._with_previous(start, end)):
+                if candidate is None:
+                    continue
+                inside = candidate.start >= bounds.start and candidate.end <= bounds.end
+                if inside and self.size(candidate) <= target:
+                    start, end = candidate.start, candidate.end
+                    grew = True
+        return Span(start, end)
+
+    def _with_next(self, start: int, end: int) -> Span | None:
+        """The span grown to the end of the paragraph after it (or of the one it ends
+        inside); None in code at a paragraph that starts another definition beside this
+        one (its signature and doc comment, cut off from its body, say nothing of this
+        one: requests' `default_user_agent` was served with `parse_header_links`' head)."""
+        found = bisect_right(self.paragraph_ends, end)
+        if found == len(self.paragraphs):
+            return None
+        after = self.paragraphs[found]
+        if self.levels and self._opens_a_sibling(start, end, after):
+            return None
+        if self.code and after.start >= end and self._defines_beside(after, start):
+            return None
+        return Span(start, after.end)
+
+    def _opens_a_sibling(self, start: int, end: int, after: Span) -> bool:
+        """Whether the paragraph `after`, grown onto the span `start`-`end`, brings in a
+        heading at most as deep as that of the section `start` is in (the next question of
+        an FAQ, the next option): another section's subject, not the rest of this one's."""
+        headings = self.heading_starts
+        inside = bisect_right(headings, start) - 1
+        level = self.levels.get(headings[inside], 0) if inside >= 0 else 0
+        return any(
+            self.levels.get(heading, 0) <= level
+            for heading in headings[bisect_left(headings, end) : bisect_left(headings, after.end)]
+        )
+
+    def _with_previous(self, start: int, end: int) -> Span | None:
+        """The span grown back to the start of the paragraph before it (or of the one it
+        starts inside); None at a section's first line, or in code under the end of a
+        block or an import block: what ends the section or the function before is no
+        lead-in to this one, and imports name what the code uses, saying nothing of it."""
+        if start in self.headings:
+            return None
+        found = bisect_left(self.paragraph_starts, start) - 1
+        if found < 0:
+            return None
+        above = self.paragraphs[found]
+        if self.code and (
+            ends_a_block(self.lines, above.end - 1, start)
+            or self.is_navigation(Span(above.start, start))
+        ):
+            return None
+        return Span(above.start, end)
