@@ -1376,6 +1376,28 @@ def test_an_import_block_is_not_the_passage_where_code_uses_the_same_names():
     assert "def make_reporter" in cut.text, cut.text
 
 
+def test_an_import_block_is_not_the_passage_where_code_holds_fewer_of_the_words():
+    # vitest's ui/client/composables/navigation.ts: for "watch mode rerun source file" its
+    # import lines (`watchOnce`, `watch`, `rerunFiles`, `showTaskSource`, `viewMode`) held
+    # every word, the one function using them three; the import block was served, with the
+    # function glued after it as a second passage.
+    text = (
+        "import { useLocalStorage, watchOnce } from '@vueuse/core'\n"
+        "import { computed, nextTick, reactive, ref, watch } from 'vue'\n"
+        "import { rerunFiles } from './client'\n"
+        "import { showTaskSource } from './codemirror'\n"
+        "import { activeFileId, viewMode } from './params'\n\n"
+        + "".join(f"export function helper{n}(value: number): number {{\n"
+                  f"  return value * {n} + 1\n}}\n\n" for n in range(30))
+        + "export function clickOnTask(task: Task) {\n"
+        "  if (task.type === 'test') {\n    showTaskSource(task)\n  }\n"
+        "  else {\n    navigateTo({ file: task.file.id, view: viewMode.value })\n  }\n}\n"
+    )  # fmt: skip
+    cut = snippet(text, "src/navigation.ts", "watch mode rerun source file", max_chars=800)
+    assert "export function clickOnTask(task: Task) {" in cut.text, cut.text
+    assert "import" not in cut.text, cut.text
+
+
 @pytest.mark.parametrize(
     ("path", "exports"),
     [

@@ -50,10 +50,7 @@ _LIST_MARKS = frozenset("-*+0123456789")
 # In code, the lines that bring names in from elsewhere: an import block names what a
 # question is about without saying anything of it. A span of code more than
 # NAVIGATION_SHARE of whose lines are imports is navigation, as a table of contents is,
-# and the terms it holds count IMPORTS_WEIGHT as much (measured over the code questions of
-# every eval set, 1,279 hits: served passages that are mostly imports 25 -> 12, the rest
-# files that are nothing else; no MRR or passage figure moved).
-IMPORTS_WEIGHT = 0.6
+# and is the passage only of a file where no other code holds a term (span_choice.py).
 _IMPORT = re.compile(
     r"[ \t]*(?:import[ \t({]|from[ \t]+\S+[ \t]+import\b|use[ \t]+[\w:{]"
     # Rust: `pub use`, `pub(crate) use`; `mod name;` declares a module kept in another file

@@ -31,10 +31,11 @@ def second_passage(
 ) -> Span | None:
     """The best span elsewhere in the file (`after_only`: below `chosen`) that fits the
     room `chosen` leaves, when it holds at least SECOND_SHARE of what the first holds:
-    never a table of contents, nor a heading alone (it answers nothing, and has no room
-    to grow into its section), nor a doc comment without its definition (Laravel's
-    docblocks are blocks of their own by their indentation), nor the file's own tests
-    unless they are asked about (they call the code the first shows)."""
+    never a table of contents nor an import block, nor a heading alone (it answers
+    nothing, and has no room to grow into its section), nor a doc comment without its
+    definition (Laravel's docblocks are blocks of their own by their indentation), nor
+    the file's own tests unless they are asked about (they call the code the first
+    shows)."""
     lines = chooser.lines
     room = chooser.max_chars - chooser.size(chosen) - MARKER_CHARS
     if room < SECOND_MIN_CHARS:
@@ -50,8 +51,8 @@ def second_passage(
         and not (chooser.tests and inside(span, chooser.tests))
     ]  # fmt: skip
     best = chooser.best(outside, room)
-    if best is None or best[0][0] < SECOND_SHARE * chooser.score(core)[0]:
-        return None
+    if best is None or not best[0][0] or best[0][1] < SECOND_SHARE * chooser.score(core)[0]:
+        return None  # too little of the query, or a window of code that is an import block
     found = best[2]
     # Widened as the first is (a heading alone says nothing), on its side of the first.
     bounds = Span(chosen.end, len(lines)) if found.start >= chosen.end else Span(0, chosen.start)

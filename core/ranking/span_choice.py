@@ -17,7 +17,6 @@ from .inline_tests import inside
 from .line_clip import clip_line, most_shown
 from .local_rarity import local_weights
 from .matching import TermMatcher
-from .navigation import IMPORTS_WEIGHT
 from .sentence_windows import SentenceWindows
 from .span_widening import SpanWidening
 from .spans import Span, paragraphs
@@ -56,8 +55,10 @@ PAIR_WEIGHT = 0.5
 MARKER_CHARS = 32
 
 
-# How a span compares with others (`SpanChooser._rank`).
-Rank = tuple[float, bool, int, float]
+# How a span compares with others (`SpanChooser._rank` says in what order): whether it
+# says anything (in code, is no import block), the terms it holds, whether it is no table
+# of contents, whether it starts at a definition asked for, how densely it holds them.
+Rank = tuple[bool, float, bool, int, float]
 
 
 class SpanChooser(SentenceWindows, SpanWidening):
@@ -230,18 +231,22 @@ class SpanChooser(SentenceWindows, SpanWidening):
         return best[2]
 
     def _rank(self, span: Span) -> Rank:
-        """How a span compares with others: the terms it holds (for one inside the file's
-        own tests, less); of two holding the same, the one that is not a table of contents
-        (a list of links points at the answer the other gives), then the one starting where
-        a name asked for is defined (its doc comment's first line: not a window of its
-        examples further down); then the denser."""
+        """How a span compares with others: in code, any that is no import block before
+        one that is, whatever terms each holds (an import block's names match a question's
+        words, their camelCase parts more of them: vitest's composables/navigation.ts
+        served its nine `import` lines, naming `watch`, `rerunFiles` and `viewMode`, for
+        "watch mode rerun source file"; the code using the names answers, when any of it
+        holds a term); then the terms it holds (for one inside the file's own tests, less);
+        of two holding the same, the one that is not a table of contents (a list of links
+        points at the answer the other gives), then the one starting where a name asked
+        for is defined (its doc comment's first line: not a window of its examples further
+        down); then the denser."""
         coverage, density = self.score(span)
         if self.tests and inside(span, self.tests):
             coverage *= TEST_FILE_WEIGHT  # as a test file's score is (file_roles.py)
         navigation = self.is_navigation(span)
-        if navigation and self.code:
-            coverage *= IMPORTS_WEIGHT
-        return coverage, not navigation, self._definition_start(span), density
+        says = not (navigation and self.code)
+        return says, coverage, not navigation, self._definition_start(span), density
 
     def choose(self, structural: list[Span], fallback: list[Span]) -> Span:
         """The best structural span (section, block); a fallback span (paragraph) only
@@ -249,7 +254,7 @@ class SpanChooser(SentenceWindows, SpanWidening):
         one is a table of contents)."""
         best = self.best(structural)
         other = self.best(fallback)
-        if best is None or (other is not None and other[0][:2] > best[0][:2]):
+        if best is None or (other is not None and other[0][:3] > best[0][:3]):
             best = other
         if best is None:
             return self.best_window(Span(0, len(self.lines)))
@@ -278,9 +283,11 @@ class SpanChooser(SentenceWindows, SpanWidening):
         for span in ranked:
             if self.size(span) > limit:
                 reach = self._best_possible(span)
-                if best is not None and reach < best[0][0]:
+                # Past a best that says something, only more terms win (an import block
+                # best so far loses to any window of code that holds a term).
+                if best is not None and best[0][0] and reach < best[0][1]:
                     continue
-                if best is not None and reach == best[0][0] and best[0][1]:
+                if best is not None and best[0][0] and reach == best[0][1] and best[0][2]:
                     continue  # the same terms at best, and the best is no table of contents
                 # Ranked as the cap cuts it, served in whole sentences.
                 window = self.best_window(span, limit, whole_sentences=False)
@@ -290,7 +297,7 @@ class SpanChooser(SentenceWindows, SpanWidening):
                 span = self.in_whole_sentences(window, span, limit)
             else:
                 rank = self._rank(span)
-            if rank[0] <= 0:
+            if rank[1] <= 0:
                 continue
             candidate = (rank, -self.size(span), span)
             if best is None or candidate[:2] > best[:2]:
