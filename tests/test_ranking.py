@@ -1233,6 +1233,24 @@ def test_a_code_passage_does_not_end_inside_a_call_when_its_end_fits():
     assert cut.text.endswith("        option_29=True,\n    )"), cut.text
 
 
+def test_a_code_passage_that_cannot_close_a_condition_ends_before_it():
+    # vitest's runtime/runners/test.ts: the cap full, a passage ended on `    if (`, the
+    # condition cut off.
+    text = (
+        "export class Runner {\n"
+        "  onAfterTry(test: Test): void {\n"
+        "    const state = test.context.expect.getState()\n"
+        "    const calls = state.assertionCalls\n"
+        "    const pending = state.pendingCalls\n"
+        "    const total = pending + calls\n"
+        "    if (\n      calls !== pending\n      && total !== 0\n    ) {\n"
+        "      throw state.error()\n    }\n  }\n}\n"
+    )
+    cut = snippet(text, "src/runner.ts", "expect test context state", max_chars=240)
+    assert "test.context.expect.getState()" in cut.text, cut.text
+    assert cut.text.endswith("    const total = pending + calls"), cut.text
+
+
 def test_a_heading_alone_is_never_the_second_passage():
     # The title holds a query word; the text under it says nothing of the query, and is
     # too long to come with it. A heading with nothing under it answers nothing.

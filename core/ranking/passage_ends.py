@@ -9,7 +9,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable, Mapping
 
-from .code_blocks import indentation
+from .code_blocks import indentation, lead_in_start
 from .code_constructs import OpenConstructs
 from .fenced_blocks import FencedBlocks, trimmed_span
 from .passage_tails import PassageTails
@@ -66,7 +66,9 @@ class PassageEnds:
         """The passages (one or two, in file order) each started where what it starts
         inside starts, and in code each ended where what it ends inside ends, while the cap
         leaves room for the lines added: a fenced code block at its opening fence; a
-        signature, call or string at its first line, a docstring at its definition's."""
+        signature, call or string at its first line, a docstring at its definition's. A
+        passage of code with no room to close the statement it ends inside ends above it
+        (`_before_statement`)."""
         room = max_chars - sum(size(span) for span in passages)
         room -= MARKER_CHARS * (len(passages) - 1)
         opened = []
@@ -91,8 +93,28 @@ class PassageEnds:
                 if rest.end <= limit and size(rest) <= room:
                     room -= size(rest)
                     span = Span(span.start, rest.end)
+                elif not construct.is_string:
+                    before = self._before_statement(span, construct.first)
+                    if before is not None:
+                        room += size(span) - size(before)
+                        span = before
             closed.append(span)
         return closed
+
+    def _before_statement(self, span: Span, first: int) -> Span | None:
+        """The passage of code ended above the statement it ends inside, opened on line
+        `first` (a condition, a call, a signature over lines), and the comments leading
+        into it, when none of the lines left out holds a query term and a line is left:
+        vitest's runtime/runners/test.ts served a window ending on `    if (`, the cap
+        full, the condition cut off."""
+        lines = self.lines
+        start = lead_in_start(lines, first, indentation(lines[first]))
+        if start <= span.start or bisect_left(self.matching, start) < bisect_left(
+            self.matching, span.end
+        ):
+            return None
+        shorter = self.tails.trimmed(Span(span.start, start))
+        return shorter if shorter.end > shorter.start else None
 
     def _start_above(self, start: int) -> int | None:
         """The line above `start` a passage starting there is read whole from, if any: in
