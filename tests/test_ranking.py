@@ -1798,6 +1798,39 @@ def test_a_second_passage_that_repeats_the_first_is_left_out():
     assert "not shown" not in cut.text
 
 
+def test_a_second_passage_that_is_a_doc_comment_is_followed_by_its_definitions_line():
+    # fiber's res.go: `SendFile compress` served the SendFile struct, then two of the four
+    # doc comment lines above `func (r *DefaultRes) SendFile(`, which the room left cut
+    # off: a comment saying how to enable compression, of nothing shown.
+    steps = "".join(f"\tstep{n} := prepare({n})\n\t_ = step{n}\n" for n in range(30))
+    text = (
+        "package send\n\n// SendFile holds the options of a file sent.\n"
+        "type SendFile struct {\n\t// Compress caches compressed files.\n"
+        '\tCompress bool `json:"compress"`\n\t// MaxAge is the Cache-Control max age.\n'
+        '\tMaxAge int `json:"max_age"`\n}\n\nfunc prepare(i int) int { return i }\n\n'
+        "// SendFile transfers the file from the specified path.\n"
+        "// By default, the file is not compressed. To enable compression, set "
+        "SendFile.Compress to true.\n"
+        "// The Content-Type response HTTP header field is set from the file's extension.\n"
+        f"SIGNATURE {{\n{steps}\treturn nil\n}}\n"
+    )
+    signature = "func (r *Res) SendFile(file string, config ...SendFile) error"
+    cut = snippet(text.replace("SIGNATURE", signature), "send.go", "SendFile compress", 450)
+    shown = cut.text.splitlines()
+    assert "type SendFile struct {" in shown, cut.text
+    assert "// By default, the file is not compressed. To enable compression, set " in cut.text
+    assert shown[-1] == "func (r *Res) SendFile(file string, config ...SendFile) error {", cut.text
+    assert left_out_lines(shown[-2]) is not None, cut.text
+    assert len(cut.text) <= 450
+    # With no room for the definition's line, no comment at all.
+    signature = signature.replace("*Res", "*DefaultResponseWriter").replace(
+        "error", "(written int64, err error)"
+    )
+    cut = snippet(text.replace("SIGNATURE", signature), "send.go", "SendFile compress", 450)
+    assert "type SendFile struct {" in cut.text, cut.text
+    assert "To enable compression" not in cut.text, cut.text
+
+
 # Go functions between the two a test tells apart.
 GO_HELPERS = "".join(f"func helper{n}() int {{\n\treturn {n}\n}}\n\n" for n in range(30))
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Mapping
+from itertools import pairwise
 
 from .code_blocks import indentation, lead_in_start
 from .code_constructs import OpenConstructs
@@ -63,12 +64,12 @@ class PassageEnds:
     def opened_whole(
         self, passages: list[Span], max_chars: int, size: Callable[[Span], int]
     ) -> list[Span]:
-        """The passages (one or two, in file order) each started where what it starts
-        inside starts, and in code each ended where what it ends inside ends, while the cap
-        leaves room for the lines added: a fenced code block at its opening fence; a
-        signature, call or string at its first line, a docstring at its definition's. A
-        passage of code with no room to close the statement it ends inside ends above it
-        (`_before_statement`)."""
+        """The passages (in file order: one or two, and the line of the definition a
+        second one documents) each started where what it starts inside starts, and in
+        code each ended where what it ends inside ends, while the cap leaves room for the
+        lines added: a fenced code block at its opening fence; a signature, call or string
+        at its first line, a docstring at its definition's. A passage of code with no room
+        to close the statement it ends inside ends above it (`_before_statement`)."""
         room = max_chars - sum(size(span) for span in passages)
         room -= MARKER_CHARS * (len(passages) - 1)
         opened = []
@@ -78,10 +79,16 @@ class PassageEnds:
                 room -= size(Span(above, span.start))
                 span = Span(above, span.end)
             opened.append(span)
-        if len(opened) == 2 and opened[0].end >= opened[1].start:
-            if opened[0].end > opened[1].start:
-                return passages
-            return [Span(opened[0].start, opened[1].end)]  # only the fence lay between
+        if any(before.end > after.start for before, after in pairwise(opened)):
+            return passages
+        joined = [opened[0]]
+        for span in opened[1:]:  # only a fence lay between: one passage
+            if joined[-1].end == span.start:
+                joined[-1] = Span(joined[-1].start, span.end)
+            else:
+                joined.append(span)
+        if len(joined) < len(opened):
+            return joined
         if self.constructs is None:
             return opened
         closed = []

@@ -4,7 +4,8 @@ and the answer sits in another)."""
 
 from __future__ import annotations
 
-from .code_blocks import lead_in_alone
+from .code_blocks import lead_in_alone, past_lead_in
+from .code_definitions import defines_a_name
 from .inline_tests import inside
 from .span_choice import MARKER_CHARS, SpanChooser
 from .spans import Span, heading_alone, mostly_within, written_lines
@@ -33,9 +34,10 @@ def second_passage(
     room `chosen` leaves, when it holds at least SECOND_SHARE of what the first holds:
     never a table of contents nor an import block, nor a heading alone (it answers
     nothing, and has no room to grow into its section), nor a doc comment without its
-    definition (Laravel's docblocks are blocks of their own by their indentation), nor
-    the file's own tests unless they are asked about (they call the code the first
-    shows)."""
+    definition (Laravel's docblocks are blocks of their own by their indentation; a
+    window of a block that is only its doc comment's lines leaves room for the
+    definition's line, shown after it), nor the file's own tests unless they are asked
+    about (they call the code the first shows)."""
     lines = chooser.lines
     room = chooser.max_chars - chooser.size(chosen) - MARKER_CHARS
     if room < SECOND_MIN_CHARS:
@@ -57,7 +59,61 @@ def second_passage(
     # Widened as the first is (a heading alone says nothing), on its side of the first.
     bounds = Span(chosen.end, len(lines)) if found.start >= chosen.end else Span(0, chosen.start)
     widened = chooser.widen(found, structural, room, bounds)
-    return None if _repeats(lines, widened, shown) else widened
+    definition = documented_definition(lines, widened) if chooser.code else None
+    served: Span | None = widened
+    if definition is not None and not chosen.start <= definition < chosen.end:
+        served = _with_room_for_its_definition(chooser, widened, definition, room, core)
+    return None if served is None or _repeats(lines, served, shown) else served
+
+
+def documented_definition(lines: list[str], span: Span) -> int | None:
+    """The line of the definition a passage of code documents when it is only the doc
+    comment above it, cut off before it; None for any other passage."""
+    if not lead_in_alone(lines, span.start, span.end):
+        return None
+    line = past_lead_in(lines, span.end, len(lines))
+    return line if line < len(lines) and defines_a_name(lines, line) else None
+
+
+def _definition_cost(chooser: SpanChooser, span: Span, definition: int) -> int:
+    """What showing a definition's line after the doc comment `span` takes: the line, and
+    the marker for the comment's lines between them unless there are none."""
+    return chooser.size(Span(definition, definition + 1)) + (
+        0 if definition == span.end else MARKER_CHARS
+    )
+
+
+def _with_room_for_its_definition(
+    chooser: SpanChooser, span: Span, definition: int, room: int, core: Span
+) -> Span | None:
+    """A second passage that is a doc comment cut off before its definition (on line
+    `definition`: a block too long for the room, cut to its comment's lines), narrowed
+    when it must be to its best window that leaves room for the definition's line, which
+    follows it (sections.py): fiber's res.go served, for "SendFile compress", two of the
+    four comment lines above `func (r *DefaultRes) SendFile(` and not the signature they
+    describe. None when no window holding SECOND_SHARE of the first's terms leaves that
+    room."""
+    if chooser.size(span) + _definition_cost(chooser, span, definition) <= room:
+        return span
+    limit = room - chooser.size(Span(definition, definition + 1)) - MARKER_CHARS
+    if limit <= 0:
+        return None
+    # Any of its lines may start the window (the best window of a block starts only at a
+    # matching line's lead-in, the line above it).
+    fitting = chooser.fitting_end
+    windows = [
+        Span(start, min(span.end, fitting(start, limit))) for start in range(span.start, span.end)
+    ]
+    best = chooser.best([window for window in windows if window.end > window.start], limit)
+    if best is None:
+        return None
+    window = chooser.in_whole_sentences(best[2], span, limit)
+    if (
+        chooser.size(window) + _definition_cost(chooser, window, definition) > room
+        or chooser.score(window)[0] < SECOND_SHARE * chooser.score(core)[0]
+    ):
+        return None
+    return window
 
 
 def _repeats(lines: list[str], span: Span, shown: frozenset[str]) -> bool:

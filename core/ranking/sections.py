@@ -35,7 +35,7 @@ from .code_blocks import code_blocks, indentation, lead_in_start
 from .code_constructs import open_constructs
 from .definition_titles import definition_titles, documented_attributes
 from .file_roles import asks_about_tests
-from .inline_tests import inline_tests
+from .inline_tests import inline_tests, inside
 from .matching import TermMatcher
 from .named_definitions import holders_named, named_definitions, without_qualifiers
 from .navigation import without_contents_lines
@@ -43,7 +43,7 @@ from .passage_ends import PassageEnds
 from .path_terms import path_terms
 from .phrase_pairs import side_by_side
 from .query_asks import asking_keys, names_code
-from .second_passage import second_passage
+from .second_passage import documented_definition, second_passage
 from .span_choice import MARKER_CHARS, PAIR_WEIGHT, SpanChooser
 from .spans import (
     FENCE,
@@ -194,14 +194,26 @@ def cut_snippet(
         second = ends.trimmed(second)
         if heading_alone(lines, headings, second.start, second.end):
             second = None  # trimmed to the next section's heading: it answers nothing
+    definition = None  # the line of the definition a second passage documents
     if second is not None:
+        # A doc comment cut off before its definition is followed by the definition's
+        # line (second_passage.py left room for it), joined to it when none lie between.
+        documented = documented_definition(lines, second) if kind == "code" else None
+        if documented is not None and not fragments[0].start <= documented < fragments[0].end:
+            if documented == second.end:
+                second = Span(second.start, documented + 1)
+            else:
+                definition = Span(documented, documented + 1)
         fragments = sorted([fragments[0], second], key=lambda span: span.start)
         # One passage, the lines between included, when they fit the cap (with the
         # characters of the marker they spare): the lines a marker would stand for are
         # often the very ones between two parts of an answer (a function's middle).
         whole = Span(fragments[0].start, fragments[1].end)
-        if chooser.size(whole) <= max_chars + MARKER_CHARS:
+        held = chooser.size(definition) + MARKER_CHARS if definition is not None else 0
+        if chooser.size(whole) + held <= max_chars + MARKER_CHARS:
             fragments = [whole]
+    if definition is not None and not inside(definition, fragments):
+        fragments = sorted([*fragments, definition], key=lambda span: span.start)
     fragments = ends.opened_whole(fragments, max_chars, chooser.size)
 
     def file_line(index: int) -> int:  # a 0-based line of `text` -> the file's (1-based)
