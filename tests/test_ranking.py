@@ -1504,6 +1504,30 @@ def test_a_doc_comment_in_code_is_served_from_a_sentences_start():
     assert bounds.runs_on(7) and not bounds.runs_on(11) and not bounds.runs_on(16)
 
 
+def test_a_window_of_code_starts_at_its_doc_comments_first_line_not_inside_it():
+    # uv's uv-cache/src/cli.rs: a window started at `/// 1. A temporary directory`, its
+    # doc comment's "Prefer, in order:" left out for a body line holding the same words.
+    steps = "".join(f"        let step_{n} = compute_step({n}, &cache_dir);\n" for n in range(40))
+    text = (
+        "pub struct Cache {\n    root: PathBuf,\n}\n\nimpl Cache {\n"
+        "    /// Prefer, in order:\n    ///\n"
+        "    /// 1. A temporary directory, if the user requested `--no-cache`.\n"
+        "    /// 2. The directory given by the user via `--cache-dir`.\n"
+        "    /// 3. The system-appropriate cache directory.\n"
+        "    pub fn from_settings(no_cache: bool, cache_dir: Option<PathBuf>) -> Self {\n"
+        f"{steps}        Self {{ root }}\n    }}\n}}\n"
+    )
+    query = "which cache directory is used when the user passes a directory"
+    cut = snippet(text, "src/cache.rs", query, max_chars=800)
+    assert cut.text.startswith("    /// Prefer, in order:\n"), cut.text
+    assert "    pub fn from_settings(" in cut.text, cut.text
+    # A lead of three lines at most, even when it holds a word asked for (`--no-cache`):
+    # uv's `UV_CACHE_DIR` was served from `/// 2.`.
+    text = text.replace("via `--cache-dir`", "via `--cache-dir` or `APP_CACHE_DIR`")
+    cut = snippet(text, "src/cache.rs", "APP_CACHE_DIR", max_chars=800)
+    assert cut.text.startswith("    /// Prefer, in order:\n"), cut.text
+
+
 PHP_CLASS = (
     "<?php\n\ndeclare(strict_types=1);\n\nnamespace Slim\\Middleware;\n\n"
     "use Psr\\Http\\Message\\ResponseInterface;\nuse Psr\\Http\\Server\\MiddlewareInterface;\n\n"

@@ -17,6 +17,7 @@ from .inline_tests import inside
 from .line_clip import clip_line, most_shown
 from .local_rarity import local_weights
 from .matching import TermMatcher
+from .prose_bounds import comment_lead
 from .sentence_windows import SentenceWindows
 from .span_widening import SpanWidening
 from .spans import Span, paragraphs
@@ -57,8 +58,9 @@ MARKER_CHARS = 32
 
 # How a span compares with others (`SpanChooser._rank` says in what order): whether it
 # says anything (in code, is no import block), the terms it holds, whether it is no table
-# of contents, whether it starts at a definition asked for, how densely it holds them.
-Rank = tuple[bool, float, bool, int, float]
+# of contents, whether it starts at a definition asked for, whether it leaves out no lead
+# of the comment it starts in, how densely it holds them.
+Rank = tuple[bool, float, bool, int, bool, float]
 
 
 class SpanChooser(SentenceWindows, SpanWidening):
@@ -204,6 +206,9 @@ class SpanChooser(SentenceWindows, SpanWidening):
             }
         # or where a name the query spells is defined (its doc comment's first line)
         starts |= {start for start in self.named if span.start <= start < span.end}
+        if self.code:  # or at the lead of the line comment a start is inside
+            leads = {comment_lead(lines, start, self.matching) for start in starts}
+            starts |= {lead for lead in leads if lead >= span.start}
         headings = self.heading_starts
         for index in self.matching[first:last]:  # the heading of each match's section
             above = bisect_right(headings, index) - 1
@@ -240,13 +245,17 @@ class SpanChooser(SentenceWindows, SpanWidening):
         of two holding the same, the one that is not a table of contents (a list of links
         points at the answer the other gives), then the one starting where a name asked
         for is defined (its doc comment's first line: not a window of its examples further
-        down); then the denser."""
+        down), then in code the one leaving out no lead of the line comment it starts in
+        (prose_bounds.comment_lead: uv's uv-cache/src/cli.rs started at `/// 2. The
+        specific cache directory`, its "Prefer, in order:" left out for a body line
+        holding the same words); then the denser."""
         coverage, density = self.score(span)
         if self.tests and inside(span, self.tests):
             coverage *= TEST_FILE_WEIGHT  # as a test file's score is (file_roles.py)
         navigation = self.is_navigation(span)
         says = not (navigation and self.code)
-        return says, coverage, not navigation, self._definition_start(span), density
+        led = not self.code or comment_lead(self.lines, span.start, self.matching) == span.start
+        return says, coverage, not navigation, self._definition_start(span), led, density
 
     def choose(self, structural: list[Span], fallback: list[Span]) -> Span:
         """The best structural span (section, block); a fallback span (paragraph) only
