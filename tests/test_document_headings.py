@@ -242,6 +242,17 @@ def test_markdown_rules_lists_and_fenced_lines_are_not_setext_headings():
     assert titles(text, "a.md") == [("# Real", 1)]
 
 
+def test_front_matter_is_yaml_or_toml_at_a_pages_top_and_opens_on_a_key():
+    # Hugo's pages open on TOML between `+++` lines: a comment in it is no heading.
+    toml = '+++\n# the page settings\ntitle = "Routing"\n+++\n\n# Real\n'
+    assert titles(toml, "content/a.md") == [("# Real", 1)]
+    # A page opening on a thematic break has none: the paragraph under it is a title.
+    ruled = "---\n\nSome text\n---\n\n# Real\n"
+    assert titles(ruled, "a.md") == [("Some text", 2), ("# Real", 1)]
+    # Nor is the rule an underline of the page's last line (pandoc's horizontalRule.md).
+    assert titles("---\nA page opening on a rule.\n", "a.md") == []
+
+
 def structure(text: str, path: str, query: str) -> set[str]:
     matcher = TermMatcher(query_terms(query))
     return set(structure_terms(split_lines(text), matcher.lines(text), path, matcher))

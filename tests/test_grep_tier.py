@@ -753,6 +753,91 @@ def test_restructuredtext_markup_words_do_not_count(make_project, engine, suffix
     assert sources(search(root, "caveats notes"))[0] == f"docs/links{suffix}"
 
 
+def test_front_matter_settings_and_a_title_repeating_the_heading_do_not_count(make_project, engine):
+    # vitest's VitePress pages: `title: In-Source Testing | Guide` over `# In-Source
+    # Testing` counted the heading's words again (12% more score than the same page
+    # titled otherwise); fiber's Docusaurus pages: an `id:` spelling the title.
+    body = "\n# In-Source Testing\n\nVitest can run tests inside your source files.\n"
+    root = make_project(
+        {
+            "docs/repeated.md": "---\ntitle: In-Source Testing | Guide\n"
+            "id: in-source-testing\noutline: deep\n---\n" + body,
+            "docs/other.md": "---\ntitle: Zz-Zzzzzz Zzzzzzz | Zzzzz\n"
+            "id: zz-zzzzzz-zzzzzzz\noutline: deep\n---\n" + body.replace("can", "may"),
+            "docs/unrelated.md": "# Elsewhere\n\nNothing about it.\n",
+        }
+    )
+
+    outcome = search(root, "in-source testing")
+
+    assert sorted(sources(outcome)) == ["docs/other.md", "docs/repeated.md"]
+    assert outcome.hits[0].score == outcome.hits[1].score
+
+
+def test_a_front_matter_title_and_summaries_a_reader_reads_count(make_project, engine):
+    # Textual's FAQ pages have no heading: a title and alternative titles are their only
+    # words on the question; pandoc's manuals are titled above `# Introduction`.
+    filler = "".join(f"Filler line {n} about other things.\n" for n in range(10))
+    root = make_project(
+        {
+            "docs/images.md": '---\ntitle: "Does Textual support images?"\nalt_titles:\n'
+            '  - "Can Textual display PNG files?"\n---\n\nNot yet: see the roadmap.\n',
+            "docs/writers.md": "---\ntitle: Creating Custom Writers in Lua\n---\n\n"
+            f"# Introduction\n\n{filler}",
+            "docs/other.md": f"# Other\n\n{filler}",
+        }
+    )
+
+    assert sources(search(root, "display png"))[0] == "docs/images.md"
+    assert sources(search(root, "custom writers"))[0] == "docs/writers.md"
+
+
+def test_the_words_of_mdx_imports_do_not_count(make_project, engine):
+    # fiber's Docusaurus pages import their components (`import RoutePlayground from
+    # '@site/src/components/route-playground';`).
+    root = make_project(
+        {
+            "docs/matcher.md": "import RoutePlayground from '@site/src/components/playground';\n"
+            "import {\n  TabGroup,\n} from '@theme/Tabs';\n\nEdit the table and watch.\n",
+            "docs/other.md": "# Other\n\nNothing about it.\n",
+        }
+    )
+
+    assert sources(search(root, "route playground")) == []
+    assert sources(search(root, "tab group")) == []
+    assert sources(search(root, "edit the table")) == ["docs/matcher.md"]
+
+
+def test_the_words_of_script_and_style_blocks_do_not_count(make_project, engine):
+    # vitest's VitePress pages import their components in a `<script setup>` block;
+    # Laravel's style their method lists in a `<style>` block.
+    root = make_project(
+        {
+            "docs/features.md": "# Overview\n\n<script setup>\n"
+            "import FeaturesList from './components/FeaturesList.vue'\n</script>\n\n"
+            "<style>\n.method-list { columns: 3 }\n</style>\n\nVitest runs tests.\n",
+            "docs/other.md": "# Other\n\nNothing about it.\n",
+        }
+    )
+
+    assert sources(search(root, "features list")) == []
+    assert sources(search(root, "method columns")) == []
+    assert sources(search(root, "vitest runs tests")) == ["docs/features.md"]
+
+
+def test_imports_and_tags_written_as_code_still_count(make_project, engine):
+    root = make_project(
+        {
+            "docs/tabs.md": "# Tabs\n\nWrap the panes in `<TabPanes>`:\n\n```js\n"
+            "import TabGroup from '@theme/TabGroup';\n```\n",
+            "docs/other.md": "# Other\n\nNothing about it.\n",
+        }
+    )
+
+    assert sources(search(root, "tab panes")) == ["docs/tabs.md"]
+    assert sources(search(root, "tab group")) == ["docs/tabs.md"]
+
+
 def test_a_definition_spelt_in_another_case_is_not_the_name_asked_for(make_project, engine):
     # `mergePath` asked: the type `MergePath` is another name (TypeScript and Go tell case).
     helpers = "".join(f"export const helper{n} = (x: string) => x + '{n}'\n" for n in range(8))

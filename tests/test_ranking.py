@@ -1304,6 +1304,58 @@ def test_link_definitions_are_not_served_where_a_passage_with_the_same_terms_is(
     assert "[iostdin]:" not in cut.text, cut.text
 
 
+def test_a_passage_of_a_page_never_shows_its_front_matter():
+    # vitest's VitePress pages were served from their `---` and `title: In-Source Testing |
+    # Guide` lines, the `## Setup` that answers left out.
+    body = (
+        "# In-Source Testing\n\nVitest can run tests inside your source files.\n\n"
+        "## Setup\n\nPut an `if (import.meta.vitest)` block at the end of a source file.\n"
+    )
+    yaml = "---\ntitle: In-Source Testing | Guide\noutline: deep\n---\n\n"
+    cut = snippet(yaml + body, "docs/in-source.md", "in-source testing")
+    assert cut.text.startswith("# In-Source Testing\n") and cut.line_start == 6, cut.text
+    toml = '+++\ntitle = "In-Source Testing"\n+++\n\n'
+    cut = snippet(toml + body, "content/in-source.md", "in-source testing")
+    assert cut.text.startswith("# In-Source Testing\n") and cut.line_start == 5, cut.text
+    # fiber's Docusaurus partials have no heading: the passage grew back over the front
+    # matter, its title holding the query's words.
+    page = (
+        "---\nid: handler-types\ntitle: Handler types\nsidebar_position: 3\n---\n\n"
+        "The adapter converts many handler shapes. Seventeen are supported.\n\n"
+        "### Native handlers\n\n- The canonical form.\n"
+    )
+    cut = snippet(page, "docs/handlers.md", "supported handler types")
+    assert cut.text.startswith("The adapter converts") and cut.line_start == 7, cut.text
+
+
+def test_a_passage_does_not_grow_back_over_a_pages_mdx_imports():
+    # fiber's route-matcher.md: its lead passage grew back (`widen`) over `import
+    # RoutePlayground from '@site/src/components/route-playground';`.
+    filler = "".join(f"## Group {n}\n\nUnrelated widgets and gadgets {n}.\n\n" for n in range(20))
+    text = (
+        "\nimport RoutePlayground from '@site/src/components/route-playground';\n"
+        "import Tabs from '@theme/Tabs';\n\n"
+        "Edit the route table and watch which route wins and which parameters are "
+        f"extracted.\n\n<RoutePlayground />\n\n{filler}"
+    )
+    cut = snippet(text, "docs/matcher.md", "which route wins parameters extracted")
+    assert cut.text.startswith("Edit the route table") and cut.line_start == 5, cut.text
+
+
+def test_a_script_block_inside_a_passage_is_shown_as_lines_left_out():
+    # vitest's features.md: `<script setup>` importing the page's component under its
+    # `# Features`.
+    text = (
+        "# Features\n\n<script setup>\n"
+        "import FeaturesList from '../.vitepress/components/FeaturesList.vue'\n</script>\n\n"
+        "<FeaturesList />\n\nVitest runs test files in parallel threads.\n\n"
+        "```js\nimport { defineConfig } from 'vitest/config'\n```\n"
+    )
+    cut = snippet(text, "docs/features.md", "features parallel threads config")
+    assert cut.text.startswith("# Features\n[lines 2-6 not shown]\n<FeaturesList />"), cut.text
+    assert "import { defineConfig } from 'vitest/config'" in cut.text  # code shown, kept
+
+
 RUST_WITH_TESTS = (
     "use std::io;\n\n"
     + "".join(f"fn helper_{i}() -> u32 {{\n    {i}\n}}\n\n" for i in range(12))

@@ -26,7 +26,7 @@ sits in another (the section on the option, the docstring of the attribute).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -34,11 +34,13 @@ from ..models import left_out_marker
 from .code_blocks import code_blocks, indentation, lead_in_start
 from .code_constructs import open_constructs
 from .definition_titles import definition_titles, documented_attributes
+from .fenced_blocks import trimmed_span
 from .file_roles import asks_about_tests
 from .inline_tests import inline_tests, inside
 from .matching import TermMatcher
 from .named_definitions import holders_named, named_definitions, without_qualifiers
 from .navigation import without_contents_lines
+from .page_markup import markup_blocks, text_start
 from .passage_ends import PassageEnds
 from .path_terms import path_terms
 from .phrase_pairs import side_by_side
@@ -129,6 +131,13 @@ def cut_snippet(
     if not lines:
         return Snippet("", 1, 1)
     kind = document_kind(path)
+    blocks: list[Span] = []  # a page's markup blocks, code for its renderer
+    if kind == "markdown":
+        blocks = markup_blocks(lines)
+        first = text_start(lines, blocks)
+        if 0 < first < len(lines):  # the page's text, from its first line
+            lines, line_terms, file_lines = _from_line(first, lines, line_terms, file_lines)
+            blocks = [Span(b.start - first, b.end - first) for b in blocks if b.start >= first]
     if kind == "code" and matcher is not None and PATH_TERM_WEIGHT != 1:
         weights = _path_terms_weighed(path, weights, matcher)
     if kind == "markdown":  # a table's padding is served (and counted) as one space
@@ -220,6 +229,8 @@ def cut_snippet(
         return file_lines[index] if file_lines is not None else index + 1
 
     fragments = ends.with_context(fragments, max_chars, chooser.size)
+    if blocks:
+        fragments = _around_markup(lines, fragments, blocks, chooser.size)
     shown = chooser.shown(fragments[0], matcher)
     for before, fragment in pairwise(fragments):
         left_out = (file_line(before.end - 1) + 1, file_line(fragment.start) - 1)
@@ -232,6 +243,43 @@ def cut_snippet(
     return Snippet(
         "\n".join(shown), file_line(fragments[0].start), file_line(fragments[-1].end - 1)
     )
+
+
+def _from_line(
+    first: int,
+    lines: list[str],
+    line_terms: Mapping[int, Mapping[str, int]],
+    file_lines: Sequence[int] | None,
+) -> tuple[list[str], Mapping[int, Mapping[str, int]], Sequence[int]]:
+    """The lines from `first` on, the terms on them and the file's line of each: a page's
+    text past the markup at its top (its front matter, its MDX imports: page_markup.py),
+    which no passage starts on, grows back over (fiber's Docusaurus pages, `widen`) or
+    shows (vitest's VitePress pages opened on their `---` and `title:` lines)."""
+    held = {number - first: terms for number, terms in line_terms.items() if number > first}
+    numbers = file_lines[first:] if file_lines is not None else range(first + 1, len(lines) + 1)
+    return lines[first:], held, numbers
+
+
+def _around_markup(
+    lines: list[str], passages: list[Span], blocks: list[Span], size: Callable[[Span], int]
+) -> list[Span]:
+    """The passages without the markup blocks inside them (a `<style>` block under
+    Laravel's "Available Methods", a `<script setup>` under vitest's `# Features`), each
+    shown as the line naming the lines left out, when that line is the shorter; the
+    passages as they are when nothing else is left."""
+    pieces: list[Span] = []
+    for span in passages:
+        start = span.start
+        for block in blocks:
+            if block.end <= start or block.start >= span.end or size(block) < MARKER_CHARS:
+                continue
+            if block.start > start:
+                pieces.append(trimmed_span(lines, Span(start, block.start)))
+            start = block.end
+        if start < span.end:
+            pieces.append(trimmed_span(lines, Span(start, span.end)))
+    written = [piece for piece in pieces if lines[piece.start].strip()]
+    return written or passages
 
 
 def _with_what_it_leads_into(

@@ -57,6 +57,12 @@ _VIM_MODELINE = re.compile(r"\bvim?:.*\b(?:ft|filetype)=help\b")
 # tag (`*telescope.defaults.history*`, perhaps after the entry's name) after a blank line.
 _VIM_RULE = re.compile(r"(?:={20,}|-{20,})[ \t]*$")
 _VIM_TAG_END = re.compile(r"\*[^*\s|]+\*[ \t]*$")
+# A front matter block's fence -> what its first written line is: a key (YAML's `title:`,
+# TOML's `title =` or `[params]`) or a comment.
+_FRONT_MATTER_KEY = {
+    "---": re.compile(r"[ \t]*(?:#|[\w\"'$-][^:\n]*:(?:[ \t]|$))"),
+    "+++": re.compile(r"[ \t]*(?:#|\[|[\w\"'-][^=\n]*=)"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,11 +125,22 @@ def document_kind(path: str) -> str:
 
 
 def front_matter_end(lines: list[str]) -> int:
-    """The index of the line after a YAML front matter block (`---` ... `---`), else 0."""
-    if lines and lines[0].strip() == "---":
-        for index in range(1, len(lines)):
-            if lines[index].strip() == "---":
-                return index + 1
+    """The index of the line after a front matter block, else 0: YAML between `---` lines
+    (Jekyll, Docusaurus, VitePress) or TOML between `+++` lines (Hugo), its first line a
+    key's (`title: Routing`, `title = "Routing"`) or a comment: a page opening on a
+    thematic break (`---`) has none."""
+    if not lines or lines[0].strip() not in _FRONT_MATTER_KEY:
+        return 0
+    fence = lines[0].strip()
+    keyed = False  # whether its first written line was looked at
+    for index in range(1, len(lines)):
+        line = lines[index]
+        if line.strip() == fence:
+            return index + 1
+        if not keyed and line.strip():
+            if not _FRONT_MATTER_KEY[fence].match(line):
+                return 0
+            keyed = True
     return 0
 
 
@@ -236,7 +253,7 @@ def markdown_headings(lines: list[str]) -> list[Heading]:
     headings: list[Heading] = []
     first = front_matter_end(lines)
     fenced = fenced_lines(lines, first)
-    text_line = -1  # the last line that may be a setext title (not a heading, not fenced)
+    text_line = -2  # the last line that may be a setext title (not a heading, not fenced)
     run_start = first  # where the run of text lines ending at text_line began
     commented = False  # inside an HTML comment opened on an earlier line
     for index in range(first, len(lines)):
