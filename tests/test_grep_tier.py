@@ -825,6 +825,24 @@ def test_the_words_of_script_and_style_blocks_do_not_count(make_project, engine)
     assert sources(search(root, "vitest runs tests")) == ["docs/features.md"]
 
 
+def test_the_names_of_tags_and_components_do_not_count(make_project, engine):
+    # vitest's team page is a `<script setup>` and `<VPTeamPage>`, `<VPTeamMembers
+    # :members="teamMembers" />` tags: it outranked the section on team members.
+    root = make_project(
+        {
+            "docs/team.md": "<script setup>\nimport { VPTeamMembers } from 'vitepress/theme'\n"
+            "import { coreMembers } from './contributors'\n</script>\n\n<VPTeamPage>\n"
+            '  <VPTeamMembers :members="coreMembers" />\n  <TeamMembers/>\n</VPTeamPage>\n',
+            "docs/governance.md": "# Governance\n\n## Who reviews\n\n"
+            + "Pull requests are reviewed before a release.\n" * 10
+            + "The core team members cut releases.\n",
+            "docs/other.md": "# Other\n\nNothing about it.\n",
+        }
+    )
+
+    assert sources(search(root, "team members")) == ["docs/governance.md"]
+
+
 def test_imports_and_tags_written_as_code_still_count(make_project, engine):
     root = make_project(
         {

@@ -5,19 +5,20 @@ not a caption, a title or an image's alternative text: a reader sees those), an 
 list (`{.collection-method}`, `{test="skip"}`), a link's target
 (`[text](../std/question_mark.md)`) and a link reference definition (`[q_mark]:
 https://...#the-question-mark-operator`, its target perhaps on the next line): the page
-they point to says it; an mdBook include's path (`{{#include ...}}`); a page's markup
-blocks (page_markup.py: its front matter, but for what a reader reads of it; its MDX
-statements; its script and style blocks). In any document, reStructuredText's markup
-words: a directive's name (`.. code-block::`), a label, a role's name (`:meth:`) and a
-role's or a link's target after its text (`` :meth:`caveats <QuerySet.bulk_create>` ``)
-(tiers/file_hits.read_file reads a file so)."""
+they point to says it; an mdBook include's path (`{{#include ...}}`); a tag's name
+outside code (`<VPTeamMembers>`, `<kbd>`); a page's markup blocks (page_markup.py: its
+front matter, but for what a reader reads of it; its MDX statements; its script and style
+blocks). In any document, reStructuredText's markup words: a directive's name (`..
+code-block::`), a label, a role's name (`:meth:`) and a role's or a link's target after
+its text (`` :meth:`caveats <QuerySet.bulk_create>` ``) (tiers/file_hits.read_file reads
+a file so)."""
 
 from __future__ import annotations
 
 import re
 
 from .page_markup import markup_blocks
-from .spans import front_matter_end, markdown_headings
+from .spans import fenced_lines, front_matter_end, markdown_headings
 
 
 def without_markup_words(text: str, kind: str) -> str:
@@ -32,6 +33,8 @@ def without_markup_words(text: str, kind: str) -> str:
         if "=" in counted and "<" in counted:
             counted = _ATTRIBUTED_TAG.sub(_blanked_but_shown, counted)
             counted = _TAG_OVER_LINES.sub(_blanked_but_shown, counted)
+        if "<" in counted:
+            counted = _without_tag_names(counted)
         if "{" in counted:
             counted = _ATTRIBUTE_LIST.sub(_blanked, counted)
         if "](" in counted or "]:" in counted:
@@ -198,3 +201,28 @@ def _title_repeated(lines: list[str], front: int) -> bool:
     said = set(_WORD.findall(lines[headings[0].title].lower()))
     titled = set(_WORD.findall(_TITLE_KEY.sub("", title, count=1).lower()))
     return bool(said) and said <= titled and 2 * len(said) >= len(titled)
+
+
+# An HTML tag, or a component's (VitePress' `<VPTeamMembers>`, MDX's `<Tabs>`, `<div h-2
+# />`) with attributes that take no value (those that do are _ATTRIBUTED_TAG's); or a code
+# span, kept: `<Tabs>` in backquotes is text.
+_TAG_OR_CODE_SPAN = re.compile(
+    r"(?P<code>(`+)(?:[^`]|(?!\2)`+)*?\2(?!`))"
+    r"|</?[A-Za-z][\w.:-]*(?:[ \t]+[^<>=`\n]*?)?[ \t]*/?>"
+)
+
+
+def _without_tag_names(text: str) -> str:
+    """A markdown page's tags blanked outside code: their names are its markup, not its
+    words (the words between them are). vitest's team page, `<VPTeamPage>` and
+    `<VPTeamPageTitle>` tags around one sentence, was served for "team members"."""
+    lines = text.split("\n")
+    fenced = fenced_lines(lines)
+    for index, line in enumerate(lines):
+        if "<" in line and index not in fenced:
+            lines[index] = _TAG_OR_CODE_SPAN.sub(_tag_blanked, line)
+    return "\n".join(lines)
+
+
+def _tag_blanked(found: re.Match[str]) -> str:
+    return found.group() if found.group("code") else _blanked(found)
