@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from .page_markup import markup_blocks
-from .spans import fenced_lines, front_matter_end, markdown_headings
+from .spans import HEADING, fenced_lines, front_matter_end
 
 
 def without_markup_words(text: str, kind: str) -> str:
@@ -26,15 +26,14 @@ def without_markup_words(text: str, kind: str) -> str:
     the text itself when it has none."""
     counted = text
     if kind == "markdown":
-        if counted.startswith(("---", "+++")) or _PAGE_CODE_HINT.search(counted):
-            counted = _without_page_markup(counted)
+        has_blocks = counted.startswith(("---", "+++")) or bool(_PAGE_CODE_HINT.search(counted))
+        if has_blocks or "<" in counted:
+            counted = _without_page_markup(counted, has_blocks)
         if "<!--" in counted:
             counted = _HTML_COMMENT.sub(_blanked_lines, counted)
         if "=" in counted and "<" in counted:
             counted = _ATTRIBUTED_TAG.sub(_blanked_but_shown, counted)
             counted = _TAG_OVER_LINES.sub(_blanked_but_shown, counted)
-        if "<" in counted:
-            counted = _without_tag_names(counted)
         if "{" in counted:
             counted = _ATTRIBUTE_LIST.sub(_blanked, counted)
         if "](" in counted or "]:" in counted:
@@ -161,18 +160,22 @@ _WORD = re.compile(r"[^\W_]+")
 # title counting only on a page without a `#` heading still lost pandoc and Textual; this
 # rule loses only dplyr 0.812 -> 0.806 (colwise.Rmd had answered "across output column
 # names" by its `output:` key).
-def _without_page_markup(text: str) -> str:
-    """A markdown page with its markup blocks blanked (page_markup.py), but for the words a
-    reader reads in its front matter: its title, unless its first heading says it already
-    (vitest's `title: In-Source Testing | Guide` over `# In-Source Testing` counted the
-    heading's words twice), and a value of several words (a description, Textual's
-    `alt_titles` of its FAQ pages). Keys, one-word values (an id, a layout, a date, a
-    sidebar position, `output: rmarkdown::html_vignette`) and statements count for
-    nothing."""
+def _without_page_markup(text: str, has_blocks: bool) -> str:
+    """A markdown page with its markup blocks blanked (page_markup.py; when `has_blocks`
+    says it may have some), but for the words a reader reads in its front matter: its
+    title, unless its first heading says it already (vitest's `title: In-Source Testing |
+    Guide` over `# In-Source Testing` counted the heading's words twice), and a value of
+    several words (a description, Textual's `alt_titles` of its FAQ pages). Keys, one-word
+    values (an id, a layout, a date, a sidebar position, `output:
+    rmarkdown::html_vignette`) and statements count for nothing. Its tags' names outside
+    code count for nothing either: they are its markup, not its words (the words between
+    them are); vitest's team page, `<VPTeamPage>` and `<VPTeamPageTitle>` tags around one
+    sentence, was served for "team members"."""
     lines = text.split("\n")
-    blocks = markup_blocks(lines)
     front = front_matter_end(lines)
-    repeated = front > 0 and _title_repeated(lines, front)
+    fenced = fenced_lines(lines, front)
+    blocks = markup_blocks(lines, fenced) if has_blocks else []
+    repeated = front > 0 and _title_repeated(lines, front, fenced)
     for block in blocks:
         for index in range(block.start, block.end):
             line = lines[index]
@@ -188,17 +191,29 @@ def _without_page_markup(text: str) -> str:
             else:
                 start, end = shown
                 lines[index] = " " * start + line[start:end] + " " * (len(line) - end)
+    for index, line in enumerate(lines):
+        if "<" in line and index not in fenced:
+            lines[index] = _TAG_OR_CODE_SPAN.sub(_tag_blanked, line)
     return "\n".join(lines)
 
 
-def _title_repeated(lines: list[str], front: int) -> bool:
-    """Whether the front matter's title is the page's first heading again: all the
+def _title_repeated(lines: list[str], front: int, fenced: set[int]) -> bool:
+    """Whether the front matter's title is the page's first `#` heading again: all the
     heading's words are the title's, and half of them or more (`| Guide` aside)."""
     title = next((line for line in lines[1:front] if _TITLE_KEY.match(line)), None)
-    headings = markdown_headings(lines) if title is not None else []
-    if title is None or not headings:
+    if title is None:
         return False
-    said = set(_WORD.findall(lines[headings[0].title].lower()))
+    heading = next(
+        (
+            line
+            for index, line in enumerate(lines[front:], front)
+            if line.lstrip(" ")[:1] == "#" and HEADING.match(line) and index not in fenced
+        ),
+        None,
+    )
+    if heading is None:
+        return False
+    said = set(_WORD.findall(heading.lower()))
     titled = set(_WORD.findall(_TITLE_KEY.sub("", title, count=1).lower()))
     return bool(said) and said <= titled and 2 * len(said) >= len(titled)
 
@@ -210,18 +225,6 @@ _TAG_OR_CODE_SPAN = re.compile(
     r"(?P<code>(`+)(?:[^`]|(?!\2)`+)*?\2(?!`))"
     r"|</?[A-Za-z][\w.:-]*(?:[ \t]+[^<>=`\n]*?)?[ \t]*/?>"
 )
-
-
-def _without_tag_names(text: str) -> str:
-    """A markdown page's tags blanked outside code: their names are its markup, not its
-    words (the words between them are). vitest's team page, `<VPTeamPage>` and
-    `<VPTeamPageTitle>` tags around one sentence, was served for "team members"."""
-    lines = text.split("\n")
-    fenced = fenced_lines(lines)
-    for index, line in enumerate(lines):
-        if "<" in line and index not in fenced:
-            lines[index] = _TAG_OR_CODE_SPAN.sub(_tag_blanked, line)
-    return "\n".join(lines)
 
 
 def _tag_blanked(found: re.Match[str]) -> str:

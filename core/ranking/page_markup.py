@@ -30,8 +30,9 @@ _CLOSING_TAG = {
 }
 
 
-def markup_blocks(lines: list[str]) -> list[Span]:
-    """The page's front matter, MDX statements and script and style blocks, in order."""
+def markup_blocks(lines: list[str], fenced: set[int] | None = None) -> list[Span]:
+    """The page's front matter, MDX statements and script and style blocks, in order
+    (`fenced`: its lines in fenced code past its front matter, when known)."""
     first = front_matter_end(lines)
     blocks = [Span(0, first)] if first else []
     openings = [
@@ -41,7 +42,8 @@ def markup_blocks(lines: list[str]) -> list[Span]:
     ]
     if not openings:
         return blocks
-    fenced = fenced_lines(lines, first)
+    if fenced is None:
+        fenced = fenced_lines(lines, first)
     end = first
     for index in openings:
         if index < end or index in fenced:
