@@ -184,7 +184,7 @@ def _without_page_markup(text: str, has_blocks: bool) -> str:
                 found = _FRONT_MATTER_LINE.match(line)
                 value = found.group("value").strip() if found else ""
                 titled = _TITLE_KEY.match(line) is not None
-                if value and (not repeated if titled else " " in value):
+                if found is not None and value and (not repeated if titled else " " in value):
                     shown = found.span("value")
             if shown is None:
                 lines[index] = " " * len(line)
