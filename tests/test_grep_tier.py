@@ -1988,6 +1988,30 @@ def test_a_document_of_nothing_but_headings_is_cut_in_time(tmp_path):
     assert sorted(hit["source"] for hit in answer["results"]) == ["docs/a.md", "docs/b.rst"]
 
 
+def test_a_page_of_hostile_markup_is_read_in_time(tmp_path):
+    # A line opening an HTML tag with 60,000 attributes and no `>`: reading it for the
+    # markup words that count for nothing tried every `=` against the rest of the line
+    # (24 s a file). A child process with a time limit, as above.
+    root = tmp_path / "repo"
+    (root / "docs").mkdir(parents=True)
+    tag = "<a " + 'needle="c" ' * 60_000
+    (root / "docs" / "a.md").write_text(f"# Page\n\n{tag}\n\nA needle in the text.\n")
+    (root / "docs" / "b.md").write_text("# Other\n\nA needle here too.\n")
+    # And a front matter line of a long run of spaces before its last word: its value was
+    # sought ending at each of the spaces.
+    spaces = " " * 100_000
+    (root / "docs" / "c.md").write_text(f"---\ntitle: needle{spaces}x\n---\n\n# C\n\nA needle.\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "tierscope", "query", "needle", "--root", str(root),
+         "--timeout", "25", "--explain"],
+        capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    answer = json.loads(result.stdout)
+    assert answer["trace"]["served_by"] == "grep"
+    assert "docs/b.md" in {hit["source"] for hit in answer["results"]}
+
+
 def test_dense_matches_beyond_the_output_cap_still_answer(make_project, engine):
     needles = "needle " * 280_000
     files = {f"docs/dense{i}.md": needles for i in range(6)}
