@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections.abc import Callable
 
 from .definition_forms import signature_names
 from .spans import Span
@@ -169,20 +170,22 @@ C_NAME_ALONE = re.compile(rf"[ \t]*(?!{C_KEYWORDS})(?:\w+::)*~?([A-Za-z_]\w*)[ \
 C_TYPE_LINE = re.compile(rf"[ \t]*(?!{C_KEYWORDS})[A-Za-z_][\w:<>,*& \t]*[\w>*&]")
 
 
+def run_start(lines: list[str], start: int, belongs: Callable[[str], object]) -> int:
+    """The first line of the run of lines ending at line `start`, as indented as it, that
+    `belongs` holds for (`start` when the line above is not one)."""
+    level = indentation(lines[start])
+    first = start
+    while first > 0 and indentation(lines[first - 1]) == level and belongs(lines[first - 1]):
+        first -= 1
+    return first
+
+
 def typed_start(lines: list[str], start: int) -> int:
     """Where a C-family definition whose name opens line `start` starts: its return type's
     and template header's lines above it, as indented (`start` for any other line)."""
     if not C_NAME_ALONE.match(lines[start]):
         return start
-    level = indentation(lines[start])
-    first = start
-    while (
-        first > 0
-        and indentation(lines[first - 1]) == level
-        and C_TYPE_LINE.fullmatch(lines[first - 1])
-    ):
-        first -= 1
-    return first
+    return run_start(lines, start, C_TYPE_LINE.fullmatch)
 
 
 # Haskell: an equation (`pipeTable = try $ do`, `imageType img = ...`) under its type

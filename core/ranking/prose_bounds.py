@@ -11,7 +11,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 
-from .code_blocks import indentation
+from .code_blocks import indentation, run_start
 from .spans import ADORNMENT, fenced_blocks
 
 # The end of a sentence on a line: `.`, `!`, `?` or `:`, perhaps closed by a quote, a
@@ -52,14 +52,7 @@ def comment_lead(lines: list[str], start: int, matching: Sequence[int]) -> int:
     a window starts at a matching line, never there); else `start`."""
     if not _LINE_COMMENT.match(lines[start]):
         return start
-    level = indentation(lines[start])
-    first = start
-    while (
-        first > 0
-        and indentation(lines[first - 1]) == level
-        and _LINE_COMMENT.match(lines[first - 1])
-    ):
-        first -= 1
+    first = run_start(lines, start, _LINE_COMMENT.match)
     if start - first > COMMENT_LEAD_LINES and bisect_left(matching, first) < bisect_left(
         matching, start
     ):
