@@ -952,6 +952,37 @@ def test_a_question_about_the_blog_ranks_posts_by_their_text(make_project, engin
     assert "(dated post)" not in dict(outcome.hits[0].terms)
 
 
+GUIDE_AND_A_POST_NAMED_FOR_IT = {
+    "docs/guide/devtools.md": (
+        "# Devtools\n\nServe your app in the browser and watch it live.\n\n"
+        "## Memory\n\nTo find where memory goes, use a memory profiler such as memray,\n"
+        "profiling the app while it runs live.\n" + "More about the devtools.\n" * 10
+    ),
+    "docs/blog/posts/remote-memray.md": (
+        "---\ndate: 2024-01-05\n---\n\n# Remote memory profiling with Memray\n\n"
+        "Memray has a live view; serve it over the web and open it in a browser.\n"
+    ),
+}
+
+
+def test_a_post_titled_for_the_question_is_not_demoted(make_project, engine):
+    """A post whose title is most of the question is the page about it."""
+    root = make_project(GUIDE_AND_A_POST_NAMED_FOR_IT)
+    outcome = search(root, "memray live memory profiling in the browser")
+    assert sources(outcome) == ["docs/blog/posts/remote-memray.md", "docs/guide/devtools.md"]
+    assert "(dated post)" not in dict(outcome.hits[0].terms)
+
+
+def test_a_post_whose_title_holds_one_word_of_the_question_is_demoted(make_project, engine):
+    files = dict(GUIDE_AND_A_POST_NAMED_FOR_IT)
+    files["docs/blog/posts/remote-memray.md"] = files["docs/blog/posts/remote-memray.md"].replace(
+        "# Remote memory profiling with Memray", "# Memray and us"
+    )
+    outcome = search(make_project(files), "memray live memory profiling in the browser")
+    assert sources(outcome) == ["docs/guide/devtools.md", "docs/blog/posts/remote-memray.md"]
+    assert dict(outcome.hits[1].terms)["(dated post)"] < 0
+
+
 def test_explain_terms_say_what_each_matched_term_added(make_project, engine):
     root = make_project({"docs/a.md": "token budget token\n", "docs/b.md": "other text\n"})
     [hit] = search(root, "token budget").hits

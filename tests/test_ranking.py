@@ -40,6 +40,7 @@ from tierscope.ranking.inline_tests import inline_tests
 from tierscope.ranking.matching import TermMatcher, leftmost_first
 from tierscope.ranking.navigation import navigation_test
 from tierscope.ranking.path_terms import path_terms, paths_terms
+from tierscope.ranking.post_titles import title_line
 from tierscope.ranking.prose_bounds import ProseBounds
 from tierscope.ranking.query_asks import asking_keys, names_looked_up, query_names
 from tierscope.ranking.sections import cut_snippet
@@ -3518,3 +3519,18 @@ def test_a_behaviours_documented_callback_is_served_not_the_stub_its_macro_injec
     cut = snippet(text, "lib/my_server.ex", "MyServer.terminate", max_chars=600)
     assert "@callback terminate(reason :: term, state :: term) :: term" in cut.text, cut.text
     assert "def terminate(_reason, _state)" not in cut.text, cut.text
+
+
+def test_a_posts_title_is_its_first_heading_else_its_front_matter_title():
+    heading = [
+        "---",
+        "title: Remote profiling",
+        "date: 2024-01-05",
+        "---",
+        "",
+        "# Remote profiling",
+    ]
+    assert title_line(heading) == 6
+    assert title_line(["---", "title: Remote profiling", "---", "", "Text."]) == 2
+    assert title_line(["Text.", "", "## A section"]) is None
+    assert title_line(["```", "# a comment in code", "```"]) is None

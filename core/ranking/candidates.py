@@ -15,6 +15,7 @@ from . import bm25
 from .bm25 import Scorer
 from .file_roles import (
     AS_IS,
+    DATED_POST,
     TEST_FILE_WEIGHT,
     Role,
     asks_about_tests,
@@ -38,6 +39,7 @@ from .name_lookup import (
 )
 from .navigation import pointing_elsewhere
 from .path_terms import NO_TERMS, PathTerms, path_terms, paths_terms
+from .post_titles import named_by_title
 from .query_asks import asking_keys, asks_for_uses, names_code, names_looked_up, word_count
 from .read_file import ReadFile
 from .scope_counts import Candidates
@@ -240,6 +242,8 @@ def rerank_by_structure(
         written_by_a_tool = generated(entry.path, found.lines) if role is AS_IS else None
         if written_by_a_tool is not None:
             role = written_by_a_tool  # told by its first or last lines, read only now
+        elif role is DATED_POST and named_by_title(found.lines, found.line_terms, scorer.weights):
+            role = AS_IS
         elif role is AS_IS:
             pointing = pointing_elsewhere(
                 entry.path, found.lines, found.line_terms, compounds_asked

@@ -10,7 +10,8 @@
   Unless the question is about news, its score is scaled by POST_WEIGHT (measured with
   `tierscope eval` on Textual: docs MRR@10 0.869 without it, 0.874 with it; on the held-out
   how-to questions 0.490 without, 0.547 with it, 0.529 at 0.8). Code is never a post: a
-  `news/` or `blog/` package holds an application's code.
+  `news/` or `blog/` package holds an application's code. A post whose title is most of
+  the question is the page about it, and is not scaled (post_titles.py).
 - A project's plans (a TODO list, a roadmap) name what a question asks about, as work to
   do, where the guide says how it is done. Unless the question asks about plans, its score
   is scaled by POST_WEIGHT, as a dated post's is.
