@@ -3534,3 +3534,63 @@ def test_a_posts_title_is_its_first_heading_else_its_front_matter_title():
     assert title_line(["---", "title: Remote profiling", "---", "", "Text."]) == 2
     assert title_line(["Text.", "", "## A section"]) is None
     assert title_line(["```", "# a comment in code", "```"]) is None
+
+
+REDIRECT_JS = """/**
+ * Redirect a request. When called while a request is handled, Harbor returns a redirect response.
+ * Make sure you are not catching the thrown redirect, which would keep Harbor from handling it.
+ *
+ * Most common status codes:
+ *  * `303 See Other`: redirect as a GET request (often used after a form POST request)
+ *  * `307 Temporary Redirect`: redirect will keep the request method
+ *  * `308 Permanent Redirect`: redirect will keep the request method, and search engines move
+ *
+ * [See all redirect status codes](https://example.org/docs/http/status#redirection_messages)
+ *
+ * @param {300 | 301 | 302 | 303 | 304 | 305 | 306 | 307 | 308 | ({} & number)} status The [HTTP \
+status code](https://example.org/status#redirection). Must be in the range 300-308.
+ * @param {string | URL} location The location to redirect to.
+ * @param {{ external?: boolean | string[] }} [options] To redirect to an external URL, pass \
+`{ external: true }` to allow any external URL except `javascript:` URLs, or `{ external: [...] }`.
+ * @throws {Redirect} This error tells Harbor to redirect to the given location.
+ * @throws {Error} If the status given is invalid, or the location cannot be used as a header value.
+ * @return {never}
+ */
+export function redirect(status, location, options) {
+\tif (isNaN(status) || status < 300 || status > 308) {
+\t\tthrow new Error('Invalid status code');
+\t}
+\tthrow new Redirect(status, location.toString());
+}
+"""
+
+
+def test_a_doc_comment_that_fills_the_cap_is_not_served_without_its_definition():
+    # SvelteKit's redirect(): its JSDoc was 1,447 characters, with its signature line 1,501,
+    # one over the cap. The window at the comment's first line was served, ending on `*/`,
+    # without the function and its range check, for "redirect status code range".
+    comment = REDIRECT_JS[: REDIRECT_JS.index("export function")]
+    cap = len(comment) + 20  # the comment fits; with its definition's line it does not
+    cut = snippet(REDIRECT_JS, "redirect.js", "redirect status code range", cap, 1000)
+    assert "export function redirect(status, location, options) {" in cut.text, cut.text
+    assert len(cut.text) <= cap
+
+
+def test_a_doc_comment_served_with_its_definition_keeps_the_lines_that_answer():
+    # dplyr's count(): its roxygen block says at its top what the new column is called,
+    # and runs on with examples; it is served from the answer, then its definition.
+    examples = "".join(f"#' df |> count(group{n}, sort = TRUE)\n" for n in range(40))
+    text = (
+        "#' Count the observations in each group\n#'\n"
+        "#' @param name The name of the new column in the output.\n"
+        "#'   If omitted, it will default to `n`. If there's already a column called `n`,\n"
+        "#'   it will use `nn`.\n#' @examples\n" + examples
+        + "count <- function(x, ..., wt = NULL, sort = FALSE, name = NULL) {\n"
+        "  UseMethod(\"count\")\n}\n"
+    )  # fmt: skip
+    cut = snippet(text, "count.R", "what does count call the new column named n", 700)
+    shown = cut.text.splitlines()
+    assert "If omitted, it will default to `n`. If there's already a column called `n`," in cut.text
+    assert shown[-1] == "count <- function(x, ..., wt = NULL, sort = FALSE, name = NULL) {"
+    assert left_out_lines(shown[-2]) is not None, cut.text
+    assert len(cut.text) <= 700

@@ -195,15 +195,20 @@ def cut_snippet(
         chosen = _with_the_example_announced(lines, chosen, chooser, max_chars)
     ends = PassageEnds(lines, headings, kind, chooser.matching, constructs, levels)
     ends.prose = chooser.prose
+    # The line of the definition a doc comment passage documents, shown after it.
+    definition = _documented_by(lines, chosen, chooser, max_chars) if kind == "code" else None
+    if definition is not None:
+        chosen = chooser.best_window(chosen, max_chars - _definition_cost(chooser, definition))
     fragments = [ends.trimmed(chosen)]
     # A name looked up is shown at its definition first: no call of it from above.
     at_definition = chooser.at_a_definition(core)
-    second = second_passage(chooser, structural, chosen, core, after_only=at_definition)
+    second = None
+    if definition is None:  # a first passage shown with its definition leaves no room
+        second = second_passage(chooser, structural, chosen, core, after_only=at_definition)
     if second is not None:
         second = ends.trimmed(second)
         if heading_alone(lines, headings, second.start, second.end):
             second = None  # trimmed to the next section's heading: it answers nothing
-    definition = None  # the line of the definition a second passage documents
     if second is not None:
         # A doc comment cut off before its definition is followed by the definition's
         # line (second_passage.py left room for it), joined to it when none lie between.
@@ -297,6 +302,30 @@ def _with_what_it_leads_into(
         return chosen  # the passage holds none of the next line's lead-in
     fits = chooser.fitting_end(chosen.start, max_chars)
     return Span(chosen.start, max(chosen.end, fits)) if fits > after else chosen
+
+
+def _documented_by(
+    lines: list[str], chosen: Span, chooser: SpanChooser, max_chars: int
+) -> Span | None:
+    """The definition's line (a span of it) when a passage of code is only the doc comment
+    above it, too long to be served with that line (`_with_what_it_leads_into` ran it on
+    when it fits): the comment alone says what the definition is called for, and nothing
+    of what it is. SvelteKit's `redirect()` was served as its JSDoc, ending on `*/`, the
+    comment one line short of the cap; dplyr's roxygen block of `count()` holds the
+    answer at its top, its examples below."""
+    line = documented_definition(lines, chosen)
+    if line is None:
+        return None
+    definition = Span(line, line + 1)
+    if _definition_cost(chooser, definition) >= max_chars // 2:
+        return None  # a signature as long as the comment: the comment as it is
+    return definition
+
+
+def _definition_cost(chooser: SpanChooser, definition: Span) -> int:
+    """What showing a definition's line after its doc comment takes: the line and the
+    marker for the comment's lines left out."""
+    return chooser.size(definition) + MARKER_CHARS
 
 
 def _with_the_example_announced(
