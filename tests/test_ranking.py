@@ -3594,3 +3594,28 @@ def test_a_doc_comment_served_with_its_definition_keeps_the_lines_that_answer():
     assert shown[-1] == "count <- function(x, ..., wt = NULL, sort = FALSE, name = NULL) {"
     assert left_out_lines(shown[-2]) is not None, cut.text
     assert len(cut.text) <= 700
+
+
+def test_a_window_inside_a_section_is_led_by_its_heading_and_opening_paragraph():
+    # Rails' Active Record callbacks guide: the window holding most of the question's words
+    # was served under its heading, the paragraph opening the section (the answer: which
+    # methods skip callbacks) left out.
+    filler = "".join(f"Line {n} of an example that names nothing asked.\n" for n in range(40))
+    text = (
+        "# Callbacks\n\nIntro.\n\n## Skipping Callbacks\n\n"
+        "Just as with validations, it is also possible to skip callbacks by using the\n"
+        "following methods: `delete`, `update_column` and `insert_all`.\n\n"
+        f"{filler}\n"
+        "Skipping callbacks when saving or removing a record should be done with care,\n"
+        "as callbacks hold important business rules of the record.\n\n## Other\n\nText.\n"
+    )
+    cut = snippet(text, "callbacks.md", "skip callbacks when saving or removing a record", 600)
+    shown = [line for line in cut.text.splitlines() if line]
+    assert shown[:3] == [
+        "## Skipping Callbacks",
+        "Just as with validations, it is also possible to skip callbacks by using the",
+        "following methods: `delete`, `update_column` and `insert_all`.",
+    ], cut.text
+    assert left_out_lines(shown[3]) is not None, cut.text
+    assert "as callbacks hold important business rules of the record." in cut.text
+    assert len(cut.text) <= 600

@@ -241,6 +241,12 @@ class PassageEnds:
             for context in contexts:
                 if led and led[-1].end > context.start:
                     continue  # shown already
+                lead = self.sections.with_its_lead(context, span.start)
+                if lead is not None and self.kind != "code":
+                    span, fits = afford(span, lead)
+                    if fits:
+                        led.append(lead)
+                        continue
                 span, fits = afford(span, context)
                 if (
                     not fits

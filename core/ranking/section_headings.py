@@ -92,3 +92,34 @@ class SectionHeadings:
         if title.rstrip(":") in GENERIC_HEADINGS or self.names_a_version(Span(parent, parent)):
             return parent
         return None
+
+    def with_its_lead(self, heading: Span, before: int) -> Span | None:
+        """A section's heading with the paragraph that opens its section, when a passage
+        starting at line `before` (further down the same section) leaves that paragraph
+        out: the heading alone names the topic, its first paragraph says what it is (a
+        mode "is simply a named screen stack"; a `validate_on` paragraph says when
+        validation runs). None when that paragraph is no prose (a list, a table, code,
+        markup) or longer than LEAD_LINES lines."""
+        found = bisect_left(self.starts, before + 1) - 1
+        if found < 0 or self.starts[found] != heading.start:
+            return None  # not the heading of the section the passage starts in
+        first = heading.end
+        while first < before and not self.lines[first].strip():
+            first += 1
+        end = first
+        while end < before and self.lines[end].strip():
+            if _NOT_PROSE.match(self.lines[end]):
+                return None
+            end += 1
+        if end == first or end >= before or end - first > LEAD_LINES:
+            return None
+        return Span(heading.start, end)
+
+
+# The lines of a section's opening paragraph shown with its heading, at most.
+LEAD_LINES = 4
+# A line that is no prose: indented code, a fence, a list item, a table row, a quote, markup,
+# an admonition or tab (mkdocs), a directive (reStructuredText), a heading.
+_NOT_PROSE = re.compile(
+    r"(?: {4}|\t|[ \t]*(?:```|~~~|[-*+>|<#]|\d+[.)][ \t]|!!!|\?\?\?|===|\.\. |--8<--|:::))"
+)
