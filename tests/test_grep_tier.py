@@ -79,14 +79,15 @@ def test_files_scoring_far_below_the_best_are_not_served(make_project, engine):
     # chi's "why is the RealIP middleware deprecated and what should I use instead" sent
     # SECURITY.md and an examples README for the word "use" alone.
     files = {f"docs/other{i}.md": f"# Other {i}\n\nUse it as you like.\n" for i in range(4)}
-    files["docs/realip.md"] = "# RealIP\n\nThe RealIP middleware is deprecated: use ClientIP.\n"
+    # (its path names no query term: `realip.md` is the file named for RealIP, which counts)
+    files["docs/proxies.md"] = "# RealIP\n\nThe RealIP middleware is deprecated: use ClientIP.\n"
     files["docs/middleware.md"] = "# Middleware\n\nEach middleware wraps a handler; use it.\n"
     quiet = {f"docs/quiet{i}.md": "nothing relevant\n" for i in range(20)}
     root = make_project({**files, **quiet})
 
     outcome = search(root, "why is the RealIP middleware deprecated, what should I use instead")
 
-    assert sources(outcome) == ["docs/realip.md", "docs/middleware.md"]
+    assert sources(outcome) == ["docs/proxies.md", "docs/middleware.md"]
     best = outcome.hits[0].score
     assert all(hit.score >= RELATIVE_FLOOR * best for hit in outcome.hits)
     assert f"4 files left out: scored below {RELATIVE_FLOOR:.0%} of the best" in outcome.notes
@@ -1616,6 +1617,24 @@ def test_a_hyphenated_word_finds_the_word_written_solid_in_any_form(make_project
         }
     )
     assert sources(search(root, "re-rendering"))[0] == "docs/guides/prevent-rerenders.md"
+
+
+def test_a_camel_case_word_finds_the_word_written_in_one_case(make_project, engine):
+    # The NestJS docs site: "TypeScript and JavaScript snippets" did not count the
+    # `language: 'typescript' | 'javascript'` of the code that splits samples in two; the
+    # parts `type` and `script` found a copied syntax highlighter first.
+    root = make_project(
+        {
+            "src/snippets.ts": "// Splits a sample in two snippets.\n"
+            "export type Language = 'typescript' | 'javascript';\n",
+            "src/loader.ts": "// Loads a script of some type.\nconst script = load(type);\n"
+            "const other = script.type;\n",
+            **{f"src/page{n}.ts": f"export const page{n} = {n};\n" for n in range(6)},
+        }
+    )
+    outcome = search(root, "TypeScript and JavaScript snippets", paths=("src",))
+    assert sources(outcome)[0] == "src/snippets.ts"
+    assert {"typescript", "javascript"} <= set(dict(outcome.hits[0].terms))
 
 
 def test_two_query_words_find_a_file_writing_them_solid(make_project, engine):

@@ -2758,9 +2758,11 @@ def test_a_passage_inside_a_long_section_is_led_by_the_sections_heading():
         + filler
     )
     cut = snippet(text, "docs/collapsible.md", "collapsed expanded", max_chars=400)
-    shown = cut.text.splitlines()
+    shown = [line for line in cut.text.splitlines() if line]
     assert shown[0] == "## Initial state", cut.text
-    assert left_out_lines(shown[1]) is not None
+    # with the paragraph opening the section (a test below), then the lines left out
+    assert shown[1] == "Paragraph 0 says something unrelated at some length here.", cut.text
+    assert left_out_lines(shown[2]) is not None
     assert "Pass collapsed=False to start the collapsible expanded." in shown
 
 
@@ -3619,3 +3621,12 @@ def test_a_window_inside_a_section_is_led_by_its_heading_and_opening_paragraph()
     assert left_out_lines(shown[3]) is not None, cut.text
     assert "as callbacks hold important business rules of the record." in cut.text
     assert len(cut.text) <= 600
+
+
+def test_a_word_in_one_case_counts_for_the_querys_camel_case_word():
+    matcher = TermMatcher(query_terms("TypeScript snippets"))
+    assert matcher.keys_of("typescript") == ["typescript"]
+    assert matcher.keys_of("TypeScript") == ["type", "script", "typescript"]
+    assert matcher.keys_of("type") == ["type"]
+    # an option is found as written, with its hyphens
+    assert TermMatcher(query_terms("--check-status")).keys_of("checkstatus") == []

@@ -205,6 +205,12 @@ class TermMatcher:
                 keys.append(compound)
             elif analysed.compound_stem in self._stems:
                 keys.append(analysed.compound_stem)  # `TextArea` for the query `textarea`
+        elif len(analysed.stems) == 1:
+            # A word in one case for the query's camelCase (`typescript` for `TypeScript`),
+            # as `TextArea` is found for `textarea`.
+            whole = word.lower()
+            if whole in self._compounds and whole not in self._options and whole not in keys:
+                keys.append(whole)
         return keys
 
     def tally(self, words: Mapping[str, int]) -> dict[str, int]:
