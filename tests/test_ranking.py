@@ -77,6 +77,14 @@ def test_versus_is_no_term():
     assert keys("tabs versus spaces") == ["tab", "space"]
 
 
+def test_words_of_vague_quantity_are_no_terms():
+    # FastAPI's "run several uvicorn worker processes": `several` put pages saying
+    # "several" often above the deployment page on workers. MkDocs' "whenever something
+    # happens" found the pages saying "something".
+    assert keys("run several uvicorn worker processes") == ["run", "uvicorn", "worker", "process"]
+    assert keys("whenever something changes") == ["chang"]
+
+
 def test_a_stopword_written_as_a_call_or_a_member_is_a_term():
     # nlohmann/json's `at()`: `basic_json::at` and "how does at() check bounds" searched
     # `basic` and `json`, or `check` and `bound`, never `at`.
