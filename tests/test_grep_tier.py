@@ -1637,6 +1637,24 @@ def test_a_camel_case_word_finds_the_word_written_in_one_case(make_project, engi
     assert {"typescript", "javascript"} <= set(dict(outcome.hits[0].terms))
 
 
+def test_a_word_whose_stem_is_a_stopword_does_not_count_the_stopword(make_project, engine):
+    # The NestJS docs: "canned data" is keyed `can`, and every "you can" counted for it.
+    root = make_project(
+        {
+            "docs/intro.md": "# Intro\n\nYou can read data. You can write it. You can\n"
+            "do it again, and you can stop. Data can be big.\n",
+            "docs/stubs.md": "# Stubs\n\nA stub returns canned data to the code under test,\n"
+            "" + "which keeps the test fast and its results the same every run.\n" * 3,
+            **{f"docs/other{n}.md": f"# Other {n}\n\nNothing here.\n" for n in range(6)},
+        }
+    )
+    outcome = search(root, "canned data")
+    assert sources(outcome)[0] == "docs/stubs.md"
+    assert all(
+        "can" not in dict(hit.terms) for hit in outcome.hits if hit.source == "docs/intro.md"
+    )
+
+
 def test_two_query_words_find_a_file_writing_them_solid(make_project, engine):
     # Magit's test of `magit-toplevel` inside a submodule was not among the first ten
     # for "repository top level in a submodule": its `toplevel` counted for nothing.

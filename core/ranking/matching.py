@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-from .analysis import Term, analyse_word, split_identifier, stem
+from .analysis import STOPWORDS, Term, analyse_word, split_identifier, stem
 from .query_asks import query_names
 
 _WORD_CHAR = r"[^\W_]"
@@ -121,6 +121,9 @@ class TermMatcher:
     _keys: dict[str, list[str]] = field(init=False, repr=False, compare=False)
     # Two query words written solid, stemmed (`toplevel`) -> the two words' keys.
     _solid: dict[str, list[str]] = field(init=False, repr=False, compare=False)
+    # The stems that are stopwords of query words that are none (`can` of `canned`,
+    # `under` of `underlying`): the stopword itself counts for nothing.
+    _stopword_stems: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         pattern = term_pattern(self.terms)
@@ -143,6 +146,10 @@ class TermMatcher:
         object.__setattr__(self, "_stems", stems)
         object.__setattr__(self, "_compounds", compounds)
         object.__setattr__(self, "_solid", solid_pairs(self.terms))
+        stopword_stems = frozenset(
+            t.key for t in self.terms if t.key in stems and t.key in STOPWORDS and t.word != t.key
+        )
+        object.__setattr__(self, "_stopword_stems", stopword_stems)
         options = frozenset(t.key for t in self.terms if t.compound and t.option)
         object.__setattr__(self, "_options", options)
         object.__setattr__(self, "names", query_names(self.terms))
@@ -192,6 +199,8 @@ class TermMatcher:
             return []
         analysed = analyse_word(word)
         keys = [s for s in analysed.stems if s in self._stems]
+        if self._stopword_stems and word.lower() in STOPWORDS:  # `can`, not `canned`
+            keys = [key for key in keys if key not in self._stopword_stems]
         if self._solid and not keys and len(analysed.stems) == 1:
             keys = list(self._solid.get(analysed.stems[0], ()))  # `toplevel`: top, level
         if self._abbreviated:
