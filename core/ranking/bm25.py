@@ -48,6 +48,9 @@ DEFINITION_WEIGHT = 1.0
 # as before against the most a code file can. Measured with `tierscope eval` (README).
 SECTION_WEIGHT = 1.0
 PROXIMITY_LINES = 10
+# A term weighs its rarity (IDF) to this power: a rare word of a long question does not
+# outweigh the rest of it. Measured with `tierscope eval` on 58 sets: mean MRR@10 0.8414 at
+# 0.5, 0.8407 at 0.4, 0.8347 at 0.75 (26 sets down: pandoc, phoenix, uv, pydantic, jinja).
 IDF_POWER = 0.5
 
 
