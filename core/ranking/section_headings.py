@@ -96,10 +96,10 @@ class SectionHeadings:
     def with_its_lead(self, heading: Span, before: int) -> Span | None:
         """A section's heading with the paragraph that opens its section, when a passage
         starting at line `before` (further down the same section) leaves that paragraph
-        out: the heading alone names the topic, its first paragraph says what it is (a
-        mode "is simply a named screen stack"; a `validate_on` paragraph says when
-        validation runs). None when that paragraph is no prose (a list, a table, code,
-        markup) or longer than LEAD_LINES lines."""
+        out: the heading alone names the topic, its first paragraph says what it is (the
+        Rails Guides' "Skipping Callbacks" opens on the methods that skip them). None when
+        that paragraph is no prose (a list, a table, code, markup) or longer than
+        LEAD_LINES lines."""
         found = bisect_left(self.starts, before + 1) - 1
         if found < 0 or self.starts[found] != heading.start:
             return None  # not the heading of the section the passage starts in

@@ -318,7 +318,7 @@ def _documented_by(
         return None
     definition = Span(line, line + 1)
     if _definition_cost(chooser, definition) >= max_chars // 2:
-        return None  # a signature as long as the comment: the comment as it is
+        return None  # a definition's line taking half the cap: the comment as it is
     return definition
 
 
