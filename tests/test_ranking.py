@@ -3638,3 +3638,7 @@ def test_a_word_in_one_case_counts_for_the_querys_camel_case_word():
     assert matcher.keys_of("type") == ["type"]
     # an option is found as written, with its hyphens
     assert TermMatcher(query_terms("--check-status")).keys_of("checkstatus") == []
+
+
+def test_a_posts_title_may_be_hugos_toml_front_matter_title():
+    assert title_line(["+++", 'title = "Remote profiling"', "date = 2024-01-05", "+++", ""]) == 2

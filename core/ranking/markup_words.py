@@ -200,12 +200,19 @@ def _without_page_markup(text: str, has_blocks: bool) -> str:
     return "\n".join(lines)
 
 
+def front_matter_title(lines: list[str], front: int) -> int | None:
+    """The index of the title line of a front matter ending before line `front`
+    (`title: Routing`, Hugo's `title = "Routing"`), else None."""
+    return next((index for index in range(1, front) if _TITLE_KEY.match(lines[index])), None)
+
+
 def _title_repeated(lines: list[str], front: int, fenced: set[int]) -> bool:
     """Whether the front matter's title is the page's first `#` heading again: all the
     heading's words are the title's, and half of them or more (`| Guide` aside)."""
-    title = next((line for line in lines[1:front] if _TITLE_KEY.match(line)), None)
-    if title is None:
+    found = front_matter_title(lines, front)
+    if found is None:
         return False
+    title = lines[found]
     heading = next(
         (
             line

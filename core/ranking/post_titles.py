@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .markup_words import front_matter_title
 from .spans import FENCE, HEADING, front_matter_end
 
 # The share of the query's weight (its terms' rarity) the title holds, and the fewest of
@@ -22,7 +23,7 @@ TITLE_LINES = 40
 
 def title_line(lines: list[str]) -> int | None:
     """The 1-based number of a markdown post's title line: its first `#` heading among its
-    first lines, else its front matter's `title:` (a front matter title that repeats the
+    first lines, else its front matter's title (a front matter title that repeats the
     heading counts for nothing: markup_words.py)."""
     front = front_matter_end(lines)
     for index in range(front, min(len(lines), front + TITLE_LINES)):
@@ -31,10 +32,8 @@ def title_line(lines: list[str]) -> int | None:
             return index + 1
         if FENCE.match(lines[index]):
             break
-    for index in range(1, front):
-        if lines[index].startswith("title:"):
-            return index + 1
-    return None
+    title = front_matter_title(lines, front)
+    return None if title is None else title + 1
 
 
 def named_by_title(
