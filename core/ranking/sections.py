@@ -198,7 +198,8 @@ def cut_snippet(
     # The line of the definition a doc comment passage documents, shown after it.
     definition = _documented_by(lines, chosen, chooser, max_chars) if kind == "code" else None
     if definition is not None:
-        chosen = chooser.best_window(chosen, max_chars - _definition_cost(chooser, definition))
+        room = max_chars - chooser.size(definition) - MARKER_CHARS  # the line, after a marker
+        chosen = chooser.best_window(chosen, room)
     fragments = [ends.trimmed(chosen)]
     # A name looked up is shown at its definition first: no call of it from above.
     at_definition = chooser.at_a_definition(core)
@@ -317,15 +318,9 @@ def _documented_by(
     if line is None:
         return None
     definition = Span(line, line + 1)
-    if _definition_cost(chooser, definition) >= max_chars // 2:
+    if chooser.size(definition) + MARKER_CHARS >= max_chars // 2:
         return None  # a definition's line taking half the cap: the comment as it is
     return definition
-
-
-def _definition_cost(chooser: SpanChooser, definition: Span) -> int:
-    """What showing a definition's line after its doc comment takes: the line and the
-    marker for the comment's lines left out."""
-    return chooser.size(definition) + MARKER_CHARS
 
 
 def _with_the_example_announced(
