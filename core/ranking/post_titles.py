@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .markup_words import front_matter_title
 from .spans import FENCE, HEADING, front_matter_end
 
 # The share of the query's weight (its terms' rarity) the title holds, and the fewest of
@@ -32,6 +31,8 @@ def title_line(lines: list[str]) -> int | None:
             return index + 1
         if FENCE.match(lines[index]):
             break
+    from .markup_words import front_matter_title  # read for a dated post only
+
     title = front_matter_title(lines, front)
     return None if title is None else title + 1
 
