@@ -150,6 +150,18 @@ def test_inflections_match_their_stem():
     assert counts("policies", "one policy, two policies") == {"polici": 2}
 
 
+def test_a_word_whose_stem_keeps_its_final_e_finds_its_ing_form():
+    # Snowball stems `store` and `storing` alike, but the search started with `store`:
+    # typer's "a directory for storing configurations" never counted for "store".
+    text = "storing the config, a story, it was stored, using it, we use it, typing"
+    assert counts("store", text) == {"store": 2}
+    assert counts("use", text) == {"use": 2}
+    assert counts("type", text) == {"type": 1}
+    assert counts("write", "writing what was written") == {"write": 2}
+    # A stem ending in a vowel and `e` has no such form to look for.
+    assert counts("free", "freeing it") == {"free": 1}
+
+
 def test_parts_match_inside_identifiers_but_not_inside_other_words():
     text = "dryrun_preview dryRunPreview dry-run-preview previewer an overview"
     assert counts("preview", text) == {"preview": 4}
@@ -3642,3 +3654,4 @@ def test_a_word_in_one_case_counts_for_the_querys_camel_case_word():
 
 def test_a_posts_title_may_be_hugos_toml_front_matter_title():
     assert title_line(["+++", 'title = "Remote profiling"', "date = 2024-01-05", "+++", ""]) == 2
+

@@ -196,7 +196,15 @@ def _spelling_prefix(part: str, stemmed: str) -> str:
         common += 1
     if stemmed.endswith("i") and common >= len(stemmed) - 1 and len(stemmed) > 2:
         return stemmed[:-1] + "[iy]"
-    return part[:common] or part
+    prefix = part[:common] or part
+    if prefix == stemmed and _SILENT_E.search(prefix):
+        # A short stem keeps its `e` (`store`, `use`), which its `-ing` form drops.
+        return f"(?:{prefix}|{prefix[:-1]}ing)"
+    return prefix
+
+
+# A stem ending in a consonant and `e`: its `-ing` form drops the `e` (`storing`).
+_SILENT_E = re.compile(r"[^\Waeiouy\d_]e$")
 
 
 def _abbreviation_prefix(part: str, key: str) -> tuple[str, tuple[str, ...]]:
