@@ -227,6 +227,20 @@ def test_a_notebooks_passage_is_looked_for_in_its_cells_as_a_snippet_shows_them(
     assert json.loads(out)["queries"][0]["passage_served"] is True
 
 
+def test_a_manual_pages_passage_is_looked_for_as_a_snippet_shows_it(capsys, project):
+    # A manual page is served as read, without its roff markup: a passage copied from
+    # `man` is found, and one copied from the file's markup is looked for as it is served.
+    status = r'.BR 130 "  Interrupted with \fBCTRL\-C\fR or \fBESC\fR"'
+    (project / "docs/tool.1").write_text(f".TH TOOL 1\n.SH EXIT STATUS\n{status}\n")
+    (project / "queries.tsv").write_text(
+        "exit status interrupted\tdocs/tool.1\t\tInterrupted with CTRL-C or ESC\n"
+        "exit status interrupted\tdocs/tool.1\t\tInterrupted with \\fBCTRL\\-C\\fR or\n"
+    )
+    _, out, err = run_eval(capsys, project, "--json")
+    assert "the passage is in none" not in err
+    assert [q["passage_served"] for q in json.loads(out)["queries"]] == [True, True]
+
+
 def test_a_row_whose_expected_file_its_scope_does_not_search_is_reported(capsys, project):
     # A config gap (the man pages outside `docs`) would otherwise read as a ranking miss.
     (project / "man").mkdir()

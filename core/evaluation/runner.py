@@ -11,6 +11,8 @@ from ..api import Project, QueryOptions
 from ..files import Unreadable, read_text_file
 from ..models import Hit, QueryResult, ResolvedScope, TierStatus
 from ..ranking.notebooks import is_notebook, notebook_view
+from ..ranking.roff_text import readable
+from ..ranking.spans import document_kind
 from ..scopes import included
 from .metrics import (
     QueryEvaluation,
@@ -88,8 +90,9 @@ def checked_queries(
     """Each query with the expected files that really hold its passage, and the problems
     of the set: an expected file that cannot be read in the project (a typo reads as a
     ranking miss otherwise), a passage in none of them. Files are read as any project file
-    is (inside the root, regular, at most `max_bytes`), and a notebook as its snippets show
-    it: its cells' text, not its JSON."""
+    is (inside the root, regular, at most `max_bytes`), and as its snippets show it (a
+    notebook's cells, a manual page without its roff markup: `_as_served`); a passage
+    copied from a manual page's markup is looked for as it is served."""
     texts: dict[str, str | None] = {}
     reasons: dict[str, str] = {}
 
@@ -111,11 +114,15 @@ def checked_queries(
             if text_of(source) is None:
                 problems.append(f"line {query.line}: expected file {source}: {reasons[source]}")
         if query.passage:
-            wanted = normalise_passage(query.passage)
-            holding = tuple(f for f in query.expected if wanted in (text_of(f) or ""))
+            passage = query.passage
+            holding = _holding(passage, query.expected, text_of)
+            if not holding and any(document_kind(f) == "roff" for f in query.expected):
+                # Copied from a manual page's markup: looked for as the page is served.
+                passage = readable(passage)
+                holding = _holding(passage, query.expected, text_of)
             if not holding:
                 problems.append(f"line {query.line}: the passage is in none of the expected files")
-            query = replace(query, passage_files=holding)
+            query = replace(query, passage=passage, passage_files=holding)
         checked.append(query)
     return checked, problems
 
@@ -136,7 +143,18 @@ def _outside_the_scope(root: Path, query: KnownItemQuery, scope: ResolvedScope) 
     ]
 
 
+def _holding(
+    passage: str, expected: Sequence[str], text_of: Callable[[str], str | None]
+) -> tuple[str, ...]:
+    wanted = normalise_passage(passage)
+    return tuple(source for source in expected if wanted in (text_of(source) or ""))
+
+
 def _as_served(text: str, source: str) -> str:
+    """A file's text as its snippets show it: a notebook's cells, not its JSON; a manual
+    page's lines as read, not their roff markup."""
+    if document_kind(source) == "roff":
+        return "\n".join(readable(line) for line in text.splitlines())
     view = notebook_view(text) if is_notebook(source) else None
     return view.text if view is not None else text
 
