@@ -894,6 +894,27 @@ def test_code_at_the_root_is_searched_by_its_extensions(capsys, make_project):
     assert hits and all(hit["source"].endswith(".go") for hit in hits)
 
 
+def test_fish_and_nushell_scripts_are_code(capsys, make_project):
+    # fzf's key bindings ship for bash, zsh, fish and Nushell: init listed the first two
+    # and its code scope's globs left the others out.
+    names = ("key-bindings", "completion")
+    root = make_project(
+        {
+            "main.go": "package main\n\nfunc main() {}\n",
+            "src/NOTES.md": "# Notes\n\nHow the matcher works.\n",
+            "src/algo.go": "package algo\n\nfunc Match() {}\n",
+            **{f"shell/{name}.bash": "bind -x '\"\\C-t\": fzf-file-widget'\n" for name in names},
+            **{f"shell/{name}.zsh": "zle -N fzf-file-widget\n" for name in names},
+            **{f"shell/{name}.fish": "function fzf-file-widget\nend\n" for name in names},
+            **{f"shell/{name}.nu": "def fzf-file-widget [] { fzf }\n" for name in names},
+            "README.md": "# Tool\n\nA fuzzy finder.\n",
+        }
+    )
+    _, out, _ = init(capsys, root, "--dry-run")
+    include = scopes_of(out)["code"].include
+    assert include and {"*.fish", "*.nu"} <= set(include)
+
+
 def test_asciidoc_docs_are_documentation_by_either_extension(capsys, make_project):
     # Cowboy's guide and manual are 148 `.asciidoc` files: init knew only `.adoc`, so the
     # docs scope was AGENTS.md alone.
