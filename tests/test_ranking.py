@@ -3655,3 +3655,37 @@ def test_a_word_in_one_case_counts_for_the_querys_camel_case_word():
 def test_a_posts_title_may_be_hugos_toml_front_matter_title():
     assert title_line(["+++", 'title = "Remote profiling"', "date = 2024-01-05", "+++", ""]) == 2
 
+
+def test_a_section_titled_with_the_name_asked_for_is_served_before_the_pages_intro():
+    # httpx's environment_variables.md: "NO_PROXY environment variable" was served the
+    # page's title and intro (which say "environment variables" throughout), cut off at
+    # the `NO_PROXY` heading; the section titled with the name asked for is the answer.
+    text = (
+        "# Environment Variables\n\n"
+        "The client can be configured via environment variables. Environment variables\n"
+        "are read by default; to ignore environment variables, pass `trust_env=False`.\n\n"
+        "Here is the list of environment variables the client reads and what each does.\n\n"
+        "## Proxies\n\nThe proxy variables follow the convention of curl and wget.\n\n"
+        "### `HTTP_PROXY`, `HTTPS_PROXY`\n\nValid values: the URL of a proxy.\n\n"
+        "`HTTP_PROXY` and `HTTPS_PROXY` set the proxy used for http and https requests.\n\n"
+        "### `NO_PROXY`\n\nValid values: a comma-separated list of host names.\n\n"
+        "`NO_PROXY` disables the proxy for the hosts it lists, which are reached directly.\n\n"
+        "## `SSL_CERT_FILE`\n\nValid values: a file name of CA certificates.\n"
+    )
+    cut = snippet(text, "docs/environment_variables.md", "NO_PROXY environment variable")
+    assert "disables the proxy for the hosts it lists" in cut.text, cut.text
+
+
+def test_a_heading_naming_a_member_with_its_holder_names_the_member():
+    # Node's timers.md: `timersPromises.setTimeout(...)` is a section on setTimeout too;
+    # the one also saying "timers" and "promises" answers "timers promises setTimeout".
+    callbacks = "Schedules execution of a one-time callback after delay milliseconds.\n" * 3
+    text = (
+        "# Timers\n\n"
+        f"### `setTimeout(callback[, delay[, ...args]])`\n\n{callbacks}\n"
+        "## Timers Promises API\n\nThe promise versions of the timer functions.\n\n"
+        "### `timersPromises.setTimeout([delay[, value[, options]]])`\n\n"
+        "Resolves the promise after delay milliseconds with the value given.\n"
+    )
+    cut = snippet(text, "doc/api/timers.md", "timers promises setTimeout", max_chars=300)
+    assert "Resolves the promise after delay" in cut.text, cut.text

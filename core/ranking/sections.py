@@ -39,6 +39,7 @@ from .file_roles import asks_about_tests
 from .inline_tests import inline_tests, inside
 from .matching import TermMatcher
 from .named_definitions import holders_named, named_definitions, without_qualifiers
+from .named_sections import named_sections
 from .navigation import without_contents_lines
 from .page_markup import markup_blocks, text_start
 from .passage_ends import PassageEnds
@@ -161,9 +162,9 @@ def cut_snippet(
     named, lead_ins = (
         named_definitions(lines, line_terms, weights, matcher)
         if kind == "code" and not about_tests
-        else ({}, {})
+        else (named_sections(lines, headings, weights, matcher), {})
     )
-    if named and matcher is not None:
+    if named and matcher is not None and kind == "code":
         weights = without_qualifiers(weights, matcher, holders_named(lines, named, matcher))
     chooser = SpanChooser(
         lines, line_terms, weights, max_chars, max_line_chars, headings,
