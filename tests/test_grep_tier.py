@@ -2583,6 +2583,41 @@ def test_a_test_fixture_of_the_name_is_no_definition_that_marks_the_code_down(ma
     assert "(does not define it)" not in dict(outcome.hits[0].terms)
 
 
+def test_the_file_where_two_names_asked_for_meet_is_not_marked_down(make_project, engine):
+    # httpx's "TooManyRedirects max_redirects": _exceptions.py defines the error (a stub),
+    # _client.py takes max_redirects and raises TooManyRedirects past it, and was weighed
+    # 0.6 "(does not define it)" below the stub.
+    root = make_project(
+        {
+            "docs/errors.py": "class RouterError(Exception):\n"
+            '    """Base class for routing errors."""\n\n\n'
+            'class TooManyHops(RouterError):\n    """\n    Too many hops.\n    """\n\n\n'
+            "class LoopDetected(RouterError):\n"
+            '    """A route came back to a host it had already visited."""\n',
+            "docs/router.py": "from .errors import LoopDetected, TooManyHops\n\n"
+            "DEFAULT_HOPS = 20\n\n\nclass Router:\n"
+            '    """Follows forwarded messages from host to host."""\n\n'
+            "    def __init__(self, table: dict, max_hops: int = DEFAULT_HOPS) -> None:\n"
+            "        self.table = table\n        self.max_hops = max_hops\n\n"
+            "    def follow(self, start: str) -> list[str]:\n"
+            "        path = [start]\n        host = start\n"
+            "        while host in self.table:\n"
+            "            if len(path) > self.max_hops:\n"
+            '                raise TooManyHops("Exceeded maximum allowed hops.")\n'
+            "            host = self.table[host]\n            path.append(host)\n"
+            "        return path\n",
+            "docs/table.py": "def load_table(lines: list[str]) -> dict:\n"
+            '    """Read `source target` pairs into a routing table."""\n'
+            "    return dict(line.split() for line in lines)\n",
+        }
+    )
+    outcome = search(root, "TooManyHops max_hops")
+    assert sources(outcome)[0] == "docs/router.py"
+    assert "(does not define it)" not in dict(outcome.hits[0].terms)
+    # One name alone is looked up at its definition.
+    assert sources(search(root, "TooManyHops"))[0] == "docs/errors.py"
+
+
 def test_a_file_name_asked_about_ranks_the_code_writing_it_first(make_project, engine):
     # astral-sh/uv's "pyvenv.cfg": taken for the member `cfg` of `pyvenv`, it ranked a file
     # defining an unrelated `fn cfg` first, and weighed the writer of pyvenv.cfg 0.6 "(does

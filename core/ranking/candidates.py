@@ -219,6 +219,10 @@ def rerank_by_structure(
     # Code file read -> each name asked it defines -> 0: outside a class, 1: only in one,
     # DEPRECATED_LEVEL: only in forms marked deprecated (name_definitions.definition_levels).
     names_defined: dict[str, dict[str, int]] = {}
+    # Two names or more looked up (`TooManyRedirects max_redirects`): the code where they
+    # all meet is what is asked, whether or not it defines one; it is not marked down.
+    meeting = compounds & weighed_names
+    meet: set[str] = set()
     generated = generated_weigher(asking)
     compounds_asked = frozenset(term.key for term in matcher.terms if term.compound)
     rescored: list[RankedFile] = []
@@ -262,6 +266,8 @@ def rerank_by_structure(
             names_defined[entry.path] = definition_levels(
                 found.lines, found.line_terms, matcher, weighed_names
             )
+            if len(meeting) > 1 and all(tf.get(key) for key in meeting):
+                meet.add(entry.path)
         if used and document_kind(entry.path) == "code":
             from .name_definitions import only_defines
 
@@ -283,6 +289,8 @@ def rerank_by_structure(
         }
         rescored = [
             _weighed_by_definition(entry, levels, defining, dotted, names_defined, at_top)
+            if entry.path not in meet
+            else entry
             for entry in rescored
         ]
     if lacking and held:
