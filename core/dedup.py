@@ -160,6 +160,12 @@ class ShownPassages:
         """The index of the served passage `hit` nearly copies (`_near_copy_of`)."""
         return _near_copy_of(*self._passage_of(hit), self._shown)
 
+    def shows_as_much(self, hit: Hit, index: int) -> bool:
+        """Whether `hit` shows nearly all the served passage at `index` shows (its near
+        copy the other way round too): only then may it stand in that passage's place. A
+        definition whose docstring quotes an example program shows the example, and more."""
+        return _near_copy_of(*self._shown[index], [self._passage_of(hit)]) is not None
+
     def put(self, hit: Hit, index: int | None = None) -> None:
         """Serve `hit`: after the others, or in place of the passage at `index`."""
         passage = self._passage_of(hit)
@@ -223,7 +229,9 @@ def deduplicate(
         if copied is not None:
             removed += 1
             earlier = shown.hits[copied]
-            if is_original(hit.source, earlier.source, size_of, generated_of):
+            if shown.shows_as_much(hit, copied) and is_original(
+                hit.source, earlier.source, size_of, generated_of
+            ):
                 # The original (`binding.go`, not `binding_nomsgpack.go`) at the copy's rank.
                 shown.put(replace(hit, score=earlier.score), copied)
                 pages.add(hit.source)

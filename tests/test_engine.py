@@ -362,6 +362,24 @@ def test_a_passage_also_in_an_amalgamated_file_is_served_from_its_source(
     assert result.deduplicated == 1
 
 
+def test_a_passage_showing_more_than_its_near_copy_keeps_its_place(make_project):
+    # typer's models.py: a class whose docstring quotes a tutorial's program. The tutorial,
+    # a small file, is no source of the definition: it shows part of what the hit shows.
+    quoted = "\n".join(f"    {line}" for line in DUMP.splitlines())
+    definition = f'class Dumper:\n    """Writes escaped text. Example:\n\n{quoted}\n    """'
+    padding = "".join(f"inline int helper_{n}() {{ return {n}; }}\n" for n in range(400))
+    root = make_project(
+        {"src/dumper.py": f"{padding}{definition}\n", "examples/dump.cpp": f"{DUMP}\n"}
+    )
+    hits = (
+        Hit("src/dumper.py", 0.9, definition, "grep", 401, 410),
+        Hit("examples/dump.cpp", 0.8, DUMP, "grep", 1, 6),
+    )
+    result, _ = run({"grep": ScriptedTier("grep", TierStatus.SERVED, hits)}, root, order=("grep",))
+    assert [(h.source, h.score) for h in result.hits] == [("src/dumper.py", 0.9)]
+    assert result.deduplicated == 1
+
+
 def test_of_identical_passages_in_files_of_a_size_the_original_is_kept(make_project):
     # A copy (a `.bak`, a deeper path) of about the same size is still the copy.
     root = make_project({"docs/guide.md": DUMP + "\n", "old/docs/guide.md.bak": DUMP + "\n\n"})

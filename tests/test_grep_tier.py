@@ -2618,6 +2618,36 @@ def test_the_file_where_two_names_asked_for_meet_is_not_marked_down(make_project
     assert sources(search(root, "TooManyHops"))[0] == "docs/errors.py"
 
 
+def test_a_definition_quoting_an_example_is_not_replaced_by_the_example(make_project, engine):
+    # typer's models.py: `FileTextWrite`'s docstring quotes the tutorial's program. The
+    # tutorial (a fourth of models.py's size, so "the source of an aggregate") took the
+    # definition's place at its rank: no definition was served.
+    example = (
+        "import typer\n\napp = typer.Typer()\n\n\n@app.command()\n"
+        "def main(config: typer.FileTextWrite = typer.Option(...)):\n"
+        '    config.write("Some config written by the app")\n'
+        '    print("Config written")\n\n\n'
+        'if __name__ == "__main__":\n    app()\n'
+    )
+    quoted = "".join(f"    {line}\n" if line else "\n" for line in example.splitlines())
+    others = "".join(
+        f'class Other{n}:\n    """Another file type, number {n}."""\n\n'
+        f"    def open_{n}(self, path):\n        return open(path, 'rb')\n\n\n"
+        for n in range(12)
+    )
+    models = (
+        f"import io\n\n\n{others}class FileTextWrite(io.TextIOWrapper):\n"
+        '    """\n    You can use this class for writing text.\n'
+        '    The default mode of this class is `mode="w"`.\n\n'
+        f"    **Example**\n\n    ```python\n{quoted}    ```\n"
+        '    """\n\n    pass\n\n\n'
+    )
+    root = make_project({"docs/models.py": models, "docs/examples/write_file.py": example})
+    outcome = search(root, "FileTextWrite mode")
+    assert sources(outcome)[0] == "docs/models.py"
+    assert "The default mode of this class" in outcome.hits[0].content
+
+
 def test_a_file_name_asked_about_ranks_the_code_writing_it_first(make_project, engine):
     # astral-sh/uv's "pyvenv.cfg": taken for the member `cfg` of `pyvenv`, it ranked a file
     # defining an unrelated `fn cfg` first, and weighed the writer of pyvenv.cfg 0.6 "(does

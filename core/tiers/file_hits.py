@@ -234,7 +234,10 @@ class FileHits:
             copied = self._passages.same(hit)
             if copied is None:
                 copied = self._passages.near_copy(hit)
-            if copied is not None and not self._is_original(ranked.path, self.hits[copied].source):
+            if copied is not None and not (
+                self._passages.shows_as_much(hit, copied)
+                and self._is_original(ranked.path, self.hits[copied].source)
+            ):
                 self.repeated_passages += 1
                 return
         self._pages.add(ranked.path)
