@@ -25,16 +25,16 @@ sits in another (the section on the option, the docstring of the attribute).
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
 from ..models import left_out_marker
-from .code_blocks import code_blocks, indentation, lead_in_start
+from .code_blocks import code_blocks
 from .code_constructs import open_constructs
+from .code_passages import definition_run_on, documented_by, with_what_it_leads_into
 from .definition_titles import definition_titles, documented_attributes
-from .fenced_blocks import trimmed_span
+from .document_passages import around_markup, with_the_example_announced
 from .file_roles import asks_about_tests
 from .inline_tests import inline_tests, inside
 from .matching import TermMatcher
@@ -49,12 +49,10 @@ from .query_asks import asking_keys, names_code
 from .second_passage import documented_definition, second_passage
 from .span_choice import MARKER_CHARS, PAIR_WEIGHT, SpanChooser
 from .spans import (
-    FENCE,
     Span,
     document_headings,
     document_kind,
     document_sections,
-    fenced_blocks,
     heading_alone,
     split_lines,
 )
@@ -189,15 +187,15 @@ def cut_snippet(
     core = chooser.choose(structural, chooser.paragraphs)
     chosen = chooser.widen(core, structural)
     if kind == "code":
-        chosen = _with_what_it_leads_into(lines, chosen, chooser, max_chars)
+        chosen = with_what_it_leads_into(lines, chosen, chooser, max_chars)
         if chooser.at_a_definition(core):
-            chosen = _definition_run_on(chosen, structural, chooser, max_chars)
+            chosen = definition_run_on(chosen, structural, chooser, max_chars)
     elif kind == "markdown":
-        chosen = _with_the_example_announced(lines, chosen, chooser, max_chars)
+        chosen = with_the_example_announced(lines, chosen, chooser, max_chars)
     ends = PassageEnds(lines, headings, kind, chooser.matching, constructs, levels)
     ends.prose = chooser.prose
     # The line of the definition a doc comment passage documents, shown after it.
-    definition = _documented_by(lines, chosen, chooser, max_chars) if kind == "code" else None
+    definition = documented_by(lines, chosen, chooser, max_chars) if kind == "code" else None
     if definition is not None:
         room = max_chars - chooser.size(definition) - MARKER_CHARS  # the line, after a marker
         chosen = chooser.best_window(chosen, room)
@@ -237,7 +235,7 @@ def cut_snippet(
 
     fragments = ends.with_context(fragments, max_chars, chooser.size)
     if blocks:
-        fragments = _around_markup(lines, fragments, blocks, chooser.size)
+        fragments = around_markup(lines, fragments, blocks, chooser.size)
     shown = chooser.shown(fragments[0], matcher)
     for before, fragment in pairwise(fragments):
         left_out = (file_line(before.end - 1) + 1, file_line(fragment.start) - 1)
@@ -265,108 +263,6 @@ def _from_line(
     held = {number - first: terms for number, terms in line_terms.items() if number > first}
     numbers = file_lines[first:] if file_lines is not None else range(first + 1, len(lines) + 1)
     return lines[first:], held, numbers
-
-
-def _around_markup(
-    lines: list[str], passages: list[Span], blocks: list[Span], size: Callable[[Span], int]
-) -> list[Span]:
-    """The passages without the markup blocks inside them (a `<style>` block under
-    Laravel's "Available Methods", a `<script setup>` under vitest's `# Features`), each
-    shown as the line naming the lines left out, when that line is the shorter; the
-    passages as they are when nothing else is left."""
-    pieces: list[Span] = []
-    for span in passages:
-        start = span.start
-        for block in blocks:
-            if block.end <= start or block.start >= span.end or size(block) < MARKER_CHARS:
-                continue
-            if block.start > start:
-                pieces.append(trimmed_span(lines, Span(start, block.start)))
-            start = block.end
-        if start < span.end:
-            pieces.append(trimmed_span(lines, Span(start, span.end)))
-    written = [piece for piece in pieces if lines[piece.start].strip()]
-    return written or passages
-
-
-def _with_what_it_leads_into(
-    lines: list[str], chosen: Span, chooser: SpanChooser, max_chars: int
-) -> Span:
-    """A passage of code that ends on the lead-in of what comes next (a doc comment over a
-    definition too long to serve whole), run on into it up to the cap: the comment alone
-    says what it is called for, and nothing of what it is."""
-    after = chosen.end
-    if after < len(lines) and not lines[after].strip():
-        after += 1  # a doc comment may stand a blank line above its definition
-    if after >= len(lines) or not lines[after].strip():
-        return chosen
-    if lead_in_start(lines, after, indentation(lines[after])) >= chosen.end:
-        return chosen  # the passage holds none of the next line's lead-in
-    fits = chooser.fitting_end(chosen.start, max_chars)
-    return Span(chosen.start, max(chosen.end, fits)) if fits > after else chosen
-
-
-def _documented_by(
-    lines: list[str], chosen: Span, chooser: SpanChooser, max_chars: int
-) -> Span | None:
-    """The definition's line (a span of it) when a passage of code is only the doc comment
-    above it, too long to be served with that line (`_with_what_it_leads_into` ran it on
-    when it fits): the comment alone says what the definition is called for, and nothing
-    of what it is. SvelteKit's `redirect()` was served as its JSDoc, ending on `*/`, the
-    comment one line short of the cap; dplyr's roxygen block of `count()` holds the
-    answer at its top, its examples below."""
-    line = documented_definition(lines, chosen)
-    if line is None:
-        return None
-    definition = Span(line, line + 1)
-    if chooser.size(definition) + MARKER_CHARS >= max_chars // 2:
-        return None  # a definition's line taking half the cap: the comment as it is
-    return definition
-
-
-def _with_the_example_announced(
-    lines: list[str], chosen: Span, chooser: SpanChooser, max_chars: int
-) -> Span:
-    """A passage of a document ending on what announces the code block right after it (a
-    line ending in `:`, or saying `below`, `the following`), with that block when the cap
-    leaves room: the announcement alone promises what it does not show."""
-    last = chosen.end - 1
-    while last > chosen.start and not lines[last].strip():
-        last -= 1
-    after = chosen.end
-    while after < len(lines) and not lines[after].strip():
-        after += 1
-    if after >= len(lines) or not FENCE.match(lines[after]):
-        return chosen
-    if not _ANNOUNCES.search(lines[last]):
-        return chosen
-    block = next((b for b in fenced_blocks(lines, after) if b.start == after), None)
-    if block is None or chooser.size(Span(chosen.start, block.end)) > max_chars:
-        return chosen
-    return Span(chosen.start, block.end)
-
-
-# What announces the code block after it: a line ending in `:`, or saying `below`.
-_ANNOUNCES = re.compile(r":[ \t]*$|\b(?:below|the following)\b", re.IGNORECASE)
-
-
-def _definition_run_on(
-    chosen: Span, structural: list[Span], chooser: SpanChooser, max_chars: int
-) -> Span:
-    """A looked-up definition too long to serve whole, served from its start on to the cap
-    (within the definition), not as its head alone: its body is what it does. Its own
-    block starts inside the passage; one around it (the class or module it is in) is other
-    definitions, and one served whole runs on into none of them."""
-    holding = [
-        span
-        for span in structural
-        if chosen.start <= span.start < chosen.end and chosen.end < span.end
-    ]
-    if not holding:
-        return chosen
-    block = min(holding, key=chooser.size)
-    end = min(block.end, chooser.fitting_end(chosen.start, max_chars))
-    return Span(chosen.start, max(chosen.end, end))
 
 
 def cut_span(

@@ -1,0 +1,59 @@
+"""How a passage of a document chosen to answer is shown (sections.py): with the code
+block it announces, and without the markup blocks inside it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .fenced_blocks import trimmed_span
+from .span_choice import MARKER_CHARS, SpanChooser
+from .spans import FENCE, Span, fenced_blocks
+
+
+def with_the_example_announced(
+    lines: list[str], chosen: Span, chooser: SpanChooser, max_chars: int
+) -> Span:
+    """A passage of a document ending on what announces the code block right after it (a
+    line ending in `:`, or saying `below`, `the following`), with that block when the cap
+    leaves room: the announcement alone promises what it does not show."""
+    last = chosen.end - 1
+    while last > chosen.start and not lines[last].strip():
+        last -= 1
+    after = chosen.end
+    while after < len(lines) and not lines[after].strip():
+        after += 1
+    if after >= len(lines) or not FENCE.match(lines[after]):
+        return chosen
+    if not _ANNOUNCES.search(lines[last]):
+        return chosen
+    block = next((b for b in fenced_blocks(lines, after) if b.start == after), None)
+    if block is None or chooser.size(Span(chosen.start, block.end)) > max_chars:
+        return chosen
+    return Span(chosen.start, block.end)
+
+
+# What announces the code block after it: a line ending in `:`, or saying `below`.
+_ANNOUNCES = re.compile(r":[ \t]*$|\b(?:below|the following)\b", re.IGNORECASE)
+
+
+def around_markup(
+    lines: list[str], passages: list[Span], blocks: list[Span], size: Callable[[Span], int]
+) -> list[Span]:
+    """The passages without the markup blocks inside them (a `<style>` block under
+    Laravel's "Available Methods", a `<script setup>` under vitest's `# Features`), each
+    shown as the line naming the lines left out, when that line is the shorter; the
+    passages as they are when nothing else is left."""
+    pieces: list[Span] = []
+    for span in passages:
+        start = span.start
+        for block in blocks:
+            if block.end <= start or block.start >= span.end or size(block) < MARKER_CHARS:
+                continue
+            if block.start > start:
+                pieces.append(trimmed_span(lines, Span(start, block.start)))
+            start = block.end
+        if start < span.end:
+            pieces.append(trimmed_span(lines, Span(start, span.end)))
+    written = [piece for piece in pieces if lines[piece.start].strip()]
+    return written or passages
