@@ -2261,6 +2261,20 @@ def test_a_passage_of_code_does_not_end_on_the_doc_comment_of_a_definition_it_le
     assert not last.startswith(("*", "/*")), cut.text
 
 
+def test_a_passage_of_code_does_not_end_on_the_comment_heading_the_definitions_below():
+    # httpx's _exceptions.py: `TooManyRedirects` was served ending on `# Client errors`,
+    # the comment over the next group of classes, two blank lines below it.
+    text = (
+        'class RouterError(Exception):\n    """Base class for routing errors."""\n\n\n'
+        'class TooManyHops(RouterError):\n    """\n    Too many hops.\n    """\n\n\n'
+        "# Loop errors...\n\n\n"
+        'class LoopDetected(RouterError):\n    """\n    A route came back.\n    """\n'
+    )
+    cut = snippet(text, "pkg/errors.py", "TooManyHops", 1500)
+    assert cut.text.startswith("class TooManyHops(RouterError):"), cut.text
+    assert cut.text.endswith('    """'), cut.text
+
+
 def test_a_passage_of_code_does_not_start_inside_a_doc_comment():
     # A second passage started on a docblock's ` */`, under the marker standing for the
     # description it cut off.

@@ -70,7 +70,8 @@ class PassageTails:
         """In code, without the comments and decorators ending a passage (after a blank line,
         or a block comment) that lead into a definition it does not show (Laravel's
         Session\\Store: a method served with the next one's docblock, ending on its `*/`, not
-        its signature). A comment on the code under it is kept."""
+        its signature), or head the definitions below it. A comment on the code under it is
+        kept."""
         if self.kind != "code" or span.end >= len(self.lines):
             return span
         lines = self.lines
@@ -81,8 +82,12 @@ class PassageTails:
             return span
         if lines[first - 1].strip() and not lines[first].lstrip().startswith("/*"):
             return span  # a comment inside the code above it, not a lead-in after it
-        # The line the lead-in leads into, past what the passage shows of it.
+        # The line the lead-in leads into, past what the passage shows of it; past blank
+        # lines too: a comment standing alone heads the definitions below it (httpx's
+        # `# Client errors` over its group of exception classes).
         after = past_lead_in(lines, span.end, len(lines))
+        while after < len(lines) and not lines[after].strip():
+            after += 1
         if after == len(lines) or not defines_a_name(lines, after):
             return span  # a comment on the code under it (pydantic's union.rs), kept
         return trimmed_span(lines, Span(span.start, first))
