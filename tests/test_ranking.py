@@ -3703,3 +3703,33 @@ def test_a_heading_naming_a_member_with_its_holder_names_the_member():
     )
     cut = snippet(text, "doc/api/timers.md", "timers promises setTimeout", max_chars=300)
     assert "Resolves the promise after delay" in cut.text, cut.text
+
+
+def test_a_definition_named_with_the_querys_words_in_its_order_is_the_snippet():
+    # Textual's walk.py: "walk widgets depth first" was served `walk_selectable_widgets`
+    # (its docstring says "depth first"), not `walk_depth_first`; fzf's "awk style
+    # tokenizer" the comments saying "AWK-style", not `func awkTokenizer`. The query's
+    # words spell the name with another word between.
+    body = "".join(f"        step_{n} = node.children[{n}]\n" for n in range(14))
+    text = (
+        "def walk_depth_first(root):\n"
+        '    """Yield the nodes of a tree, parents before children."""\n'
+        f"    stack = [root]\n    while stack:\n        node = stack.pop()\n{body}"
+        "        yield node\n\n\n"
+        "def walk_selectable_widgets(root, bounds):\n"
+        '    """Walk the tree depth first in select order, widgets in the bounds."""\n'
+        "    for widget in walk_depth_first(root):\n"
+        "        if widget.region.overlaps(bounds):\n            yield widget\n"
+    )
+    cut = snippet(text, "src/walk.py", "walk widgets depth first", max_chars=700)
+    assert cut.text.startswith("def walk_depth_first(root):"), cut.text
+    # Its function words are no words the query leaves out: `redirect_back_or_to`.
+    text = (
+        "def redirect_back(fallback):\n    return redirect_back_or_to(fallback)\n\n\n"
+        "def redirect_to(location):\n    response.location = location\n\n\n"
+        "def redirect_back_or_to(fallback):\n"
+        "    # The page that issued the request (the referrer), else the fallback.\n"
+        "    target = request.referrer or fallback\n    return redirect_to(target)\n"
+    )
+    cut = snippet(text, "lib/redirecting.py", "redirect back referrer", max_chars=200)
+    assert cut.text.startswith("def redirect_back_or_to(fallback):"), cut.text

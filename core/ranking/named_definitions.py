@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 
 from .code_blocks import indentation, lead_in_start
 from .matching import TermMatcher
-from .query_asks import names_code, run_together
+from .query_asks import names_code, plain_words, run_together
 
 # A definition of the same name starting at most this many lines below another is its
 # next clause (Elixir's `def humanize(atom) ... do:` then `def humanize(bin) do`).
@@ -42,6 +42,9 @@ def named_definitions(
     found = definitions_of_names(lines, line_terms, matcher)
     if joined is not None:
         found = {i: keys for i, keys in found.items() if keys == matcher.names[joined]}
+        # Or with another of its words between (`walk_depth_first` for "walk widgets
+        # depth first", fzf's `awkTokenizer` for "awk style tokenizer").
+        found = found or spelt_in_order(lines, line_terms, matcher)
     holders = holders_asked(matcher)
     if holders:  # `AsyncClient.stream`: the `stream` of class AsyncClient, if there is one
         held = {i: keys for i, keys in found.items() if holder_of(lines, i) in holders}
@@ -111,3 +114,25 @@ def holders_named(
     return frozenset(
         holder for index in named if (holder := holder_of(lines, index)) in matcher.names
     )
+
+
+def spelt_in_order(
+    lines: list[str], line_terms: Mapping[int, Mapping[str, int]], matcher: TermMatcher
+) -> dict[int, tuple[str, ...]]:
+    """The definitions whose name's words are the query's plain words in the query's order,
+    two at least and at least half of them, each with its words' term keys."""
+    from .analysis import STOPWORDS, split_identifier, stem
+    from .code_definitions import defined_as_spelt
+
+    words = [term.key for term in plain_words(matcher.terms)]
+    found: dict[int, tuple[str, ...]] = {}
+    for index, name in defined_as_spelt(lines, line_terms, matcher):
+        # Its function words are no words of the query's (`redirect_back_or_to`).
+        written = [part.lower() for part in split_identifier(name)]
+        parts = [stem(part) for part in written if part not in STOPWORDS]
+        if len(parts) < 2 or 2 * len(parts) < len(words):
+            continue
+        remaining = iter(words)
+        if all(part in remaining for part in parts):  # in order, others between
+            found[index] = tuple(dict.fromkeys(parts))
+    return found

@@ -67,6 +67,11 @@ def _plain_words(terms: tuple[Term, ...], singles: list[Term]) -> list[Term]:
     return [term for term in singles if term.word not in in_compounds and not term.option]
 
 
+def plain_words(terms: tuple[Term, ...]) -> list[Term]:
+    """The query's single words that are no part of a compound nor an option, in order."""
+    return _plain_words(terms, _single_words(terms))
+
+
 def run_together(terms: tuple[Term, ...]) -> str | None:
     """The name the query's plain words spell run together (`stylesheet parse error`:
     stylesheetparseerror, StylesheetParseError's key), if it has two or more."""
