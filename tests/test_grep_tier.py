@@ -2609,10 +2609,17 @@ def test_the_file_where_two_names_asked_for_meet_is_not_marked_down(make_project
             "docs/table.py": "def load_table(lines: list[str]) -> dict:\n"
             '    """Read `source target` pairs into a routing table."""\n'
             "    return dict(line.split() for line in lines)\n",
+            # A test using both names is still marked down (commander's useColor tests).
+            "docs/tests/test_router.py": "from router import Router, TooManyHops\n\n\n"
+            "def test_too_many_hops():\n"
+            "    router = Router({'a': 'b', 'b': 'c'}, max_hops=1)\n"
+            "    with raises(TooManyHops):\n        router.follow('a')\n",
         }
     )
     outcome = search(root, "TooManyHops max_hops")
     assert sources(outcome)[0] == "docs/router.py"
+    test_hit = next(hit for hit in outcome.hits if hit.source == "docs/tests/test_router.py")
+    assert "(does not define it)" in dict(test_hit.terms)
     assert "(does not define it)" not in dict(outcome.hits[0].terms)
     # One name alone is looked up at its definition.
     assert sources(search(root, "TooManyHops"))[0] == "docs/errors.py"

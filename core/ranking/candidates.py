@@ -266,7 +266,8 @@ def rerank_by_structure(
             names_defined[entry.path] = definition_levels(
                 found.lines, found.line_terms, matcher, weighed_names
             )
-            if len(meeting) > 1 and all(tf.get(key) for key in meeting):
+            meets = len(meeting) > 1 and all(tf.get(key) for key in meeting)
+            if meets and not is_test_file(entry.path):  # a test using them all says less
                 meet.add(entry.path)
         if used and document_kind(entry.path) == "code":
             from .name_definitions import only_defines
