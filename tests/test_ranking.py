@@ -3733,3 +3733,24 @@ def test_a_definition_named_with_the_querys_words_in_its_order_is_the_snippet():
     )
     cut = snippet(text, "lib/redirecting.py", "redirect back referrer", max_chars=200)
     assert cut.text.startswith("def redirect_back_or_to(fallback):"), cut.text
+
+
+def test_a_window_of_code_starts_where_the_call_it_would_start_inside_opens():
+    # commander's command.js: a passage started at `previous,`, the fourth argument of
+    # `this._callParseArg(`; the window from the call's first line fit the cap too, and
+    # lost on density alone.
+    steps = "".join(
+        f"  const step{n} = normalise(input{n}, settings.width, settings.height);\n"
+        for n in range(18)
+    )
+    text = (
+        "export function render(settings, input0) {\n"
+        "  const prepared = prepare(settings);\n"
+        "  const layout = arrange(\n    prepared,\n    settings.columns,\n"
+        "    settings.gutter,\n    settings.retryLimit,\n    settings.margin,\n  );\n"
+        f"{steps}  const tail = finish(layout, 'xxxxxxxxxx');\n"
+        "  // the budget is spent once per failed frame\n"
+        "  spendBudget(layout);\n  return layout;\n}\n"
+    )
+    cut = snippet(text, "lib/render.js", "retry budget spent", max_chars=1500)
+    assert not cut.text.startswith("    settings."), cut.text

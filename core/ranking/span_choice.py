@@ -248,13 +248,19 @@ class SpanChooser(SentenceWindows, SpanWidening):
         down), then in code the one leaving out no lead of the line comment it starts in
         (prose_bounds.comment_lead: uv's uv-cache/src/cli.rs started at `/// 2. The
         specific cache directory`, its "Prefer, in order:" left out for a body line
-        holding the same words); then the denser."""
+        holding the same words) nor the first lines of the call, signature or string it
+        starts inside (commander's `previous,`, an argument of `this._callParseArg(`);
+        then the denser."""
         coverage, density = self.score(span)
         if self.tests and inside(span, self.tests):
             coverage *= TEST_FILE_WEIGHT  # as a test file's score is (file_roles.py)
         navigation = self.is_navigation(span)
         says = not (navigation and self.code)
-        led = not self.code or comment_lead(self.lines, span.start, self.matching) == span.start
+        constructs = self.constructs
+        led = not self.code or (
+            comment_lead(self.lines, span.start, self.matching) == span.start
+            and (constructs is None or constructs.readable_start(span.start) >= span.start)
+        )
         return says, coverage, not navigation, self._definition_start(span), led, density
 
     def choose(self, structural: list[Span], fallback: list[Span]) -> Span:
