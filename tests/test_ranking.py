@@ -3417,8 +3417,13 @@ def test_a_code_snippet_prefers_the_block_titled_for_the_query():
     # The words spell its name run together: the definition looked up, served from its
     # line on to the cap, its body's first lines after its docstring.
     assert found.line_start == 1 and "    stack = [iter([root])]" in found.text
+    # A question whose words spell it with another between looks it up too (it was served
+    # as its head alone, lines 1-5, before such a name counted).
     found = snippet(WALKS, "walk.py", "walk the tree depth first", max_chars=300)
-    assert (found.line_start, found.line_end) == (1, 5)  # a question: its head answers
+    assert found.line_start == 1 and "    stack = [iter([root])]" in found.text
+    # One whose words spell no name: the block titled for it, its head answering.
+    found = snippet(WALKS, "walk.py", "walk the tree", max_chars=300)
+    assert (found.line_start, found.line_end) == (1, 5)
 
 
 # Textual's App: "how long does a notification stay on screen by default" is answered by
