@@ -3763,3 +3763,22 @@ def test_a_window_of_code_starts_where_the_call_it_would_start_inside_opens():
     )
     cut = snippet(text, "lib/render.js", "retry budget spent", max_chars=1500)
     assert not cut.text.startswith("    settings."), cut.text
+
+
+def test_a_definition_looked_up_is_served_without_the_next_ones_doc_comment():
+    # Got's is-unix-socket-url.ts: `isUnixSocketUrl` was served with the JSDoc of
+    # `getUnixSocketPath` below it, written without leading stars and with blank lines,
+    # ending on its `*/` and not its signature.
+    text = (
+        "export default function isUnixSocketUrl(url: URL) {\n"
+        "\treturn url.protocol === 'unix:' || url.hostname === 'unix';\n}\n\n"
+        "/**\nExtract the socket path from a UNIX socket URL.\n\n@example\n```\n"
+        "getUnixSocketPath(new URL('http://unix/foo:/path'));\n//=> '/foo'\n\n"
+        "getUnixSocketPath(new URL('http://example.com'));\n//=> undefined\n```\n*/\n"
+        "export function getUnixSocketPath(url: URL): string | undefined {\n"
+        "\tif (!isUnixSocketUrl(url)) {\n\t\treturn undefined;\n\t}\n\n"
+        "\treturn /^(?<socketPath>[^:]+):/v.exec(url.pathname)?.groups?.socketPath;\n}\n"
+    )
+    cut = snippet(text, "source/is-unix-socket-url.ts", "isUnixSocketUrl", max_chars=400)
+    assert cut.text.startswith("export default function isUnixSocketUrl(url: URL) {"), cut.text
+    assert "Extract the socket path" not in cut.text, cut.text

@@ -9,6 +9,7 @@ from bisect import bisect_right
 from collections.abc import Mapping
 
 from .code_blocks import indentation, past_lead_in
+from .code_constructs import OpenConstructs
 from .spans import Span
 
 # The lines of a paragraph of code looked at for the definition it starts: its decorators,
@@ -24,6 +25,7 @@ class DefinitionSpans:
     lead_ins: Mapping[int, int]  # such a definition's line -> its lead-in's first line
     paragraphs: list[Span]
     paragraph_starts: list[int]
+    constructs: OpenConstructs | None  # what spans several lines (code_constructs.py)
 
     def _named_weight(self, span: Span) -> float:
         """The weight of a name the query spells whose definition `span` is: one starting
@@ -63,6 +65,25 @@ class DefinitionSpans:
                 return self.paragraph_starts[found]
             found += 1
         return stop
+
+    def _leads_into_beside(self, paragraph: Span, start: int) -> bool:
+        """Whether a paragraph of code is part of a block comment (one split by blank lines,
+        as Got's JSDoc, without leading stars, with examples) over a definition beside the
+        one at line `start`."""
+        from .code_definitions import defines_a_name
+
+        constructs, lines = self.constructs, self.lines
+        if constructs is None:
+            return False
+        comment = constructs.around(paragraph.start) or constructs.around(paragraph.start + 1)
+        if comment is None or comment.is_string or comment.first <= start:
+            return False
+        below = comment.last + 1
+        return (
+            below < len(lines)
+            and defines_a_name(lines, below)
+            and indentation(lines[below]) <= indentation(lines[start])
+        )
 
     def _defines_beside(self, paragraph: Span, start: int) -> bool:
         """Whether a paragraph of code defines a name (a function, a class, a constant) no

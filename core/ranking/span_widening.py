@@ -79,14 +79,20 @@ class SpanWidening(DefinitionSpans):
         """The span grown to the end of the paragraph after it (or of the one it ends
         inside); None in code at a paragraph that starts another definition beside this
         one (its signature and doc comment, cut off from its body, say nothing of this
-        one: requests' `default_user_agent` was served with `parse_header_links`' head)."""
+        one: requests' `default_user_agent` was served with `parse_header_links`' head),
+        nor at a part of its doc comment split by blank lines (Got's `isUnixSocketUrl` ran
+        on into `getUnixSocketPath`'s JSDoc, ending on its `*/`)."""
         found = bisect_right(self.paragraph_ends, end)
         if found == len(self.paragraphs):
             return None
         after = self.paragraphs[found]
         if self.levels and self._opens_a_sibling(start, end, after):
             return None
-        if self.code and after.start >= end and self._defines_beside(after, start):
+        if (
+            self.code
+            and after.start >= end
+            and (self._defines_beside(after, start) or self._leads_into_beside(after, start))
+        ):
             return None
         return Span(start, after.end)
 
