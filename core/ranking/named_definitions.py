@@ -43,7 +43,7 @@ def named_definitions(
     if joined is not None:
         found = {i: keys for i, keys in found.items() if keys == matcher.names[joined]}
         # Or with another of its words between (`walk_depth_first` for "walk widgets
-        # depth first", fzf's `awkTokenizer` for "awk style tokenizer").
+        # depth first", axum's `with_graceful_shutdown` for "graceful shutdown serve").
         found = found or spelt_in_order(lines, line_terms, matcher)
     holders = holders_asked(matcher)
     if holders:  # `AsyncClient.stream`: the `stream` of class AsyncClient, if there is one
