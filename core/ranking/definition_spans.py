@@ -70,20 +70,14 @@ class DefinitionSpans:
         """Whether a paragraph of code is part of a block comment (one split by blank lines,
         as Got's JSDoc, without leading stars, with examples) over a definition beside the
         one at line `start`."""
-        from .code_definitions import defines_a_name
-
-        constructs, lines = self.constructs, self.lines
+        constructs = self.constructs
         if constructs is None:
             return False
         comment = constructs.around(paragraph.start) or constructs.around(paragraph.start + 1)
         if comment is None or comment.is_string or comment.first <= start:
             return False
         below = comment.last + 1
-        return (
-            below < len(lines)
-            and defines_a_name(lines, below)
-            and indentation(lines[below]) <= indentation(lines[start])
-        )
+        return below < len(self.lines) and self._defines_beside(Span(below, below + 1), start)
 
     def _defines_beside(self, paragraph: Span, start: int) -> bool:
         """Whether a paragraph of code defines a name (a function, a class, a constant) no
