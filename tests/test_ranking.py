@@ -314,6 +314,15 @@ def test_an_abbreviation_counts_the_words_it_stands_for():
     assert counts("cat", "a category") == {}
 
 
+def test_a_file_extension_written_with_its_dot_is_no_abbreviation():
+    # `.conf` and `*.conf` name files by their extension: "configuration" does not count.
+    text = "the configuration file; files ending in .conf are INI: --map-syntax='*.conf:INI'"
+    assert counts(".conf files", text) == {"conf": 2, "file": 2}
+    assert counts("*.conf", text) == {"conf": 2}
+    # Written as a word, it is still the abbreviation.
+    assert counts("conf", text) == {"conf": 3}
+
+
 def test_lines_say_which_terms_are_on_each_line():
     matcher = TermMatcher(query_terms("token budget"))
     assert matcher.lines("a token\nnothing\nbudget and tokens\n") == {
@@ -3782,3 +3791,4 @@ def test_a_definition_looked_up_is_served_without_the_next_ones_doc_comment():
     cut = snippet(text, "source/is-unix-socket-url.ts", "isUnixSocketUrl", max_chars=400)
     assert cut.text.startswith("export default function isUnixSocketUrl(url: URL) {"), cut.text
     assert "Extract the socket path" not in cut.text, cut.text
+

@@ -227,6 +227,15 @@ def _abbreviation_prefix(part: str, key: str) -> tuple[str, tuple[str, ...]]:
     return prefix, stems
 
 
+def _written_as_extension(text: str, start: int) -> bool:
+    """Whether the word at `start` is written with a dot before it and no word before the
+    dot (`.conf`, `*.conf`): a file's extension, which abbreviates no word (bat's "files
+    ending in .conf" counted every "configuration")."""
+    if start < 1 or text[start - 1] != ".":
+        return False
+    return start == 1 or not (text[start - 2].isalnum() or text[start - 2] in "_.-")
+
+
 def _file_names(text: str) -> list[tuple[int, int]]:
     """Where the file names a query writes start and end (_FILE_NAME)."""
     spans = []
@@ -263,6 +272,7 @@ def query_terms(text: str) -> tuple[Term, ...]:
     for position, found in enumerate(_WORD.finditer(cleaned)):
         word = found.group()
         file_name = any(start <= found.start() < end for start, end in file_names)
+        extension = _written_as_extension(cleaned, found.start())
         member, qualified = qualified and cleaned[found.start() - 1] in ".#:", False
         qualifier = qualified = not file_name and _QUALIFIES.match(cleaned, found.end()) is not None
         option = found.start() >= 2 and cleaned.startswith("--", found.start() - 2)
@@ -287,9 +297,12 @@ def query_terms(text: str) -> tuple[Term, ...]:
                 continue  # `OSC52`'s `52` alone would find every table of numbers
             key = stem(part)
             in_name = len(parts) > 1
-            # A part of a name (`ERR_CODE_17`) is no abbreviation the query spells.
+            # A part of a name (`ERR_CODE_17`) is no abbreviation the query spells, nor
+            # is an extension (`.conf`).
             prefix, stands_for = (
-                (search_prefix(part, key), ()) if in_name else _abbreviation_prefix(part, key)
+                (search_prefix(part, key), ())
+                if in_name or extension
+                else _abbreviation_prefix(part, key)
             )
             term = Term(
                 key, prefix, word=part, qualifier=qualifier, in_name=in_name,
