@@ -20,10 +20,10 @@ from tierscope.dedup import deduplicate
 from tierscope.models import ResolvedScope, TierStatus
 from tierscope.ranking.analysis import query_terms
 from tierscope.ranking.bm25 import Scorer
-from tierscope.ranking.candidates import RankedFile
 from tierscope.ranking.file_roles import BUILT_OUTPUT, TABLE_OF_CONTENTS_LABEL
 from tierscope.ranking.matching import TermMatcher
 from tierscope.ranking.name_lookup import NESTED_DEFINITION_LABEL
+from tierscope.ranking.ranked_files import RankedFile
 from tierscope.scopes import resolve_scope
 from tierscope.tiers import grep_ripgrep
 from tierscope.tiers.base import Deadline, TierRequest
@@ -2530,6 +2530,60 @@ def test_where_a_name_is_called_ranks_its_callers_before_its_definition(make_pro
     outcome = search(root, "where is findSuggestions called")
     assert sources(outcome)[0] == "docs/args.go"
     assert "(only defines it)" in dict(outcome.hits[1].terms)
+
+
+def error_classes_and_their_factory(make_project):
+    # Guzzle's exceptions: empty classes, short and named for the question's words, and
+    # the function that makes them.
+    return make_project(
+        {
+            "shop/errors/http_error.py": "class HttpError(RuntimeError):\n"
+            "    def __init__(self, message: str, status: int) -> None:\n"
+            "        super().__init__(message)\n        self.status = status\n",
+            "shop/errors/server_error.py": "from .http_error import HttpError\n\n\n"
+            'class ServerError(HttpError):\n    """Error for 5xx responses."""\n',
+            "shop/errors/client_error.py": "from .http_error import HttpError\n\n\n"
+            'class ClientError(HttpError):\n    """Error for 4xx responses."""\n',
+            "shop/factory.py": "from .errors.client_error import ClientError\n"
+            "from .errors.http_error import HttpError\n"
+            "from .errors.server_error import ServerError\n\n\n"
+            "def error_from_status(status: int, body: str) -> HttpError:\n"
+            '    """Build the error object for a failed response, by its status code."""\n'
+            '    message = f"Request failed with status {status}"\n'
+            "    if status >= 500:\n        return ServerError(message, status)\n"
+            "    if status >= 400:\n        return ClientError(message, status)\n"
+            "    return HttpError(message, status)\n",
+            "shop/cart.py": "class Cart:\n    def __init__(self) -> None:\n"
+            "        self.items: dict[str, int] = {}\n",
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    "question", ["where is a ServerError instantiated", "which function creates a ServerError"]
+)
+def test_asking_where_a_class_is_made_asks_for_its_uses(make_project, engine, question):
+    # Guzzle: "which function creates a ServerException" weighed the factory "(does not
+    # define it)", and "where is it instantiated" left it out; the empty class alone was
+    # served. Made, as called or raised, asks where the name is used.
+    outcome = search(error_classes_and_their_factory(make_project), question, paths=("shop",))
+    terms = {hit.source: dict(hit.terms) for hit in outcome.hits}
+    assert "(only defines it)" in terms["shop/errors/server_error.py"]
+    assert "(does not define it)" not in terms["shop/factory.py"]
+
+
+def test_the_code_where_the_classes_a_question_names_meet_comes_before_each_class(
+    make_project, engine
+):
+    # Guzzle's "which code decides whether an error response becomes a ClientException or
+    # a ServerException": the two empty classes came before RequestException::create.
+    outcome = search(
+        error_classes_and_their_factory(make_project),
+        "which code decides whether a failed response becomes a ClientError or a ServerError",
+        paths=("shop",),
+    )
+    assert sources(outcome)[0] == "shop/factory.py"
+    assert "(holds only some of the names)" in dict(outcome.hits[1].terms)
 
 
 def test_a_reference_page_whose_heading_names_the_option_outranks_a_guide_using_it(

@@ -38,6 +38,7 @@ from tierscope.ranking.file_roles import (
 from tierscope.ranking.generated_files import generated_weigher
 from tierscope.ranking.inline_tests import inline_tests
 from tierscope.ranking.matching import TermMatcher, leftmost_first
+from tierscope.ranking.names_apart import NamesHeld, apart
 from tierscope.ranking.navigation import navigation_test
 from tierscope.ranking.path_terms import path_terms, paths_terms
 from tierscope.ranking.post_titles import title_line
@@ -3792,3 +3793,18 @@ def test_a_definition_looked_up_is_served_without_the_next_ones_doc_comment():
     assert cut.text.startswith("export default function isUnixSocketUrl(url: URL) {"), cut.text
     assert "Extract the socket path" not in cut.text, cut.text
 
+
+def test_only_names_the_project_defines_make_the_files_holding_one_of_them_weigh_less():
+    def held(names: str, defined: str = "") -> NamesHeld:
+        return NamesHeld(frozenset(names.split()), frozenset(defined.split()))
+
+    factory = {"factory.py": held("servererror clienterror")}
+    classes = {"server.py": held("servererror", "servererror"), "client.py": held("clienterror")}
+    assert apart({**factory, **classes}) == {"server.py", "client.py"}
+    # Names the project does not define (Svelte's `TypeScript` and `JavaScript`) are words.
+    assert (
+        apart({**factory, "server.py": held("servererror"), "client.py": held("clienterror")})
+        == set()
+    )
+    # Where only a test holds them all, nothing is weighed.
+    assert apart({"tests/test_factory.py": held("servererror clienterror"), **classes}) == set()

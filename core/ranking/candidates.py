@@ -37,27 +37,18 @@ from .name_lookup import (
     files_holding,
     names_an_identifier,
 )
+from .names_apart import APART_LABEL, APART_WEIGHT, NamesHeld, apart, names_asked, names_held
 from .navigation import pointing_elsewhere
 from .path_terms import NO_TERMS, PathTerms, path_terms, paths_terms
 from .post_titles import named_by_title
 from .query_asks import asking_keys, asks_for_uses, names_code, names_looked_up, word_count
+from .ranked_files import RankedFile, weighed, weighed_where
 from .read_file import ReadFile
 from .scope_counts import Candidates
 from .spans import Span, document_headings, document_kind
 
 # How many of the best files are read and scored again with their headings or definitions.
 RERANK_DEPTH = 20
-
-
-@dataclass(frozen=True, slots=True)
-class RankedFile:
-    """A file's score and what each query term added to it; `role` scales the score of a
-    test file, a dated post or a translated page (file_roles.py)."""
-
-    path: str
-    score: float
-    contributions: dict[str, float]
-    role: Role = AS_IS
 
 
 def file_size(root: str) -> Callable[[str], int | None]:
@@ -225,6 +216,8 @@ def rerank_by_structure(
     meet: set[str] = set()
     generated = generated_weigher(asking)
     compounds_asked = frozenset(term.key for term in matcher.terms if term.compound)
+    several = names_asked(matcher.terms)
+    holding: dict[str, NamesHeld] = {}
     rescored: list[RankedFile] = []
     for entry in head:
         found = read(entry.path)
@@ -260,6 +253,8 @@ def rerank_by_structure(
             else:
                 lacking.add(entry.path)
         rescored.append(RankedFile(entry.path, score, contributions, role))
+        if several and document_kind(entry.path) == "code":
+            holding[entry.path] = names_held(found, matcher, several)
         if weighed_names and document_kind(entry.path) == "code":
             from .name_definitions import definition_levels
 
@@ -295,17 +290,9 @@ def rerank_by_structure(
             for entry in rescored
         ]
     if lacking and held:
-        rescored = [
-            weighed(entry, LACKS_NAME_WEIGHT, LACKS_NAME_LABEL) if entry.path in lacking else entry
-            for entry in rescored
-        ]
-    if only_defining:
-        rescored = [
-            weighed(entry, ONLY_DEFINES_WEIGHT, ONLY_DEFINES_LABEL)
-            if entry.path in only_defining
-            else entry
-            for entry in rescored
-        ]
+        rescored = weighed_where(rescored, lacking, LACKS_NAME_WEIGHT, LACKS_NAME_LABEL)
+    rescored = weighed_where(rescored, apart(holding), APART_WEIGHT, APART_LABEL)
+    rescored = weighed_where(rescored, only_defining, ONLY_DEFINES_WEIGHT, ONLY_DEFINES_LABEL)
     rescored.sort(key=lambda entry: (-entry.score, entry.path))
     yield from rescored
     yield from (entry for entry in ranked if entry.path not in pulled)
@@ -330,12 +317,6 @@ def _weighed_by_definition(
     defined_above = set(names_defined.get(entry.path, ())) <= at_top
     weighing = definition_weight(levels[entry.path], defining, dotted, defined_above)
     return entry if weighing is None else weighed(entry, *weighing)
-
-
-def weighed(entry: RankedFile, weight: float, label: str) -> RankedFile:
-    """The file's score scaled by `weight`, the part taken away listed under `label`."""
-    parts = {**entry.contributions, label: -(1.0 - weight) * entry.score}
-    return RankedFile(entry.path, entry.score * weight, parts, entry.role)
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,13 @@ import re
 from .analysis import KEYWORD_QUERY_WORDS, Term
 
 # Words asking where a name is used, not what it is (`where is ValidationError raised`,
-# `who calls check`): then the files that raise or call it answer, not its definition.
+# `who calls check`, `which function creates a ServerError`): then the files that raise,
+# call or make it answer, not its definition.
 _ASKING_FOR_USES = frozenset(
     {"raised", "raises", "thrown", "throws", "called", "calls", "caller", "callers",
      "invoked", "invokes", "used", "uses", "usages", "imported", "imports", "caught",
-     "catches", "emitted", "emits", "referenced", "references"}
+     "catches", "emitted", "emits", "referenced", "references", "instantiated",
+     "instantiates", "constructed", "constructs", "created", "creates"}
 )  # fmt: skip
 
 # A query of at most this many words (stopwords aside) may name a definition with a plain

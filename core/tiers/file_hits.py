@@ -15,13 +15,13 @@ from ..ignore_rules import original_first
 from ..models import FilteredHit, Hit, noun_for
 from ..ranking.analysis import Term
 from ..ranking.bm25 import Scorer
-from ..ranking.candidates import RankedFile
 from ..ranking.data_uris import without_data_payloads
 from ..ranking.file_roles import BUILT_OUTPUT, older_editions
 from ..ranking.machine_data import machine_data_kind
 from ..ranking.markup_words import without_markup_words
 from ..ranking.matching import TermMatcher
 from ..ranking.notebooks import is_notebook, notebook_view
+from ..ranking.ranked_files import RankedFile
 from ..ranking.read_file import ReadFile
 from ..ranking.sections import cut_snippet
 from ..ranking.spans import document_kind, mostly_within, written_lines
