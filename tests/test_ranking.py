@@ -784,6 +784,36 @@ def test_the_section_writing_the_querys_words_side_by_side_is_the_snippet():
     assert cut.text.startswith("## Sitemap discovery\n")
 
 
+def test_a_weak_word_more_does_not_outweigh_where_the_others_are_dense():
+    # Devise's "how can I keep the messages in the right language": a section holding
+    # the other words once each and a common word besides outranked the one holding
+    # them throughout. A word of under a tenth of the query's weight is no reason.
+    text = (
+        "# Guide\n\n## Pages\n\nEach page has its own rules.\n"
+        "Layout and navigation are described elsewhere in this guide.\n"
+        "A cache sits in front of it; invalidation is covered below.\n\n"
+        "## Expiry\n\nThe cache drops an entry by rules. Its invalidation:\n"
+        "rules run on each write, and an entry of the cache past its lifetime\n"
+        "by the rules is dropped on read; invalidation of the cache is cheap.\n\n"
+        "## Other\n\nUnrelated.\n"
+    )
+    matcher = TermMatcher(query_terms("cache invalidation rules page"))
+    weights = {"cach": 1.0, "invalid": 1.0, "rule": 1.0, "page": 0.2}
+    assert {term.key for term in matcher.terms} == set(weights)
+    lines = matcher.lines(text)
+    cut = cut_snippet(
+        text, "docs/guide.md", lines, weights, max_chars=260, max_line_chars=120,
+        matcher=matcher,
+    )  # fmt: skip
+    assert cut.text.startswith("## Expiry\n")
+    # A word weighing as much as the others is one: the section holding all four wins.
+    cut = cut_snippet(
+        text, "docs/guide.md", lines, {**weights, "page": 1.0}, max_chars=260,
+        max_line_chars=120, matcher=matcher,
+    )  # fmt: skip
+    assert cut.text.startswith("## Pages\n")
+
+
 def test_a_section_that_fits_is_widened_to_its_parent_sections():
     text = (
         "# Deploys\n\n## Rollback\n\nRoll back with the wave.\n\n"
