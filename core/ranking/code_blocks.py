@@ -9,7 +9,7 @@ from bisect import bisect_left
 from collections.abc import Callable
 
 from .definition_forms import signature_names
-from .spans import Span
+from .spans import Span, next_written
 
 _CLOSERS = ("}", ")", "]", ">")  # `>` closes type parameters and JSX tags: `>(`
 _CLOSING_WORDS = frozenset({"end", "fi", "done", "esac"})
@@ -90,9 +90,7 @@ def code_blocks(lines: list[str], matching: list[int] | None = None) -> list[Spa
             continue
         level = levels[start]
         while True:
-            closing = end
-            while closing < len(lines) and not lines[closing].strip():
-                closing += 1
+            closing = next_written(lines, end)
             if not (
                 closing < len(lines)
                 and indentation(lines[closing]) == level

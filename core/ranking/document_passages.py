@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from .fenced_blocks import trimmed_span
 from .span_choice import MARKER_CHARS, SpanChooser
-from .spans import FENCE, Span, fenced_blocks
+from .spans import FENCE, Span, fenced_blocks, next_written
 
 
 def with_the_example_announced(
@@ -20,9 +20,7 @@ def with_the_example_announced(
     last = chosen.end - 1
     while last > chosen.start and not lines[last].strip():
         last -= 1
-    after = chosen.end
-    while after < len(lines) and not lines[after].strip():
-        after += 1
+    after = next_written(lines, chosen.end)
     if after >= len(lines) or not FENCE.match(lines[after]):
         return chosen
     if not _ANNOUNCES.search(lines[last]):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .spans import Span, fenced_lines, front_matter_end
+from .spans import Span, fenced_lines, front_matter_end, next_written
 
 # An MDX statement, at a line's start outside fenced code and opening a paragraph:
 # JavaScript's `import` of names from a module (`import X from '...'`, `import { A, B }
@@ -89,6 +89,4 @@ def text_start(lines: list[str], blocks: list[Span]) -> int:
         if block.start != start:
             break
         start = block.end
-    while start < len(lines) and not lines[start].strip():
-        start += 1
-    return start
+    return next_written(lines, start)

@@ -15,7 +15,7 @@ from .fenced_blocks import FencedBlocks, trimmed_span
 from .navigation import LINK_DEFINITION, LINK_LABEL_ALONE, defines_a_link_over_two_lines
 from .prose_bounds import ENDS_A_SENTENCE, STARTS_A_BLOCK
 from .section_headings import SectionHeadings
-from .spans import Span, heading_alone
+from .spans import Span, heading_alone, next_written
 
 # The first line of a callout (an admonition): MkDocs' `!!! tip "Title"` and `??? note`,
 # GitHub's `> [!NOTE]`, Docusaurus' `:::tip`.
@@ -85,9 +85,7 @@ class PassageTails:
         # The line the lead-in leads into, past what the passage shows of it; past blank
         # lines too: a comment standing alone heads the definitions below it (httpx's
         # `# Client errors` over its group of exception classes).
-        after = past_lead_in(lines, span.end, len(lines))
-        while after < len(lines) and not lines[after].strip():
-            after += 1
+        after = next_written(lines, past_lead_in(lines, span.end, len(lines)))
         if after == len(lines) or not defines_a_name(lines, after):
             return span  # a comment on the code under it (pydantic's union.rs), kept
         return trimmed_span(lines, Span(span.start, first))

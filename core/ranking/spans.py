@@ -94,6 +94,13 @@ def split_lines(text: str) -> list[str]:
     return lines
 
 
+def next_written(lines: list[str], index: int) -> int:
+    """The first line from `index` on that is not blank (`len(lines)` if none)."""
+    while index < len(lines) and not lines[index].strip():
+        index += 1
+    return index
+
+
 def written_lines(lines: Iterable[str]) -> frozenset[str]:
     """The distinct lines that hold anything, stripped: what two texts are compared by to
     tell a copy edited here and there (`mostly_within`: dedup.py, file_hits.py,
