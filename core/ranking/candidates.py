@@ -253,17 +253,23 @@ def rerank_by_structure(
             else:
                 lacking.add(entry.path)
         rescored.append(RankedFile(entry.path, score, contributions, role))
-        if several and document_kind(entry.path) == "code":
-            holding[entry.path] = names_held(found, matcher, several)
-        if weighed_names and document_kind(entry.path) == "code":
+        if (weighed_names or several) and document_kind(entry.path) == "code":
             from .name_definitions import definition_levels
 
-            names_defined[entry.path] = definition_levels(
-                found.lines, found.line_terms, matcher, weighed_names
+            # Where the file defines the names looked up and those asked together, in
+            # one reading of its definitions.
+            defined_here = definition_levels(
+                found.lines, found.line_terms, matcher, weighed_names | several
             )
-            meets = len(meeting) > 1 and all(tf.get(key) for key in meeting)
-            if meets and not is_test_file(entry.path):  # a test using them all says less
-                meet.add(entry.path)
+            if several:
+                holding[entry.path] = names_held(found, defined_here, several)
+            if weighed_names:
+                names_defined[entry.path] = {
+                    name: level for name, level in defined_here.items() if name in weighed_names
+                }
+                meets = len(meeting) > 1 and all(tf.get(key) for key in meeting)
+                if meets and not is_test_file(entry.path):  # a test using them all says less
+                    meet.add(entry.path)
         if used and document_kind(entry.path) == "code":
             from .name_definitions import only_defines
 

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 
 from .analysis import Term
 from .file_roles import is_test_file
-from .matching import TermMatcher
 from .read_file import ReadFile
 
 # A code file holding some of the names, not all, when another that is no test holds them
@@ -42,14 +41,11 @@ class NamesHeld:
     defined: frozenset[str]
 
 
-def names_held(found: ReadFile, matcher: TermMatcher, names: frozenset[str]) -> NamesHeld:
-    """Which of `names` a code file read holds, and which it defines."""
-    from .name_definitions import definition_levels
-
+def names_held(found: ReadFile, levels: Mapping[str, int], names: frozenset[str]) -> NamesHeld:
+    """Which of `names` a code file read holds, and which it defines (`levels`: the names
+    it defines, name_definitions.definition_levels)."""
     held = frozenset(key for key in names if found.term_counts.get(key))
-    return NamesHeld(
-        held, frozenset(definition_levels(found.lines, found.line_terms, matcher, held))
-    )
+    return NamesHeld(held, held.intersection(levels))
 
 
 def apart(holding: Mapping[str, NamesHeld]) -> frozenset[str]:
