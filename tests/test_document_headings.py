@@ -1030,8 +1030,8 @@ def test_a_passage_does_not_end_on_a_rule_or_on_link_definitions_it_does_not_use
     cut = snippet(two_lines, "docs/throttling.md", "throttle scope", max_chars=1500)
     assert cut.text.rstrip().endswith("the settings give it."), cut.text
     # A thematic break is no setext heading's underline: that stays a heading.
-    titled = section + "Rates\n---\n\nThe rates.\n"
-    cut = snippet(titled, "docs/throttling.md", "throttle scope rates", max_chars=1500)
+    titled = section + "Rates\n---\n\nThe burst rates.\n"
+    cut = snippet(titled, "docs/throttling.md", "throttle scope burst", max_chars=1500)
     assert "Rates\n---" in cut.text, cut.text
 
 

@@ -1531,7 +1531,8 @@ def test_a_data_uri_is_served_and_ranked_without_its_payload(make_project, engin
     root = make_project(
         {
             "docs/oauth.md": guide.format(payload * 20),  # most of the page
-            "docs/mcp.md": guide.format(payload) + "A long guide.\n" * 300,
+            "docs/mcp.md": guide.format(payload).replace("Publish", "First publish")
+            + "A long guide.\n" * 300,
         }
     )
     outcome = search(root, "authorization view screen")

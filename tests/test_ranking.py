@@ -3512,6 +3512,38 @@ def test_a_snippet_does_not_run_on_into_the_next_section_as_deep():
     assert "multiple lines" not in found.text, found.text
 
 
+# An FAQ of `###` questions under one `##` small enough to fit the cap: the question asked
+# was served with the whole FAQ, five other questions around it.
+SMALL_FAQ = (
+    "# Widget\n\n## FAQ\n\n"
+    "### Why is it called Widget?\n\nBecause it was the first name nobody objected to.\n\n"
+    "### Can several instances be used?\n\nYes. Each instance has its own registry.\n\n"
+    "### Are keys case sensitive?\n\nNo. Every key is lower-cased when it is stored.\n\n"
+    "### Is an instance safe to share?\n\nNo, guard it with a mutex of your own.\n\n"
+    "## License\n\nMIT.\n"
+)
+
+
+def test_a_section_is_not_widened_to_its_parent_for_siblings_that_hold_no_more():
+    found = snippet(SMALL_FAQ, "FAQ.md", "are keys case sensitive", 1500)
+    assert found.text.startswith("### Are keys case sensitive?"), found.text
+    assert "lower-cased" in found.text
+    assert "first name" not in found.text and "mutex" not in found.text, found.text
+
+
+def test_a_section_is_widened_to_its_parent_where_that_holds_more_of_the_query():
+    text = (
+        "# Widget\n\n## Install\n\nWidget installs with one command on every system.\n\n"
+        "### Linux\n\nRun `apt install widget` as root; the package is signed.\n\n"
+        "### Windows\n\nRun the installer; the signed package needs no admin rights.\n\n"
+        "## License\n\nMIT.\n"
+    )
+    found = snippet(
+        text, "README.md", "install the signed package as root on linux or windows", 1500
+    )
+    assert "### Linux" in found.text and "### Windows" in found.text, found.text
+
+
 # cobra's completions.go: `ShellCompRequestCmd` is defined in a `const (` block; the block of
 # `initCompleteCmd`, titled with parts of the name (`Complete`, `Cmd`), was served instead.
 COBRA_COMPLETIONS = (

@@ -27,6 +27,7 @@ class SpanWidening(DefinitionSpans):
     levels: Mapping[int, int]  # a heading's first line -> its level
     paragraph_ends: list[int]
     _is_navigation: Callable[[Span], bool] | None = None
+    score: Callable[[Span], tuple[float, float]]  # (weight of the terms held, density)
 
     def size(self, span: Span) -> int:
         return self.chars[span.end] - self.chars[span.start]
@@ -46,11 +47,13 @@ class SpanWidening(DefinitionSpans):
         bounds: Span | None = None,
     ) -> Span:
         """The chosen span with its context: the largest enclosing section or block that
-        still fits `limit` (the cap), then whole paragraphs after and before it up to FILL
-        of it, within `bounds` (the file), never back past a section's first line nor on
-        into the next section as deep (an FAQ's next question), nor in code back into the
-        end of a block above (another definition's). The answer to a question often sits
-        a few lines from where its words cluster."""
+        still fits `limit` (the cap) and brings in no other section as deep unless it holds
+        more of the query (an FAQ's other questions are no context of one), then whole
+        paragraphs after and before it up to FILL of it, within `bounds` (the file), never
+        back past a section's first line nor on into the next section as deep (an FAQ's
+        next question), nor in code back into the end of a block above (another
+        definition's). The answer to a question often sits a few lines from where its
+        words cluster."""
         limit = self.max_chars if limit is None else limit
         bounds = Span(0, len(self.lines)) if bounds is None else bounds
         fitting = [
@@ -59,6 +62,7 @@ class SpanWidening(DefinitionSpans):
             if span.start <= core.start and core.end <= span.end
             and bounds.start <= span.start and span.end <= bounds.end
             and self.size(span) <= limit
+            and (not self._holds_a_sibling(core, span) or self.score(span)[0] > self.score(core)[0])
         ]  # fmt: skip
         core = max(fitting, key=self.size, default=core)
         start, end = core.start, core.end
@@ -107,6 +111,24 @@ class SpanWidening(DefinitionSpans):
             self.levels.get(heading, 0) <= level
             for heading in headings[bisect_left(headings, end) : bisect_left(headings, after.end)]
         )
+
+    def _holds_a_sibling(self, core: Span, span: Span) -> bool:
+        """Whether `span`, around `core`, holds a section at most as deep as the one `core`
+        is in other than those `core` is in (an FAQ's other questions, not its heading)."""
+        headings, levels = self.heading_starts, self.levels
+        if not levels:
+            return False
+        inside = bisect_right(headings, core.start) - 1
+        level = levels.get(headings[inside], 0) if inside >= 0 else 0
+        after = headings[bisect_left(headings, core.end) : bisect_left(headings, span.end)]
+        if any(levels.get(heading, 0) <= level for heading in after):
+            return True
+        around = level  # the shallowest heading met so far, going back from `core`
+        for heading in reversed(headings[bisect_right(headings, span.start) : inside]):
+            if levels.get(heading, 0) >= around and levels.get(heading, 0) <= level:
+                return True  # a section before `core`'s, not one it is in
+            around = min(around, levels.get(heading, 0))
+        return False
 
     def _with_previous(self, start: int, end: int) -> Span | None:
         """The span grown back to the start of the paragraph before it (or of the one it
