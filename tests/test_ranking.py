@@ -450,6 +450,8 @@ def test_test_files_are_told_by_their_folder_or_their_name():
         "encoding/base64_test.ts", "src/server/render_test.tsx", "lib/parse_test.js",
         # mypy's `test-data/` (its stubs define `TypedDict` as typeshed's do), `test_data/`.
         "test-data/unit/lib-stub/typing_extensions.pyi", "pkg/test_data/sample.py",
+        # Koa's mock context and streams for its tests, in `test-helpers/`.
+        "test-helpers/context.js", "src/test_helpers/stream.py", "lib/testhelpers/mock.go",
     ]  # fmt: skip
     others = [
         "src/budget.py", "src/latest.py", "src/contest.py", "src/testing.py", "docs/testing.md",
@@ -459,7 +461,7 @@ def test_test_files_are_told_by_their_folder_or_their_name():
         "src/attest_utils/sign.go", "src/t.c", "docs/t.md", "src/part/main.t.go",
         "src/testdirs.c", "runtime/contest_plugin.vim", "src/__tests_data.ts",
         "src/latest-data/load.py", "src/test-database/schema.py", "src/latest_tests.tsx",
-        "src/contest.ts",
+        "src/contest.ts", "src/latest-helpers/date.js",
     ]  # fmt: skip
     assert [path for path in tests if not is_test_file(path)] == []
     assert [path for path in others if is_test_file(path)] == []

@@ -117,7 +117,7 @@ _VERSION_NAMED = re.compile(r"v\d+(?:\.\d+)*")
 _TEST_PATH = re.compile(
     r"(?:^|/)(?:tests?|Tests|__tests(?:_\w+)?__|test[-_]?data|testdir|testsuite|fixtures"
     r"|testFixtures|x?t"
-    r"|test[-_]?utils?|test[-_]support"
+    r"|test[-_]?utils?|test[-_]support|test[-_]?helpers?"
     r"|[a-z][a-z0-9]*Test)/"
     r"|(?:^|/)(?:test_[^/]*\.(?:py|vim)|[^/]*_tests?\.py|tests?\.py|conftest\.py"
     r"|[^/]*_test\.(?:go|rb|exs|c|cc|cpp|[cm]?[jt]sx?)|[^/]*_unittest\.(?:c|cc|cpp)|[^/]*_spec\.rb"
