@@ -39,7 +39,7 @@ from tierscope.ranking.generated_files import generated_weigher
 from tierscope.ranking.inline_tests import inline_tests
 from tierscope.ranking.matching import TermMatcher, leftmost_first
 from tierscope.ranking.names_apart import NamesHeld, apart
-from tierscope.ranking.navigation import navigation_test
+from tierscope.ranking.navigation import imports_only, navigation_test
 from tierscope.ranking.path_terms import path_terms, paths_terms
 from tierscope.ranking.post_titles import title_line
 from tierscope.ranking.prose_bounds import ProseBounds
@@ -1560,6 +1560,23 @@ def test_an_export_list_is_not_the_passage_where_code_defines_the_names(path, ex
     )
     cut = snippet(text, path, "promisify custom symbol", max_chars=420)
     assert "function promisify(original) {" in cut.text, cut.text
+
+
+def test_a_module_exporting_an_object_of_methods_is_no_export_list():
+    # Koa's lib/response.js is one `module.exports = {` of getters, setters and methods:
+    # its first member was taken for an export list, and the file demoted "(imports only)".
+    text = (
+        "'use strict'\n\nmodule.exports = {\n  set body (val) {\n    this._body = val\n"
+        "    // a stream body is piped to the socket as it is read\n"
+        "    if (val && typeof val.pipe === 'function') {\n      this.type = 'bin'\n"
+        "      return\n    }\n    this.type = 'json'\n  },\n\n"
+        "  get body () {\n    return this._body\n  }\n}\n"
+    )
+    lines = text.split("\n")
+    held = {index + 1: {"stream": 1} for index, line in enumerate(lines) if "pipe" in line}
+    assert not imports_only(lines, held)
+    listed = "module.exports = {\n  pipeBody,\n  pipeStream: streams.pipe,\n}\n".split("\n")
+    assert imports_only(listed, {2: {"pipe": 1}, 3: {"pipe": 1}})
 
 
 RUST_MODULE_DOC = (

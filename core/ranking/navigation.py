@@ -67,6 +67,9 @@ _IMPORT = re.compile(
     # is defined in another (Node's `module.exports = {`, Python's `__all__ = [`, `export {`).
     r"|module\.exports[ \t]*=[ \t]*\{|export[ \t]*\{|__all__[ \t]*(?::[^=]*)?\+?=[ \t]*[\[(])"
 )
+# Node's and JavaScript's export lists, whose lines name what the module defines; an object
+# of methods written `module.exports = {` is none (Koa's lib/response.js).
+_EXPORT_LIST = re.compile(r"[ \t]*(?:module\.exports[ \t]*=|export)[ \t]*\{")
 
 
 def navigation_test(lines: list[str], *, code: bool) -> Callable[[Span], bool]:
@@ -236,15 +239,22 @@ def _import_lines(lines: list[str]) -> list[bool]:
     Rust `use`, `#include`, `require(`, a Go `import (` block and what it lists)."""
     marked = [False] * len(lines)
     closer = ""
+    opened = 0  # where an export list's `{` opened
     for index, line in enumerate(lines):
         text = line.strip()
         if closer:
+            if closer == "}" and text.endswith("{") and _EXPORT_LIST.match(lines[opened]):
+                # A member opening a body: an object of methods, no list of names.
+                marked[opened:index] = [False] * (index - opened)
+                closer = ""
+                continue
             marked[index] = True
             if text.startswith(closer) or text.endswith(closer + ";"):
                 closer = ""
             continue
         if text and _IMPORT.match(line):
             marked[index] = True
+            opened = index
             if text.endswith("("):
                 closer = ")"
             elif text.endswith("{"):
