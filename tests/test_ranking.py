@@ -323,6 +323,7 @@ def test_an_everyday_word_counts_the_technical_word_documentation_uses():
     assert counts("folders", text) == {"folder": 2}
     assert counts("confirmation popup", "Push a modal screen, or a dialog.") == {"popup": 2}
     assert counts("modal", "Show a dialog.") == {"modal": 1}
+    assert counts("dropdown", "A Select widget: select one option.") == {"dropdown": 2}
     # Only the everyday word is widened: a query's "directory" does not count "folder".
     assert counts("directory", "the folder") == {}
 

@@ -1,13 +1,14 @@
 """A query's everyday word counts for the technical word documentation uses for the same
 thing: users keep files in a `folder`, documentation in a "directory" (Cargo's "home
 folder" question, Textual's "hidden folders" for its DirectoryTree); a `popup` is a
-"modal" screen or a "dialog".
+"modal" screen or a "dialog"; a `dropdown` is HTML's and Textual's "select".
 
 As with abbreviations (abbreviations.py), only the word a query spells is widened, under
 its own term key; a query's "directory" counts no "folder". Only the words listed count,
 each measured on every eval set: `delete` for "remove" and `quit` for "exit" cost more
 questions than they gained (Vim's "delete without clobbering registers" found its
-removals), and so did `directory` for "folder" (Dune's "default cache directory").
+removals), and so did `directory` for "folder" (Dune's "default cache directory");
+`spinner` for "loading" moved none.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ _TECHNICAL_WORDS = {
     "dialog": ("modal",),
     "modal": ("dialog",),
     "popup": ("modal", "dialog"),
+    "dropdown": ("select",),
+    "dropdowns": ("select",),
 }
 
 
