@@ -72,6 +72,16 @@ def test_the_words_that_frame_a_question_about_code_are_no_terms():
     assert keys("implement a custom loader") == ["implement", "custom", "loader"]
 
 
+def test_what_am_i_doing_wrong_asks_no_term():
+    # Textual's "query_one ... raises NoMatches, what am I doing wrong?": `wrong` found
+    # `WrongType`, and put the page raising it above the one saying to await `mount()`.
+    assert keys("query_one raises NoMatches, what am I doing wrong?") == [
+        "queri", "one", "rais", "match", "queryone", "nomatches",
+    ]  # fmt: skip
+    assert keys("a wrong password locks the account") == ["wrong", "password", "lock", "account"]
+    assert keys("what goes wrong") == ["goe", "wrong"]
+
+
 def test_versus_is_no_term():
     # zod's "prefault vs default": `vs` found "VSCode" split in two, and every comparison.
     assert keys("prefault vs default") == ["prefault", "default"]

@@ -45,6 +45,9 @@ _FRAMING_WORDS = frozenset(
     happening""".split()
 )
 STOPWORDS = _FUNCTION_WORDS | _FRAMING_WORDS
+# A word that frames a question after the word before it: "what am I doing wrong?" asks
+# for the fix, and its `wrong` found Textual's `WrongType` (a wrong password is a term).
+_FRAMING_PAIRS = frozenset({("doing", "wrong")})
 # The stopwords APIs name things with (`before_request`, `SerializeAsAny`, `on_mount`,
 # `once`, `off`): terms in a query of a few words.
 _NAMING_STOPWORDS = frozenset(
@@ -271,8 +274,10 @@ def query_terms(text: str) -> tuple[Term, ...]:
     dropped: dict[str, Term] = {}
     qualified = False  # the word before, followed by `.` and this one
     file_names = _file_names(cleaned)
+    previous = ""  # the word before, lower case
     for position, found in enumerate(_WORD.finditer(cleaned)):
         word = found.group()
+        framing, previous = (previous, word.lower()) in _FRAMING_PAIRS, word.lower()
         file_name = any(start <= found.start() < end for start, end in file_names)
         extension = _written_as_extension(cleaned, found.start())
         member, qualified = qualified and cleaned[found.start() - 1] in ".#:", False
@@ -312,7 +317,11 @@ def query_terms(text: str) -> tuple[Term, ...]:
                 spelt=word if not in_name and word != word.lower() else "",
                 option=option and not in_name, file_name=file_name, position=position,
             )  # fmt: skip
-            target = dropped if part in STOPWORDS and not (named and not in_name) else singles
+            target = (
+                dropped
+                if (part in STOPWORDS or framing) and not (named and not in_name)
+                else singles
+            )
             if not in_name and key in target and target[key].in_name:
                 target[key] = term  # `runTestFiles tests`: asked with as a word too
             target.setdefault(key, term)
