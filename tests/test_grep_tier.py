@@ -1523,6 +1523,60 @@ def test_a_page_written_one_paragraph_per_line_is_prose_not_one_line_data(make_p
     assert sources(search(root, "horizon")) == ["docs/zh/queues.md"]
 
 
+# Viper's TROUBLESHOOTING.md, as a new user's reproduction cut it down.
+VIPER_TROUBLESHOOTING = (
+    "# Troubleshooting\n"
+    "\n"
+    "## Decoding leaves the struct empty\n"
+    "\n"
+    "The most common reason is a struct tag the decoder does not read: it reads "
+    "`mapstructure` tags, not `yaml` or `json` ones, unless the decoder is told to "
+    "use another tag name. Rename the tags or pass a decoder option naming the tag "
+    "your struct uses.\n"
+    "\n"
+    "## Cannot find package\n"
+    "\n"
+    "Installation seems to fail with the following (or a similar) error:\n"
+    "\n"
+    "```\n"
+    'cannot find package "example.com/hcl/tree/hcl1" in any of:\n'
+    "/usr/local/go/src/example.com/hcl/tree/hcl1 (from $GOROOT)\n"
+    "/home/user/go/src/example.com/hcl/tree/hcl1 (from $GOPATH)\n"
+    "```\n"
+    "\n"
+    "As the error message suggests, Go looks up dependencies in GOPATH mode. The "
+    "project uses Go modules to manage its dependencies. While in many cases the two "
+    "methods are interchangeable, once a dependency releases a new major version, "
+    "GOPATH mode can no longer decide which version to use, so it picks whatever is "
+    "present. It may use a version that is already in the GOPATH, or it may fetch "
+    "the default branch of the dependency, which is rarely the release the project "
+    "was tested with, and the build then fails in ways that are hard to trace back "
+    "to the cause.\n"
+    "\n"
+    "The solution is easy: switch to Go modules.\n"
+    "\n"
+    "**tl;dr** `export GO111MODULE=on`\n"
+    "\n"
+    "## Unquoted y and n become true and false when reading a YAML file\n"
+    "\n"
+    "This is a YAML 1.1 feature. Quote the values, or build with the yaml3 tag to "
+    "use YAML 1.2 rules, where only true and false are booleans. Values such as on, "
+    "off, yes and no are affected in the same way, so a country code like NO in a "
+    "list of countries is read as false unless it is quoted. Upgrading the parser is "
+    "the lasting fix.\n"
+)
+
+
+def test_a_window_is_not_ranked_on_a_heading_it_leaves_off(make_project, engine):
+    # A window from the first section on into the next ones was ranked on `file` in the
+    # third one's heading, which was then trimmed off its end: the snippet served the
+    # second section whole, which holds no query word.
+    root = make_project({"docs/TROUBLESHOOTING.md": VIPER_TROUBLESHOOTING})
+    [hit] = search(root, "struct values empty file").hits
+    assert hit.content.startswith("## Decoding leaves the struct empty"), hit.content
+    assert "Cannot find package" not in hit.content, hit.content
+
+
 def test_a_data_uri_is_served_and_ranked_without_its_payload(make_project, engine):
     # Laravel's mcp.md shows a 35 KB screenshot inline, `![...](data:image/png;base64,...)`:
     # as the most of a page it made the page machine data, as less it was served as 450

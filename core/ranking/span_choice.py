@@ -20,7 +20,7 @@ from .matching import TermMatcher
 from .prose_bounds import comment_lead
 from .sentence_windows import SentenceWindows
 from .span_widening import SpanWidening
-from .spans import Span, paragraphs
+from .spans import Span, heading_alone, paragraphs
 
 # Sections of one file compete first on which query terms they hold (weighted by rarity),
 # then on how densely: BM25 with this many characters as the "average" length, so that of
@@ -238,6 +238,8 @@ class SpanChooser(SentenceWindows, SpanWidening):
                 if lead_in <= start <= line:
                     stop = self._next_beside(line, min(fits, stop))
             window = Span(start, max(start + 1, min(fits, stop)))
+            if start in self.headings:  # it may go on into the next sections
+                window = self._without_bare_heading(window)
             candidate = (self._rank(window), -start, window)
             if best is None or self._better(candidate, best):
                 best = candidate
@@ -246,6 +248,19 @@ class SpanChooser(SentenceWindows, SpanWidening):
         if whole_sentences:
             return self.in_whole_sentences(best[2], span, limit)
         return best[2]
+
+    def _without_bare_heading(self, window: Span) -> Span:
+        """A window without a last section's heading alone, which the snippet would trim
+        off its end (passage_tails.py): ranked on it, Viper's troubleshooting page served
+        a section holding no query word for the `file` in the next one's heading."""
+        headings = self.heading_starts
+        found = bisect_left(headings, window.end) - 1
+        if found < 0 or headings[found] <= window.start:
+            return window
+        last = headings[found]
+        if heading_alone(self.lines, self.headings, last, window.end):
+            return Span(window.start, last)
+        return window
 
     def _rank(self, span: Span) -> Rank:
         """How a span compares with others: in code, any that is no import block before
