@@ -745,6 +745,10 @@ def test_the_terms_of_many_paths_are_those_of_each_path_alone():
         ("plugins/git-commit/README.md", "enable the git plugin", {"plugin"}, {"git"}),
         ("plugins/git/README.md", "enable the git plugin", {"git", "plugin"}, set()),
         ("src/TokenBudget.py", "TokenBudget", {"token", "budget", "tokenbudget"}, set()),
+        # A stopword is no other word of the name: Koa's `is-stream.js` is named for
+        # "stream" as `stream.js` would be; `stream-utils.js` is not.
+        ("lib/is-stream.js", "check whether a value is a stream", {"stream"}, set()),
+        ("lib/stream-utils.js", "check whether a value is a stream", set(), {"stream"}),
     ],
 )
 def test_a_path_names_the_terms_its_folders_or_file_are_named_for(path, query, named, inside):

@@ -12,15 +12,16 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from . import bm25
-from .analysis import analyse_word
+from .analysis import STOPWORDS, analyse_word
 from .matching import TermMatcher
 
 
 @dataclass(frozen=True, slots=True)
 class PathTerms:
     """The query terms a path holds: `named`, those of a folder or file name made only of
-    the query's words (numbers aside: `03-$derived.md`), or spelt whole as the query spells
-    a compound; `inside`, the others (a name holding one among other words)."""
+    the query's words (numbers and stopwords aside: `03-$derived.md`, `is-stream.js`), or
+    spelt whole as the query spells a compound; `inside`, the others (a name holding one
+    among other words)."""
 
     named: frozenset[str] = frozenset()
     inside: frozenset[str] = frozenset()
@@ -39,23 +40,28 @@ Match = tuple[int, int, list[str], bool]
 # Per matched word: its keys, and whether every part of it is one of the query's.
 Found = tuple[list[str], bool]
 _LETTER = re.compile(r"[^\W\d_]")
+_WORD = re.compile(r"[^\W\d_]+")
 _SHARED: dict[tuple[frozenset[str], frozenset[str]], PathTerms] = {}
 _SHARED_MAX = 4096
+
+
+def _bare(path: str, start: int, end: int) -> bool:
+    """Whether a path's characters from `start` to `end` hold no word but stopwords: Koa's
+    `is-stream.js` is named for "stream" as `stream.js` is."""
+    if _LETTER.search(path, start, end) is None:
+        return True
+    return all(word.lower() in STOPWORDS for word in _WORD.findall(path, start, end))
 
 
 def _sorted_by_name(path: str, matches: list[Match]) -> PathTerms:
     """The query terms of a path's `matches`, told apart by the name each falls in: a
     folder's or the file's (up to its first dot) is named for the query's words when no
-    letter of it is left outside its matches (digits and separators may be)."""
+    letter of it is left outside its matches (digits, separators and stopwords may be)."""
     if len(matches) == 1:  # most paths: one word of the query
         start, stop, found, whole = matches[0]
         at = path.rfind("/", 0, start) + 1
         end = _name_end(path, at)
-        whole = (
-            whole
-            and _LETTER.search(path, at, start) is None
-            and _LETTER.search(path, stop, end) is None
-        )
+        whole = whole and _bare(path, at, start) and _bare(path, stop, end)
         return _shared(frozenset(found), whole)
     by_name: dict[int, list[Match]] = {}
     for match in matches:
@@ -66,10 +72,10 @@ def _sorted_by_name(path: str, matches: list[Match]) -> PathTerms:
         end = _name_end(path, at)
         whole, keys = True, set()
         for start, stop, found, complete in sorted(in_name) if len(in_name) > 1 else in_name:
-            whole = whole and complete and _LETTER.search(path, at, start) is None
+            whole = whole and complete and _bare(path, at, start)
             at = max(at, stop)
             keys.update(found)
-        whole = whole and _LETTER.search(path, at, end) is None
+        whole = whole and _bare(path, at, end)
         (named if whole else inside).update(keys)
     return _terms(frozenset(named), frozenset(inside - named))
 
