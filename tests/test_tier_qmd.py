@@ -290,6 +290,15 @@ def test_an_abbreviation_is_sent_with_the_word_it_stands_for(indexed, argv_log, 
     assert argv[-1] == "lex: kubernetes\nlex: msg\nlex: message"
 
 
+def test_an_everyday_word_is_sent_with_the_technical_word_it_stands_for(
+    indexed, argv_log, through_cli
+):
+    search(make_request(indexed, "kubernetes folder"))
+
+    [argv] = logged_calls(argv_log)
+    assert argv[-1] == "lex: kubernetes\nlex: folder\nlex: directory"
+
+
 def test_stopwords_are_not_sent_as_lex_lines(indexed, argv_log, through_cli):
     search(make_request(indexed, "what is the kubernetes lighthouse"))
 

@@ -214,11 +214,17 @@ def _spelling_prefix(part: str, stemmed: str) -> str:
 _SILENT_E = re.compile(r"[^\Waeiouy\d_]e$")
 
 
+def words_stood_for(part: str) -> tuple[str, ...]:
+    """The words a lower-case word part stands for: an abbreviation's (abbreviations.py),
+    an everyday word's technical ones (everyday_words.py); none for any other word."""
+    return words_for(part) or technical_words_for(part)
+
+
 def _abbreviation_prefix(part: str, key: str) -> tuple[str, tuple[str, ...]]:
     """A word part's search prefix, widened to the words it abbreviates (`(?:msg|messag)`),
     and those words' stems other than its own."""
     prefix = search_prefix(part, key)
-    words = words_for(part.lower()) or technical_words_for(part.lower())
+    words = words_stood_for(part.lower())
     if not words:
         return prefix, ()
     stems = tuple(dict.fromkeys(s for s in map(stem, words) if s != key))

@@ -18,8 +18,7 @@ from pathlib import Path
 
 from ..models import Hit, TierOutcome, TierStatus, count_hits
 from ..process import run_bounded
-from ..ranking.abbreviations import words_for
-from ..ranking.analysis import Term, query_terms, written_forms
+from ..ranking.analysis import Term, query_terms, words_stood_for, written_forms
 from .base import Deadline, Probe, TierRequest
 from .qmd_cli import (
     QmdCall,
@@ -317,10 +316,12 @@ def lex_query_argv(
 ) -> tuple[str, ...]:
     """One `qmd query` of per-keyword `lex:` lines (OR-combined by qmd, no models needed);
     a word is sent in each way it is written (British and American spellings, irregular
-    forms), an abbreviation with the words it stands for."""
+    forms), an abbreviation or an everyday word with the words it stands for."""
     keywords = tuple(
         dict.fromkeys(
-            form for term in terms for form in (*written_forms(term.word), *words_for(term.word))
+            form
+            for term in terms
+            for form in (*written_forms(term.word), *words_stood_for(term.word))
         )
     )
     scope_flags = tuple(flag for c in collections for flag in ("-c", c.name))
