@@ -221,8 +221,8 @@ def words_stood_for(part: str) -> tuple[str, ...]:
 
 
 def _abbreviation_prefix(part: str, key: str) -> tuple[str, tuple[str, ...]]:
-    """A word part's search prefix, widened to the words it abbreviates (`(?:msg|messag)`),
-    and those words' stems other than its own."""
+    """A word part's search prefix, widened to the words it stands for (words_stood_for:
+    `(?:msg|messag)`), and those words' stems other than its own."""
     prefix = search_prefix(part, key)
     words = words_stood_for(part.lower())
     if not words:

@@ -15,7 +15,7 @@ from .fenced_blocks import FencedBlocks, trimmed_span
 from .navigation import LINK_DEFINITION, LINK_LABEL_ALONE, defines_a_link_over_two_lines
 from .prose_bounds import ENDS_A_SENTENCE, STARTS_A_BLOCK
 from .section_headings import SectionHeadings
-from .spans import Span, heading_alone, next_written
+from .spans import Span, heading_left_alone, next_written
 
 # The first line of a callout (an admonition): MkDocs' `!!! tip "Title"` and `??? note`,
 # GitHub's `> [!NOTE]`, Docusaurus' `:::tip`.
@@ -91,14 +91,9 @@ class PassageTails:
         return trimmed_span(lines, Span(span.start, first))
 
     def _without_bare_heading(self, span: Span) -> Span:
-        starts = self.sections.starts
-        found = bisect_left(starts, span.end) - 1
-        if found < 0 or starts[found] <= span.start:
-            return span
-        start = starts[found]
-        if heading_alone(self.lines, self.sections.titles, start, span.end):
-            return trimmed_span(self.lines, Span(span.start, start))
-        return span
+        sections = self.sections
+        last = heading_left_alone(self.lines, sections.titles, sections.starts, span)
+        return span if last is None else trimmed_span(self.lines, Span(span.start, last))
 
     def _without_anchor(self, span: Span) -> Span:
         """Without a last line that only names the next section for links to it (Sphinx's

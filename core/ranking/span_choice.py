@@ -20,7 +20,7 @@ from .matching import TermMatcher
 from .prose_bounds import comment_lead
 from .sentence_windows import SentenceWindows
 from .span_widening import SpanWidening
-from .spans import Span, heading_alone, paragraphs
+from .spans import Span, heading_left_alone, paragraphs
 
 # Sections of one file compete first on which query terms they hold (weighted by rarity),
 # then on how densely: BM25 with this many characters as the "average" length, so that of
@@ -253,14 +253,8 @@ class SpanChooser(SentenceWindows, SpanWidening):
         """A window without a last section's heading alone, which the snippet would trim
         off its end (passage_tails.py): ranked on it, Viper's troubleshooting page served
         a section holding no query word for the `file` in the next one's heading."""
-        headings = self.heading_starts
-        found = bisect_left(headings, window.end) - 1
-        if found < 0 or headings[found] <= window.start:
-            return window
-        last = headings[found]
-        if heading_alone(self.lines, self.headings, last, window.end):
-            return Span(window.start, last)
-        return window
+        last = heading_left_alone(self.lines, self.headings, self.heading_starts, window)
+        return window if last is None else Span(window.start, last)
 
     def _rank(self, span: Span) -> Rank:
         """How a span compares with others: in code, any that is no import block before

@@ -105,8 +105,7 @@ class SpanWidening(DefinitionSpans):
         heading at most as deep as that of the section `start` is in (the next question of
         an FAQ, the next option): another section's subject, not the rest of this one's."""
         headings = self.heading_starts
-        inside = bisect_right(headings, start) - 1
-        level = self.levels.get(headings[inside], 0) if inside >= 0 else 0
+        level = self._section_level(start)
         return any(
             self.levels.get(heading, 0) <= level
             for heading in headings[bisect_left(headings, end) : bisect_left(headings, after.end)]
@@ -115,20 +114,25 @@ class SpanWidening(DefinitionSpans):
     def _holds_a_sibling(self, core: Span, span: Span) -> bool:
         """Whether `span`, around `core`, holds a section at most as deep as the one `core`
         is in other than those `core` is in (an FAQ's other questions, not its heading)."""
-        headings, levels = self.heading_starts, self.levels
-        if not levels:
+        if not self.levels:
             return False
-        inside = bisect_right(headings, core.start) - 1
-        level = levels.get(headings[inside], 0) if inside >= 0 else 0
-        after = headings[bisect_left(headings, core.end) : bisect_left(headings, span.end)]
-        if any(levels.get(heading, 0) <= level for heading in after):
+        if self._opens_a_sibling(core.start, core.end, span):
             return True
+        headings = self.heading_starts
+        level = self._section_level(core.start)
         around = level  # the shallowest heading met so far, going back from `core`
+        inside = bisect_right(headings, core.start) - 1
         for heading in reversed(headings[bisect_right(headings, span.start) : inside]):
-            if levels.get(heading, 0) >= around and levels.get(heading, 0) <= level:
+            depth = self.levels.get(heading, 0)
+            if around <= depth <= level:
                 return True  # a section before `core`'s, not one it is in
-            around = min(around, levels.get(heading, 0))
+            around = min(around, depth)
         return False
+
+    def _section_level(self, start: int) -> int:
+        """The level of the heading of the section line `start` is in (0 before any)."""
+        inside = bisect_right(self.heading_starts, start) - 1
+        return self.levels.get(self.heading_starts[inside], 0) if inside >= 0 else 0
 
     def _with_previous(self, start: int, end: int) -> Span | None:
         """The span grown back to the start of the paragraph before it (or of the one it

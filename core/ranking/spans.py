@@ -12,6 +12,7 @@ org_text.py's and rdoc_text.py's."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -331,6 +332,19 @@ def heading_alone(lines: list[str], headings: Mapping[int, int], start: int, end
     lines that are still the heading."""
     title = headings.get(start)
     return title is not None and all(is_heading_decoration(lines[i]) for i in range(title + 1, end))
+
+
+def heading_left_alone(
+    lines: list[str], headings: Mapping[int, int], starts: list[int], span: Span
+) -> int | None:
+    """The first line of the last section `span` runs into when `span` holds only that
+    section's heading (`headings`: a heading's first line -> its title line; `starts`:
+    those first lines, sorted); None otherwise."""
+    found = bisect_left(starts, span.end) - 1
+    if found < 0 or starts[found] <= span.start:
+        return None
+    last = starts[found]
+    return last if heading_alone(lines, headings, last, span.end) else None
 
 
 def is_setext_heading(lines: list[str], index: int) -> bool:
