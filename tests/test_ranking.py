@@ -784,6 +784,17 @@ def snippet(text: str, path: str, query: str, max_chars: int = 400, max_line_cha
     )
 
 
+def led_by(text: str) -> tuple[list[str], str]:
+    """A passage of code as served, split into the lines leading it (the line of the
+    definition holding it, and its docstring's first words), when a marker follows them,
+    and the passage."""
+    lines = text.split("\n")
+    for number, line in enumerate(lines[:4]):
+        if left_out_lines(line) is not None:
+            return lines[:number], "\n".join(lines[number + 1 :])
+    return [], text
+
+
 def test_a_markdown_snippet_is_the_section_holding_the_matches():
     text = (
         "# Guide\n\nIntro about budgets.\n\n## Setup\n\nInstall it.\n\n"
@@ -1307,7 +1318,9 @@ def test_a_code_passage_does_not_start_inside_a_docstring_when_its_definition_fi
     text = _method_with_long_docstring(body_lines=40)
     cut = snippet(text, "src/scheduler.py", "disruption budget drains", max_chars=900)
     assert "The disruption budget caps" in cut.text
-    assert cut.text.startswith("    @property\n    def current_wave(self) -> int:"), cut.text
+    # led by its class's line (the class has no docstring)
+    assert cut.text.startswith("class Scheduler:\n[lines 2-"), cut.text
+    assert "]\n    @property\n    def current_wave(self) -> int:" in cut.text, cut.text
     assert len(cut.text) <= 900
 
 
@@ -1682,13 +1695,14 @@ def test_a_window_of_code_starts_at_its_doc_comments_first_line_not_inside_it():
     )
     query = "which cache directory is used when the user passes a directory"
     cut = snippet(text, "src/cache.rs", query, max_chars=800)
-    assert cut.text.startswith("    /// Prefer, in order:\n"), cut.text
+    # led by its `impl` block's line, room made from the body's lines that repeat a term
+    assert cut.text.startswith("impl Cache {\n    /// Prefer, in order:\n"), cut.text
     assert "    pub fn from_settings(" in cut.text, cut.text
     # A lead of three lines at most, even when it holds a word asked for (`--no-cache`):
     # uv's `UV_CACHE_DIR` was served from `/// 2.`.
     text = text.replace("via `--cache-dir`", "via `--cache-dir` or `APP_CACHE_DIR`")
     cut = snippet(text, "src/cache.rs", "APP_CACHE_DIR", max_chars=800)
-    assert cut.text.startswith("    /// Prefer, in order:\n"), cut.text
+    assert cut.text.startswith("impl Cache {\n    /// Prefer, in order:\n"), cut.text
 
 
 PHP_CLASS = (
@@ -1917,7 +1931,7 @@ class Session:
 
 def test_a_name_looked_up_is_shown_at_its_definition_first_not_at_a_call_above_it():
     cut = snippet(SESSION_STYLE, "src/sessions.py", "mount", max_chars=1500)
-    assert cut.text.startswith("    def mount(self, prefix, adapter):")
+    assert led_by(cut.text)[1].startswith("    def mount(self, prefix, adapter):"), cut.text
 
 
 def test_a_dotted_name_looks_up_the_member_not_the_class_that_holds_it():
@@ -1927,7 +1941,9 @@ def test_a_dotted_name_looks_up_the_member_not_the_class_that_holds_it():
     assert set(query_names(query_terms("AsyncClient.stream"))) == {"stream"}
     text = SESSION_STYLE.replace("class Session:", 'class Session:\n    """A session."""\n')
     cut = snippet(text, "src/sessions.py", "Session.mount", max_chars=1500)
-    assert cut.text.startswith("    def mount(self, prefix, adapter):")
+    lead, passage = led_by(cut.text)
+    assert lead == ["class Session:", '    """A session."""'], cut.text
+    assert passage.startswith("    def mount(self, prefix, adapter):"), cut.text
 
 
 @pytest.mark.parametrize(
@@ -1982,7 +1998,9 @@ def test_a_second_passage_that_repeats_the_first_is_left_out():
     )
     cut = snippet(text, "httpx/_client.py", "url pattern matching mounts transport", 1500)
     assert cut.text.count("def _transport_for_url") == 1
-    assert "not shown" not in cut.text
+    lead, passage = led_by(cut.text)
+    assert len(lead) == 1 and lead[0] in ("class Client:", "class AsyncClient:"), cut.text
+    assert "not shown" not in passage, cut.text
 
 
 def test_a_second_passage_that_is_a_doc_comment_is_followed_by_its_definitions_line():
@@ -2055,7 +2073,9 @@ COMMANDER_STYLE = (
 def test_a_javascript_class_method_is_a_definition(query, start):
     # `option(flags, ...) {` in a class body defines `option`, as `def option(` would.
     cut = snippet(COMMANDER_STYLE, "lib/command.ts", query, max_chars=300)
-    assert cut.text.startswith(start), cut.text
+    lead, passage = led_by(cut.text)
+    assert lead == ["class Command extends EventEmitter {"], cut.text
+    assert passage.startswith(start), cut.text
 
 
 HOOKS_STYLE = (
@@ -2448,7 +2468,14 @@ TWO_HOLDERS = {
 )
 def test_a_dotted_name_is_shown_where_the_holder_it_names_defines_it(path, query, start):
     cut = snippet(TWO_HOLDERS[path], path, query, max_chars=300)
-    assert cut.text.startswith(start), cut.text
+    lead, passage = led_by(cut.text)
+    assert passage.startswith(start), cut.text
+    # Led by that holder's line (a Go method's receiver names it already).
+    holder = {"src/client.py": "class {}:", "src/routing.rs": "{}"}.get(path)
+    asked = "AsyncClient" if "AsyncClient" in query else "Client"
+    if path == "src/routing.rs":
+        asked = "impl<S> Handler<S> for MethodRouter<S> {" if "Method" in query else "impl Router {"
+    assert lead == ([holder.format(asked)] if holder else []), cut.text
 
 
 def test_a_member_named_in_parts_is_still_a_name_looked_up():
@@ -2759,7 +2786,7 @@ CPP_STYLE = (
 )
 def test_a_function_of_the_c_family_is_shown_at_its_definition(path, text, query, start):
     cut = snippet(text, path, query, max_chars=200)
-    assert cut.text.startswith(start), cut.text
+    assert led_by(cut.text)[1].startswith(start), cut.text
 
 
 MKDOCS_INDENTED = (
@@ -2836,7 +2863,9 @@ def test_a_name_looked_up_shows_its_definition_up_to_the_cap():
         "    def after(self):\n        return None\n"
     )
     cut = snippet(text, "views.py", "APIView.dispatch", max_chars=1500)
-    assert cut.text.startswith("    # Note: views are made CSRF exempt"), cut.text
+    lead, passage = led_by(cut.text)
+    assert lead == ["class APIView:"], cut.text
+    assert passage.startswith("    # Note: views are made CSRF exempt"), cut.text
     assert len(cut.text) > 1200, cut.text
     assert "def after" not in cut.text
 
@@ -2917,6 +2946,93 @@ def test_a_code_passage_inside_a_long_function_is_led_by_its_signature():
     )
     cut = snippet(wrapped, "src/hmr.ts", "importer accepts update boundaries", max_chars=400)
     assert cut.text.startswith("function propagateUpdate(\n[lines 2-"), cut.text
+
+
+def test_a_methods_passage_is_led_by_its_class_and_the_first_line_of_its_docstring():
+    # Textual's events.py: "resize event virtual size" served `def __init__(` of a class
+    # it never named, and not the docstring saying what the class is for.
+    members = "".join(f"    slot_{n}: int = {n}\n" for n in range(30))
+    text = (
+        "class Resize(Event, bubble=False):\n"
+        '    """Sent when the app or widget has been resized.\n\n'
+        "    Args:\n        size: The new size.\n"
+        '    """\n\n'
+        + members
+        + "\n    def __init__(self, size: Size, virtual_size: Size) -> None:\n"
+        "        self.size = size\n"
+        "        self.virtual_size = virtual_size\n"
+    )
+    cut = snippet(text, "src/events.py", "resize virtual size", max_chars=400)
+    shown = cut.text.splitlines()
+    assert shown[:2] == [
+        "class Resize(Event, bubble=False):",
+        '    """Sent when the app or widget has been resized.',
+    ], cut.text
+    assert left_out_lines(shown[2]) is not None, cut.text
+    assert "    def __init__(self, size: Size, virtual_size: Size) -> None:" in shown
+    # A docstring opening on a line of its own: its first words are on the line under it.
+    opened = text.replace('"""Sent when', '"""\n    Sent when')
+    shown = snippet(opened, "src/events.py", "resize virtual size", max_chars=400).text
+    assert shown.splitlines()[:3] == [
+        "class Resize(Event, bubble=False):",
+        '    """',
+        "    Sent when the app or widget has been resized.",
+    ], shown
+    # Room is made at the window's end from lines holding only what the lines left hold:
+    # Resize's `__init__` says `size` on every line, to the cap.
+    dense = text.replace(
+        "        self.virtual_size = virtual_size\n",
+        "".join(f"        self.size_{n} = virtual_size.size_{n}\n" for n in range(30)),
+    )
+    cut = snippet(dense, "src/events.py", "resize virtual size", max_chars=400)
+    shown = cut.text.splitlines()
+    # (the window starts in the method's body: led by the method's line, and the line
+    # between shown, as it takes no more room than a marker for it would)
+    assert shown[:3] == [
+        "    def __init__(self, size: Size, virtual_size: Size) -> None:",
+        "        self.size = size",
+        "        self.size_0 = virtual_size.size_0",
+    ], cut.text
+    assert len(cut.text) <= 400
+    # ...never from a line defining a name: clap's `pub fn get_one<` under a doc comment
+    # that fills the cap and says `get_one` too.
+    doc = "".join(f'    /// let v{n} = m.get_one("port{n}");\n' for n in range(12))
+    rust = (
+        "impl ArgMatches {\n"
+        + "".join(
+            f"    pub fn other_{n}(&self) -> u32 {{\n        {n}\n    }}\n\n" for n in range(20)
+        )
+        + "    /// Gets the value of a specific option.\n"
+        + doc
+        + "    pub fn get_one<T: Any>(&self, id: &str) -> Option<&T> {\n"
+        + "        self.get(id)\n    }\n}\n"
+    )
+    cut = snippet(rust, "src/arg_matches.rs", "ArgMatches::get_one", max_chars=560)
+    assert "    pub fn get_one<T: Any>(&self, id: &str) -> Option<&T> {" in cut.text, cut.text
+    # A header wrapped over a few lines is read whole, down to the docstring's first words
+    # (Textual's `def on(`, whose docstring says it is the decorator).
+    wrapped = text.replace(
+        "class Resize(Event, bubble=False):\n",
+        "class Resize(\n    Event,\n    bubble=False,\n):\n",
+    )
+    shown = snippet(wrapped, "src/events.py", "resize virtual size", max_chars=400).text
+    assert shown.splitlines()[:5] == [
+        "class Resize(",
+        "    Event,",
+        "    bubble=False,",
+        "):",
+        '    """Sent when the app or widget has been resized.',
+    ], shown
+    # A class without a docstring is led by its line alone.
+    bare = text.replace(
+        '    """Sent when the app or widget has been resized.\n\n'
+        "    Args:\n        size: The new size.\n"
+        '    """\n',
+        "",
+    )
+    shown = snippet(bare, "src/events.py", "resize virtual size", max_chars=400).text
+    assert shown.splitlines()[0] == "class Resize(Event, bubble=False):", shown
+    assert left_out_lines(shown.splitlines()[1]) is not None, shown
 
 
 def test_a_versioned_edition_of_the_docs_weighs_less_unless_the_query_asks_about_versions():
@@ -3183,7 +3299,8 @@ RUBY_STYLE = (
     [
         # Ruby's instance-method notation; a `?` method is another name.
         ("Helpers#redirect", "    # Halt processing and redirect to the URI provided."),
-        ("redirect", "  module Namespace\n    def redirect?"),
+        # (led by the module holding it, the line above: joined, no marker between)
+        ("redirect", "module Sinatra\n  module Namespace\n    def redirect?"),
         # A `::` path to the holder.
         ("Sinatra::Base.set", "    # Sets an option to the given value."),
     ],
@@ -3191,7 +3308,7 @@ RUBY_STYLE = (
 )
 def test_a_ruby_method_is_shown_at_its_definition(query, start):
     cut = snippet(RUBY_STYLE, "lib/sinatra/base.rb", query, max_chars=200)
-    assert cut.text.startswith(start), cut.text
+    assert led_by(cut.text)[1].startswith(start), cut.text
 
 
 def test_a_function_word_of_a_few_word_query_is_a_term():
@@ -3367,7 +3484,9 @@ ELIXIR_NAMING = (
 def test_an_elixir_functions_doc_and_spec_lead_into_it(query):
     # `@doc """ ... """` and `@spec` above a `def` are its doc comment, as `/** */` is.
     cut = snippet(ELIXIR_NAMING, "lib/phoenix/naming.ex", query, max_chars=500)
-    assert cut.text.startswith('  @doc """\n  Converts an attribute/form field'), cut.text
+    lead, passage = led_by(cut.text)
+    assert lead == ["defmodule Phoenix.Naming do"], cut.text
+    assert passage.startswith('  @doc """\n  Converts an attribute/form field'), cut.text
     assert "  def humanize(atom) when is_atom(atom)," in cut.text
 
 

@@ -186,7 +186,12 @@ _LEAD_IN = re.compile(r"[ \t]*(?:#|//|/\*|\*|--|@[A-Za-z_])")
 def _looks_defining(line: str) -> bool:
     """Whether a line starts like a definition (its body not checked: for telling where
     a passage is, not which names a file defines)."""
-    return bool(_DEFINITION.match(line) or _WRAPPED_METHOD.match(line) or C_SIGNATURE.match(line))
+    return bool(
+        _DEFINITION.match(line)
+        or _WRAPPED_METHOD.match(line)
+        or C_SIGNATURE.match(line)
+        or _IMPL_BLOCK.match(line)  # `impl<S> Handler<S> for MethodRouter<S> {`: its methods'
+    )
 
 
 def opens_a_definition(lines: list[str], index: int) -> bool:

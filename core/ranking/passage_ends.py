@@ -55,6 +55,8 @@ class PassageEnds:
         self.tails = PassageTails(lines, self.sections, kind, self.blocks, matching)
         # The sentences of its prose or comments (the span chooser's), set by its reader.
         self.prose: ProseBounds | None = None
+        # How much of the query a span holds (the span chooser's), set by its reader.
+        self.coverage: Callable[[Span], float] | None = None
 
     def trimmed(self, span: Span) -> Span:
         """The passage without blank lines at its ends nor tails that say nothing
@@ -191,10 +193,10 @@ class PassageEnds:
         is led by those lines, as a passage of their own, while the cap leaves room for
         them and the marker between: in a document, the heading of the section it starts
         inside, then the header row (and delimiter row) of the table it starts among, or
-        the opening fence of the code block; in code, the first line of the definition it
-        starts inside (`def propagate_update(`, a method's class). A window alone does not
-        say where it is. One that ends inside a fenced block is followed by its closing
-        fence: a fence left open turns what follows into code."""
+        the opening fence of the code block; in code, the definition it starts inside (a
+        method's class), its docstring's first words too (docstring_lines.py). A window
+        alone does not say where it is. One ending inside a fenced block is followed by
+        its closing fence: a fence left open turns what follows into code."""
         room = max_chars - sum(size(span) for span in passages)
         room -= MARKER_CHARS * (len(passages) - 1)
 
@@ -210,6 +212,11 @@ class PassageEnds:
                 if shorter is not None and (
                     not closing or self.blocks.closing_fence(shorter) == extra
                 ):
+                    room += size(span) - size(shorter)
+                    span = shorter
+            if cost > room and self.kind == "code":
+                shorter = self._without_repeats_at_its_end(span, cost - room, size)
+                if shorter is not None:
                     room += size(span) - size(shorter)
                     span = shorter
             if cost > room:
@@ -241,6 +248,9 @@ class PassageEnds:
             for context in contexts:
                 if led and led[-1].end > context.start:
                     continue  # shown already
+                between = Span(context.end, span.start)
+                if context.end < span.start and size(between) <= MARKER_CHARS:
+                    context = Span(context.start, span.start)  # no more than its marker
                 lead = self.sections.with_its_lead(context, span.start)
                 if lead is not None and self.kind != "code":
                     span, fits = afford(span, lead)
@@ -309,11 +319,16 @@ class PassageEnds:
     def _context_of(self, start: int) -> list[Span]:
         if self.kind == "code":
             from .code_definitions import enclosing_definition, opens_a_definition
+            from .docstring_lines import definition_lead
 
-            if opens_a_definition(self.lines, start):
+            if opens_a_definition(self.lines, start) and not indentation(self.lines[start]):
                 return []  # it says what it is (a definition, its comment or decorator)
+            # Inside a definition, or opening one inside another (a method: its class).
             line = enclosing_definition(self.lines, start)
-            return [Span(line, line + 1)] if line is not None else []
+            if line is None:
+                return []
+            lead = definition_lead(self.lines, line)
+            return [Span(line, min(lead.end, start))]
         context = self.sections.leading(start)
         first = self._table_above(start)
         if first is not None:
@@ -351,6 +366,28 @@ class PassageEnds:
         # note's words cut to make room for a heading. (A passage ending inside a fenced
         # block keeps it, for the closing fence it makes room for.)
         return self.tails.trimmed(shorter) if keep_blocks else shorter
+
+    def _without_repeats_at_its_end(
+        self, span: Span, needed: int, size: Callable[[Span], int]
+    ) -> Span | None:
+        """A passage of code without as many of its last lines as free `needed` chars,
+        when the lines left hold all they hold of the query (`size` after `size`) and none
+        defines a name (clap's `pub fn get_one<` under its long doc comment); else None."""
+        from .code_definitions import defines_a_name
+
+        coverage = self.coverage
+        if coverage is None:
+            return None
+        end, freed = span.end, 0
+        while freed < needed and end - 1 > span.start:
+            if defines_a_name(self.lines, end - 1):
+                return None
+            freed += size(Span(end - 1, end))
+            end -= 1
+        shorter = trimmed_span(self.lines, Span(span.start, end))
+        if freed < needed or coverage(shorter) < coverage(span):
+            return None
+        return shorter
 
     def _may_go(self, span: Span, index: int, keep_blocks: bool) -> bool:
         """Whether line `index` of the passage may be left out of its end: it holds no

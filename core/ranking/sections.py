@@ -194,6 +194,7 @@ def cut_snippet(
         chosen = with_the_example_announced(lines, chosen, chooser, max_chars)
     ends = PassageEnds(lines, headings, kind, chooser.matching, constructs, levels)
     ends.prose = chooser.prose
+    ends.coverage = lambda span: chooser.score(span)[0]
     # The line of the definition a doc comment passage documents, shown after it.
     definition = documented_by(lines, chosen, chooser, max_chars) if kind == "code" else None
     if definition is not None:
