@@ -1355,7 +1355,8 @@ def test_a_code_passage_that_cannot_close_a_condition_ends_before_it():
     )
     cut = snippet(text, "src/runner.ts", "expect test context state", max_chars=240)
     assert "test.context.expect.getState()" in cut.text, cut.text
-    assert cut.text.endswith("    const total = pending + calls"), cut.text
+    assert cut.text.startswith("export class Runner {\n  onAfterTry(test: Test)"), cut.text
+    assert "if (" not in cut.text, cut.text  # (it ends above, the class's line shown)
 
 
 def test_a_heading_alone_is_never_the_second_passage():
@@ -3009,6 +3010,21 @@ def test_a_methods_passage_is_led_by_its_class_and_the_first_line_of_its_docstri
     )
     cut = snippet(rust, "src/arg_matches.rs", "ArgMatches::get_one", max_chars=560)
     assert "    pub fn get_one<T: Any>(&self, id: &str) -> Option<&T> {" in cut.text, cut.text
+    # A window too long for its lead is narrowed to one that leaves room for it and
+    # still holds every query word (Textual's Navigator.back and .forward).
+    others = "".join(f"    def other_{n}(self):\n        return {n}\n\n" for n in range(20))
+    navigator = (
+        'class Navigator:\n    """Manages a stack of paths like a browser."""\n\n'
+        + others
+        + "    def go(self, location):\n"
+        + "".join(f"        self.back_stack_{n}.append(location)\n" for n in range(6))
+        + "".join(f"        self.unrelated_{n} = compute({n})\n" for n in range(4))
+        + "        self.forward_stack.clear()\n        return location\n"
+    )
+    cut = snippet(navigator, "src/navigator.py", "navigator back forward", max_chars=420)
+    lead, passage = led_by(cut.text)
+    assert lead == ["    def go(self, location):"], cut.text
+    assert "back_stack" in passage and "self.forward_stack.clear()" in passage, cut.text
     # A header wrapped over a few lines is read whole, down to the docstring's first words
     # (Textual's `def on(`, whose docstring says it is the decorator).
     wrapped = text.replace(

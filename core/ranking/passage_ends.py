@@ -236,7 +236,7 @@ class PassageEnds:
         for number, span in enumerate(list(passages)):
             if number >= len(passages):
                 break  # a later passage given up for the first one's lead
-            contexts = self._context_of(span.start)
+            contexts = self.context_of(span.start)
             block = self.blocks.around(span.start) if self.kind != "code" else None
             opening = Span(block.start, block.start + 1) if block is not None else None
             opened = False
@@ -316,7 +316,7 @@ class PassageEnds:
                 joined.append(span)
         return joined
 
-    def _context_of(self, start: int) -> list[Span]:
+    def context_of(self, start: int) -> list[Span]:
         if self.kind == "code":
             from .code_definitions import enclosing_definition, opens_a_definition
             from .docstring_lines import definition_lead

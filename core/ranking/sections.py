@@ -195,6 +195,8 @@ def cut_snippet(
     ends = PassageEnds(lines, headings, kind, chooser.matching, constructs, levels)
     ends.prose = chooser.prose
     ends.coverage = lambda span: chooser.score(span)[0]
+    if kind == "code":
+        chosen = _with_room_for_its_lead(chosen, ends, chooser, max_chars)
     # The line of the definition a doc comment passage documents, shown after it.
     definition = documented_by(lines, chosen, chooser, max_chars) if kind == "code" else None
     if definition is not None:
@@ -249,6 +251,30 @@ def cut_snippet(
     return Snippet(
         "\n".join(shown), file_line(fragments[0].start), file_line(fragments[-1].end - 1)
     )
+
+
+def _with_room_for_its_lead(
+    chosen: Span, ends: PassageEnds, chooser: SpanChooser, max_chars: int
+) -> Span:
+    """A passage of code inside a definition, narrowed to its best window that leaves
+    room for the lines leading it (passage_ends.py: the definition's line, a method's
+    class) when it has none and that window holds all it holds of the query: Textual's
+    `Navigator.back` and `.forward` were served without the class ("Manages a stack of
+    paths like a browser."). One that starts at a definition asked for, or right under
+    the line it is led by, keeps its start (Phoenix's `def json(conn, data) do`)."""
+    leads = ends.context_of(chosen.start)
+    if not leads:
+        return chosen
+    lead = leads[0]
+    cost = chooser.size(lead) + (MARKER_CHARS if lead.end < chosen.start else 0)
+    if chooser.size(chosen) + cost <= max_chars:
+        return chosen
+    if lead.end == chosen.start or chosen.start in chooser.named:
+        end = chooser.fitting_end(chosen.start, max_chars - cost)
+        window = Span(chosen.start, min(chosen.end, max(chosen.start + 1, end)))
+    else:
+        window = chooser.best_window(chosen, max_chars - cost)
+    return window if chooser.score(window)[0] >= chooser.score(chosen)[0] else chosen
 
 
 def _from_line(
