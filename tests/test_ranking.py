@@ -82,6 +82,17 @@ def test_what_am_i_doing_wrong_asks_no_term():
     assert keys("what goes wrong") == ["goe", "wrong"]
 
 
+def test_things_like_an_example_asks_no_term():
+    # Starlette's "where can I keep things like a shared HTTP client": `thing` and `like`
+    # put the test client's page ("do async things", "like httpx.AsyncClient") above the
+    # lifespan page that answers.
+    assert keys("where can I keep things like a shared HTTP client") == [
+        "keep", "share", "http", "client",
+    ]  # fmt: skip
+    assert keys("something like a retry policy") == ["retri", "polici"]
+    assert keys("like operator in sql queries") == ["like", "oper", "sql", "queri"]
+
+
 def test_versus_is_no_term():
     # zod's "prefault vs default": `vs` found "VSCode" split in two, and every comparison.
     assert keys("prefault vs default") == ["prefault", "default"]

@@ -35,7 +35,7 @@ _FUNCTION_WORDS = frozenset(
     so some such than that the their them then there these they this those through to too under
     until up very was we were what when where which while who whom why will with would you your
     yours don doesn didn isn aren wasn weren won shouldn couldn wouldn ll ve re vs versus
-    several something whenever even somewhere""".split()
+    several something whenever even somewhere thing things""".split()
 )
 # The words that frame a question about code ("where is X implemented", "what happens
 # when"): rare in code, they outweighed X itself. Only these forms: "implement a loader"
@@ -46,8 +46,9 @@ _FRAMING_WORDS = frozenset(
 )
 STOPWORDS = _FUNCTION_WORDS | _FRAMING_WORDS
 # A word that frames a question after the word before it: "what am I doing wrong?" asks
-# for the fix, and its `wrong` found Textual's `WrongType` (a wrong password is a term).
-_FRAMING_PAIRS = frozenset({("doing", "wrong")})
+# for the fix, and its `wrong` found Textual's `WrongType` (a wrong password is a term);
+# "things like a shared client" names an example (SQL's `LIKE` is a term).
+_FRAMING_PAIRS = frozenset({("doing", "wrong"), ("things", "like"), ("something", "like")})
 # The stopwords APIs name things with (`before_request`, `SerializeAsAny`, `on_mount`,
 # `once`, `off`): terms in a query of a few words.
 _NAMING_STOPWORDS = frozenset(
