@@ -3274,6 +3274,34 @@ def test_a_block_with_no_room_to_close_is_left_out_rather_than_left_open():
     assert "Await mount before you query the widget." in cut.text
 
 
+def test_a_second_passage_of_code_with_no_room_for_its_fences_is_left_out():
+    # Starlette's background.md: a second passage inside the BackgroundTasks example,
+    # with no room for its opening fence nor its closing one, was served as code read as
+    # prose (and named the wrong heading).
+    steps = "".join(f"    step_{n} = prepare({n})\n" for n in range(6))
+    text = (
+        "# Background\n\n### Background Task\n\n"
+        "Send a welcome email after the response with a background task.\n\n"
+        "```python\nasync def signup(request):\n"
+        "    task = BackgroundTask(send_welcome_email, to_address=email)\n"
+        "    return JSONResponse(message, background=task)\n```\n\n"
+        + "".join(f"Filler line {n} says nothing much at all.\n" for n in range(6))
+        + "\n### Background Tasks\n\nSeveral at once.\n\n"
+        "```python\nfrom starlette.background import BackgroundTasks\n"
+        + steps
+        + "async def signup(request):\n"
+        "    tasks.add_task(send_welcome_email, to_address=email)\n"
+        "    tasks.add_task(send_admin_notification, username=username)\n" + steps + "```\n"
+    )
+    query = "send welcome email background task after response"
+    cut = snippet(text, "docs/background.md", query, max_chars=800, max_line_chars=200)
+    assert "BackgroundTask(send_welcome_email" in cut.text, cut.text
+    for line in cut.text.splitlines():  # every line of code between its fences
+        if line.startswith("    ") and "(" in line:
+            above = cut.text[: cut.text.index(line)]
+            assert above.count("```") % 2 == 1, cut.text
+
+
 def test_a_fence_indented_in_an_admonition_or_a_tab_is_a_fence():
     # mkdocs admonitions and tabs (`=== "app.py"`) indent their code blocks four spaces:
     # a passage ending inside one closes it as it would a block at the margin.

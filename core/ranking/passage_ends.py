@@ -194,7 +194,7 @@ class PassageEnds:
         them and the marker between: in a document, the heading of the section it starts
         inside, then the header row (and delimiter row) of the table it starts among, or
         the opening fence of the code block; in code, the definition it starts inside (a
-        method's class), its docstring's first words too (docstring_lines.py). A window
+        method's class), its docstring's first words too (code_leads.py). A window
         alone does not say where it is. One ending inside a fenced block is followed by
         its closing fence: a fence left open turns what follows into code."""
         room = max_chars - sum(size(span) for span in passages)
@@ -214,8 +214,12 @@ class PassageEnds:
                 ):
                     room += size(span) - size(shorter)
                     span = shorter
-            if cost > room and self.kind == "code":
-                shorter = self._without_repeats_at_its_end(span, cost - room, size)
+            if cost > room and self.kind == "code" and self.coverage is not None:
+                from .code_leads import without_repeats_at_its_end
+
+                shorter = without_repeats_at_its_end(
+                    self.lines, span, cost - room, size, self.coverage
+                )
                 if shorter is not None:
                     room += size(span) - size(shorter)
                     span = shorter
@@ -236,6 +240,7 @@ class PassageEnds:
         for number, span in enumerate(list(passages)):
             if number >= len(passages):
                 break  # a later passage given up for the first one's lead
+            mark = len(led)
             contexts = self.context_of(span.start)
             block = self.blocks.around(span.start) if self.kind != "code" else None
             opening = Span(block.start, block.start + 1) if block is not None else None
@@ -245,6 +250,8 @@ class PassageEnds:
                 # without it, a closing fence shown opens a block, and code and prose read
                 # the other way round.
                 span, opened = afford(span, opening)
+                if not opened and number:
+                    break  # a later passage read as prose, its code unfenced: given up
             for context in contexts:
                 if led and led[-1].end > context.start:
                     continue  # shown already
@@ -298,6 +305,9 @@ class PassageEnds:
                     room += size(span) - size(before)
                     span = before
                 elif opened and opening is not None:
+                    if number:  # a later passage: given up (starlette's background.md)
+                        del led[mark:]
+                        break
                     # No room to close the block it starts inside: its lines alone, as
                     # code that shows no fence.
                     led.remove(opening)
@@ -317,18 +327,12 @@ class PassageEnds:
         return joined
 
     def context_of(self, start: int) -> list[Span]:
+        """The lines that say what a passage starting on line `start` is inside, in file
+        order (with_context shows them, while the cap leaves room)."""
         if self.kind == "code":
-            from .code_definitions import enclosing_definition, opens_a_definition
-            from .docstring_lines import definition_lead
+            from .code_leads import code_lead
 
-            if opens_a_definition(self.lines, start) and not indentation(self.lines[start]):
-                return []  # it says what it is (a definition, its comment or decorator)
-            # Inside a definition, or opening one inside another (a method: its class).
-            line = enclosing_definition(self.lines, start)
-            if line is None:
-                return []
-            lead = definition_lead(self.lines, line)
-            return [Span(line, min(lead.end, start))]
+            return code_lead(self.lines, start)
         context = self.sections.leading(start)
         first = self._table_above(start)
         if first is not None:
@@ -366,28 +370,6 @@ class PassageEnds:
         # note's words cut to make room for a heading. (A passage ending inside a fenced
         # block keeps it, for the closing fence it makes room for.)
         return self.tails.trimmed(shorter) if keep_blocks else shorter
-
-    def _without_repeats_at_its_end(
-        self, span: Span, needed: int, size: Callable[[Span], int]
-    ) -> Span | None:
-        """A passage of code without as many of its last lines as free `needed` chars,
-        when the lines left hold all they hold of the query (`size` after `size`) and none
-        defines a name (clap's `pub fn get_one<` under its long doc comment); else None."""
-        from .code_definitions import defines_a_name
-
-        coverage = self.coverage
-        if coverage is None:
-            return None
-        end, freed = span.end, 0
-        while freed < needed and end - 1 > span.start:
-            if defines_a_name(self.lines, end - 1):
-                return None
-            freed += size(Span(end - 1, end))
-            end -= 1
-        shorter = trimmed_span(self.lines, Span(span.start, end))
-        if freed < needed or coverage(shorter) < coverage(span):
-            return None
-        return shorter
 
     def _may_go(self, span: Span, index: int, keep_blocks: bool) -> bool:
         """Whether line `index` of the passage may be left out of its end: it holds no

@@ -1,19 +1,59 @@
-"""What says what a definition is, when a passage inside it is led by it (passage_ends.py):
-its line, and the first words of the docstring under it (Python's convention: `class
-Resize(Event):`, then the docstring's "Sent when the app or widget has been resized."). A
-window deep in a class's body does not say which class it is in, nor what it is for."""
+"""What leads a passage of code (passage_ends.py): the definition it is inside, or for a
+method its class, said by its line and the first words of the docstring under it (Python's
+convention: `class Resize(Event):`, then "Sent when the app or widget has been resized.").
+A window deep in a class's body does not say which class it is in, nor what it is for.
+Only for code files, so imported only when one is cut."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from .code_blocks import indentation
+from .code_definitions import defines_a_name, enclosing_definition, opens_a_definition
+from .fenced_blocks import trimmed_span
 from .spans import Span
 
 # A docstring's opening quotes, with a string prefix (`r"""`); what follows them on the line.
 _DOCSTRING_OPENING = re.compile(r"[ \t]*[rRuU]?(?:\"\"\"|''')")
 # The most lines a lead takes: a header wrapped over lines and the docstring's first words.
 LEAD_MAX_LINES = 6
+
+
+def code_lead(lines: list[str], start: int) -> list[Span]:
+    """The lines that lead a passage of code starting on line `start`: none at a
+    definition at the margin (it says what it is: a definition, its comment or decorator);
+    inside a definition, or opening one inside another (a method: its class), that
+    definition's lead, up to the passage."""
+    if opens_a_definition(lines, start) and not indentation(lines[start]):
+        return []
+    line = enclosing_definition(lines, start)
+    if line is None:
+        return []
+    return [Span(line, min(definition_lead(lines, line).end, start))]
+
+
+def without_repeats_at_its_end(
+    lines: list[str],
+    span: Span,
+    needed: int,
+    size: Callable[[Span], int],
+    coverage: Callable[[Span], float],
+) -> Span | None:
+    """A passage of code without as many of its last lines as free `needed` chars (room
+    for its lead), when the lines left hold all they hold of the query (`size` after
+    `size`) and none defines a name (clap's `pub fn get_one<` under its long doc comment);
+    else None."""
+    end, freed = span.end, 0
+    while freed < needed and end - 1 > span.start:
+        if defines_a_name(lines, end - 1):
+            return None
+        freed += size(Span(end - 1, end))
+        end -= 1
+    shorter = trimmed_span(lines, Span(span.start, end))
+    if freed < needed or coverage(shorter) < coverage(span):
+        return None
+    return shorter
 
 
 def definition_lead(lines: list[str], definition: int) -> Span:
