@@ -953,6 +953,24 @@ def test_a_demoted_file_ranks_below_the_one_it_repeats(
     assert sum(demoted.values()) == pytest.approx(outcome.hits[1].score, abs=1e-3)
 
 
+def test_of_two_editions_showing_one_passage_the_newest_is_served(make_project, engine):
+    """urfave/cli's v3 docs renamed v2's `combining-short-options.md`: the same paragraph
+    in both, the v2 page (its path shallower) was served and the current one left out."""
+    paragraph = (
+        "# Combining short options\n\nSuppose you want users to be able to combine options\n"
+        "with their short names: set `UseShortOptionHandling` on the command.\n"
+    )
+    root = make_project(
+        {
+            "docs/v1/examples/combining-short-options.md": paragraph,
+            "docs/v2/examples/combining-short-options.md": paragraph,
+            "docs/v3/examples/flags/short-options.md": paragraph,
+        }
+    )
+    outcome = search(root, "combine short options")
+    assert sources(outcome) == ["docs/v3/examples/flags/short-options.md"]
+
+
 def test_a_question_about_the_blog_ranks_posts_by_their_text(make_project, engine):
     root = make_project(GUIDE_AND_A_POST)
     outcome = search(root, "blog post about a slow app that fetches data")

@@ -3,7 +3,9 @@
 A site that keeps every version of its docs side by side (Express' `api/3x/`, `api/4x/`,
 `api/5x/`; jq's `manual/v1.6/` beside `manual/dev/`) holds the same page once per
 version. The newest version of a page is the current one, unless a folder that names no
-version (jq's `dev/`) holds that page too: then every numbered version is older. A
+version (jq's `dev/`) holds that page too: then every numbered version is older; or a
+newer version's folder, named alike, holds pages found: the page was renamed or moved
+there (urfave/cli's v3), or dropped. A
 version's folder that names no number (Docusaurus' `versioned_docs/`, `legacy/`) always
 holds older editions. Code in a version's folder is an older copy only beside the current
 code of the same path (a library shipping its previous major version as a subpackage).
@@ -25,6 +27,7 @@ VERSIONED_PATH = re.compile(
 )
 # A folder named for a version number, and the number: `v1.6`, `version-2.x`, `1.x`, `5x`.
 _NUMBERED = re.compile(r"(?:v|version-)?(\d+(?:\.\d+)*)(?:\.?x)?", re.IGNORECASE)
+_DIGITS = re.compile(r"\d+")
 
 
 def version_number(folder: str) -> tuple[int, ...] | None:
@@ -51,6 +54,7 @@ class Editions:
 
     paths: Collection[str]
     _pages: dict[str, dict[str, _Page]] = field(default_factory=dict)
+    _newest_versions: dict[tuple[str, str], tuple[int, ...]] = field(default_factory=dict)
 
     def is_older(self, path: str) -> bool:
         """Whether `path`, a document, is in a version's folder and is not the newest
@@ -68,7 +72,29 @@ class Editions:
         page = pages.get(rest)
         if page is None:  # not among the files found: nothing newer found either
             return False
-        return page.unversioned or version < max(page.versions)
+        if page.unversioned or version < max(page.versions):
+            return True
+        # A newer version's folder, named alike, holds pages found: this one's page was
+        # renamed or moved there (urfave/cli's v2 `examples/flags.md`, v3's
+        # `examples/flags/basics.md`), or dropped.
+        return version < self._newest(parent, found.group(1))
+
+    def _newest(self, parent: str, folder: str) -> tuple[int, ...]:
+        """The newest version among the found files' folders under `parent` named as
+        `folder` is (`v3` beside `v2`; `5x` beside `3x`, not `v10`)."""
+        shape = _DIGITS.sub("#", folder.lower())
+        key = (parent, shape)
+        newest = self._newest_versions.get(key)
+        if newest is None:
+            versions = [
+                version_number(name)
+                for name in {path[len(parent) :].partition("/")[0] for path in self.paths
+                             if path.startswith(parent)}
+                if _DIGITS.sub("#", name.lower()) == shape
+            ]  # fmt: skip
+            newest = max((v for v in versions if v is not None), default=())
+            self._newest_versions[key] = newest
+        return newest
 
     def is_replaced(self, path: str) -> bool:
         """Whether `path`, code, is in a version's folder beside the current code it is an

@@ -265,7 +265,14 @@ class FileHits:
 
     def _is_original(self, path: str, other: str) -> bool:
         """Of two files showing one passage, whether `path` is the original, as dedup.py
-        tells it (the smaller of an aggregate and its source, the one no tool wrote...)."""
+        tells it (the smaller of an aggregate and its source, the one no tool wrote...);
+        first of all, the newest edition of a page (urfave/cli's v3 page, renamed, over
+        its v2 copy)."""
+        if self._older_edition is None:
+            self._older_edition = older_editions(self.frequencies)
+        older = self._older_edition(path)
+        if older != self._older_edition(other):
+            return not older
         if self._facts is None:
             self._facts = facts_under(self.request.root)
         return is_original(path, other, *self._facts)
