@@ -730,6 +730,27 @@ def test_words_in_a_link_definition_over_two_lines_do_not_count(make_project, en
     assert sources(search(root, "counter cache")) == ["docs/associations.md"]
 
 
+def test_emoji_shortcodes_do_not_count(make_project, engine):
+    # urfave/cli's contributing guide lists versions as `- :arrow_right: [v3.x](...)`:
+    # its `right` put it first for "get the right spelling for a mistyped subcommand".
+    root = make_project(
+        {
+            "docs/contributing.md": "# Contributing\n\n"
+            + "".join(
+                f"- :arrow_right: [v{n}.x](./v{n}/index.md) :white_check_mark:\n" for n in range(3)
+            )
+            + "Talk to us before large changes.\n",
+            "docs/suggestions.md": "# Suggestions\n\n"
+            + "Spell it right: the app suggests a command close to a mistyped one.\n"
+            + "Suggestions are off by default.\n" * 8,
+            "docs/other.md": "# Other\n\nNothing about it. Times like 10:30:45 stay.\n",
+        }
+    )
+    assert sources(search(root, "right arrow")) == ["docs/suggestions.md"]
+    # Words between colons that are no shortcode still count.
+    assert sources(search(root, "10:30:45"))[0] == "docs/other.md"
+
+
 @pytest.mark.parametrize("suffix", [".rst", ".txt", ".md"])
 def test_restructuredtext_markup_words_do_not_count(make_project, engine, suffix):
     # Django's docs: a page whose only "code" was its `.. code-block::` lines outranked

@@ -5,7 +5,8 @@ not a caption, a title or an image's alternative text: a reader sees those), an 
 list (`{.collection-method}`, `{test="skip"}`), a link's target
 (`[text](../std/question_mark.md)`) and a link reference definition (`[q_mark]:
 https://...#the-question-mark-operator`, its target perhaps on the next line): the page
-they point to says it; an mdBook include's path (`{{#include ...}}`); a tag's name
+they point to says it; an mdBook include's path (`{{#include ...}}`); an emoji's
+shortcode (`:arrow_right:`); a tag's name
 outside code (`<VPTeamMembers>`, `<kbd>`); a page's markup blocks (page_markup.py: its
 front matter, but for what a reader reads of it; its MDX statements; its script and style
 blocks). In any document, reStructuredText's markup words: a directive's name (`..
@@ -41,6 +42,8 @@ def without_markup_words(text: str, kind: str) -> str:
             counted = _LINK_DEFINITION_OVER_TWO_LINES.sub(_blanked_lines, counted)
         if "{{#" in counted:
             counted = _BOOK_INCLUDE.sub(_blanked, counted)
+        if ":" in counted:
+            counted = _EMOJI_SHORTCODE.sub(_blanked, counted)
     if ".. " in counted:
         counted = _DIRECTIVE.sub(_blanked_directive, counted)
     if ":`" in counted:
@@ -129,6 +132,9 @@ _BOOK_INCLUDE = re.compile(r"\{\{#\w+[ \t][^{}\n]*\}\}")
 # <https://...>`_ ``). Each starts with a literal, which Python's engine skips to: one
 # alternation of the three read Django's docs ten times slower.
 _DIRECTIVE = re.compile(r"\.\.[ \t]+(?:[\w.:-]+::|_[^:\n]+:(?=[ \t]*$))", re.MULTILINE)
+# An emoji's shortcode (`:arrow_right:`, mkdocs-material's `:material-github:`), between
+# spaces or punctuation: no word of `10:30:45` nor `a:b:c`.
+_EMOJI_SHORTCODE = re.compile(r"(?<![\w:]):[a-z][a-z0-9_+-]*:(?![\w:])")
 _ROLE = re.compile(r":[\w+.-]+(?::[\w+.-]+)?:(?=`)")
 _TARGET = re.compile(r"<(?<=[^\s`<] <)[^<>`\n]+>(?=`)")
 
