@@ -190,7 +190,7 @@ def _looks_defining(line: str) -> bool:
         _DEFINITION.match(line)
         or _WRAPPED_METHOD.match(line)
         or C_SIGNATURE.match(line)
-        or _IMPL_BLOCK.match(line)  # `impl<S> Handler<S> for MethodRouter<S> {`: its methods'
+        or _IMPL_BLOCK.match(line)  # what a Rust method is inside (`impl<S> Router<S> {`)
     )
 
 

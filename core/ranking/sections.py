@@ -257,11 +257,11 @@ def _with_room_for_its_lead(
     chosen: Span, ends: PassageEnds, chooser: SpanChooser, max_chars: int
 ) -> Span:
     """A passage of code inside a definition, narrowed to its best window that leaves
-    room for the lines leading it (passage_ends.py: the definition's line, a method's
-    class) when it has none and that window holds all it holds of the query: Textual's
-    `Navigator.back` and `.forward` were served without the class ("Manages a stack of
-    paths like a browser."). One that starts at a definition asked for, or right under
-    the line it is led by, keeps its start (Phoenix's `def json(conn, data) do`)."""
+    room for the lines leading it (code_leads.py: the definition's line, a method's
+    class) when it has none and that window holds all it holds of the query: a window
+    deep in a method's body filled the cap and was served without the method's line.
+    One that starts at a definition asked for, or right under the line it is led by,
+    keeps its start (Phoenix's `def json(conn, data) do`)."""
     leads = ends.context_of(chosen.start)
     if not leads:
         return chosen

@@ -259,19 +259,21 @@ class FileHits:
     def _original_first(self, path: str) -> tuple[bool, bool, tuple[int, int, int, str]]:
         """original_first, a file whose lines tell it is build output (a bundle) last, an
         older edition of a page (editions.py) after the newest."""
+        return path in self._built_output, self._is_older(path), original_first(path)
+
+    def _is_older(self, path: str) -> bool:
+        """Whether `path` is an older edition of a page (editions.py) among those found."""
         if self._older_edition is None:
             self._older_edition = older_editions(self.frequencies)
-        return path in self._built_output, self._older_edition(path), original_first(path)
+        return self._older_edition(path)
 
     def _is_original(self, path: str, other: str) -> bool:
         """Of two files showing one passage, whether `path` is the original, as dedup.py
         tells it (the smaller of an aggregate and its source, the one no tool wrote...);
         first of all, the newest edition of a page (urfave/cli's v3 page, renamed, over
         its v2 copy)."""
-        if self._older_edition is None:
-            self._older_edition = older_editions(self.frequencies)
-        older = self._older_edition(path)
-        if older != self._older_edition(other):
+        older = self._is_older(path)
+        if older != self._is_older(other):
             return not older
         if self._facts is None:
             self._facts = facts_under(self.request.root)
