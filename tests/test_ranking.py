@@ -82,6 +82,19 @@ def test_what_am_i_doing_wrong_asks_no_term():
     assert keys("what goes wrong") == ["goe", "wrong"]
 
 
+def test_a_stopword_capitalised_inside_a_sentence_is_a_name():
+    # urfave/cli's "Is the After hook still run when the action fails": the field `After`
+    # was dropped as a stopword, and command_run.go came seventh.
+    assert keys("Is the After hook still run when the action fails") == [
+        "after", "hook", "still", "run", "action", "fail",
+    ]  # fmt: skip
+    assert "not" in keys("where is 405 Method Not Allowed raised")
+    # Not a sentence's first word, nor `I`, nor a part of a hyphenated name.
+    assert keys("The app hangs. How do I stop it") == ["app", "hang", "stop"]
+    assert keys("After I save, what runs") == ["save", "run"]
+    assert keys("the X-Forwarded-For header") == ["forward", "header", "xforwardedfor"]
+
+
 def test_things_like_an_example_asks_no_term():
     # Starlette's "where can I keep things like a shared HTTP client": `thing` and `like`
     # put the test client's page ("do async things", "like httpx.AsyncClient") above the
