@@ -39,17 +39,14 @@ NO_TERMS = PathTerms()
 Match = tuple[int, int, list[str], bool]
 # Per matched word: its keys, and whether every part of it is one of the query's.
 Found = tuple[list[str], bool]
-_LETTER = re.compile(r"[^\W\d_]")
 _WORD = re.compile(r"[^\W\d_]+")
 _SHARED: dict[tuple[frozenset[str], frozenset[str]], PathTerms] = {}
 _SHARED_MAX = 4096
 
 
 def _bare(path: str, start: int, end: int) -> bool:
-    """Whether a path's characters from `start` to `end` hold no word but stopwords: Koa's
-    `is-stream.js` is named for "stream" as `stream.js` is."""
-    if _LETTER.search(path, start, end) is None:
-        return True
+    """Whether a path's characters from `start` to `end` hold no word but stopwords (none
+    at all, most often): Koa's `is-stream.js` is named for "stream" as `stream.js` is."""
     return all(word.lower() in STOPWORDS for word in _WORD.findall(path, start, end))
 
 
