@@ -3252,6 +3252,40 @@ def test_a_passage_inside_a_long_fenced_block_shows_its_fences():
     assert sum(line.startswith("```") for line in shown) == 2
 
 
+def test_a_passage_running_past_the_fenced_block_it_starts_in_keeps_what_follows():
+    # pino's api.md for "tag message text child": a passage from the last lines of one
+    # example into the paragraph below it had no room for the block's opening fence, and
+    # was cut to the two comment lines inside the block; the paragraph that answers went.
+    first = [
+        "```js", "const extra = { appName: 'My app' }", "",
+        "const logger = pino({ mixin () { return extra } })", "",
+        *(
+            f"logger.info('Message {n}')\n// {{\"level\":30,\"msg\":\"Message {n}\"}}"
+            for n in range(6)
+        ),
+        "// Note: the second message holds the text even so.", "```",
+    ]  # fmt: skip
+    second = [
+        "```js", "logger.tags = {}", "logger.addTag = function (key, value) {",
+        "  logger.tags[key] = value", "}", "", "function createChild (parent, ...context) {",
+        "  const newChild = logger.child(...context)", "  newChild.tags = { ...logger.tags }",
+        "  return newChild", "}", "```",
+    ]  # fmt: skip
+    answer = "To tag the text of every message of a child, keep the tags on the logger:"
+    text = (
+        "## mixin\n\nA function returning an object to merge into each line.\n\n"
+        + "\n".join(first)
+        + f"\n\nIf the mixin only adds the same fields, use a child logger instead. {answer}"
+        + "\n\n"
+        + "\n".join(second)
+        + "\n"
+    )
+    for cap in range(500, 900, 100):
+        cut = snippet(text, "docs/api.md", "tag message text child", cap, 300)
+        assert answer in cut.text, (cap, cut.text)
+        assert_fences_read_as_written(cut.text, cap)
+
+
 def test_a_passage_that_opens_a_fenced_block_and_fills_the_cap_still_closes_it():
     # chi's README: the `Router` interface block, opened by the passage and longer than
     # the cap, was served without its closing fence, and the next hit read as code.

@@ -34,6 +34,28 @@ class FencedBlocks:
         its opening fence."""
         return next((b for b in self.fences if b.start < index < b.end), None)
 
+    def after_block(
+        self, span: Span, coverage: Callable[[Span], float] | None = None
+    ) -> Span | None:
+        """What a passage starting inside a fenced block shows below it (its opening fence
+        left out), when that holds more of the query (`coverage`, else lines holding a
+        term) than the block's lines: pino's api.md served two comment lines of an
+        example, and the paragraph below it, which answered, was given up to keep the
+        block whole."""
+        block = self.around(span.start)
+        if block is None or not span.start < block.end - 1 < span.end - 1:
+            return None
+        after = trimmed_span(self.lines, Span(block.end, span.end))
+        inside = Span(span.start, block.end - 1)
+        measure = coverage or self._matching_in
+        if not self._matching_in(after) or measure(after) <= measure(inside):
+            return None
+        return after
+
+    def _matching_in(self, span: Span) -> int:
+        """How many lines of the span hold a query term."""
+        return bisect_left(self.matching, span.end) - bisect_left(self.matching, span.start)
+
     def fence_around(self, index: int) -> int | None:
         """The opening fence of the fenced block line `index` is inside, below its fence."""
         block = self.around(index)

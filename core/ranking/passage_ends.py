@@ -241,7 +241,6 @@ class PassageEnds:
             if number >= len(passages):
                 break  # a later passage given up for the first one's lead
             mark = len(led)
-            contexts = self.context_of(span.start)
             block = self.blocks.around(span.start) if self.kind != "code" else None
             opening = Span(block.start, block.start + 1) if block is not None else None
             opened = False
@@ -252,6 +251,11 @@ class PassageEnds:
                 span, opened = afford(span, opening)
                 if not opened and number:
                     break  # a later passage read as prose, its code unfenced: given up
+                after = None if opened else self.blocks.after_block(span, self.coverage)
+                if after is not None:  # the block's last lines give way to what follows it
+                    room += size(span) - size(after)
+                    span, block, opening = after, None, None
+            contexts = self.context_of(span.start)
             for context in contexts:
                 if led and led[-1].end > context.start:
                     continue  # shown already
