@@ -1383,6 +1383,33 @@ def test_a_code_passage_that_cannot_close_a_condition_ends_before_it():
     assert "if (" not in cut.text, cut.text  # (it ends above, the class's line shown)
 
 
+def test_a_code_passage_does_not_end_on_a_line_opening_a_block_it_cuts():
+    # uvicorn's lifespan/on.py: the cap full, a passage from the middle of startup() ended
+    # on `if self.config.lifespan == "auto":`, the message under it, which answered, cut.
+    text = (
+        "import logging\n\n\nclass Runner:\n    async def startup(self):\n"
+        "        await self.startup_event.wait()\n"
+        '        if self.startup_failed or (self.error_occured and self.config.mode == "on"):\n'
+        '            self.logger.error("Application startup failed. Exiting.")\n'
+        "        else:\n"
+        '            self.logger.info("Application startup complete.")\n\n'
+        "    async def main(self):\n        try:\n"
+        "            await self.app(self.scope, self.receive, self.send)\n"
+        "        except BaseException as exc:\n            self.error_occured = True\n"
+        '            if self.config.mode == "auto":\n'
+        '                msg = "The startup protocol appears unsupported by this app."\n'
+        "                self.logger.info(msg)\n            else:\n"
+        '                self.logger.error("Exception in the startup protocol", exc_info=exc)\n'
+        "        finally:\n            self.startup_event.set()\n"
+    )
+    query = "what happens when my app raises an error at startup and mode is auto"
+    for cap in range(560, 700, 20):
+        cut = snippet(text, "worker.py", query, max_chars=cap)
+        last = cut.text.rstrip().split("\n")[-1]
+        assert not last.rstrip().endswith(":"), (cap, cut.text)
+        assert "The startup protocol appears unsupported" in cut.text, (cap, cut.text)
+
+
 def test_a_heading_alone_is_never_the_second_passage():
     # The title holds a query word; the text under it says nothing of the query, and is
     # too long to come with it. A heading with nothing under it answers nothing.

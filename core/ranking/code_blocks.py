@@ -11,7 +11,12 @@ from collections.abc import Callable
 from .definition_forms import signature_names
 from .spans import Span, next_written
 
-_CLOSERS = ("}", ")", "]", ">")  # `>` closes type parameters and JSX tags: `>(`
+_CLOSERS = ("}", ")", "]", ">")
+_OPEN_BRACKETS = (
+    "(",
+    "[",
+    ",",
+)  # a line ending so goes on inside a construct  # `>` closes type parameters and JSX tags: `>(`
 _CLOSING_WORDS = frozenset({"end", "fi", "done", "esac"})
 # Comments, Haskell's, Lua's and SQL's `--` and Lisp's `;;` too; with decorators and
 # attributes, what leads into a definition.
@@ -55,6 +60,32 @@ def ends_a_block(lines: list[str], last: int, start: int) -> bool:
     it is more indented than `start` (the inside of a function above), or a closer at
     most as indented (`}`, `end`)."""
     return indentation(lines[last]) > indentation(lines[start]) or is_closer(lines[last])
+
+
+def without_cut_header(lines: list[str], window: Span) -> Span:
+    """A window of code without its last lines when they open a block it leaves out, its
+    next line more indented (a condition, a loop, a `try:`, a brace; not a bracket left
+    open, which code_constructs.py follows: a call over lines shows its first):
+    uvicorn's lifespan/on.py served a window ending on `if self.config.lifespan ==
+    "auto":`, the message under it, which answered, cut. The comments leading into such a
+    line go with it; a window of that line alone is kept."""
+    end = window.end
+    while True:
+        last = end - 1
+        while last > window.start and not lines[last].strip():
+            last -= 1
+        following = next_written(lines, last + 1)
+        if last <= window.start or following >= len(lines):
+            break
+        text = lines[last].rstrip()
+        if text.endswith(_OPEN_BRACKETS) or indentation(lines[following]) <= indentation(text):
+            break
+        end = last
+        while end > window.start + 1 and lines[end - 1].lstrip(" \t").startswith(LEAD_INS):
+            end -= 1
+    while end > window.start + 1 and not lines[end - 1].strip():
+        end -= 1
+    return window if end == window.end else Span(window.start, end)
 
 
 def code_blocks(lines: list[str], matching: list[int] | None = None) -> list[Span]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .code_blocks import indentation
+from .code_blocks import indentation, without_cut_header
 from .code_definitions import defines_a_name, enclosing_definition, opens_a_definition
 from .fenced_blocks import trimmed_span
 from .spans import Span
@@ -50,7 +50,8 @@ def without_repeats_at_its_end(
             return None
         freed += size(Span(end - 1, end))
         end -= 1
-    shorter = trimmed_span(lines, Span(span.start, end))
+    # nor ending on a line opening a block it leaves out (`if mode == "auto":`)
+    shorter = trimmed_span(lines, without_cut_header(lines, Span(span.start, end)))
     if freed < needed or coverage(shorter) < coverage(span):
         return None
     return shorter

@@ -10,7 +10,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Mapping
 from itertools import pairwise
 
-from .code_blocks import indentation, lead_in_start
+from .code_blocks import indentation, lead_in_start, without_cut_header
 from .code_constructs import OpenConstructs
 from .fenced_blocks import FencedBlocks, trimmed_span
 from .passage_tails import PassageTails
@@ -360,6 +360,11 @@ class PassageEnds:
             end -= 1
         if freed < needed:
             return None
+        if self.kind == "code":  # nor a line opening a block left out (`if mode == "auto":`)
+            cut = without_cut_header(self.lines, Span(span.start, end))
+            if not all(self._may_go(span, index, keep_blocks) for index in range(cut.end, end)):
+                return None
+            end = cut.end
         prose = self.prose
         if prose is not None and end < span.end:
             whole = end

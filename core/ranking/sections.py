@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from ..models import left_out_marker
-from .code_blocks import code_blocks
+from .code_blocks import code_blocks, without_cut_header
 from .code_constructs import open_constructs
 from .code_passages import definition_run_on, documented_by, with_what_it_leads_into
 from .definition_titles import definition_titles, documented_attributes
@@ -272,6 +272,7 @@ def _with_room_for_its_lead(
     if lead.end == chosen.start or chosen.start in chooser.named:
         end = chooser.fitting_end(chosen.start, max_chars - cost)
         window = Span(chosen.start, min(chosen.end, max(chosen.start + 1, end)))
+        window = without_cut_header(ends.lines, window)  # no `if x:` without its body
     else:
         window = chooser.best_window(chosen, max_chars - cost)
     return window if chooser.score(window)[0] >= chooser.score(chosen)[0] else chosen

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from itertools import accumulate
 
 from .bm25 import saturated
-from .code_blocks import statement_start
+from .code_blocks import statement_start, without_cut_header
 from .code_constructs import OpenConstructs
 from .file_roles import TEST_FILE_WEIGHT
 from .inline_tests import inside
@@ -240,6 +240,8 @@ class SpanChooser(SentenceWindows, SpanWidening):
             window = Span(start, max(start + 1, min(fits, stop)))
             if start in self.headings:  # it may go on into the next sections
                 window = self._without_bare_heading(window)
+            elif self.code:
+                window = without_cut_header(lines, window)
             candidate = (self._rank(window), -start, window)
             if best is None or self._better(candidate, best):
                 best = candidate
