@@ -751,6 +751,42 @@ def test_emoji_shortcodes_do_not_count(make_project, engine):
     assert sources(search(root, "10:30:45"))[0] == "docs/other.md"
 
 
+def test_the_names_a_diagram_repeats_on_each_arrow_count_once(make_project, engine):
+    # Uvicorn's websockets page: its mermaid sequence diagram names `Client`, `Server` and
+    # `ASGI App` on every arrow and note, and outranked the page on exceptions for "what
+    # status code does the client get if my app crashes after it started the response";
+    # its snippet was the middle of the diagram.
+    arrows = "".join(
+        f"    Client->>Server: frame {n}\n    Server->>App: event {n}\n"
+        f"    Note right of Client: Upgrade {n}\n    App-->>Client: reply {n}, status 101\n"
+        for n in range(6)
+    )
+    diagram = "```mermaid\nsequenceDiagram\n    participant Client\n    participant Server\n"
+    root = make_project(
+        {
+            "docs/handshake.md": f"# Handshake\n\nHow a connection is upgraded:\n\n{diagram}"
+            + arrows
+            + '    App->>Server: {"type": "http.response.start", "status": 403}\n'
+            + "```\n\nThe handshake ends with a status of 101.\n",
+            "docs/errors.md": "# Server behaviour\n\n## Exceptions\n\n"
+            "If an exception is raised before a response starts, a 500 error is sent. "
+            "Once the response has started, the status code already sent stands.\n\n"
+            + "".join(
+                f"## Setting {n}\n\nThe buffer limit {n} pauses reading the body until the "
+                "transport drains below the low water mark again.\n\n"
+                for n in range(8)
+            ),
+            "docs/index.md": "# Welcome\n\nA small server for web apps.\n",
+        }
+    )
+    query = "what status code does the client get if my app crashes after it started the response"
+    outcome = search(root, query)
+    assert sources(outcome)[0] == "docs/errors.md"
+    # A word the diagram says in its labels still finds it.
+    found = search(root, "frame reply")
+    assert sources(found)[0] == "docs/handshake.md"
+
+
 @pytest.mark.parametrize("suffix", [".rst", ".txt", ".md"])
 def test_restructuredtext_markup_words_do_not_count(make_project, engine, suffix):
     # Django's docs: a page whose only "code" was its `.. code-block::` lines outranked

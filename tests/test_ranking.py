@@ -2027,6 +2027,26 @@ def test_a_member_written_as_a_files_extension_is_still_looked_up(query, member)
     assert member in names_looked_up(query_terms(query))
 
 
+def test_a_diagrams_labels_count_and_the_names_its_arrows_repeat_do_not():
+    from tierscope.ranking.markup_words import without_markup_words
+
+    text = (
+        "# Flow\n\n```mermaid\nsequenceDiagram\n    participant Client\n"
+        "    Client->>Server: HTTP GET Request\n    Note right of Server: Scope type\n"
+        "```\n\n```mermaid\nflowchart LR\n    Start[Parse input] -->|valid| Check{Is it cached?}\n"
+        "```\n\nClient->>Server: outside a diagram, text as any.\n"
+    )
+    counted = without_markup_words(text, "markdown")
+    assert len(counted) == len(text) and counted.count("\n") == text.count("\n")
+    words = counted.split()
+    assert "participant" in words and "Client" in words  # declared once: counted
+    assert "Server" not in counted.split("outside")[0].split()  # on its arrow and note
+    for label in ("HTTP GET Request", "Scope type", "[Parse input]", "|valid|", "{Is it cached?}"):
+        assert label in counted
+    assert "sequenceDiagram" not in words and "Start" not in words and "Check" not in words
+    assert counted.endswith("Client->>Server: outside a diagram, text as any.\n")
+
+
 def test_a_second_passage_that_repeats_the_first_is_left_out():
     # httpx's Client and AsyncClient hold the same method: the second copy says nothing new.
     method = (

@@ -6,7 +6,8 @@ list (`{.collection-method}`, `{test="skip"}`), a link's target
 (`[text](../std/question_mark.md)`) and a link reference definition (`[q_mark]:
 https://...#the-question-mark-operator`, its target perhaps on the next line): the page
 they point to says it; an mdBook include's path (`{{#include ...}}`); an emoji's
-shortcode (`:arrow_right:`); a tag's name
+shortcode (`:arrow_right:`); the names a mermaid diagram repeats on its arrows
+(diagram_words.py); a tag's name
 outside code (`<VPTeamMembers>`, `<kbd>`); a page's markup blocks (page_markup.py: its
 front matter, but for what a reader reads of it; its MDX statements; its script and style
 blocks). In any document, reStructuredText's markup words: a directive's name (`..
@@ -44,6 +45,10 @@ def without_markup_words(text: str, kind: str) -> str:
             counted = _BOOK_INCLUDE.sub(_blanked, counted)
         if ":" in counted:
             counted = _EMOJI_SHORTCODE.sub(_blanked, counted)
+        if "mermaid" in counted:
+            from .diagram_words import without_diagram_names
+
+            counted = without_diagram_names(counted)
     if ".. " in counted:
         counted = _DIRECTIVE.sub(_blanked_directive, counted)
     if ":`" in counted:
