@@ -221,6 +221,16 @@ def test_a_query_word_finds_the_identifier_that_spells_it_in_parts():
     assert counts("textarea", "a TextArea and two TextAreas") == {"textarea": 2}
 
 
+def test_a_query_word_finds_a_longer_identifier_spelling_it_in_its_first_parts():
+    # mdBook's serve.rs: `ws: WebSocketUpgrade` counted nothing for "websocket".
+    text = "fn handler(ws: WebSocketUpgrade) -> WebSocketResponse, a socket"
+    assert counts("websocket", text) == {"websocket": 2}
+    assert counts("textarea", "TextAreaTheme") == {"textarea": 1}
+    # Not one part alone, nor parts that do not join to the word.
+    assert counts("websocket", "a web page, WebSockUpgrade") == {}
+    assert counts("websocket", "WebSocketsUpgrade") == {"websocket": 1}  # its plural
+
+
 def test_two_query_words_find_them_written_solid():
     # Magit's "repository top level" is `magit-toplevel` in its code and tests; a solid
     # word (`toplevel`, `filenames`) counted for neither word the query wrote apart.

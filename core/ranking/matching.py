@@ -214,6 +214,10 @@ class TermMatcher:
                 keys.append(compound)
             elif analysed.compound_stem in self._stems:
                 keys.append(analysed.compound_stem)  # `TextArea` for the query `textarea`
+            elif not keys:  # `WebSocketUpgrade` for `websocket`, when no part counts
+                key = self._first_parts_key(word)
+                if key is not None:
+                    keys.append(key)
         elif len(analysed.stems) == 1:
             # A word in one case for the query's camelCase (`typescript` for `TypeScript`),
             # as `TextArea` is found for `textarea`.
@@ -221,6 +225,19 @@ class TermMatcher:
             if whole in self._compounds and whole not in self._options and whole not in keys:
                 keys.append(whole)
         return keys
+
+    def _first_parts_key(self, word: str) -> str | None:
+        """The query word an identifier's first parts spell joined (`WebSocket` of
+        `WebSocketUpgrade`: mdBook's live reload handler counted nothing for
+        "websocket"), by its stem; None if they spell none."""
+        parts = split_identifier(word)
+        joined = parts[0]
+        for part in parts[1:-1]:
+            joined += part
+            key = stem(joined)
+            if key in self._stems:
+                return key
+        return None
 
     def tally(self, words: Mapping[str, int]) -> dict[str, int]:
         """Term frequencies from matched words and how often each occurred."""
