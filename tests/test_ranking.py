@@ -189,6 +189,19 @@ def test_inflections_match_their_stem():
     assert counts("policies", "one policy, two policies") == {"polici": 2}
 
 
+def test_a_verb_and_the_noun_of_its_action_are_one_term():
+    # mdBook's "README to index.md conversion": Snowball stems `conversion` to `convers`
+    # and `converting` to `convert`, and the page on converting came second to a warning
+    # saying "the conversion".
+    text = "converting a file, one conversion, two conversions, it converts"
+    assert counts("conversion", text) == {"convert": 4}
+    assert counts("convert", text) == {"convert": 4}
+    assert counts("include", "file inclusion, included files") == {"includ": 2}
+    # A noun with readings of its own is left apart (a file's extension, a description).
+    assert counts("extend", "the file extension") == {}
+    assert counts("describe", "the description field") == {}
+
+
 def test_a_word_whose_stem_keeps_its_final_e_finds_its_ing_form():
     # Snowball stems `store` and `storing` alike, but the search started with `store`:
     # typer's "a directory for storing configurations" never counted for "store".

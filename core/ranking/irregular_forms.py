@@ -1,6 +1,6 @@
 """Irregular forms of a word count as the word, in the query and in the text alike:
-`draw` finds "drawn", `write` finds "written", `child` finds "children", and the other
-way round.
+`draw` finds "drawn", `write` finds "written", `child` finds "children", `convert` finds
+"conversion", and the other way round.
 
 Snowball stems regular inflections together (`draws`, `drawing`) but leaves the irregular
 ones apart, and documentation writes exactly those: "is drawn", "can be overridden", "its
@@ -78,13 +78,45 @@ person people
 radius radii
 vertex vertices
 """
+# A verb, then the noun of its action, which Snowball stems apart (`conversion` is
+# `convers`, `converting` is `convert`); its plural too. A noun with a reading of its own
+# is left out: a file's `extension`, a `description`, an `application`, `production`, a
+# `solution`, a screen's `resolution`, a `permission`.
+_ACTIONS = """
+acquire acquisition
+assume assumption
+collide collision
+compose composition
+conclude conclusion
+consume consumption
+convert conversion
+decide decision
+decompose decomposition
+deduce deduction
+define definition
+destroy destruction
+emit emission
+evolve evolution
+exclude exclusion
+expand expansion
+explode explosion
+include inclusion
+invert inversion
+omit omission
+reduce reduction
+repeat repetition
+submit submission
+subscribe subscription
+transmit transmission
+"""
 
 
 @cache
 def _families() -> dict[str, tuple[str, ...]]:
     """Every form listed -> all the forms of its word, the base word first."""
     table: dict[str, tuple[str, ...]] = {}
-    for line in (_VERBS + _NOUNS).split("\n"):
+    actions = [f"{line} {line.split()[-1]}s" for line in _ACTIONS.split("\n") if line]
+    for line in [*(_VERBS + _NOUNS).split("\n"), *actions]:
         family = tuple(line.split())
         for form in family:
             table[form] = family
