@@ -1433,6 +1433,31 @@ def test_a_code_passage_does_not_end_on_a_line_opening_a_block_it_cuts():
         assert "The startup protocol appears unsupported" in cut.text, (cap, cut.text)
 
 
+def test_a_code_passage_shown_alone_runs_on_into_the_long_paragraph_after_it():
+    # pino's transport-stream.js for "load transport file": the function's doc comment and
+    # first lines, down to `const toLoad = ...`, were served and most of the cap went
+    # unused; the next paragraph, too long to take whole, held the answer.
+    branches = "".join(
+        f"    }} else if (toLoad.endsWith('.ext{n}')) {{\n      fn = realRequire(target + {n})\n"
+        for n in range(30)
+    )
+    text = (
+        "'use strict'\n\nmodule.exports = loadTransportStreamBuilder\n\n"
+        "/**\n * Loads & returns a function to build transport streams\n"
+        " * @param {string} target\n */\n"
+        "async function loadTransportStreamBuilder (target) {\n  let fn\n  try {\n"
+        "    const toLoad = target.startsWith('file://') ? target : 'file://' + target\n\n"
+        "    if (toLoad.endsWith('.ts') || toLoad.endsWith('.cts')) {\n"
+        "      fn = realRequire(decodeURIComponent(target))\n"
+        + branches
+        + "    }\n  } catch (error) {\n    throw error\n  }\n  return fn\n}\n"
+    )
+    cut = snippet(text, "lib/transport-stream.js", "load transport file", max_chars=1500)
+    assert "async function loadTransportStreamBuilder (target) {" in cut.text, cut.text
+    assert "if (toLoad.endsWith('.ts') || toLoad.endsWith('.cts')) {" in cut.text, cut.text
+    assert not cut.text.rstrip().endswith("{"), cut.text
+
+
 def test_a_heading_alone_is_never_the_second_passage():
     # The title holds a query word; the text under it says nothing of the query, and is
     # too long to come with it. A heading with nothing under it answers nothing.

@@ -212,6 +212,8 @@ def cut_snippet(
         second = ends.trimmed(second)
         if heading_alone(lines, headings, second.start, second.end):
             second = None  # trimmed to the next section's heading: it answers nothing
+    if second is None and definition is None:  # code shown alone: on into what follows
+        fragments = [ends.trimmed(chooser.with_next_lines(fragments[0]))]
     if second is not None:
         # A doc comment cut off before its definition is followed by the definition's
         # line (second_passage.py left room for it), joined to it when none lie between.

@@ -7,10 +7,10 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping
 
-from .code_blocks import ends_a_block
+from .code_blocks import ends_a_block, indentation, without_cut_header
 from .definition_spans import DefinitionSpans
 from .navigation import navigation_test
-from .spans import Span
+from .spans import Span, next_written
 
 # How much of the character cap a snippet fills with the lines around its section.
 FILL = 0.5
@@ -78,6 +78,22 @@ class SpanWidening(DefinitionSpans):
                     start, end = candidate.start, candidate.end
                     grew = True
         return Span(start, end)
+
+    def with_next_lines(self, span: Span) -> Span:
+        """A passage of code shown alone grown on into the paragraph after it, line by
+        line, up to FILL of the cap, when that paragraph is too long to take whole and
+        goes on with what the passage shows (not another definition beside it): pino's
+        transport-stream.js served a function's first lines, down to `try {`, and the
+        rest of the cap went unused; its next line answered."""
+        target = self.max_chars * FILL
+        following = self._with_next(span.start, span.end)
+        if not self.code or following is None or self.size(span) >= target:
+            return span
+        if not indentation(self.lines[next_written(self.lines, span.end)]):
+            return span  # at the margin: the code beside it, not the rest of its block
+        end = min(following.end, bisect_right(self.chars, self.chars[span.start] + target) - 1)
+        grown = without_cut_header(self.lines, Span(span.start, end))
+        return grown if grown.end > span.end else span
 
     def _with_next(self, start: int, end: int) -> Span | None:
         """The span grown to the end of the paragraph after it (or of the one it ends
