@@ -536,6 +536,43 @@ def test_rust_constants_and_statics_are_definitions(query, found):
     assert [item for item in definitions(RUST_ENV_VARS, query) if item[0] == query] == found
 
 
+CLASS_CONSTANTS = """import logging
+
+
+class RichHandler(logging.Handler):
+    \"\"\"A handler.\"\"\"
+
+    KEYWORDS: ClassVar[list[str] | None] = [
+        "GET",
+    ]
+    HIGHLIGHTER_CLASS = ReprHighlighter
+
+    def emit(self, record):
+        LEVEL == 3
+        level = self.LEVEL
+
+
+setup() {
+    FZF_DEFAULT_COMMAND=find
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [
+        # rich's `RichHandler.KEYWORDS`: a class's constant, spaced as Python writes one.
+        ("KEYWORDS", [("KEYWORDS", "richhandler")]),
+        ("HIGHLIGHTER_CLASS", [("HIGHLIGHTER_CLASS", "richhandler")]),
+        # A comparison, and a shell's indented assignment, define nothing.
+        ("LEVEL", []),
+        ("FZF_DEFAULT_COMMAND", []),
+    ],
+)
+def test_a_class_constant_is_a_definition(query, found):
+    assert [item for item in definitions(CLASS_CONSTANTS, query) if item[0] == query] == found
+
+
 @pytest.mark.parametrize(
     ("line", "name"),
     [

@@ -60,6 +60,9 @@ _DEFINITION = re.compile(
     rf"|module|object|sub|proc|contract|{_ELIXIR_DEFINITION})[ \t]+"
     r"(?:\([^)]*\)[ \t]*)?(?:<[^<>]*>[ \t]*)?(?:[A-Za-z_]\w*\.)*([A-Za-z_$][\w$]*)(?![\w$?])"
     r"|([A-Z][A-Z0-9_]{2,})[ \t]*(?::[^=\n]*)?="
+    # A class's constant (rich's `    KEYWORDS: ClassVar[...] = [`), spaced as Python and
+    # Ruby write one (not a shell's indented `FZF_DEFAULT_COMMAND=...`, nor `X == y`).
+    r"|[ \t]+([A-Z][A-Z0-9_]{2,})(?:[ \t]*:[^=\n]*)?[ \t]=(?!=)"
     # A Kotlin property given a modifier (`public val IO:`, `const val CONFLATED`; a local
     # value takes none), a Java constant (`static final int DEFAULT_NESTING_LIMIT = 255`).
     rf"|[ \t]*(?:{_MODIFIER}[ \t]+)+val[ \t]+([A-Za-z_]\w*)"
