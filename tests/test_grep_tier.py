@@ -751,6 +751,35 @@ def test_emoji_shortcodes_do_not_count(make_project, engine):
     assert sources(search(root, "10:30:45"))[0] == "docs/other.md"
 
 
+def test_a_few_lines_linking_to_the_page_that_answers_rank_below_it(make_project, engine):
+    # urfave/cli's `v2/migrating-to-v3.md`: four lines ending "Specific steps are included
+    # in [Migration Guide: v2 to v3](../migrate-v2-to-v3.md)" came before that guide for
+    # "migrate cli.Context v3".
+    examples = {
+        f"docs/v3/example-{n}.md": f"# Example {n}\n\nUse `cli.Command` with a `context.Context`"
+        f" in v3, step {n}.\n"
+        for n in range(12)
+    }
+    guide = (
+        "# Migration Guide: v2 to v3\n\nv3 has breaking changes; migrating is easy.\n\n"
+        + "".join(
+            f"## Change {n}\n\nIn v2 you wrote `cli.App` number {n}; in v3 write `cli.Command`.\n\n"
+            for n in range(12)
+        )
+        + "## cli.Context\n\n`cli.Context` is gone in v3: actions take a `context.Context`.\n"
+    )
+    root = make_project(
+        {
+            **examples,
+            "docs/migrate-v2-to-v3.md": guide,
+            "docs/v2/migrating-to-v3.md": "There are a few breaking changes in v3.\n"
+            "Migrating takes less than an hour. Specific steps are included in\n"
+            "[Migration Guide: v2 to v3](../migrate-v2-to-v3.md).\n",
+        }
+    )
+    assert sources(search(root, "migrate cli.Context v3"))[0] == "docs/migrate-v2-to-v3.md"
+
+
 def test_the_names_a_diagram_repeats_on_each_arrow_count_once(make_project, engine):
     # Uvicorn's websockets page: its mermaid sequence diagram names `Client`, `Server` and
     # `ASGI App` on every arrow and note, and outranked the page on exceptions for "what

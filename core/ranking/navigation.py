@@ -10,7 +10,7 @@ from itertools import accumulate
 
 from .code_blocks import indentation
 from .file_roles import IMPORTS_ONLY, MOVED_PAGE, TABLE_OF_CONTENTS, Role
-from .spans import Span, document_kind
+from .spans import Span, document_kind, front_matter_end
 
 # A list item that is a link and nothing else (`* [Install](#install)`): a line of a table
 # of contents. A span more than NAVIGATION_SHARE of whose lines are such items points at
@@ -234,6 +234,25 @@ def says_it_moved(lines: list[str]) -> bool:
     return _MOVED.search(said) is not None
 
 
+# A markdown link to a page of the project (no scheme, no anchor alone).
+_LOCAL_LINK = re.compile(r"\]\((?![a-z][\w+.-]*:|#)[^)\s]+\)", re.IGNORECASE)
+_REFERRAL_MAX_LINES = 6
+
+
+def refers_elsewhere(lines: list[str]) -> bool:
+    """Whether a markdown page is a few lines of prose (at most _REFERRAL_MAX_LINES,
+    front matter and headings aside) linking to another page of the project, which
+    answers: urfave/cli's `v2/migrating-to-v3.md`, four lines ending "Specific steps are
+    included in [Migration Guide: v2 to v3](../migrate-v2-to-v3.md)", came before it."""
+    written = [
+        line for line in lines[front_matter_end(lines) :]
+        if line.strip() and not line.lstrip().startswith("#")
+    ]  # fmt: skip
+    return 0 < len(written) <= _REFERRAL_MAX_LINES and any(
+        _LOCAL_LINK.search(line) for line in written
+    )
+
+
 def _import_lines(lines: list[str]) -> list[bool]:
     """Per line of code, whether it is part of an import (`import`, `from x import (`, a
     Rust `use`, `#include`, `require(`, a Go `import (` block and what it lists)."""
@@ -284,6 +303,8 @@ def pointing_elsewhere(
         return MOVED_PAGE
     if kind in ("markdown", "plain") and points_elsewhere(lines, line_terms):
         return TABLE_OF_CONTENTS  # a list of links; Sphinx's toctree, its autodoc alone
+    if kind == "markdown" and refers_elsewhere(lines):
+        return TABLE_OF_CONTENTS
     if kind == "roff":
         from .roff_text import lists_names
 
