@@ -3381,6 +3381,33 @@ def test_a_passage_running_past_the_fenced_block_it_starts_in_keeps_what_follows
         assert_fences_read_as_written(cut.text, cap)
 
 
+def test_a_code_example_is_served_with_the_paragraph_announcing_it():
+    # Starlette's routing.md for "custom path convertor": the DateTimeConvertor example
+    # was served under the section's opening lines, without "If you need a different
+    # converter that is not defined, you can create your own. See below an example...:".
+    listing = "".join(f"* `kind{n}` returns a Python value of kind {n}.\n" for n in range(12))
+    announcement = (
+        "If you need a different converter that is not defined, you can create your own.\n"
+        "See below an example on how to create a `datetime` convertor, and how to register it:"
+    )
+    text = (
+        "## Path Parameters\n\nPaths can use URI templating style to capture path parts.\n\n"
+        "You can use convertors to modify what is captured. The available convertors are:\n\n"
+        + listing
+        + f"\n{announcement}\n\n```python\nfrom datetime import datetime\n\n\n"
+        "class DateTimeConvertor(Convertor):\n    regex = '[0-9]{4}-[0-9]{2}-[0-9]{2}'\n\n"
+        "    def convert(self, value: str) -> datetime:\n"
+        "        return datetime.strptime(value, '%Y-%m-%d')\n\n"
+        "    def to_string(self, value: datetime) -> str:\n"
+        "        return value.strftime('%Y-%m-%d')\n\n"
+        "register_url_convertor('datetime', DateTimeConvertor())\n```\n"
+    )
+    for cap in (900, 1200, 1500):
+        cut = snippet(text, "docs/routing.md", "custom convertor", cap, 300)
+        assert "class DateTimeConvertor(Convertor):" in cut.text, (cap, cut.text)
+        assert announcement in cut.text, (cap, cut.text)
+
+
 def test_a_passage_that_opens_a_fenced_block_and_fills_the_cap_still_closes_it():
     # chi's README: the `Router` interface block, opened by the passage and longer than
     # the cap, was served without its closing fence, and the next hit read as code.

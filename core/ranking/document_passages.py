@@ -31,6 +31,43 @@ def with_the_example_announced(
     return Span(chosen.start, block.end)
 
 
+def with_its_announcement(
+    lines: list[str], chosen: Span, chooser: SpanChooser, max_chars: int
+) -> Span:
+    """A passage of a document starting at a code block's opening fence (or inside the
+    block), with the
+    paragraph right above it (at most ANNOUNCEMENT_MAX_LINES lines) when that paragraph
+    announces it (a line ending in `:`, or saying `below`, `the following`) and the cap
+    leaves room: Starlette's routing.md served the `DateTimeConvertor` example without
+    "If you need a different converter that is not defined, you can create your own.
+    See below an example...:"."""
+    fence = chosen.start
+    if not FENCE.match(lines[fence]):
+        inside = next((b for b in fenced_blocks(lines) if b.start < fence < b.end), None)
+        if inside is None:
+            return chosen
+        fence = inside.start  # a passage inside the block: opened at its fence
+    last = fence - 1
+    while last >= 0 and not lines[last].strip():
+        last -= 1
+    if last < 0 or not _ANNOUNCES.search(lines[last]):
+        return chosen
+    first = last
+    while (
+        first > 0
+        and last - first + 1 < ANNOUNCEMENT_MAX_LINES
+        and lines[first - 1].strip()
+        and not lines[first - 1].lstrip().startswith(("#", "```", "~~~"))
+    ):
+        first -= 1
+    if first in chooser.headings or lines[first].lstrip().startswith(("#", "```", "~~~")):
+        return chosen
+    announced = Span(first, chosen.end)
+    return announced if chooser.size(announced) <= max_chars else chosen
+
+
+ANNOUNCEMENT_MAX_LINES = 4
+
 # What announces the code block after it: a line ending in `:`, or saying `below`.
 _ANNOUNCES = re.compile(r":[ \t]*$|\b(?:below|the following)\b", re.IGNORECASE)
 

@@ -34,7 +34,11 @@ from .code_blocks import code_blocks, without_cut_header
 from .code_constructs import open_constructs
 from .code_passages import definition_run_on, documented_by, with_what_it_leads_into
 from .definition_titles import definition_titles, documented_attributes
-from .document_passages import around_markup, with_the_example_announced
+from .document_passages import (
+    around_markup,
+    with_its_announcement,
+    with_the_example_announced,
+)
 from .file_roles import asks_about_tests
 from .inline_tests import inline_tests, inside
 from .matching import TermMatcher
@@ -192,6 +196,7 @@ def cut_snippet(
             chosen = definition_run_on(chosen, structural, chooser, max_chars)
     elif kind == "markdown":
         chosen = with_the_example_announced(lines, chosen, chooser, max_chars)
+        chosen = with_its_announcement(lines, chosen, chooser, max_chars)
     ends = PassageEnds(lines, headings, kind, chooser.matching, constructs, levels)
     ends.prose = chooser.prose
     ends.coverage = lambda span: chooser.score(span)[0]
