@@ -106,6 +106,18 @@ def test_things_like_an_example_asks_no_term():
     assert keys("like operator in sql queries") == ["like", "oper", "sql", "queri"]
 
 
+def test_let_me_frames_a_question():
+    # pinia's "How does the testing helper let me provide starting values for every
+    # store's state?": `let` found every JavaScript `let` declaration.
+    assert keys("does the testing helper let me provide starting values") == [
+        "test", "helper", "provid", "start", "valu",
+    ]  # fmt: skip
+    assert keys("an option that lets you give every store a state") == [
+        "option", "give", "everi", "store", "state",
+    ]  # fmt: skip
+    assert "let" in keys("let statement shadowing")  # Rust's `let` is a term
+
+
 def test_versus_is_no_term():
     # zod's "prefault vs default": `vs` found "VSCode" split in two, and every comparison.
     assert keys("prefault vs default") == ["prefault", "default"]

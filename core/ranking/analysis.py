@@ -18,6 +18,7 @@ import Stemmer  # PyStemmer: C Snowball stemmers, ~1 ms to import
 
 from .abbreviations import words_for
 from .everyday_words import technical_words_for
+from .framing_words import frames
 from .irregular_forms import base_word, forms
 from .spelling import american, spellings
 from .written_names import capitalised_inside
@@ -46,10 +47,6 @@ _FRAMING_WORDS = frozenset(
     happening""".split()
 )
 STOPWORDS = _FUNCTION_WORDS | _FRAMING_WORDS
-# A word that frames a question after the word before it: "what am I doing wrong?" asks
-# for the fix, and its `wrong` found Textual's `WrongType` (a wrong password is a term);
-# "things like a shared client" names an example (SQL's `LIKE` is a term).
-_FRAMING_PAIRS = frozenset({("doing", "wrong"), ("things", "like"), ("something", "like")})
 # The stopwords APIs name things with (`before_request`, `SerializeAsAny`, `on_mount`,
 # `once`, `off`): terms in a query of a few words.
 _NAMING_STOPWORDS = frozenset(
@@ -285,7 +282,7 @@ def query_terms(text: str) -> tuple[Term, ...]:
     previous = ""  # the word before, lower case
     for position, found in enumerate(_WORD.finditer(cleaned)):
         word = found.group()
-        framing, previous = (previous, word.lower()) in _FRAMING_PAIRS, word.lower()
+        framing, previous = frames(previous, word.lower(), cleaned, found), word.lower()
         file_name = any(start <= found.start() < end for start, end in file_names)
         extension = _written_as_extension(cleaned, found.start())
         member, qualified = qualified and cleaned[found.start() - 1] in ".#:", False
