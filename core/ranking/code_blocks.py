@@ -11,12 +11,9 @@ from collections.abc import Callable
 from .definition_forms import signature_names
 from .spans import Span, next_written
 
-_CLOSERS = ("}", ")", "]", ">")
-_OPEN_BRACKETS = (
-    "(",
-    "[",
-    ",",
-)  # a line ending so goes on inside a construct  # `>` closes type parameters and JSX tags: `>(`
+_CLOSERS = ("}", ")", "]", ">")  # `>` closes type parameters and JSX tags: `>(`
+# A line ending so goes on inside a construct (code_constructs.py follows it).
+_OPEN_BRACKETS = ("(", "[", ",")
 _CLOSING_WORDS = frozenset({"end", "fi", "done", "esac"})
 # Comments, Haskell's, Lua's and SQL's `--` and Lisp's `;;` too; with decorators and
 # attributes, what leads into a definition.

@@ -31,16 +31,19 @@ def with_the_example_announced(
     return Span(chosen.start, block.end)
 
 
+# The most lines of the paragraph announcing a code block shown with it.
+ANNOUNCEMENT_MAX_LINES = 4
+
+
 def with_its_announcement(
     lines: list[str], chosen: Span, chooser: SpanChooser, max_chars: int
 ) -> Span:
     """A passage of a document starting at a code block's opening fence (or inside the
-    block), with the
-    paragraph right above it (at most ANNOUNCEMENT_MAX_LINES lines) when that paragraph
-    announces it (a line ending in `:`, or saying `below`, `the following`) and the cap
-    leaves room: Starlette's routing.md served the `DateTimeConvertor` example without
-    "If you need a different converter that is not defined, you can create your own.
-    See below an example...:"."""
+    block), with the paragraph right above it (at most ANNOUNCEMENT_MAX_LINES lines) when
+    that paragraph announces it (a line ending in `:`, or saying `below`, `the
+    following`) and the cap leaves room: Starlette's routing.md served the
+    `DateTimeConvertor` example without "If you need a different converter that is not
+    defined, you can create your own. See below an example...:"."""
     fence = chosen.start
     if not FENCE.match(lines[fence]):
         inside = next((b for b in fenced_blocks(lines) if b.start < fence < b.end), None)
@@ -65,8 +68,6 @@ def with_its_announcement(
     announced = Span(first, chosen.end)
     return announced if chooser.size(announced) <= max_chars else chosen
 
-
-ANNOUNCEMENT_MAX_LINES = 4
 
 # What announces the code block after it: a line ending in `:`, or saying `below`.
 _ANNOUNCES = re.compile(r":[ \t]*$|\b(?:below|the following)\b", re.IGNORECASE)
