@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .fenced_blocks import trimmed_span
+from .fenced_blocks import FencedBlocks, trimmed_span
 from .span_choice import MARKER_CHARS, SpanChooser
 from .spans import FENCE, Span, fenced_blocks, next_written
 
@@ -36,7 +36,7 @@ ANNOUNCEMENT_MAX_LINES = 4
 
 
 def with_its_announcement(
-    lines: list[str], chosen: Span, chooser: SpanChooser, max_chars: int
+    lines: list[str], chosen: Span, chooser: SpanChooser, max_chars: int, blocks: FencedBlocks
 ) -> Span:
     """A passage of a document starting at a code block's opening fence (or inside the
     block), with the paragraph right above it (at most ANNOUNCEMENT_MAX_LINES lines) when
@@ -46,7 +46,7 @@ def with_its_announcement(
     defined, you can create your own. See below an example...:"."""
     fence = chosen.start
     if not FENCE.match(lines[fence]):
-        inside = next((b for b in fenced_blocks(lines) if b.start < fence < b.end), None)
+        inside = blocks.around(fence)
         if inside is None:
             return chosen
         fence = inside.start  # a passage inside the block: opened at its fence

@@ -190,16 +190,16 @@ def cut_snippet(
             chooser.titles = {**definition_titles(lines, fitting), **attributes}
     core = chooser.choose(structural, chooser.paragraphs)
     chosen = chooser.widen(core, structural)
+    ends = PassageEnds(lines, headings, kind, chooser.matching, constructs, levels)
+    ends.prose = chooser.prose
+    ends.coverage = lambda span: chooser.score(span)[0]
     if kind == "code":
         chosen = with_what_it_leads_into(lines, chosen, chooser, max_chars)
         if chooser.at_a_definition(core):
             chosen = definition_run_on(chosen, structural, chooser, max_chars)
     elif kind == "markdown":
         chosen = with_the_example_announced(lines, chosen, chooser, max_chars)
-        chosen = with_its_announcement(lines, chosen, chooser, max_chars)
-    ends = PassageEnds(lines, headings, kind, chooser.matching, constructs, levels)
-    ends.prose = chooser.prose
-    ends.coverage = lambda span: chooser.score(span)[0]
+        chosen = with_its_announcement(lines, chosen, chooser, max_chars, ends.blocks)
     if kind == "code":
         chosen = _with_room_for_its_lead(chosen, ends, chooser, max_chars)
     # The line of the definition a doc comment passage documents, shown after it.

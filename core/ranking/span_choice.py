@@ -144,10 +144,6 @@ class SpanChooser(SentenceWindows, SpanWidening):
         }
         self.pair_lines = sorted(self.pairs)
 
-    def fitting_end(self, start: int, limit: int) -> int:
-        """The end of the longest run of lines from `start` that fits `limit` characters."""
-        return bisect_right(self.chars, self.chars[start] + limit) - 1
-
     def shown(self, span: Span, matcher: TermMatcher | None) -> list[str]:
         """The span's lines as served: trailing spaces dropped, long lines clipped."""
         return [
@@ -233,7 +229,7 @@ class SpanChooser(SentenceWindows, SpanWidening):
                 after = bisect_right(headings, start)
                 if after < len(headings) and headings[after] < stop:
                     stop = headings[after]
-            fits = bisect_right(self.chars, self.chars[start] + limit) - 1
+            fits = self.fitting_end(start, limit)
             for line, lead_in in self.lead_ins.items():
                 if lead_in <= start <= line:
                     stop = self._next_beside(line, min(fits, stop))

@@ -32,6 +32,10 @@ class SpanWidening(DefinitionSpans):
     def size(self, span: Span) -> int:
         return self.chars[span.end] - self.chars[span.start]
 
+    def fitting_end(self, start: int, limit: int) -> int:
+        """The end of the longest run of lines from `start` that fits `limit` characters."""
+        return bisect_right(self.chars, self.chars[start] + limit) - 1
+
     def is_navigation(self, span: Span) -> bool:
         """Whether a span mostly points elsewhere: a table of contents, in code an import
         block (navigation.py)."""
@@ -86,12 +90,14 @@ class SpanWidening(DefinitionSpans):
         transport-stream.js served a function's first lines, down to `try {`, and the
         rest of the cap went unused; its next line answered."""
         target = self.max_chars * FILL
+        if not self.code or self.size(span) >= target:
+            return span
         following = self._with_next(span.start, span.end)
-        if not self.code or following is None or self.size(span) >= target:
+        if following is None:
             return span
         if not indentation(self.lines[next_written(self.lines, span.end)]):
             return span  # at the margin: the code beside it, not the rest of its block
-        end = min(following.end, bisect_right(self.chars, self.chars[span.start] + target) - 1)
+        end = min(following.end, self.fitting_end(span.start, int(target)))
         grown = without_cut_header(self.lines, Span(span.start, end))
         return grown if grown.end > span.end else span
 
