@@ -40,6 +40,22 @@ def test_a_line_runs_on_from_the_line_above_only_in_wrapped_prose():
     assert [index for index in range(len(RST)) if rst.runs_on(index)] == [6]
 
 
+
+def test_a_line_opening_with_an_inline_role_runs_on_a_field_list_item_does_not():
+    # Sphinx wraps a sentence before a role (":mod:`multiprocessing` process"); a field
+    # list item (":param size:") starts a block of its own.
+    lines = [
+        "One method to do this could be to start a server in a",  # 0
+        ":mod:`multiprocessing` process, then terminate the process after a value",  # 1
+        "is returned, or use :py:func:`os.kill` on it.",  # 2
+        ":py:class:`~pool.Pool` objects are made once.",  # 3: 2 ended a sentence
+        "Make a pool of the given",  # 4
+        ":param size: the number of buffers",  # 5: a field
+        ":returns: the pool",  # 6: a field
+    ]
+    bounds = ProseBounds(lines, {})
+    assert [index for index in range(len(lines)) if bounds.runs_on(index)] == [1, 2]
+
 def test_sentences_are_found_within_their_bounds():
     bounds = ProseBounds(MARKDOWN, {0: 0})
     assert bounds.sentence_start(4, 0) == 2

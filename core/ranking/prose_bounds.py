@@ -19,8 +19,11 @@ from .spans import ADORNMENT, fenced_blocks
 ENDS_A_SENTENCE = re.compile(r"[.!?:][\"')\]*_`]*(?:[ \t]|$)")
 _ENDS_THE_LINE = re.compile(r"[.!?:][\"')\]*_`]*[ \t]*$")
 # A line that starts a block of its own however the lines above run: a list item, a table
-# row, a quote, a directive, a heading.
-STARTS_A_BLOCK = re.compile(r"[ \t]*(?:[-*+][ \t]|\d{1,9}[.)][ \t]|[|>#]|\.\.[ \t]|:\w)")
+# row, a quote, a directive, a heading, a field (`:param size:`; not an inline role, which
+# Sphinx wraps a sentence before: ":mod:`multiprocessing` process").
+STARTS_A_BLOCK = re.compile(
+    r"[ \t]*(?:[-*+][ \t]|\d{1,9}[.)][ \t]|[|>#]|\.\.[ \t]|:(?![\w:+.-]*:`)\w)"
+)
 # Markup on a line of its own, never prose: a fence, an HTML tag (and spans.ADORNMENT, a
 # heading's underline).
 _MARKUP = re.compile(r"[ \t]*(?:```|~~~|<)")
