@@ -14,12 +14,12 @@ from tierscope.ranking.spans import document_headings, split_lines
 from tierscope.ranking.structure import structure_terms
 
 
-def snippet(text: str, path: str, query: str, max_chars: int = 200):
+def snippet(text: str, path: str, query: str, max_chars: int = 200, max_line_chars: int = 120):
     matcher = TermMatcher(query_terms(query))
     weights = {term.key: 1.0 for term in matcher.terms}
     return cut_snippet(
         text, path, matcher.lines(text), weights,
-        max_chars=max_chars, max_line_chars=120, matcher=matcher,
+        max_chars=max_chars, max_line_chars=max_line_chars, matcher=matcher,
     )  # fmt: skip
 
 
@@ -1006,6 +1006,93 @@ def test_a_passage_ending_on_what_announces_an_example_shows_the_example():
     )
     cut = snippet(text, "docs/anti.md", "with else clause", max_chars=1000)
     assert cut.text.rstrip().endswith("end\n```"), cut.text
+
+
+def test_a_passage_cut_inside_the_example_it_announces_shows_the_whole_example():
+    # NestJS's raw-body page: the passage was widened into the example's first lines,
+    # then cut back to before it, ending on "First enable the option when creating your
+    # Express application:" though the whole example fitted the cap.
+    cut = snippet(RAW_BODY, "docs/raw-body.md", "webhook signature raw body", 1500, 1000)
+    assert "Express application:\n\n```typescript\nimport" in cut.text, cut.text
+    assert "  rawBody: true,\n});\nawait app.listen(3000);\n```" in cut.text, cut.text
+
+
+def test_a_second_passage_ending_on_what_announces_an_example_shows_the_example():
+    # NestJS's provider scopes: the second passage was "Lastly, to turn a regular provider
+    # into a durable provider, set the `durable` flag ...:" alone, without the example
+    # holding `durable: true`.
+    cut = snippet(SCOPES, "docs/scopes.md", "durable request scoped widget", 1500, 1000)
+    assert "durable: true })" in cut.text, cut.text
+
+
+# The NestJS pages' shape: paragraphs of one long line each (the sentences repeated to
+# make them as long).
+_SHARED = (
+    " The widget container builds one instance of each widget and shares it between every"
+    " caller; this is simple, fast and almost always what you want."
+)
+RAW_BODY = (
+    "### Raw body\n\n"
+    "One of the most common reasons for reading the raw request body is checking a webhook"
+    " signature. To check a webhook signature you usually need the unparsed request body,"
+    " because the HMAC is computed over the exact bytes the sender transmitted, and any"
+    " parsing or re-serialisation of the body changes those bytes.\n\n"
+    "> warning **Warning** This feature only works while the built-in body parser is"
+    " enabled, so you must not pass `bodyParser: false` when you create the application,"
+    " or the body will never be read at all.\n\n"
+    "#### Use with Express\n\n"
+    "First enable the option when creating your Express application:\n\n"
+    "```typescript\nimport { Factory } from '@example/core';\n"
+    "import { AppModule } from './app.module';\n\n"
+    '// in the "bootstrap" function\n'
+    "const app = await Factory.create(AppModule, {\n  rawBody: true,\n});\n"
+    "await app.listen(3000);\n```\n\n"
+    "To read the raw body in a handler, use the `RawBodyRequest` type:\n\n"
+    "```typescript\ncreate(@Req() req: RawBodyRequest<Request>) {\n"
+    "  const raw = req.rawBody; // a Buffer\n}\n```\n\n"
+    "#### Registering other parsers\n\n"
+    "By default only the `json` and `urlencoded` parsers are registered. To register a"
+    " different parser on the fly, call `useBodyParser` on the application instance:\n\n"
+    "```typescript\napp.useBodyParser('text');\n```\n\n"
+    "The `useBodyParser` method respects the `rawBody` option passed in the application"
+    " options.\n\n#### Body parser size limit\n\n"
+    "If your application needs to parse a body larger than the default `100kb`, pass a"
+    " limit:\n\n```typescript\napp.useBodyParser('json', { limit: '10mb' });\n```\n\n"
+    "#### Use with Fastify\n\n"
+    "First enable the option when creating your Fastify application:\n\n"
+    "```typescript\nconst app = await Factory.create(AppModule, new FastifyAdapter(), {\n"
+    "  rawBody: true,\n});\nawait app.listen(3000);\n```\n\n"
+    "To read the raw body in a handler, use the `RawBodyRequest` type:\n\n"
+    "```typescript\ncreate(@Req() req: RawBodyRequest<FastifyRequest>) {\n"
+    "  const raw = req.rawBody; // a Buffer\n}\n```\n"
+)
+SCOPES = (
+    "### Widget scopes\n\nBy default every widget is a singleton." + _SHARED + "\n\n"
+    "#### Request scope\n\nA request-scoped widget is created anew for each incoming request"
+    " and dropped after the response is sent." + _SHARED + "\n\n"
+    "```typescript\n@Widget({ scope: Scope.REQUEST })\nexport class CatsWidget {}\n```\n\n"
+    "#### Durable widgets\n\nRequest-scoped widgets may add latency, since one request-scoped"
+    " widget in a chain makes every widget that depends on it request-scoped as well, and"
+    " each of them is built again for every request that comes in." + _SHARED + "\n\n"
+    "Having a common widget that most widgets depend on (a database connection, a logger)"
+    " turns all of them into request-scoped widgets too, which is rarely what you meant and"
+    " costs memory as well as time on every request." + _SHARED + "\n\n"
+    "For instance, say ten customers share your application and each has its own data"
+    " source." + _SHARED + " You would like one sub-tree of widgets per customer instead of"
+    " one per request." + _SHARED + "\n\n"
+    "#### Strategies\n\nA strategy tells the container which requests belong together."
+    + _SHARED
+    + "\n\n"
+    "```typescript\nexport class TenantStrategy implements ContextStrategy {\n"
+    "  attach(contextId, request) {\n    return contextId;\n  }\n}\n```\n\n"
+    "Register the strategy before any request arrives." + _SHARED + "\n\n"
+    "Lastly, to turn a regular widget into a durable widget, set the `durable` flag to"
+    " `true` and change its scope to `Scope.REQUEST`:\n\n"
+    "```typescript\n@Widget({ scope: Scope.REQUEST, durable: true })\n"
+    "export class CatsWidget {}\n```\n\n"
+    "Similarly, for custom widgets, set the `durable` property in the long-hand form of a"
+    " registration.\n"
+)
 
 
 def test_a_passage_does_not_end_on_a_rule_or_on_link_definitions_it_does_not_use():

@@ -8,25 +8,30 @@ from collections.abc import Callable
 
 from .fenced_blocks import FencedBlocks, trimmed_span
 from .span_choice import MARKER_CHARS, SpanChooser
-from .spans import FENCE, Span, fenced_blocks, next_written
+from .spans import FENCE, Span, next_written
 
 
 def with_the_example_announced(
-    lines: list[str], chosen: Span, chooser: SpanChooser, max_chars: int
+    lines: list[str], chosen: Span, chooser: SpanChooser, max_chars: int, blocks: FencedBlocks
 ) -> Span:
     """A passage of a document ending on what announces the code block right after it (a
-    line ending in `:`, or saying `below`, `the following`), with that block when the cap
-    leaves room: the announcement alone promises what it does not show."""
-    last = chosen.end - 1
+    line ending in `:`, or saying `below`, `the following`), or cut inside that block's
+    first lines, with the whole block when the cap leaves room: the announcement alone
+    promises what it does not show (NestJS's "First enable the option when creating your
+    application:", its example cut back to nothing)."""
+    fences = [b for b in blocks.fences if b.start >= chosen.start]
+    block = next((b for b in fences if b.start < chosen.end < b.end), None)
+    if block is None:
+        after = next_written(lines, chosen.end)
+        block = next((b for b in fences if b.start == after), None)
+    if block is None:
+        return chosen
+    last = block.start - 1
     while last > chosen.start and not lines[last].strip():
         last -= 1
-    after = next_written(lines, chosen.end)
-    if after >= len(lines) or not FENCE.match(lines[after]):
+    if last < chosen.start or not _ANNOUNCES.search(lines[last]):
         return chosen
-    if not _ANNOUNCES.search(lines[last]):
-        return chosen
-    block = next((b for b in fenced_blocks(lines, after) if b.start == after), None)
-    if block is None or chooser.size(Span(chosen.start, block.end)) > max_chars:
+    if chooser.size(Span(chosen.start, block.end)) > max_chars:
         return chosen
     return Span(chosen.start, block.end)
 

@@ -198,7 +198,7 @@ def cut_snippet(
         if chooser.at_a_definition(core):
             chosen = definition_run_on(chosen, structural, chooser, max_chars)
     elif kind == "markdown":
-        chosen = with_the_example_announced(lines, chosen, chooser, max_chars)
+        chosen = with_the_example_announced(lines, chosen, chooser, max_chars, ends.blocks)
         chosen = with_its_announcement(lines, chosen, chooser, max_chars, ends.blocks)
     if kind == "code":
         chosen = _with_room_for_its_lead(chosen, ends, chooser, max_chars)
@@ -214,6 +214,9 @@ def cut_snippet(
     if definition is None:  # a first passage shown with its definition leaves no room
         second = second_passage(chooser, structural, chosen, core, after_only=at_definition)
     if second is not None:
+        if kind == "markdown":  # shown with the example it announces, room left
+            room = max_chars - chooser.size(fragments[0]) - MARKER_CHARS
+            second = with_the_example_announced(lines, second, chooser, room, ends.blocks)
         second = ends.trimmed(second)
         if heading_alone(lines, headings, second.start, second.end):
             second = None  # trimmed to the next section's heading: it answers nothing
