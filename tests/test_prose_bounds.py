@@ -40,7 +40,6 @@ def test_a_line_runs_on_from_the_line_above_only_in_wrapped_prose():
     assert [index for index in range(len(RST)) if rst.runs_on(index)] == [6]
 
 
-
 def test_a_line_opening_with_an_inline_role_runs_on_a_field_list_item_does_not():
     # Sphinx wraps a sentence before a role (":mod:`multiprocessing` process"); a field
     # list item (":param size:") starts a block of its own.
@@ -55,6 +54,7 @@ def test_a_line_opening_with_an_inline_role_runs_on_a_field_list_item_does_not()
     ]
     bounds = ProseBounds(lines, {})
     assert [index for index in range(len(lines)) if bounds.runs_on(index)] == [1, 2]
+
 
 def test_sentences_are_found_within_their_bounds():
     bounds = ProseBounds(MARKDOWN, {0: 0})
