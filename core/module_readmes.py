@@ -6,11 +6,13 @@ folder to a ModuleReadmes, which keeps the READMEs that are a module's:
 
 - one or two folders deep, any (`okcurl/`, `packages/plugin-legacy/`);
 - three folders deep (Laravel's components: src/Illuminate/Queue/), the first README on
-  its path, in a folder that holds source code. Deeper than two, a README below another
-  is a part of that one's module, a template or an example (Vite's
-  packages/create-vite/template-react/, Vim's runtime/syntax/generator/; git's
-  t/unit-tests/clar/ below t/README), and one beside no code documents no module
-  (ripgrep's benchsuite/runs/2022-12-16-archlinux-duff/, a benchmark run's machine);
+  its path, in a folder that holds source code, or whose parent does (bat's
+  src/syntax_mapping/builtins/, on writing the mappings its folders of TOML files hold).
+  Deeper than two, a README below another is a part of that one's module, a template or
+  an example (Vite's packages/create-vite/template-react/, Vim's
+  runtime/syntax/generator/; git's t/unit-tests/clar/ below t/README), and one far from
+  code documents no module (ripgrep's benchsuite/runs/2022-12-16-archlinux-duff/, a
+  benchmark run's machine);
 - never among tests (pydantic's tests/mypy/README.md, on running those tests).
 """
 
@@ -58,8 +60,9 @@ class ModuleReadmes:
 
     def _is_a_modules(self, folders: tuple[str, ...]) -> bool:
         """Whether a README in `folders` is a module's: it is as it is up to AS_IS_DEPTH;
-        deeper, its folders hold code and none above them holds a README."""
+        deeper, its folder or the one above holds code and none above holds a README."""
         if len(folders) <= AS_IS_DEPTH:
             return True
         covered = any(folders[:depth] in self.with_readme for depth in range(1, len(folders)))
-        return folders in self.with_code and not covered
+        near_code = folders in self.with_code or folders[:-1] in self.with_code
+        return near_code and not covered

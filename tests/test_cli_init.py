@@ -648,6 +648,11 @@ def test_module_readmes_three_folders_deep_are_documentation(capsys, make_projec
             "bench/runs/2020-10-14/README.md": "# The machine of this run\n",
             "bench/runs/2020-10-14/raw.csv": "name,time\n",
             "bench/run.py": "def run():\n    pass\n",
+            # bat's src/syntax_mapping/builtins/README.md, on writing the mappings its
+            # folders of TOML files hold: a module's data, beside the module's code.
+            "src/Illuminate/Mapping.php": "<?php\nclass Mapping {}\n",
+            "src/Illuminate/builtins/README.md": "# Builtin mappings\n\nAdd one.\n",
+            "src/Illuminate/builtins/common/50-foo.toml": "[mappings]\n",
         }
     )
     root = make_project(files)
@@ -657,6 +662,7 @@ def test_module_readmes_three_folders_deep_are_documentation(capsys, make_projec
     assert docs.grep_paths == (
         "docs/", "README.md", "packages/create/README.md",
         "src/Illuminate/Database/README.md", "src/Illuminate/Queue/README.md",
+        "src/Illuminate/builtins/README.md",
     )  # fmt: skip
 
 
