@@ -43,7 +43,12 @@ from tierscope.ranking.navigation import imports_only, navigation_test
 from tierscope.ranking.path_terms import path_terms, paths_terms
 from tierscope.ranking.post_titles import title_line
 from tierscope.ranking.prose_bounds import ProseBounds
-from tierscope.ranking.query_asks import asking_keys, names_looked_up, query_names
+from tierscope.ranking.query_asks import (
+    asking_keys,
+    constant_names_weighed,
+    names_looked_up,
+    query_names,
+)
 from tierscope.ranking.sections import cut_snippet
 from tierscope.ranking.spans import Span
 
@@ -4275,3 +4280,30 @@ def test_only_names_the_project_defines_make_the_files_holding_one_of_them_weigh
     )
     # Where only a test holds them all, nothing is weighed.
     assert apart({"tests/test_factory.py": held("servererror clienterror"), **classes}) == set()
+
+
+def test_a_name_written_as_a_constant_is_read_where_it_is_written():
+    # bat's app.rs for "NO_COLOR environment variable": the comments saying "environment
+    # variables" were served, not `env::var_os("NO_COLOR")`, the one place it is read.
+    paints = "".join(
+        f"\nfn paint_{n}(colors: &Colors) -> Style {{\n    // pick the color for part {n}\n"
+        f"    colors.color_{n}.bold()\n}}\n"
+        for n in range(12)
+    )
+    text = (
+        "use std::env;\n\npub fn env_no_color() -> bool {\n"
+        '    env::var_os("NO_COLOR").is_some_and(|x| !x.is_empty())\n}\n'
+        + paints
+        + "\nimpl App {\n    pub fn new() -> Result<Self> {\n"
+        "        // Check if the -n option was passed on the command line\n"
+        "        // (before merging with config file and environment variables).\n"
+        '        let number_from_cli = std::env::args().any(|arg| arg == "-n");\n'
+        "        Ok(App { number_from_cli })\n    }\n}\n"
+        "\npub fn color_choice(app: &App) -> bool {\n    !env_no_color() && app.output\n}\n"
+    )
+    cut = snippet(text, "src/app.rs", "NO_COLOR environment variable", 1500, 300)
+    assert cut.text.startswith("pub fn env_no_color() -> bool {\n"), cut.text
+    # Written in lower case, it is a name like any other.
+    assert constant_names_weighed({"nocolor": 1.0}, query_terms("no_color variable")) == {
+        "nocolor": 1.0
+    }

@@ -5,6 +5,7 @@ and whether it is a name or two rather than a question."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from .analysis import KEYWORD_QUERY_WORDS, Term
 
@@ -155,3 +156,32 @@ def word_count(terms: tuple[Term, ...]) -> int:
 
 def _single_words(terms: tuple[Term, ...]) -> list[Term]:
     return [term for term in terms if not (term.compound or term.literal)]
+
+
+# A name the query writes in capitals joined by underscores (`NO_COLOR`, `GIT_EDITOR`): an
+# environment variable, a constant or a setting, read where it is written exactly. In
+# code, choosing the passage, it weighs CONSTANT_NAME_WEIGHT as much: bat's "NO_COLOR
+# environment variable" was served the comments saying "environment variables" instead
+# of `env::var_os("NO_COLOR")`. Measured with `tierscope eval` on 84 sets: the answering
+# passage in 74.74% of hits on the right file on average instead of 74.70% (bat's and
+# git's GIT_EDITOR question gained, none lost; in documents too, Django's `USE_TZ` was
+# lost); weighing every name so written, camelCase and snake_case too: 74.83%, but 5 lost
+# where the name is what the question is about and its words say where in it (Flask's
+# "MethodView HEAD falls back to get"); 1.5 times: 4 gained, 4 lost.
+CONSTANT_NAME_WEIGHT = 2.0
+_CONSTANT_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+
+
+def constant_names_weighed(
+    weights: Mapping[str, float], terms: tuple[Term, ...]
+) -> Mapping[str, float]:
+    """The weights with the names the query writes as constants (`NO_COLOR`) weighing
+    CONSTANT_NAME_WEIGHT as much."""
+    keys = {
+        term.key
+        for term in terms
+        if term.compound and not term.option and _CONSTANT_NAME.fullmatch(term.spelt)
+    }
+    if not keys:
+        return weights
+    return {key: w * CONSTANT_NAME_WEIGHT if key in keys else w for key, w in weights.items()}

@@ -49,7 +49,7 @@ from .page_markup import markup_blocks, text_start
 from .passage_ends import PassageEnds
 from .path_terms import path_terms
 from .phrase_pairs import side_by_side
-from .query_asks import asking_keys, names_code
+from .query_asks import CONSTANT_NAME_WEIGHT, asking_keys, constant_names_weighed, names_code
 from .second_passage import documented_definition, second_passage
 from .span_choice import MARKER_CHARS, PAIR_WEIGHT, SpanChooser
 from .spans import (
@@ -143,6 +143,8 @@ def cut_snippet(
             blocks = [Span(b.start - first, b.end - first) for b in blocks if b.start >= first]
     if kind == "code" and matcher is not None and PATH_TERM_WEIGHT != 1:
         weights = _path_terms_weighed(path, weights, matcher)
+    if kind == "code" and matcher is not None and CONSTANT_NAME_WEIGHT != 1:
+        weights = constant_names_weighed(weights, matcher.terms)
     if kind == "markdown":  # a table's padding is served (and counted) as one space
         lines = compact_tables(lines)
         line_terms = without_contents_lines(lines, line_terms)
