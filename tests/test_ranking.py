@@ -4307,3 +4307,41 @@ def test_a_name_written_as_a_constant_is_read_where_it_is_written():
     assert constant_names_weighed({"nocolor": 1.0}, query_terms("no_color variable")) == {
         "nocolor": 1.0
     }
+
+
+def test_a_list_of_the_names_a_module_imports_is_imports_too():
+    # The NestJS docs site's page stubs: imports, then an Angular `imports: [...]` list of
+    # the same names, one per line; a stub ranked first for "links tab" above the link
+    # renderer, while the same stub with its list on one line was marked imports only.
+    head = (
+        "import { Component } from '@angular/core';\n"
+        "import { RouterLink } from '@angular/router';\n"
+        "import { TabsComponent } from '../tabs/tabs.component';\n\n"
+        "@Component({\n  selector: 'app-guards',\n  standalone: true,\n"
+    )
+    tail = "})\nexport class GuardsComponent {}\n"
+    for listed in (
+        "  imports: [RouterLink, TabsComponent],\n",
+        "  imports: [\n    RouterLink,\n    TabsComponent,\n  ],\n",
+    ):
+        lines = (head + listed + tail).split("\n")
+        held = {
+            index + 1: {"link": 1, "tab": 1}
+            for index, line in enumerate(lines)
+            if "RouterLink" in line or "TabsComponent" in line
+        }
+        assert imports_only(lines, held), listed
+    # Names the module defines or takes from elsewhere, listed so, are no imports.
+    own = (
+        head
+        + "  imports: [\n    RouterLink,\n    LinkRenderer,\n    TabGroup,\n"
+        + "    LinkList,\n    TabBar,\n  ],\n"
+        + tail
+    )
+    lines = own.split("\n")
+    held = {
+        index + 1: {"link": 1, "tab": 1}
+        for index, line in enumerate(lines)
+        if "Link" in line or "Tab" in line
+    }
+    assert not imports_only(lines, held)

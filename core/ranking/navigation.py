@@ -280,6 +280,30 @@ def _import_lines(lines: list[str]) -> list[bool]:
                 closer = "}"
             elif text.endswith("["):
                 closer = "]"
+    return _with_names_listed(lines, marked)
+
+
+# A line naming nothing but names (`RouterLink,`, `[TabsComponent, CopyButton],`).
+_NAMES_ALONE = re.compile(
+    r"[\[(]?[ \t]*[A-Za-z_$][\w$]*(?:[ \t]*,[ \t]*[A-Za-z_$][\w$]*)*[ \t]*,?[ \t]*[\])]?[ \t]*,?"
+)
+_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+
+
+def _with_names_listed(lines: list[str], marked: list[bool]) -> list[bool]:
+    """The import lines, and the lines listing only names the imports bring in, one or a
+    few to a line: Angular's `imports: [` of the components imported above (the NestJS
+    docs site's page stubs), a Vue `components: {` list."""
+    imported = {
+        name for index, line in enumerate(lines) if marked[index] for name in _NAME.findall(line)
+    }
+    if not imported:
+        return marked
+    for index, line in enumerate(lines):
+        if marked[index] or not _NAMES_ALONE.fullmatch(line.strip()):
+            continue
+        if all(name in imported for name in _NAME.findall(line)):
+            marked[index] = True
     return marked
 
 
