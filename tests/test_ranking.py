@@ -730,9 +730,13 @@ def test_example_programs_weigh_less_unless_the_query_asks_for_examples():
     paths = [
         "src/router.py", "examples/router/main.go", "docs_src/first_steps/tutorial001.py",
         "_examples/basic.py", "samples/app.ts", "demo/run.py",
-        "packages/playground/src/stores/cart.ts", "examples/README.md",
+        "packages/playground/src/stores/cart.ts",
+        # commander's example scripts, named without a suffix as commands are (`#!/usr/bin/env
+        # node`): they ranked first, undemoted, above the library's lookup code.
+        "examples/pm", "examples/pm-install",
+        "examples/README.md", "examples/README", "examples/Makefile",
     ]  # fmt: skip
-    demoted = {path: EXAMPLE_WEIGHT for path in paths[1:-1]}  # not the source, nor a doc
+    demoted = {path: EXAMPLE_WEIGHT for path in paths[1:-3]}  # not the source, nor a doc
     assert demoted_files(paths, keys("router middleware")) == demoted
     for query in ("router example", "a sample router", "router demo", "router playground"):
         assert demoted_files(paths, keys(query)) == {}

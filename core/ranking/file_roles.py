@@ -223,10 +223,18 @@ _EXAMPLE_PATH = re.compile(
 )
 
 
+# A script named as a command is, without a suffix, in lower case (commander's
+# `examples/pm-install`, a `#!/usr/bin/env node` script); not a `README` or a `Makefile`.
+_COMMAND_NAME = re.compile(r"(?:^|/)[a-z0-9][a-z0-9_-]*$")
+
+
 def is_example_program(path: str) -> bool:
     """True for a root-relative POSIX path of code in a folder of examples
-    (`examples/router/main.go`, `docs_src/first_steps/tutorial001.py`)."""
-    return _EXAMPLE_PATH.search(path) is not None and document_kind(path) == "code"
+    (`examples/router/main.go`, `docs_src/first_steps/tutorial001.py`, a script named as a
+    command: `examples/pm-install`)."""
+    if _EXAMPLE_PATH.search(path) is None:
+        return False
+    return document_kind(path) == "code" or _COMMAND_NAME.search(path) is not None
 
 
 # A project's plans: its TODO list or roadmap (Vim's `runtime/doc/todo.txt`, Textual's
