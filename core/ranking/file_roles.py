@@ -62,6 +62,7 @@ from dataclasses import dataclass
 
 from ..translations import is_translation_tag, page_and_language
 from .editions import VERSIONED_PATH, Editions
+from .project_records import is_dated_post, is_decision_record, is_plans
 from .spans import YAML_SUFFIXES, document_kind
 
 TEST_FILE_WEIGHT = 0.6
@@ -79,6 +80,7 @@ VERSIONED_WEIGHT = 0.6
 DEMOTION_LABEL = "(test file)"
 POST_DEMOTION_LABEL = "(dated post)"
 PLANS_DEMOTION_LABEL = "(plans)"
+DECISION_RECORD_LABEL = "(decision record)"
 TRANSLATION_DEMOTION_LABEL = "(translation)"
 EXAMPLE_DEMOTION_LABEL = "(example)"
 DECLARATIONS_DEMOTION_LABEL = "(declarations)"
@@ -93,6 +95,7 @@ MOVED_LABEL = "(page moved)"
 _ASKS_ABOUT_TESTS = frozenset({"test", "spec", "fixtur", "pytest", "unittest", "conftest"})
 _ASKS_ABOUT_NEWS = frozenset({"blog", "post", "news", "changelog", "releas", "announc"})
 _ASKS_ABOUT_PLANS = frozenset({"todo", "roadmap", "plan"})
+_ASKS_ABOUT_DECISIONS = frozenset({"decid", "adr"})  # `decision` is `decide` (irregular_forms)
 _ASKS_FOR_EXAMPLES = frozenset({"exampl", "sampl", "demo", "playground"})
 _ASKS_ABOUT_PAPERWORK = frozenset(
     {"licens", "licenc", "copyright", "warranti", "patent", "trademark", "notic",
@@ -111,7 +114,8 @@ _VERSION_NAMED = re.compile(r"v\d+(?:\.\d+)*")
 # `testFixtures/`, Perl's and git's `t/`, Perl's author tests' `xt/`, Vim's `testdir/`,
 # Vite's `__tests_dts__/`), or a file named as test runners find them (Python and Django,
 # Go, Ruby, Elixir, C and C++ (`*_test.c`, `*_unittest.cc`), JavaScript and TypeScript
-# (Vitest's and tsd's type tests, `*.test-d.ts`; Deno's `*_test.ts`), Java, Kotlin, PHP,
+# (Vitest's and tsd's type tests, `*.test-d.ts`; Deno's `*_test.ts`; React Router's
+# `*-test.ts`), Java, Kotlin, PHP,
 # C#, Swift, Perl (`*.t`), Vim script (`test_*.vim`)). Not a `spec/` folder: many projects
 # keep their specifications there (RSpec's tests are `*_spec.rb` wherever they are).
 _TEST_PATH = re.compile(
@@ -121,39 +125,8 @@ _TEST_PATH = re.compile(
     r"|[a-z][a-z0-9]*Test)/"
     r"|(?:^|/)(?:test_[^/]*\.(?:py|vim)|[^/]*_tests?\.py|tests?\.py|conftest\.py"
     r"|[^/]*_test\.(?:go|rb|exs|c|cc|cpp|[cm]?[jt]sx?)|[^/]*_unittest\.(?:c|cc|cpp)|[^/]*_spec\.rb"
-    r"|[^/]*\.(?:test|spec)(?:-d)?\.[cm]?[jt]sx?|[^/]*Tests?\.(?:java|kt|php|cs|swift)"
+    r"|[^/]*[.-](?:test|spec)(?:-d)?\.[cm]?[jt]sx?|[^/]*Tests?\.(?:java|kt|php|cs|swift)"
     r"|[^/]*\.t)$"
-)
-
-
-# A blog, news, release-notes or announcements folder (pytest's `announce/`, Django's
-# `releases/`, Python's `whatsnew/`, git's `RelNotes/`), a changelog's name (`changelog_3x.md`,
-# older entries moved out: `ChangeLog-old.md`, `CHANGELOG_PRE_v30.md`; Fiber's
-# `docs/whats_new.md`), its pieces' folder (towncrier's `changelog.d/`, `changelog/`,
-# `changes/`, `newsfragments/`), a file of a `changelogs/` folder named for its version
-# (uv's `changelogs/0.4.x.md`; the folder's other files may be no changelog: okhttp keeps
-# its upgrade guides there), an announcement's name, a version's notes named for it (Vim's
-# `version9.txt`) or named for their version first (the Rails Guides'
-# `7_2_release_notes.md`); only for documents (spans.document_kind).
-_POST_PATH = re.compile(
-    r"(?:^|/)(?:blog|_?posts|news|changelog(?:\.d)?|changes|newsfragments|rel(?:ease)?[-_]?notes"
-    r"|releases|announce|whatsnew)/"
-    r"|(?:^|/)(?:changelog|changes|history|news|rel(?:ease)?[-_]?notes|whats[-_]?new)"
-    r"(?:[-_](?:v?\d[\w.]*?|old|archive|pre[-_]?v?\d[\w.]*?))?"
-    r"(?:\.[a-z]+)?$"
-    r"|(?:^|/)changelogs/v?\d+(?:[._-](?:\d+|x))*\.[a-z]+$"
-    r"|(?:^|/)v?\d[\d._-]*?[-_](?:changelog|changes|rel(?:ease)?[-_]?notes)(?:\.[a-z]+)?$"
-    r"|(?:^|/)[^/]*[-_]announcement\.[a-z]+$"
-    r"|(?:^|/)version[-_]?v?\d[\w.]*?\.[a-z]+$",
-    re.IGNORECASE,
-)
-# A changelog named in capitals, as a project's own files are: with a word after its name
-# (Node's `CHANGELOG_IOJS.md` beside `CHANGELOG_V18.md`), or `RELEASES.md` (Rust's). In
-# lower case such a name may be a page about changelogs (`changelog_guidelines.md`) or
-# about releases (Phoenix's guides/deployment/releases.md).
-_CAPITALS_POST_NAME = re.compile(
-    r"(?:^|/)(?:(?:CHANGELOG|CHANGES|HISTORY|NEWS|RELEASE[-_]?NOTES)[-_][A-Z0-9][A-Z0-9_.-]*"
-    r"|RELEASES)\.(?:md|markdown|rst|txt|adoc|rdoc|org)$"
 )
 
 
@@ -172,6 +145,7 @@ TEST_FILE = Role(TEST_FILE_WEIGHT, DEMOTION_LABEL)
 NOT_ITS_TESTS = Role(TEST_FILE_WEIGHT, "(not a test)")
 DATED_POST = Role(POST_WEIGHT, POST_DEMOTION_LABEL)
 PLANS = Role(POST_WEIGHT, PLANS_DEMOTION_LABEL)
+DECISION_RECORD = Role(POST_WEIGHT, DECISION_RECORD_LABEL)
 TRANSLATED_PAGE = Role(TRANSLATION_WEIGHT, TRANSLATION_DEMOTION_LABEL)
 EXAMPLE_PROGRAM = Role(EXAMPLE_WEIGHT, EXAMPLE_DEMOTION_LABEL)
 DECLARATIONS = Role(DECLARATIONS_WEIGHT, DECLARATIONS_DEMOTION_LABEL)
@@ -235,25 +209,6 @@ def is_example_program(path: str) -> bool:
     if _EXAMPLE_PATH.search(path) is None:
         return False
     return document_kind(path) == "code" or _COMMAND_NAME.search(path) is not None
-
-
-# A project's plans: its TODO list or roadmap (Vim's `runtime/doc/todo.txt`, Textual's
-# `docs/roadmap.md`), a document.
-_PLANS_PATH = re.compile(r"(?:^|/)(?:todo|roadmap)(?:\.[a-z]+)?$", re.IGNORECASE)
-
-
-def is_plans(path: str) -> bool:
-    """True for a root-relative POSIX path of a document that is the project's TODO list
-    or roadmap (`TODO.md`, `docs/roadmap.md`)."""
-    return _PLANS_PATH.search(path) is not None and document_kind(path) != "code"
-
-
-def is_dated_post(path: str) -> bool:
-    """True for a root-relative POSIX path of a document that is a blog post, news, a
-    changelog or release notes (`docs/blog/posts/x.md`, `CHANGELOG.md`, `docs/changes.rst`)."""
-    return (
-        _POST_PATH.search(path) is not None or _CAPITALS_POST_NAME.search(path) is not None
-    ) and document_kind(path) != "code"
 
 
 def is_paperwork(path: str) -> bool:
@@ -339,7 +294,8 @@ def role_weigher(
     """The role of a file, by its path, for a query with these keys: TEST_FILE unless the
     query asks about tests, EXAMPLE_PROGRAM unless it asks for examples, DECLARATIONS
     unless it asks about types, DATED_POST unless it asks about news (or holds a version
-    number), PLANS unless it asks about plans, TRANSLATED_PAGE unless the query holds a
+    number), PLANS unless it asks about plans, DECISION_RECORD unless it asks about
+    decisions, TRANSLATED_PAGE unless the query holds a
     word outside ASCII, PAPERWORK unless it asks about licensing or conduct, OLDER_EDITION
     unless it asks about versions (among `found`, the files the query found, the newest
     edition of a page is current: editions.py), else AS_IS; when it asks about tests and
@@ -352,6 +308,7 @@ def role_weigher(
     asks_about_news = _ASKS_ABOUT_NEWS.intersection(keys) or any(map(_VERSION.fullmatch, keys))
     posts = POST_WEIGHT < 1 and not asks_about_news
     plans = POST_WEIGHT < 1 and not _ASKS_ABOUT_PLANS.intersection(keys)
+    decisions = POST_WEIGHT < 1 and not _ASKS_ABOUT_DECISIONS.intersection(keys)
     translations = TRANSLATION_WEIGHT < 1 and all(key.isascii() for key in keys)
     examples = EXAMPLE_WEIGHT < 1 and not _ASKS_FOR_EXAMPLES.intersection(keys)
     declarations = DECLARATIONS_WEIGHT < 1 and not _ASKS_ABOUT_TYPES.intersection(keys)
@@ -376,6 +333,8 @@ def role_weigher(
             return DATED_POST
         if plans and is_plans(path):
             return PLANS
+        if decisions and is_decision_record(path):
+            return DECISION_RECORD
         if translations and is_translated_page(path):
             return TRANSLATED_PAGE
         if paperwork and is_paperwork(path):

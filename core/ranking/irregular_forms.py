@@ -8,15 +8,16 @@ children". A word part is read as its base word before it is stemmed (`base_word
 its forms share a term key; a query term's search pattern holds every form (`forms`), so
 ripgrep finds each in the files.
 
-Only the words listed here count. A form with another common reading is left out (`left`
-is also a side, `found` a verb of its own, `bound` a limit; `given`, `known`, `hidden` and
-`frozen` are also adjectives, and a style's values; `built` starts "built-in"), and so is
-a form that starts many other words (`ran` starts `range`, `met` starts `method`), which
-would make every search read more lines.
+Only the words listed here count, and the nouns of verbs in -ify. A form with another
+common reading is left out (`left` is also a side, `found` a verb of its own, `bound` a
+limit; `given`, `known`, `hidden` and `frozen` are also adjectives, and a style's values;
+`built` starts "built-in"), and so is a form that starts many other words (`ran` starts
+`range`, `met` starts `method`), which would make every search read more lines.
 """
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 # A verb, then its irregular past and participle forms (those Snowball stems apart).
@@ -123,13 +124,26 @@ def _families() -> dict[str, tuple[str, ...]]:
     return table
 
 
+# The noun of a verb in -ify (`modification`, `notifications`): Snowball stems the verb
+# `modifi` and the noun `modif`, apart. Every such pair is one word (fd's "files modified
+# in the last two weeks" against its "modification time").
+_IFICATION = re.compile(r"(\w{2,})ifications?")
+
+
 def base_word(part: str) -> str:
     """The base word of a lower-case word part (itself when it is no irregular form)."""
     family = _families().get(part)
-    return family[0] if family else part
+    if family:
+        return family[0]
+    noun = _IFICATION.fullmatch(part)
+    return noun.group(1) + "ify" if noun else part
 
 
 def forms(part: str) -> tuple[str, ...]:
     """Every form of a lower-case word part's word, the base word first (the part alone
     when its word has no irregular form listed)."""
-    return _families().get(part, (part,))
+    family = _families().get(part)
+    if family:
+        return family
+    noun = _IFICATION.fullmatch(part)
+    return (noun.group(1) + "ify", part) if noun else (part,)
