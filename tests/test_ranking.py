@@ -141,6 +141,16 @@ def test_words_of_vague_quantity_are_no_terms():
     ]  # fmt: skip
 
 
+def test_like_before_an_example_is_no_term():
+    # fd's "hidden files like dotfiles", Telescope's "a third-party extension like fzf
+    # native": `like` introduces an example, and found every page saying "like".
+    assert keys("how do I turn on a third-party extension like fzf native") == [
+        "turn", "third", "parti", "thirdparti", "extens", "fzf", "nativ", "thirdparty",
+    ]  # fmt: skip
+    # A query of a few words names things with it (SQL's LIKE).
+    assert keys("like operator") == ["oper", "like"]
+
+
 def test_a_stopword_written_as_a_call_or_a_member_is_a_term():
     # nlohmann/json's `at()`: `basic_json::at` and "how does at() check bounds" searched
     # `basic` and `json`, or `check` and `bound`, never `at`.
