@@ -147,8 +147,9 @@ def test_like_before_an_example_is_no_term():
     assert keys("how do I turn on a third-party extension like fzf native") == [
         "turn", "third", "parti", "thirdparti", "extens", "fzf", "nativ", "thirdparty",
     ]  # fmt: skip
-    # A query of a few words names things with it (SQL's LIKE).
-    assert keys("like operator") == ["oper", "like"]
+    # First in a query, or in a query of a few words, it names SQL's LIKE.
+    assert keys("like operator") == ["like", "oper"]
+    assert keys("sql like operator") == ["sql", "oper", "like"]
 
 
 def test_a_stopword_written_as_a_call_or_a_member_is_a_term():

@@ -28,8 +28,7 @@ from .written_names import capitalised_inside
 # though", "somewhere else"; not `else`, Elixir's `with ... else`). Not `one`, `every`,
 # `many`, `anything`: a passage often says them ("the one kept in the session", "every
 # day" for cron, "many arguments"): measured with `tierscope eval`, they cost seven
-# answering passages over all sets. And `like` before an example ("an extension like fzf
-# native"): on 90 sets, 9 questions' answers ranked higher and 2 lower, 2 passages lost.
+# answering passages over all sets.
 _FUNCTION_WORDS = frozenset(
     """a about above after again against all am an and any are as at be because been before
     being below between both but by can could did do does doing down during each few for from
@@ -38,7 +37,7 @@ _FUNCTION_WORDS = frozenset(
     so some such than that the their them then there these they this those through to too under
     until up very was we were what when where which while who whom why will with would you your
     yours don doesn didn isn aren wasn weren won shouldn couldn wouldn ll ve re vs versus
-    several something whenever even somewhere thing things like""".split()
+    several something whenever even somewhere thing things""".split()
 )
 # The words that frame a question about code ("where is X implemented", "what happens
 # when"): rare in code, they outweighed X itself. Only these forms: "implement a loader"
