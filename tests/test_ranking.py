@@ -17,6 +17,7 @@ from tierscope.ranking.editions import version_number
 from tierscope.ranking.file_roles import (
     AS_IS,
     BUILT_OUTPUT,
+    COMPLETION_WEIGHT,
     DATED_POST,
     DECLARATIONS_WEIGHT,
     DEMOTION_LABEL,
@@ -774,6 +775,24 @@ def test_example_programs_weigh_less_unless_the_query_asks_for_examples():
     assert demoted_files(paths, keys("router middleware")) == demoted
     for query in ("router example", "a sample router", "router demo", "router playground"):
         assert demoted_files(paths, keys(query)) == {}
+
+
+def test_shell_completion_scripts_weigh_less_unless_the_query_asks_about_completion():
+    # fd's contrib/completion/_fd and Task's completion/fish/task.fish repeat every
+    # option's help text: they came first for code questions the Go and Rust code answers.
+    paths = [
+        "contrib/completion/_fd", "completion/fish/task.fish", "completion/ps/task.ps1",
+        "assets/completions/bat.bash.in", "src/walk.rs",
+    ]  # fmt: skip
+    others = [
+        "site/content/completions/bash.md", "clap_complete/src/aot/shells/bash.rs",
+        "shell/completion.bash", "src/completions.go",
+    ]  # fmt: skip
+    assert demoted_files(paths + others, keys("skip hidden directories")) == {
+        path: COMPLETION_WEIGHT for path in paths[:4]
+    }
+    for query in ("fish shell completion", "what does tab complete"):
+        assert demoted_files(paths, keys(query)) == {}, query
 
 
 def test_a_java_package_named_example_is_no_folder_of_examples():

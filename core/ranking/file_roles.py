@@ -69,6 +69,7 @@ TEST_FILE_WEIGHT = 0.6
 POST_WEIGHT = 0.6
 TRANSLATION_WEIGHT = 0.6
 EXAMPLE_WEIGHT = 0.8
+COMPLETION_WEIGHT = 0.6
 DECLARATIONS_WEIGHT = 0.8
 # A file a tool wrote (generated_files.py): generated code, a bundle or a generated page.
 GENERATED_WEIGHT = 0.6
@@ -83,6 +84,7 @@ PLANS_DEMOTION_LABEL = "(plans)"
 DECISION_RECORD_LABEL = "(decision record)"
 TRANSLATION_DEMOTION_LABEL = "(translation)"
 EXAMPLE_DEMOTION_LABEL = "(example)"
+COMPLETION_LABEL = "(shell completion)"
 DECLARATIONS_DEMOTION_LABEL = "(declarations)"
 GENERATED_DEMOTION_LABEL = "(generated)"
 BUILT_OUTPUT_LABEL = "(build output)"
@@ -96,6 +98,7 @@ _ASKS_ABOUT_TESTS = frozenset({"test", "spec", "fixtur", "pytest", "unittest", "
 _ASKS_ABOUT_NEWS = frozenset({"blog", "post", "news", "changelog", "releas", "announc"})
 _ASKS_ABOUT_PLANS = frozenset({"todo", "roadmap", "plan"})
 _ASKS_ABOUT_DECISIONS = frozenset({"decid", "adr"})  # `decision` is `decide` (irregular_forms)
+_ASKS_ABOUT_COMPLETION = frozenset({"complet", "tab"})
 _ASKS_FOR_EXAMPLES = frozenset({"exampl", "sampl", "demo", "playground"})
 _ASKS_ABOUT_PAPERWORK = frozenset(
     {"licens", "licenc", "copyright", "warranti", "patent", "trademark", "notic",
@@ -148,6 +151,7 @@ PLANS = Role(POST_WEIGHT, PLANS_DEMOTION_LABEL)
 DECISION_RECORD = Role(POST_WEIGHT, DECISION_RECORD_LABEL)
 TRANSLATED_PAGE = Role(TRANSLATION_WEIGHT, TRANSLATION_DEMOTION_LABEL)
 EXAMPLE_PROGRAM = Role(EXAMPLE_WEIGHT, EXAMPLE_DEMOTION_LABEL)
+COMPLETION_SCRIPT = Role(COMPLETION_WEIGHT, COMPLETION_LABEL)
 DECLARATIONS = Role(DECLARATIONS_WEIGHT, DECLARATIONS_DEMOTION_LABEL)
 GENERATED = Role(GENERATED_WEIGHT, GENERATED_DEMOTION_LABEL)
 BUILT_OUTPUT = Role(BUILT_OUTPUT_WEIGHT, BUILT_OUTPUT_LABEL)
@@ -200,6 +204,20 @@ _EXAMPLE_PATH = re.compile(
 # A script named as a command is, without a suffix, in lower case (commander's
 # `examples/pm-install`, a `#!/usr/bin/env node` script); not a `README` or a `Makefile`.
 _COMMAND_NAME = re.compile(r"(?:^|/)[a-z0-9][a-z0-9_-]*$")
+
+
+# A shell's completion script in a folder of them (fd's `contrib/completion/_fd`, Task's
+# `completion/fish/task.fish`, bat's `assets/completions/bat.bash.in`): it repeats every
+# option's help text, and outranked the code that does what the options say. Not a page
+# about completion, nor code named for it (`clap_complete/src/`, fzf's
+# `shell/completion.bash`, cobra's `completions.go`).
+_COMPLETION_PATH = re.compile(r"(?:^|/)completions?/(?:[^/]+/)*[^/]+$")
+
+
+def is_completion_script(path: str) -> bool:
+    """True for a root-relative POSIX path of a file in a folder of shell completion
+    scripts that is no page."""
+    return _COMPLETION_PATH.search(path) is not None and document_kind(path) in ("code", "plain")
 
 
 def is_example_program(path: str) -> bool:
@@ -311,6 +329,7 @@ def role_weigher(
     decisions = POST_WEIGHT < 1 and not _ASKS_ABOUT_DECISIONS.intersection(keys)
     translations = TRANSLATION_WEIGHT < 1 and all(key.isascii() for key in keys)
     examples = EXAMPLE_WEIGHT < 1 and not _ASKS_FOR_EXAMPLES.intersection(keys)
+    completion = COMPLETION_WEIGHT < 1 and not _ASKS_ABOUT_COMPLETION.intersection(keys)
     declarations = DECLARATIONS_WEIGHT < 1 and not _ASKS_ABOUT_TYPES.intersection(keys)
     paperwork = PAPERWORK_WEIGHT < 1 and not _ASKS_ABOUT_PAPERWORK.intersection(keys)
     versions = VERSIONED_WEIGHT < 1 and not (
@@ -327,6 +346,8 @@ def role_weigher(
             return NOT_ITS_TESTS
         if examples and is_example_program(path):
             return EXAMPLE_PROGRAM
+        if completion and is_completion_script(path):
+            return COMPLETION_SCRIPT
         if declarations and path.endswith(_DECLARATION_SUFFIXES):
             return DECLARATIONS
         if posts and is_dated_post(path):
