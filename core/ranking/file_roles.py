@@ -310,15 +310,15 @@ def role_weigher(
     found: Collection[str] | None = None,
 ) -> Callable[[str], Role]:
     """The role of a file, by its path, for a query with these keys: TEST_FILE unless the
-    query asks about tests, EXAMPLE_PROGRAM unless it asks for examples, DECLARATIONS
-    unless it asks about types, DATED_POST unless it asks about news (or holds a version
-    number), PLANS unless it asks about plans, DECISION_RECORD unless it asks about
-    decisions, TRANSLATED_PAGE unless the query holds a
-    word outside ASCII, PAPERWORK unless it asks about licensing or conduct, OLDER_EDITION
-    unless it asks about versions (among `found`, the files the query found, the newest
-    edition of a page is current: editions.py), else AS_IS; when it asks about tests and
-    `names_an_identifier` (`tests for loadEnv`), NOT_ITS_TESTS for a code file that is no
-    test.
+    query asks about tests, EXAMPLE_PROGRAM unless it asks for examples, COMPLETION_SCRIPT
+    unless it asks about completion, DECLARATIONS unless it asks about types, DATED_POST
+    unless it asks about news (or holds a version number), PLANS unless it asks about
+    plans, DECISION_RECORD unless it asks about decisions, TRANSLATED_PAGE unless the
+    query holds a word outside ASCII, PAPERWORK unless it asks about licensing or conduct,
+    OLDER_EDITION unless it asks about versions (among `found`, the files the query found,
+    the newest edition of a page is current: editions.py), else AS_IS; when it asks about
+    tests and `names_an_identifier` (`tests for loadEnv`), NOT_ITS_TESTS for a code file
+    that is no test.
     Asked only of the files a ranking scores (a few of thousands)."""
     keys = set(query_keys)
     tests = TEST_FILE_WEIGHT < 1 and not asks_about_tests(keys)
