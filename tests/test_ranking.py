@@ -2734,6 +2734,13 @@ def test_generated_code_is_told_by_its_name_or_its_first_lines():
     code_first = ["package a", *[f"// note {n}" for n in range(6)], "// DO NOT EDIT the table"]
     assert not generated("src/e.go", code_first)  # not the comments the file opens with
     assert not generated_weigher(keys("generated reply"))("api/reply.pb.go", [])
+    # A question about the generator asks for the program that writes the code, not the
+    # code it wrote (SQLModel's "select overloads generator": `_expression_select_gen.py`
+    # came first, undemoted, above scripts/generate_select.py).
+    for query, demoted in (("select overloads generator", True), ("generated select", False)):
+        terms = query_terms(query)
+        weigher = generated_weigher([t.key for t in terms], [t.word for t in terms])
+        assert bool(weigher("api/reply.pb.go", [])) == demoted, query
 
 
 def test_a_manual_page_a_tool_wrote_is_generated():

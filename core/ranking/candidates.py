@@ -214,7 +214,7 @@ def rerank_by_structure(
     # all meet is what is asked, whether or not it defines one; it is not marked down.
     meeting = compounds & weighed_names
     meet: set[str] = set()
-    generated = generated_weigher(asking)
+    generated = generated_weigher(asking, [term.word for term in matcher.terms])
     compounds_asked = frozenset(term.key for term in matcher.terms if term.compound)
     several = names_asked(matcher.terms)
     holding: dict[str, NamesHeld] = {}

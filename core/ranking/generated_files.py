@@ -66,14 +66,20 @@ _HTML_SUFFIXES = (".html", ".htm", ".xhtml")
 HTML_HEAD_LINES = 40
 TRAILER_LINES = 12
 _ASKS_ABOUT_GENERATED = frozenset({"generat", "autogener", "codegen"})
+# The words of those that ask about what a tool wrote; not `generator`, `generate`: they
+# ask for the program that writes it (SQLModel's "select overloads generator").
+_ASKING_WORDS = re.compile(r"(?:auto)?generated|generation|codegen")
 
 
-def generated_weigher(query_keys: Iterable[str]) -> Callable[[str, Sequence[str]], Role | None]:
-    """The role of a file (its path, its lines) a tool wrote, for a query with these keys:
-    GENERATED for generated code, BUILT_OUTPUT for a bundle or a generated site's page
-    (their sources are in the project too), None for any other file and whenever the
-    query asks about generated code."""
-    if _ASKS_ABOUT_GENERATED.intersection(query_keys):
+def generated_weigher(
+    query_keys: Iterable[str], words: Iterable[str] | None = None
+) -> Callable[[str, Sequence[str]], Role | None]:
+    """The role of a file (its path, its lines) a tool wrote, for a query with these keys
+    (and `words`, as the query writes them): GENERATED for generated code, BUILT_OUTPUT
+    for a bundle or a generated site's page (their sources are in the project too), None
+    for any other file and whenever the query asks about generated code."""
+    asks = _ASKS_ABOUT_GENERATED.intersection(query_keys)
+    if asks and (words is None or any(_ASKING_WORDS.fullmatch(word) for word in words)):
         return lambda path, lines: None
 
     def generated(path: str, lines: Sequence[str]) -> Role | None:
