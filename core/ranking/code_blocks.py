@@ -9,7 +9,7 @@ from bisect import bisect_left
 from collections.abc import Callable
 
 from .definition_forms import signature_names
-from .spans import Span, next_written
+from .spans import Span, last_written, next_written
 
 _CLOSERS = ("}", ")", "]", ">")  # `>` closes type parameters and JSX tags: `>(`
 # A line ending so goes on inside a construct (code_constructs.py follows it).
@@ -68,9 +68,7 @@ def without_cut_header(lines: list[str], window: Span) -> Span:
     line go with it; a window of that line alone is kept."""
     end = window.end
     while True:
-        last = end - 1
-        while last > window.start and not lines[last].strip():
-            last -= 1
+        last = last_written(lines, end - 1, window.start)
         following = next_written(lines, last + 1)
         if last <= window.start or following >= len(lines):
             break

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from .fenced_blocks import FencedBlocks, trimmed_span
 from .span_choice import MARKER_CHARS, SpanChooser
-from .spans import FENCE, Span, next_written
+from .spans import FENCE, Span, last_written, next_written
 
 
 def with_the_example_announced(
@@ -19,16 +19,13 @@ def with_the_example_announced(
     first lines, with the whole block when the cap leaves room: the announcement alone
     promises what it does not show (NestJS's "First enable the option when creating your
     application:", its example cut back to nothing)."""
-    fences = [b for b in blocks.fences if b.start >= chosen.start]
-    block = next((b for b in fences if b.start < chosen.end < b.end), None)
-    if block is None:
+    block = blocks.around(chosen.end)
+    if block is None or block.start < chosen.start:  # none, or the one it starts inside
         after = next_written(lines, chosen.end)
-        block = next((b for b in fences if b.start == after), None)
+        block = next((b for b in blocks.fences if b.start == after), None)
     if block is None:
         return chosen
-    last = block.start - 1
-    while last > chosen.start and not lines[last].strip():
-        last -= 1
+    last = last_written(lines, block.start - 1, chosen.start)
     if last < chosen.start or not _ANNOUNCES.search(lines[last]):
         return chosen
     if chooser.size(Span(chosen.start, block.end)) > max_chars:
@@ -55,9 +52,7 @@ def with_its_announcement(
         if inside is None:
             return chosen
         fence = inside.start  # a passage inside the block: opened at its fence
-    last = fence - 1
-    while last >= 0 and not lines[last].strip():
-        last -= 1
+    last = last_written(lines, fence - 1, -1)
     if last < 0 or not _ANNOUNCES.search(lines[last]):
         return chosen
     first = last

@@ -132,11 +132,7 @@ _IFICATION = re.compile(r"(\w{2,})ifications?")
 
 def base_word(part: str) -> str:
     """The base word of a lower-case word part (itself when it is no irregular form)."""
-    family = _families().get(part)
-    if family:
-        return family[0]
-    noun = _IFICATION.fullmatch(part)
-    return noun.group(1) + "ify" if noun else part
+    return forms(part)[0]
 
 
 def forms(part: str) -> tuple[str, ...]:

@@ -102,6 +102,14 @@ def next_written(lines: list[str], index: int) -> int:
     return index
 
 
+def last_written(lines: list[str], index: int, floor: int) -> int:
+    """The last line from `index` back, down to `floor`, that is not blank (`floor` if
+    none above it is; `floor` may be -1)."""
+    while index > floor and not lines[index].strip():
+        index -= 1
+    return index
+
+
 def written_lines(lines: Iterable[str]) -> frozenset[str]:
     """The distinct lines that hold anything, stripped: what two texts are compared by to
     tell a copy edited here and there (`mostly_within`: dedup.py, file_hits.py,
