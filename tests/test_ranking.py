@@ -4412,3 +4412,29 @@ def test_a_list_of_the_names_a_module_imports_is_imports_too():
         if "Link" in line or "Tab" in line
     }
     assert not imports_only(lines, held)
+
+
+def test_the_lines_between_a_heading_and_the_passage_under_it_show_when_they_fit():
+    # Textual's text_opacity.md: `# Text-opacity`, `[lines 2-4 not shown]`, then
+    # `## Syntax`: the marker stood for the page's one-sentence definition, which fitted.
+    text = (
+        "# Text-opacity\n\n"
+        "The `text-opacity` style blends the foreground color with the background color.\n\n"
+        "## Syntax\n\n"
+        "text-opacity: <number> | <percentage>;\n\n"
+        "The text opacity of a widget can be set as a number or a percentage.\n"
+        "If given as a number, 0 makes the foreground match the background and 1 shows text "
+        "as normal.\n\n"
+        "Setting `text-opacity` to `0.3` would result in very dim text.\n\n"
+        "## Example\n\n"
+        "This example shows increasing `text-opacity` values.\n\n"
+        '```python\n--8<-- "docs/examples/styles/text_opacity.py"\n```\n\n'
+        "## CSS\n\n```css\n/* Set the text to be half-faded against the background */\n"
+        "text-opacity: 50%;\n```\n\n"
+        "## Python\n\n```python\n# Set the text to be half-faded against the background\n"
+        'widget.styles.text_opacity = "50%"\n```\n'
+    )
+    query = "dim only the text of a widget while keeping its background fully visible"
+    cut = snippet(text, "docs/styles/text_opacity.md", query, max_chars=500, max_line_chars=500)
+    assert "not shown" not in cut.text.split("## Syntax")[0], cut.text
+    assert cut.text.startswith("# Text-opacity\n\nThe `text-opacity` style blends"), cut.text

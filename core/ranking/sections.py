@@ -25,7 +25,7 @@ sits in another (the section on the option, the docstring of the attribute).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -249,6 +249,7 @@ def cut_snippet(
         return file_lines[index] if file_lines is not None else index + 1
 
     fragments = ends.with_context(fragments, max_chars, chooser.size)
+    fragments = _gaps_filled(fragments, max_chars, chooser.size)
     if blocks:
         fragments = around_markup(lines, fragments, blocks, chooser.size)
     shown = chooser.shown(fragments[0], matcher)
@@ -263,6 +264,26 @@ def cut_snippet(
     return Snippet(
         "\n".join(shown), file_line(fragments[0].start), file_line(fragments[-1].end - 1)
     )
+
+
+def _gaps_filled(fragments: list[Span], max_chars: int, size: Callable[[Span], int]) -> list[Span]:
+    """The fragments joined where the lines between them fit the room left under the cap
+    (with the characters of the marker they spare), the shortest gap first: a heading
+    added as a passage's lead had been followed by `[lines 2-4 not shown]` standing for
+    the page's one-sentence definition (Textual's text_opacity.md)."""
+    room = max_chars - sum(size(span) for span in fragments)
+    room -= MARKER_CHARS * (len(fragments) - 1)
+    joined = list(fragments)
+    while len(joined) > 1:
+        cost, at = min(
+            (size(Span(before.end, after.start)), number)
+            for number, (before, after) in enumerate(pairwise(joined))
+        )
+        if cost > room + MARKER_CHARS:
+            break
+        room -= cost - MARKER_CHARS
+        joined[at : at + 2] = [Span(joined[at].start, joined[at + 1].end)]
+    return joined
 
 
 def _with_room_for_its_lead(
