@@ -317,7 +317,9 @@ class _Counter:
                     if _in_docs(folders) and _NOT_DOCUMENTATION.match(walked.path.name):
                         self.not_docs_named.add(walked.path.name)  # `docs/requirements.txt`
                     suffix = ""
-            elif suffix in YAML_SUFFIXES and not reads_as_prose(walked.path):
+            elif suffix in YAML_SUFFIXES and not reads_as_prose(
+                walked.path, in_docs=_in_docs(folders)
+            ):
                 suffix = ""  # settings, not a manual written as YAML
             if not rest:  # a file of the root; a licence there is no documentation either
                 named_so = _ROOT_TEXT_DOCUMENT.match(top)

@@ -25,15 +25,20 @@ _KEY = re.compile(r"^\s*(?:-\s+)?(?:[\w.-]+:(?:\s+|$))?")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
 
-def reads_as_prose(path: Path) -> bool:
+def reads_as_prose(path: Path, *, in_docs: bool = False) -> bool:
     """Whether the YAML file at `path` (a regular file; links are not followed) is mostly
-    sentences: documentation, not settings."""
+    sentences: documentation, not settings. In a documentation folder, most of its
+    characters will do: a site's reference table is records of a `description:` sentence
+    under a few short keys (Jekyll's `docs/_data/config_options/build.yml`, read by the
+    page that lists the options)."""
     text = decode(read_head(path, SAMPLE_BYTES))
-    lines = [line for line in text.splitlines() if line.strip()]
-    if not lines:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    prose = [line for line in lines if _is_sentence(line)]
+    if len(prose) < PROSE_LINES:
         return False
-    prose = sum(1 for line in lines if _is_sentence(line))
-    return prose >= PROSE_LINES and prose >= PROSE_SHARE * len(lines)
+    if len(prose) >= PROSE_SHARE * len(lines):
+        return True
+    return in_docs and sum(map(len, prose)) >= PROSE_SHARE * sum(map(len, lines))
 
 
 def _is_sentence(line: str) -> bool:

@@ -451,6 +451,37 @@ def test_settings_in_yaml_do_not_make_a_docs_folder_of_yaml(capsys, make_project
     assert docs.grep_paths == ("docs/",) and "*.yml" not in docs.include
 
 
+def test_a_docs_site_reference_table_in_yaml_is_documentation(capsys, make_project):
+    # Jekyll's docs/_data/config_options/build.yml: one `description:` sentence under a few
+    # short keys per record, fewer than half its lines prose; the options page is a loop
+    # over it, so the docs scope had left every option's description out.
+    records = "".join(
+        f"- name: Option {n}\n"
+        f"  description: Specify how the site build treats the setting number {n} today.\n"
+        f'  option: "setting_{n}: BOOL"\n'
+        f"  flag: --setting-{n}\n\n"
+        for n in range(6)
+    )
+    records += (
+        "- name: Log level\n"
+        "  description: Specify a log level among debug, info, warn, or error.\n"
+        '  flag: "--verbose, --quiet"\n'
+    )
+    root = make_project(
+        {
+            "docs/_docs/options.md": "# Options\n\n{% for o in site.data.config_options.build %}\n",
+            "docs/_data/config_options/build.yml": records,
+            "docs/_data/nav.yml": "- title: Home\n  url: /\n- title: Guide\n  url: /guide\n",
+            "lib/tool.rb": "module Tool\nend\n",
+        }
+    )
+    init(capsys, root)
+    docs = scopes_of((root / ".tierscope.yaml").read_text())["docs"]
+    assert "*.yml" in docs.include, docs
+    hits, _ = query(capsys, root, "print debug log messages", "--scope", "docs")
+    assert hits[0]["source"] == "docs/_data/config_options/build.yml"
+
+
 def test_a_site_navigation_of_long_paths_is_no_manual_written_as_yaml(capsys, make_project):
     # nlohmann/json's mkdocs.yml: its `nav:` lines of paths
     # (`features/element_access/unchecked_access.md`) counted six words each, as prose;
