@@ -2888,6 +2888,21 @@ def test_a_word_about_tests_that_the_code_holds_throughout_is_its_subject():
     assert without_the_subject({"test"}, tests) == {"test"}  # the tests themselves say nothing
 
 
+def test_files_matching_only_the_word_about_tests_do_not_make_it_the_subject():
+    # just: a Rust crate's inline `#[cfg(test)]` modules; 43 of its files matched the
+    # question only by `test`, and made up half the files that matched `fallback test`.
+    inline = {f"src/mod{n}.rs": {"test"} for n in range(43)}
+    about = {f"src/part{n}.rs": {"fallback"} for n in range(40)} | {
+        "src/settings.rs": {"fallback", "test"}
+    }
+    assert without_the_subject({"test", "fallback"}, inline | about) == {"test", "fallback"}
+    # Its question in words: 43 of the 85 files matching it hold `test` (their inline
+    # modules), no subject as vitest's code says `test` throughout.
+    inline = {f"src/mod{n}.rs": {"test", "search"} for n in range(43)}
+    about = {f"src/part{n}.rs": {"search"} for n in range(42)}
+    assert without_the_subject({"test", "search"}, inline | about) == {"test", "search"}
+
+
 def _bordered(rows: int) -> str:
     filler = "".join(
         f"| `style{n}` | Filler description number {n} of the table. |\n" for n in range(rows)
