@@ -4453,3 +4453,105 @@ def test_the_lines_between_a_heading_and_the_passage_under_it_show_when_they_fit
     cut = snippet(text, "docs/styles/text_opacity.md", query, max_chars=500, max_line_chars=500)
     assert "not shown" not in cut.text.split("## Syntax")[0], cut.text
     assert cut.text.startswith("# Text-opacity\n\nThe `text-opacity` style blends"), cut.text
+
+
+EDITOR_STYLE = '''\
+class Editor:
+    def _watch_focus(self, focused: bool) -> None:
+        if focused:
+            self.history.checkpoint()
+        else:
+            self._pause_blink(visible=False)
+
+    def _watch_selection(
+        self, previous_selection: Selection, selection: Selection
+    ) -> None:
+        """When the cursor moves, scroll it into view."""
+        if not self.is_mounted:
+            return
+
+        self.app.clear_selection()
+        cursor_location = selection.end
+        self.scroll_cursor_visible()
+        cursor_row, cursor_column = cursor_location
+
+        try:
+            character = self.document[cursor_row][cursor_column]
+        except IndexError:
+            character = ""
+
+        # Record the location of a matching closing/opening bracket.
+        match_location = self.find_matching_bracket(character, cursor_location)
+        self._matching_bracket_location = match_location
+        if match_location is not None:
+            _, offset_y = self._cursor_offset
+            self.refresh_lines(offset_y)
+
+        self.app.cursor_position = self.cursor_screen_offset
+        if previous_selection != selection:
+            self.post_message(self.SelectionChanged(selection, self))
+
+    def _watch_cursor_blink(self, blink: bool) -> None:
+        if not self.is_mounted:
+            return None
+        if blink and self.has_focus:
+            self._restart_blink()
+        else:
+            self._pause_blink(visible=self.has_focus)
+
+    def _watch_read_only(self, read_only: bool) -> None:
+        self.set_class(read_only, "-read-only")
+        self._set_theme(self._theme.name)
+
+    def _recompute_cursor_offset(self):
+        """Recompute the (x, y) coordinate of the cursor in the wrapped document."""
+        self._cursor_offset = self.wrapped_document.location_to_offset(
+            self.cursor_location
+        )
+
+    def find_matching_bracket(
+        self, bracket: str, search_from: Location
+    ) -> Location | None:
+        """If the character is a bracket, find the matching bracket.
+
+        Args:
+            bracket: The character we're searching for the matching bracket of.
+            search_from: The location to start the search.
+
+        Returns:
+            The `Location` of the matching bracket, or `None` if it's not found.
+        """
+        match_location = None
+        bracket_stack: list[str] = []
+        if bracket in _OPENING_BRACKETS:
+            for candidate, candidate_location in self._character_locations(search_from):
+                if candidate in _OPENING_BRACKETS:
+                    bracket_stack.append(candidate)
+                elif candidate in _CLOSING_BRACKETS:
+                    if bracket_stack and bracket_stack[-1] == _CLOSING_BRACKETS[candidate]:
+                        bracket_stack.pop()
+                        if not bracket_stack:
+                            match_location = candidate_location
+                            break
+        elif bracket in _CLOSING_BRACKETS:
+            for candidate, candidate_location in self._character_locations_back(search_from):
+                if candidate in _CLOSING_BRACKETS:
+                    bracket_stack.append(candidate)
+                elif candidate in _OPENING_BRACKETS:
+                    if bracket_stack and bracket_stack[-1] == _OPENING_BRACKETS[candidate]:
+                        bracket_stack.pop()
+                        if not bracket_stack:
+                            match_location = candidate_location
+                            break
+        return match_location
+'''
+
+
+def test_room_for_a_lead_is_not_made_by_cutting_a_definition_down_to_its_header():
+    # Textual's _text_area.py: the call of find_matching_bracket and the definition below
+    # were joined, the lead of the method calling it afforded by cutting the lines that
+    # repeat the query's words; the passage ended on `def find_matching_bracket(` and half
+    # its signature, its docstring (the answer) cut.
+    query = "code that finds the matching bracket when the cursor sits on a parenthesis in the text area"
+    cut = snippet(EDITOR_STYLE, "src/editor.py", query, max_chars=1500, max_line_chars=300)
+    assert "If the character is a bracket, find the matching bracket." in cut.text, cut.text

@@ -42,8 +42,9 @@ def without_repeats_at_its_end(
 ) -> Span | None:
     """A passage of code without as many of its last lines as free `needed` chars (room
     for its lead), when the lines left hold all they hold of the query (`size` after
-    `size`) and none defines a name (clap's `pub fn get_one<` under its long doc comment);
-    else None."""
+    `size`), none defines a name (clap's `pub fn get_one<` under its long doc comment)
+    and they do not end on a definition's header, its body gone (Textual's
+    `def find_matching_bracket(`, its docstring the answer); else None."""
     end, freed = span.end, 0
     while freed < needed and end - 1 > span.start:
         if defines_a_name(lines, end - 1):
@@ -54,7 +55,26 @@ def without_repeats_at_its_end(
     shorter = trimmed_span(lines, without_cut_header(lines, Span(span.start, end)))
     if freed < needed or coverage(shorter) < coverage(span):
         return None
+    last = range(max(shorter.start, shorter.end - LEAD_MAX_LINES), shorter.end)
+    if any(
+        defines_a_name(lines, number) and _header_only(lines, number, shorter.end)
+        for number in last
+    ):
+        return None
     return shorter
+
+
+def _header_only(lines: list[str], definition: int, end: int) -> bool:
+    """Whether the lines from a definition's to `end` are its header alone (its brackets
+    still open, or closed on the last of them; a body's opening brace is not counted):
+    none of its body."""
+    depth = 0
+    for number in range(definition, end):
+        code = lines[number].rstrip().removesuffix("{")
+        depth += sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
+        if depth <= 0 and number < end - 1:
+            return False
+    return True
 
 
 def definition_lead(lines: list[str], definition: int) -> Span:
