@@ -4552,6 +4552,6 @@ def test_room_for_a_lead_is_not_made_by_cutting_a_definition_down_to_its_header(
     # were joined, the lead of the method calling it afforded by cutting the lines that
     # repeat the query's words; the passage ended on `def find_matching_bracket(` and half
     # its signature, its docstring (the answer) cut.
-    query = "code that finds the matching bracket when the cursor sits on a parenthesis in the text area"
+    query = "code that finds the matching bracket when the cursor sits on a parenthesis"
     cut = snippet(EDITOR_STYLE, "src/editor.py", query, max_chars=1500, max_line_chars=300)
     assert "If the character is a bracket, find the matching bracket." in cut.text, cut.text
