@@ -34,6 +34,7 @@ DOC_EXTENSIONS = {
     ".rmd": "*.Rmd",  # R Markdown: an R package's vignettes
     ".qmd": "*.qmd",  # Quarto
     ".livemd": "*.livemd",  # Elixir's Livebook notebooks
+    ".cheatmd": "*.cheatmd",  # ExDoc cheatsheets
     ".mdc": "*.mdc",  # Cursor's rules
     ".rst": "*.rst",
     ".adoc": "*.adoc",

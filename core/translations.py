@@ -50,7 +50,8 @@ _JOINED_TAG = re.compile(r"(.+?)[_-]([a-z]{2}(?:[-_][A-Za-z]{2,4})?)")
 # The documents spans.py reads as markdown, AsciiDoc, Org, RDoc or plain text (notebooks
 # aside).
 DOCUMENT_SUFFIXES = (
-    ".md", ".markdown", ".mdx", ".mdown", ".rmd", ".qmd", ".livemd", ".mdc", ".rst", ".adoc",
+    ".md", ".markdown", ".mdx", ".mdown", ".rmd", ".qmd", ".livemd", ".cheatmd", ".mdc", ".rst",
+    ".adoc",
     ".asciidoc", ".org", ".rdoc", ".txt",
 )  # fmt: skip
 ORIGINAL = ""  # the tag of an untagged name (`README.md`)

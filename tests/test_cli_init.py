@@ -1455,9 +1455,10 @@ def test_r_markdown_and_quarto_pages_are_documentation(capsys, make_project):
     assert [hit["source"] for hit in hits][:1] == ["R/group-by.R"]
 
 
-def test_livebook_notebooks_and_cursor_rules_are_markdown(capsys, make_project):
-    # Elixir's Livebook notebooks (`.livemd`) and Cursor's rules (`.mdc`) are markdown with
-    # code cells or front matter: they were in no docs scope, and read as code.
+def test_livebook_notebooks_cursor_rules_and_cheatsheets_are_markdown(capsys, make_project):
+    # Elixir's Livebook notebooks (`.livemd`), ExDoc's cheatsheets (`.cheatmd`) and Cursor's
+    # rules (`.mdc`) are markdown with code cells or front matter: they were in no docs
+    # scope, and read as code.
     root = make_project(
         {
             "notebooks/intro.livemd": "# Tensors\n\n## Broadcasting\n\nShapes are aligned.\n",
@@ -1466,13 +1467,19 @@ def test_livebook_notebooks_and_cursor_rules_are_markdown(capsys, make_project):
             "rules/style.mdc": "---\ndescription: style\n---\n# Style\n\nUse two spaces.\n",
             "rules/tests.mdc": "---\ndescription: tests\n---\n# Tests\n\nWrite one per bug.\n",
             "rules/docs.mdc": "---\ndescription: docs\n---\n# Docs\n\nKeep the README.\n",
+            # ExDoc's cheatsheets (Ecto's guides/cheatsheets/*.cheatmd)
+            "guides/cheatsheets/query.cheatmd": "# Query\n\n## Joins\n\nJoin two schemas.\n",
+            "guides/cheatsheets/crud.cheatmd": "# CRUD\n\n## Insert\n\nInsert a row.\n",
+            "guides/cheatsheets/assocs.cheatmd": "# Assocs\n\n## Preload\n\nPreload one.\n",
             "lib/nx.ex": "defmodule Nx do\n  def add(a, b), do: a + b\nend\n",
         }
     )
     init(capsys, root)
     docs = scopes_of((root / ".tierscope.yaml").read_text())["docs"]
 
-    assert {"notebooks/", "rules/"} <= set(docs.grep_paths)
+    assert {"notebooks/", "rules/", "guides/"} <= set(docs.grep_paths)
+    assert "*.cheatmd" in docs.include
+    assert document_kind("guides/cheatsheets/query.cheatmd") == "markdown"
     hits, _ = query(capsys, root, "how are shapes aligned when broadcasting", "--scope", "docs")
     assert [hit["source"] for hit in hits][:1] == ["notebooks/intro.livemd"]
     # Read as markdown: sections at their headings, front matter apart.

@@ -242,6 +242,24 @@ def test_markdown_rules_lists_and_fenced_lines_are_not_setext_headings():
     assert titles(text, "a.md") == [("# Real", 1)]
 
 
+def test_a_setext_title_may_open_on_an_inline_anchor_but_not_on_an_html_block():
+    # yargs' docs/api.md: `<a name="demandOption"></a>.demandOption(key, ...)` over a rule is
+    # a heading (a paragraph that opens on inline HTML); 37 of its 81 method headings were
+    # read as text, their sections merged into the heading above.
+    text = (
+        "Options\n===\n\n.count(key)\n-----------\n\nCount a flag.\n\n"
+        '<a name="demandOption"></a>.demandOption(key, [msg])\n------------------\n'
+        ".demandOption(key, msg)\n------------------\n\nDemand each element.\n\n"
+        '<div align="center">\n---\n\n</div>\n\n<img src="logo.png">\n---\n'
+    )
+    assert titles(text, "docs/api.md") == [
+        ("Options", 1),
+        (".count(key)", 2),
+        ('<a name="demandOption"></a>.demandOption(key, [msg])', 2),
+        (".demandOption(key, msg)", 2),
+    ]
+
+
 def test_front_matter_is_yaml_or_toml_at_a_pages_top_and_opens_on_a_key():
     # Hugo's pages open on TOML between `+++` lines: a comment in it is no heading.
     toml = '+++\n# the page settings\ntitle = "Routing"\n+++\n\n# Real\n'

@@ -21,7 +21,7 @@ from .code_lines import CodeLines
 
 # A notebook's text, as ranking and snippets read it, is its cells': markdown (notebooks.py).
 MARKDOWN_SUFFIXES = frozenset(
-    {".md", ".markdown", ".mdx", ".mdown", ".rmd", ".qmd", ".livemd", ".mdc", ".ipynb"}
+    {".md", ".markdown", ".mdx", ".mdown", ".rmd", ".qmd", ".livemd", ".cheatmd", ".mdc", ".ipynb"}
 )
 ASCIIDOC_SUFFIXES = frozenset({".adoc", ".asciidoc"})
 # RDoc, in which Ruby projects write their READMEs (Rails' activerecord/README.rdoc).
@@ -36,9 +36,13 @@ YAML_SUFFIXES = (".yml", ".yaml")
 HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]|$)")
 FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")  # indented too: in a list item, an admonition, a tab
 # A markdown setext underline, and what cannot be the title above one (a list item, a
-# quote, a table row, HTML, indented code): those lines end in a rule instead.
+# quote, a table row, an HTML block, indented code): those lines end in a rule instead.
+# A title may open on inline HTML followed by text (yargs' `<a name="x"></a>.option(key)`):
+# a block tag, or a tag alone on its line, opens an HTML block (CommonMark).
 SETEXT = re.compile(r" {0,3}(={2,}|-{2,})[ \t]*$")
-_NOT_SETEXT_TITLE = re.compile(r" {0,3}(?:[-*+][ \t]|\d{1,9}[.)][ \t]|[>|<])| {4}|\t")
+_NOT_SETEXT_TITLE = re.compile(
+    r" {0,3}(?:[-*+][ \t]|\d{1,9}[.)][ \t]|[>|]|<(?![aA][\s>]|/[aA]>)|<[^>]*>[ \t]*$)| {4}|\t"
+)
 # An HTML heading in markdown (`<h3 name="config">`, `<h1 align="center">Title</h1>`): its
 # level, and the text after its opening tag on the same line.
 _HTML_HEADING = re.compile(r" {0,3}<[hH]([1-6])(?=[\s>/])[^>]*>(.*)$")
