@@ -2945,3 +2945,25 @@ def test_a_page_whose_wide_lines_hold_encoded_links_is_no_minified_code(make_pro
     )
     root = make_project({"docs/attach.md": page})
     assert sources(search(root, "needle")) == ["docs/attach.md"]
+
+
+def test_a_name_written_solid_in_one_case_counts_as_the_parts_the_query_spells(
+    make_project, engine
+):
+    # Hatch: "like Linux or macOS" counted mac, os and macos in a page writing "macOS" in
+    # passing, and macos alone in the page about the option, which writes `macos`.
+    root = make_project(
+        {
+            "docs/platforms.md": "# Environment configuration\n\n## Supported platforms\n\n"
+            "The `platforms` option lists the operating systems an environment is compatible"
+            ' with:\n\n```toml\nplatforms = ["linux", "macos"]\n```\n\n'
+            "The supported values are `linux`, `windows` and `macos`.\n",
+            "docs/virtual.md": "# Virtual environments\n\n## Linker variables on macOS\n\n"
+            "If you set linker environment variables, a protected program will not see them,"
+            " as macOS strips those. This does not happen on Linux.\n",
+            "docs/other.md": "# Other\n\nNothing about it.\n",
+        }
+    )
+
+    query = "Which platforms can an environment be limited to, like Linux or macOS?"
+    assert sources(search(root, query))[0] == "docs/platforms.md"

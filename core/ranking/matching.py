@@ -108,6 +108,8 @@ class TermMatcher:
     _starts: re.Pattern[str] = field(init=False, repr=False)
     _stems: frozenset[str] = field(init=False, repr=False)
     _compounds: frozenset[str] = field(init=False, repr=False)
+    # A compound's key -> its parts' keys the query counts (`macos`: mac, os).
+    _compound_parts: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
     # The compounds the query wrote as options (`--check-status`): spelt with hyphens only.
     _options: frozenset[str] = field(init=False, repr=False)
     _literals: frozenset[str] = field(init=False, repr=False)
@@ -145,6 +147,12 @@ class TermMatcher:
         compounds = frozenset(t.key for t in self.terms if t.compound)
         object.__setattr__(self, "_stems", stems)
         object.__setattr__(self, "_compounds", compounds)
+        parts = {
+            t.key: tuple(key for key in map(stem, t.parts) if key in stems)
+            for t in self.terms
+            if t.compound
+        }
+        object.__setattr__(self, "_compound_parts", parts)
         object.__setattr__(self, "_solid", solid_pairs(self.terms))
         stopword_stems = frozenset(
             t.key for t in self.terms if t.key in stems and t.key in STOPWORDS and t.word != t.key
@@ -220,10 +228,13 @@ class TermMatcher:
                     keys.append(key)
         elif len(analysed.stems) == 1:
             # A word in one case for the query's camelCase (`typescript` for `TypeScript`),
-            # as `TextArea` is found for `textarea`.
+            # as `TextArea` is found for `textarea`; and for its parts, as the name
+            # written in the query's case is (`macos` for `macOS`: Hatch's page on the
+            # option counted macos alone, a page saying "macOS" in passing mac and os too).
             whole = word.lower()
             if whole in self._compounds and whole not in self._options and whole not in keys:
                 keys.append(whole)
+                keys += [key for key in self._compound_parts[whole] if key not in keys]
         return keys
 
     def _first_parts_key(self, word: str) -> str | None:
