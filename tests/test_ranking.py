@@ -163,6 +163,14 @@ def test_a_stopword_written_as_a_call_or_a_member_is_a_term():
     assert keys("is it at the end") == ["end"]
 
 
+def test_a_stopword_written_as_code_in_backticks_or_a_format_key_is_a_term():
+    # Alembic's "where does the config file's %(here)s value get set": searched without
+    # `here`, and config.py's `self.config_args["here"] = ...` was never the passage.
+    assert "here" in keys("where does the config file's %(here)s value get set")
+    assert "here" in keys("where does the config file's `here` value get set")
+    assert "here" not in keys("where does the config file get read from here")
+
+
 def test_every_query_term_counts_there_is_no_cap():
     words = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima"
     assert len(query_terms(words)) == 12

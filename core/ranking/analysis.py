@@ -21,7 +21,7 @@ from .everyday_words import technical_words_for
 from .framing_words import frames
 from .irregular_forms import base_word, forms
 from .spelling import american, spellings
-from .written_names import capitalised_inside
+from .written_names import written_as_a_name
 
 # With the words of vague quantity `several`, `something`, `whenever` (FastAPI's "run
 # several uvicorn worker processes"), and of discourse, `even`, `somewhere` (bat's "even
@@ -291,8 +291,8 @@ def query_terms(text: str) -> tuple[Term, ...]:
         option = found.start() >= 2 and cleaned.startswith("--", found.start() - 2)
         # A word written as a call (`at()`) or as a member (`basic_json::at`) is a name,
         # even when it is a stopword; so is one capitalised inside a sentence (urfave/cli's
-        # "is the After hook still run").
-        named = member or cleaned.startswith("(", found.end()) or capitalised_inside(cleaned, found)
+        # "is the After hook still run"), and one written as code (Alembic's `%(here)s`).
+        named = member or written_as_a_name(cleaned, found)
         parts = [p for p in split_identifier(word) if p]
         if (
             len(parts) > 1 and word.isalnum() and parts[0].isalpha()
