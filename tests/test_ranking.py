@@ -171,6 +171,18 @@ def test_a_stopword_written_as_code_in_backticks_or_a_format_key_is_a_term():
     assert "here" not in keys("where does the config file get read from here")
 
 
+def test_settings_are_not_the_verb_set():
+    # Ecto: "settings" was searched as `set`, said by every page, and a guide using the
+    # verb throughout outranked the one on settings.
+    assert keys("embedded schema settings") == ["embed", "schema", "setting"]
+    assert keys("where is the setting read") == keys("where are the settings read")
+    assert "set" in keys("set the timeout")
+    matcher = TermMatcher(query_terms("settings"))
+    assert matcher.count("The settings file. We set it, and each setting applies.") == {
+        "setting": 2
+    }
+
+
 def test_every_query_term_counts_there_is_no_cap():
     words = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima"
     assert len(query_terms(words)) == 12

@@ -92,11 +92,16 @@ _MEMBER_EXTENSIONS = frozenset({"json", "lock", "html", "xml", "css", "conf"})
 _STEMMER = Stemmer.Stemmer("english")
 
 
+# Nouns Snowball stems to a verb said throughout code: kept apart (`settings` is not `set`:
+# Ecto's guide using `set` everywhere outranked the one on settings).
+_NOUNS_APART = {"setting": "setting", "settings": "setting"}
+
+
 @lru_cache(maxsize=65536)
 def stem(part: str) -> str:
     """The Snowball stem of one lower-case identifier part, in its American spelling, read
     as its base word (`drawn` is `draw`, irregular_forms.py)."""
-    return _STEMMER.stemWord(base_word(american(part)))
+    return _NOUNS_APART.get(part) or _STEMMER.stemWord(base_word(american(part)))
 
 
 def written_forms(part: str) -> tuple[str, ...]:
