@@ -2967,3 +2967,27 @@ def test_a_name_written_solid_in_one_case_counts_as_the_parts_the_query_spells(
 
     query = "Which platforms can an environment be limited to, like Linux or macOS?"
     assert sources(search(root, query))[0] == "docs/platforms.md"
+
+
+def test_a_licence_header_neither_ranks_a_file_nor_is_served(make_project, engine):
+    # yargs' levenshtein.ts: its MIT header matched "right" and "kind" and was served;
+    # OkHttp's and Gson's Apache headers in every file say "use", "file" and "software".
+    header = (
+        "/*\n * Copyright (c) 2011 The Authors\n"
+        " * Permission is hereby granted, free of charge, to any person obtaining a copy of\n"
+        " * this software, to deal in the Software without restriction, including the rights\n"
+        " * to use, copy, modify, and sell it, WITHOUT WARRANTY OF ANY KIND.\n */\n"
+    )
+    root = make_project(
+        {
+            "docs/distance.ts": header
+            + "".join(f"export const step{n} = {n}\n" for n in range(200))
+            + "// Distance between an option and what was typed.\n",
+            "docs/options.ts": "// Suggest the closest option to an unknown option.\n"
+            + "export const suggestOption = (option: string) => option\n",
+        }
+    )
+
+    outcome = search(root, "the right kind of option")
+    assert sources(outcome)[0] == "docs/options.ts"
+    assert "Permission" not in outcome.hits[-1].content

@@ -17,6 +17,7 @@ from ..ranking.analysis import Term
 from ..ranking.bm25 import Scorer
 from ..ranking.data_uris import without_data_payloads
 from ..ranking.file_roles import BUILT_OUTPUT, older_editions
+from ..ranking.license_headers import without_license_header
 from ..ranking.machine_data import machine_data_kind
 from ..ranking.markup_words import without_markup_words
 from ..ranking.matching import TermMatcher
@@ -60,17 +61,16 @@ def read_file(document: TextFile, path: str, matcher: TermMatcher) -> ReadFile:
     """A file as ranking and snippets read it: a notebook as its cells' text (its outputs
     and metadata left out, notebooks.py), any other file as it is, but for its data URIs'
     payloads (data_uris.py); in a document, its markup's words count for nothing
-    (markup_words.py)."""
+    (markup_words.py), in code its licence header's (license_headers.py)."""
     shown = without_data_payloads(document.text)
     if shown != document.text:
         document = replace(document, text=shown, size=len(shown.encode()))
     view = notebook_view(document.text) if is_notebook(path) else None
     text = view.text if view else document.text
     kind = document_kind(path)
-    if kind != "code":
-        counted = without_markup_words(text, kind)
-        if counted != text:
-            return ReadFile(document, matcher.lines(counted), view, markup_left_out=True)
+    counted = without_markup_words(text, kind) if kind != "code" else without_license_header(text)
+    if counted != text:
+        return ReadFile(document, matcher.lines(counted), view, markup_left_out=True)
     return ReadFile(document, matcher.lines(text), view)
 
 
@@ -199,7 +199,7 @@ class FileHits:
             if view is not None:
                 self.skipped["query terms only in a notebook's outputs"] += 1
             elif read.markup_left_out:
-                self.skipped["query terms only in markup (attributes, targets, directives)"] += 1
+                self.skipped["query terms only in markup or a licence header"] += 1
             else:
                 self.skipped["changed since it was searched: no query term left"] += 1
             return
