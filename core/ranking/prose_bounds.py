@@ -28,8 +28,13 @@ STARTS_A_BLOCK = re.compile(
 # heading's underline).
 _MARKUP = re.compile(r"[ \t]*(?:```|~~~|<)")
 # A line opening the indented code under it: reStructuredText's `::` paragraph end, or a
-# code directive.
-_OPENS_CODE = re.compile(r".*::[ \t]*$|[ \t]*\.\.[ \t]+(?:code-block|code|sourcecode)::")
+# code directive; not another directive, whose body is prose (`.. note::`: Alembic's
+# passage had ended mid-sentence in one, read as code).
+_OPENS_CODE = re.compile(
+    r"(?![ \t]*\.\.[ \t]).*::[ \t]*$"
+    r"|[ \t]*\.\.[ \t]+(?:code-block|code|sourcecode|doctest|testcode|testoutput"
+    r"|parsed-literal|ipython|jupyter-execute|math|prompt)::"
+)
 
 
 # A line comment's marker (Rust's `///` and `//!`, `//`, `#` and a space, `--`, Lisp's
