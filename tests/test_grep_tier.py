@@ -471,7 +471,10 @@ def test_a_table_of_contents_ranks_below_the_pages_that_say_something(make_proje
         }
     )
     outcome = search(root, "MathJax")
-    assert sources(outcome) == ["docs/mathjax.md", "docs/renderers.md", "docs/SUMMARY.md"]
+    # The contents come last, if at all (below 30% of the best: mathjax.md's name holds
+    # the name asked and its parts).
+    assert sources(outcome)[:2] == ["docs/mathjax.md", "docs/renderers.md"]
+    assert sources(outcome)[2:] in ([], ["docs/SUMMARY.md"])
 
 
 def test_a_manual_pages_list_of_option_names_ranks_below_the_page_that_explains_one(

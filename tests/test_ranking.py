@@ -4252,7 +4252,8 @@ def test_a_window_inside_a_section_is_led_by_its_heading_and_opening_paragraph()
 
 def test_a_word_in_one_case_counts_for_the_querys_camel_case_word():
     matcher = TermMatcher(query_terms("TypeScript snippets"))
-    assert matcher.keys_of("typescript") == ["typescript"]
+    # and for its parts, as the name written in the query's case does
+    assert matcher.keys_of("typescript") == ["typescript", "type", "script"]
     assert matcher.keys_of("TypeScript") == ["type", "script", "typescript"]
     assert matcher.keys_of("type") == ["type"]
     # an option is found as written, with its hyphens
