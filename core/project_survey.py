@@ -17,6 +17,7 @@ from pathlib import Path
 
 from .copied_pages import LISTED_PAGES, copies_or_stubs
 from .ignore_rules import BUILTIN_EXCLUDED_DIRS
+from .manual_pages import NUMBERED_LOG, is_manual_page
 from .module_readmes import ModuleReadmes
 from .project import is_inside
 from .project_walk import walk_files
@@ -69,13 +70,6 @@ _ROOT_TEXT_DOCUMENT = re.compile(
     r"(?=[A-Z]|.*\.(?i:txt)$)(?i:readme|manual|install|news|changes|changelog|history|hacking"
     r"|contributing|faq|usage)(?i:\.txt)?$"
 )
-# Numbered changelogs (Magit's docs/CHANGELOG.1 ... .4, written in Org): no manual pages.
-_NUMBERED_LOG = re.compile(r"(?:changelog|changes|news|history)\.\d$", re.I)
-# A manual page at the root (tmux's `tmux.1`): a name, one dot, a section number, and a
-# first line of roff (a comment, a request or a macro: `.\"`, `.TH`, `.Dd`, `'\"`). A
-# licence named with its version (`LGPL-2.1`) holds prose.
-_MANUAL_PAGE_NAME = re.compile(r"[A-Za-z][\w+-]*\.[1-9]")
-_ROFF_START = re.compile(rb"(?:\.[\\A-Za-z]|'\\\")")
 # Source code by file extension.
 LANGUAGES = {
     ".py": "Python", ".pyi": "Python",
@@ -232,23 +226,11 @@ def is_documentation(folders: list[str], name: str) -> bool:
     changelog (`CHANGELOG.1`). `folders`: the top-level folder and those below it on the
     file's path."""
     in_docs = _in_docs(folders)
-    return in_docs and not _NOT_DOCUMENTATION.match(name) and not _NUMBERED_LOG.match(name)
+    return in_docs and not _NOT_DOCUMENTATION.match(name) and not NUMBERED_LOG.match(name)
 
 
 def _in_docs(folders: list[str]) -> bool:
     return any(folder.lower() in DOC_FOLDER_NAMES for folder in folders[: 1 + NESTED_DOCS_DEPTH])
-
-
-def is_manual_page(path: Path) -> bool:
-    """Whether a file of the root is a manual page: its name (`tmux.1`, not a numbered
-    changelog) and its first bytes (roff) say so. Read as any untrusted file is: a regular
-    file only, never waiting (files.read_head)."""
-    name = path.name
-    if not _MANUAL_PAGE_NAME.fullmatch(name) or _NUMBERED_LOG.match(name):
-        return False
-    from .files import read_head
-
-    return _ROFF_START.match(read_head(path, 3)) is not None
 
 
 class _Folders:

@@ -19,7 +19,7 @@ import Stemmer  # PyStemmer: C Snowball stemmers, ~1 ms to import
 from .abbreviations import words_for
 from .everyday_words import technical_words_for
 from .framing_words import frames
-from .irregular_forms import base_word, forms
+from .irregular_forms import NOUNS_APART, base_word, forms
 from .spelling import american, spellings
 from .written_names import written_as_a_name
 
@@ -92,16 +92,11 @@ _MEMBER_EXTENSIONS = frozenset({"json", "lock", "html", "xml", "css", "conf"})
 _STEMMER = Stemmer.Stemmer("english")
 
 
-# Nouns Snowball stems to a verb said throughout code: kept apart (`settings` is not `set`:
-# Ecto's guide using `set` everywhere outranked the one on settings).
-_NOUNS_APART = {"setting": "setting", "settings": "setting"}
-
-
 @lru_cache(maxsize=65536)
 def stem(part: str) -> str:
     """The Snowball stem of one lower-case identifier part, in its American spelling, read
     as its base word (`drawn` is `draw`, irregular_forms.py)."""
-    return _NOUNS_APART.get(part) or _STEMMER.stemWord(base_word(american(part)))
+    return NOUNS_APART.get(part) or _STEMMER.stemWord(base_word(american(part)))
 
 
 def written_forms(part: str) -> tuple[str, ...]:

@@ -143,3 +143,9 @@ def forms(part: str) -> tuple[str, ...]:
         return family
     noun = _IFICATION.fullmatch(part)
     return (noun.group(1) + "ify", part) if noun else (part,)
+
+
+# Nouns Snowball stems to a verb said throughout code, kept apart as their own stem
+# (`settings` is not `set`: Ecto's guide using `set` everywhere outranked the one on
+# settings).
+NOUNS_APART = {"setting": "setting", "settings": "setting"}
