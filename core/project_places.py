@@ -68,8 +68,15 @@ def code_folders(survey: ProjectSurvey) -> list[FolderSurvey]:
     return [
         folder
         for folder in survey.folders
-        if (_is_code(folder) and not _is_docs(folder)) or _scripted(folder)
+        if (_is_code(folder) and (_a_package(folder) or not _is_docs(folder))) or _scripted(folder)
     ]
+
+
+def _a_package(folder: FolderSurvey) -> bool:
+    """A folder of source with a build manifest at its top, not named as documentation:
+    a package, code however few its files beside its README and changelog (tracing's
+    `tracing-serde/`); a docs site's `package.json` makes no package of `docs/`."""
+    return folder.package and bool(folder.sources) and _own_name(folder) not in DOC_FOLDER_NAMES
 
 
 def _own_name(folder: FolderSurvey) -> str:
@@ -107,8 +114,8 @@ def _scripted(folder: FolderSurvey) -> bool:
 
 def _is_code(folder: FolderSurvey) -> bool:
     docs, sources = sum(folder.docs.values()), sum(folder.sources.values())
-    if sources and folder.name.lower() in TEST_FOLDER_NAMES:
-        return True  # tests, whatever fixtures they keep beside them
+    if _a_package(folder) or (sources and folder.name.lower() in TEST_FOLDER_NAMES):
+        return True  # a package, or tests, whatever documents they keep beside them
     return sources > 0 and sources >= docs and (sources >= FEW_FILES or 2 * sources >= folder.files)
 
 

@@ -110,6 +110,12 @@ NESTED_DOCS_DEPTH = 2
 # Where Loa installs itself: its skills, scripts, adapters, protocols.
 FRAMEWORK_FOLDER = ".claude"
 # A survey reads names, never contents; these only bound a very large tree.
+# A folder with one of these at its top is a package: its source is code, however few its
+# files beside its README and changelog (tracing's `tracing-serde/`: one `.rs` file).
+PACKAGE_MANIFESTS = frozenset(
+    {"Cargo.toml", "package.json", "pyproject.toml", "setup.py", "go.mod", "composer.json",
+     "pom.xml", "build.gradle", "build.gradle.kts", "mix.exs", "Package.swift", "dune-project"}
+)  # fmt: skip
 MAX_FILES = 50_000
 MAX_SECONDS = 5.0
 
@@ -124,6 +130,7 @@ class FolderSurvey:
     docs: Counter[str] = field(default_factory=Counter)
     sources: Counter[str] = field(default_factory=Counter)
     files: int = 0
+    package: bool = False  # a build manifest at its top (`Cargo.toml`, `package.json`...)
 
     @property
     def path(self) -> str:
@@ -240,9 +247,12 @@ class _Folders:
         self.docs: dict[str, Counter[str]] = {}
         self.sources: dict[str, Counter[str]] = {}
         self.files: Counter[str] = Counter()
+        self.packages: set[str] = set()
 
-    def count(self, name: str, suffix: str) -> None:
+    def count(self, name: str, suffix: str, file_name: str = "") -> None:
         self.files[name] += 1
+        if file_name in PACKAGE_MANIFESTS:
+            self.packages.add(name)
         if suffix in DOC_EXTENSIONS:
             self.docs.setdefault(name, Counter())[suffix] += 1
         elif suffix in LANGUAGES:
@@ -251,7 +261,11 @@ class _Folders:
     def surveys(self) -> tuple[FolderSurvey, ...]:
         return tuple(
             FolderSurvey(
-                name, self.docs.get(name, Counter()), self.sources.get(name, Counter()), files
+                name,
+                self.docs.get(name, Counter()),
+                self.sources.get(name, Counter()),
+                files,
+                package=name in self.packages,
             )
             for name, files in self.files.items()
         )
@@ -317,7 +331,7 @@ class _Counter:
                 part.lower() for part in folders_under
             ):
                 suffix = ""  # a document among a folder's tests is a fixture (no README)
-            self.folders.count(top, suffix)
+            self.folders.count(top, suffix, rest)  # `rest`: a file right under `top`
             if suffix in DOC_EXTENSIONS:
                 pages = self.pages.setdefault(top, [])
                 if len(pages) < LISTED_PAGES:

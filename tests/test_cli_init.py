@@ -1455,6 +1455,31 @@ def test_r_markdown_and_quarto_pages_are_documentation(capsys, make_project):
     assert [hit["source"] for hit in hits][:1] == ["R/group-by.R"]
 
 
+def test_a_small_package_beside_its_readme_and_changelog_is_code(capsys, make_project):
+    # tracing's `tracing-serde/`: Cargo.toml, README.md, CHANGELOG.md and one `.rs` file;
+    # its documents outvoted its source, and `as_serde` was in no scope but `all`.
+    root = make_project(
+        {
+            "tracing-core/Cargo.toml": "[package]\nname = 'core'\n",
+            **{f"tracing-core/src/part{n}.rs": f"pub fn part{n}() {{}}\n" for n in range(4)},
+            "tracing-serde/Cargo.toml": "[package]\nname = 'serde'\n",
+            "tracing-serde/README.md": "# tracing-serde\n\nSerialize spans.\n",
+            "tracing-serde/CHANGELOG.md": "# Changes\n\n## 0.2\n\nFirst.\n",
+            "tracing-serde/src/lib.rs": "pub trait AsSerde { fn as_serde(&self); }\n",
+            # A docs site's package.json makes no package of its pages.
+            "docs/package.json": "{}\n",
+            "docs/site.config.js": "export default {}\n",
+            **{f"docs/page{n}.md": f"# Page {n}\n\nText.\n" for n in range(3)},
+        }
+    )
+    init(capsys, root)
+    code = scopes_of((root / ".tierscope.yaml").read_text())["code"]
+    assert "tracing-serde/" in code.grep_paths, code
+    assert "docs/" not in code.grep_paths
+    hits, _ = query(capsys, root, "as_serde", "--scope", "code")
+    assert hits[0]["source"] == "tracing-serde/src/lib.rs"
+
+
 def test_livebook_notebooks_cursor_rules_and_cheatsheets_are_markdown(capsys, make_project):
     # Elixir's Livebook notebooks (`.livemd`), ExDoc's cheatsheets (`.cheatmd`) and Cursor's
     # rules (`.mdc`) are markdown with code cells or front matter: they were in no docs
