@@ -2994,3 +2994,24 @@ def test_a_licence_header_neither_ranks_a_file_nor_is_served(make_project, engin
     outcome = search(root, "the right kind of option")
     assert sources(outcome)[0] == "docs/options.ts"
     assert "Permission" not in outcome.hits[-1].content
+
+
+def test_an_interface_ranks_below_the_code_doing_what_it_declares(make_project, engine):
+    # Composer: OperationInterface.php, its doc comments naming what each operation does,
+    # came first for how a problem is explained, above Problem.php, which explains it.
+    root = make_project(
+        {
+            "docs/OperationInterface.php": "<?php\ninterface OperationInterface\n{\n"
+            "    /** Shows a human readable explanation of the problem. */\n"
+            "    public function show(): string;\n"
+            "    /** The readable reason. */\n    public function reason(): string;\n}\n",
+            "docs/Problem.php": "<?php\nclass Problem\n{\n"
+            "    public function getPrettyString(): string\n    {\n"
+            "        // the human readable explanation of the problem: why its rules conflict\n"
+            + "".join(f"        $text{n} = $this->rules[{n}]->describe();\n" for n in range(40))
+            + "        return $text0;\n    }\n}\n",
+        }
+    )
+
+    outcome = search(root, "where is the human readable explanation of a problem built")
+    assert sources(outcome)[0] == "docs/Problem.php"

@@ -13,12 +13,15 @@ from itertools import islice
 
 from . import bm25
 from .bm25 import Scorer
+from .declaration_files import declares_only
 from .file_roles import (
     AS_IS,
     DATED_POST,
+    DECLARATIONS,
     TEST_FILE_WEIGHT,
     Role,
     asks_about_tests,
+    asks_about_types,
     is_test_file,
     role_weigher,
     weighted,
@@ -178,6 +181,7 @@ def rerank_by_structure(
     head = list(islice(ranked, depth))
     compounds = looked_up.intersection(term.key for term in matcher.terms if term.compound)
     tests_count_less = not asks_about_tests(asking)
+    declarations_count_less = not asks_about_types(asking)
     if compounds:
         read_first = {entry.path for entry in head}
         role_of = role_weigher(asking, names_an_identifier(matcher.terms), candidates.frequencies)
@@ -241,6 +245,8 @@ def rerank_by_structure(
             role = written_by_a_tool  # told by its first or last lines, read only now
         elif role is DATED_POST and named_by_title(found.lines, found.line_terms, scorer.weights):
             role = AS_IS
+        elif role is AS_IS and declarations_count_less and declares_only(entry.path, found.lines):
+            role = DECLARATIONS  # an interface, constants alone: told by its text, read now
         elif role is AS_IS:
             pointing = pointing_elsewhere(
                 entry.path, found.lines, found.line_terms, compounds_asked

@@ -305,6 +305,11 @@ def without_the_subject(query_keys: Iterable[str], files: Mapping[str, Iterable[
     return keys
 
 
+def asks_about_types(keys: Iterable[str]) -> bool:
+    """Whether the query's keys ask about types (then declarations rank as any file)."""
+    return DECLARATIONS_WEIGHT == 1 or bool(_ASKS_ABOUT_TYPES.intersection(keys))
+
+
 def asks_about_tests(query_keys: Iterable[str]) -> bool:
     """Whether a query's keys ask about tests (then tests rank as any code does)."""
     return bool(_ASKS_ABOUT_TESTS.intersection(query_keys))
