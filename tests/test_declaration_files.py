@@ -62,4 +62,5 @@ def test_code_with_bodies_or_fields_does_not():
     assert not declares_only("src/Problem.php", CODE.splitlines())
     fields = "package a;\n\npublic class Point {\n  private int x;\n}\n"
     assert not declares_only("src/Point.java", fields.splitlines())
-    assert not declares_only("src/Listener.ts", "export interface L {\n  x(): void;\n}\n".splitlines())
+    typescript = "export interface L {\n  x(): void;\n}\n"
+    assert not declares_only("src/Listener.ts", typescript.splitlines())

@@ -34,14 +34,18 @@ def declares_only(path: str, lines: Sequence[str]) -> bool:
         return False
     kinds: set[str] = set()
     members = 0
-    in_signature = False
+    in_signature = after_header = False
     for line in lines:
         if not line.strip() or _COMMENT.match(line) or _PREAMBLE.match(line):
             continue
         header = _TYPE_HEADER.match(line)
+        opens = "{" in line and not after_header
+        after_header = bool(header)
         if header:
             kinds.add(header.group(1))
         elif _BRACES.match(line):
+            if opens:
+                return False  # a body opens (PHP's brace under the signature)
             continue
         elif _CONSTANT.match(line):
             members += 1
