@@ -19,7 +19,7 @@ _BRACES = re.compile(r"\s*[{}]\s*;?\s*$")
 _TYPE_HEADER = re.compile(
     r"\s*(?:(?:public|final|abstract)\s+)*(interface|class)\s+\w+[^({;=]*\{?\s*$"
 )
-# A signature without a body (on one line or ending one), a constant, an enum's case.
+# A signature without a body (on one line, or ending one over several), a constant.
 _SIGNATURE_END = re.compile(r".*\)\s*(?::\s*[?\w\\|<>\[\], ]+)?\s*(?:throws\s+[\w., ]+)?;\s*$")
 _SIGNATURE_PART = re.compile(r"\s*(?:[\w\\?$&.<>\[\], =']+,?|\S.*\(\s*)$")
 _CONSTANT = re.compile(
