@@ -4623,3 +4623,16 @@ def test_an_admonitions_body_is_prose_whose_sentences_a_passage_ends_on():
     cut = snippet(HOOKS_RST, "docs/hooks.rst", "post write hooks black formatter", max_chars=1200)
     prose = cut.text.split("[lines")[0].rstrip()
     assert prose.endswith((".", "::")), cut.text
+
+
+def test_joining_fragments_never_cuts_one_short():
+    # A fragment inside the one before it (a lead overlapping its passage) is joined into
+    # it, not made its end.
+    from tierscope.ranking.sections import _gaps_filled
+
+    def size(span: Span) -> int:
+        return 10 * (span.end - span.start)
+
+    assert _gaps_filled([Span(0, 10), Span(2, 5)], 500, size) == [Span(0, 10)]
+    assert _gaps_filled([Span(0, 3), Span(5, 8)], 500, size) == [Span(0, 8)]
+    assert _gaps_filled([Span(0, 3), Span(30, 33)], 100, size) == [Span(0, 3), Span(30, 33)]

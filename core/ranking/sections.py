@@ -282,7 +282,7 @@ def _gaps_filled(fragments: list[Span], max_chars: int, size: Callable[[Span], i
         if cost > room + MARKER_CHARS:
             break
         room -= cost - MARKER_CHARS
-        joined[at : at + 2] = [Span(joined[at].start, joined[at + 1].end)]
+        joined[at : at + 2] = [Span(joined[at].start, max(joined[at].end, joined[at + 1].end))]
     return joined
 
 
