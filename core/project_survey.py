@@ -109,13 +109,13 @@ GITHUB_GUIDES = tuple(f".github/CONTRIBUTING{ext}" for ext in (".md", ".rst", ".
 NESTED_DOCS_DEPTH = 2
 # Where Loa installs itself: its skills, scripts, adapters, protocols.
 FRAMEWORK_FOLDER = ".claude"
-# A survey reads names, never contents; these only bound a very large tree.
 # A folder with one of these at its top is a package: its source is code, however few its
 # files beside its README and changelog (tracing's `tracing-serde/`: one `.rs` file).
 PACKAGE_MANIFESTS = frozenset(
     {"Cargo.toml", "package.json", "pyproject.toml", "setup.py", "go.mod", "composer.json",
      "pom.xml", "build.gradle", "build.gradle.kts", "mix.exs", "Package.swift", "dune-project"}
 )  # fmt: skip
+# A survey reads names, never contents; these only bound a very large tree.
 MAX_FILES = 50_000
 MAX_SECONDS = 5.0
 

@@ -71,7 +71,7 @@ def _header_only(lines: list[str], definition: int, end: int) -> bool:
     depth = 0
     for number in range(definition, end):
         code = lines[number].rstrip().removesuffix("{")
-        depth += sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
+        depth += _bracket_balance(code)
         if depth <= 0 and number < end - 1:
             return False
     return True
@@ -105,7 +105,12 @@ def _header_end(lines: list[str], definition: int) -> int | None:
     depth = 0
     for number in range(definition, min(len(lines), definition + LEAD_MAX_LINES)):
         code = lines[number].rstrip()
-        depth += sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
+        depth += _bracket_balance(code)
         if depth <= 0 and code.endswith(":"):
             return number
     return None
+
+
+def _bracket_balance(code: str) -> int:
+    """The brackets a line opens less those it closes."""
+    return sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")

@@ -341,7 +341,7 @@ def role_weigher(
     translations = TRANSLATION_WEIGHT < 1 and all(key.isascii() for key in keys)
     examples = EXAMPLE_WEIGHT < 1 and not _ASKS_FOR_EXAMPLES.intersection(keys)
     completion = COMPLETION_WEIGHT < 1 and not _ASKS_ABOUT_COMPLETION.intersection(keys)
-    declarations = DECLARATIONS_WEIGHT < 1 and not _ASKS_ABOUT_TYPES.intersection(keys)
+    declarations = not asks_about_types(keys)
     paperwork = PAPERWORK_WEIGHT < 1 and not _ASKS_ABOUT_PAPERWORK.intersection(keys)
     versions = VERSIONED_WEIGHT < 1 and not (
         _ASKS_ABOUT_VERSIONS.intersection(keys)

@@ -76,7 +76,6 @@ def _grant_end(lines: list[str], start: int, end: int) -> int:
         number
         for number in range(start, end)
         if _NAMES_A_LICENCE.search(lines[number]) or _GRANT_WORDS.search(lines[number])
-        or _GRANTS_ALONE.search(lines[number])
     )  # fmt: skip
     number = last + 1
     while number < end and _WORDS.search(lines[number]):

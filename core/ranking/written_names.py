@@ -22,8 +22,10 @@ def written_as_code(text: str, found: re.Match[str]) -> bool:
     format or template key (`%(here)s`, `{here}`)."""
     start, end = found.span()
     before, after = text[max(0, start - 2) : start], text[end : end + 1]
-    return (before[-1:] == "`" and after == "`") or (
-        (before == "%(" and after == ")") or (before[-1:] == "{" and after == "}")
+    return (
+        (before[-1:] == "`" and after == "`")
+        or (before == "%(" and after == ")")
+        or (before[-1:] == "{" and after == "}")
     )
 
 
