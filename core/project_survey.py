@@ -42,6 +42,7 @@ DOC_EXTENSIONS = {
     ".asciidoc": "*.asciidoc",
     ".org": "*.org",  # Org mode: Emacs packages' manuals (Magit's docs/magit.org)
     ".rdoc": "*.rdoc",  # RDoc: Ruby projects' READMEs (Rails' activerecord/README.rdoc)
+    ".feature": "*.feature",  # Gherkin: Cucumber's features (RSpec's user documentation)
     ".txt": "*.txt",  # only inside a documentation folder (see is_documentation)
     ".ipynb": "*.ipynb",  # Jupyter notebooks: read as their cells' text (ranking/notebooks.py)
     # Manual pages (roff), only inside a documentation folder (`man/man1/fzf.1`): elsewhere

@@ -1523,3 +1523,31 @@ def test_init_suggests_the_term_index_for_a_large_project(capsys, project, monke
     code, out, _ = init(capsys, project)
     assert code == 0
     assert "files: `tierscope index` lets each query read only the files changed" in out
+
+
+def test_gherkin_features_are_documentation(capsys, make_project):
+    # rspec-core's user documentation is 76 Cucumber `.feature` files in features/, beside
+    # their step definitions in Ruby: init put features/ in the code scope for its `.rb`
+    # files and left the features in no scope but `all`.
+    feature = (
+        "Feature: `{name}` hooks\n\n  `{name}` hooks run {when} each example.\n\n"
+        '  Scenario: use a `{name}` hook\n    Given a file named "spec.rb" with:\n'
+        '      """ruby\n      {name}(:example) {{ puts 1 }}\n      """\n'
+        '    When I run `rspec spec.rb`\n    Then the output should contain "1"\n'
+    )
+    root = make_project(
+        {
+            "features/hooks/before.feature": feature.format(name="before", when="before"),
+            "features/hooks/after.feature": feature.format(name="after", when="after"),
+            "features/hooks/around.feature": feature.format(name="around", when="around"),
+            "features/step_definitions/steps.rb": 'Given "a file" do\nend\n',
+            "lib/hooks.rb": "module Hooks\n  def before(*args)\n  end\nend\n",
+        }
+    )
+    init(capsys, root)
+    docs = scopes_of((root / ".tierscope.yaml").read_text())["docs"]
+
+    assert "features/" in docs.grep_paths
+    assert "*.feature" in docs.include
+    hits, _ = query(capsys, root, "hooks that run around each example", "--scope", "docs")
+    assert [hit["source"] for hit in hits][:1] == ["features/hooks/around.feature"]
