@@ -1083,6 +1083,27 @@ def test_a_brace_on_its_own_line_opens_the_block_of_the_line_above():
     assert len(code_blocks(lines)) == 3  # the doc comment, the class, the method
 
 
+def test_a_brace_under_a_wrapped_parameter_list_opens_the_block_of_its_signature():
+    # curl wraps a C function's parameters under its open parenthesis: the body's brace
+    # sits under a line more indented than itself, and the block had started at the brace,
+    # the function's name left out of every snippet cut from it.
+    text = (
+        "static int pool_count(struct pool *p)\n{\n  return p->count;\n}\n\n"
+        "static bool pool_match_fully_connected(struct connection *conn,\n"
+        "                                       struct pool_match *m)\n{\n"
+        "  if(!conn_is_connected(conn))\n    return FALSE;\n  return TRUE;\n}\n\n"
+        "int main(void)\n{\n  int x = f(1,\n          2);\n  {\n    x++;\n  }\n  return x;\n}\n"
+    )
+    lines = text.split("\n")
+    starts = [span.start for span in code_blocks(lines)]
+    assert 7 not in starts  # the body's brace
+    assert 5 in starts  # its signature's first line
+    # A brace under a statement that ended (`2);`) opens a block of its own.
+    assert 17 in starts
+    cut = snippet(text, "src/pool.c", "conn_is_connected", max_chars=400)
+    assert cut.text.startswith("static bool pool_match_fully_connected("), cut.text
+
+
 def test_a_window_in_a_long_function_starts_where_its_statement_does():
     # The answer is on the body's first line; the line before it closes the signature.
     cut = snippet(SPREAD_SIGNATURE, "src/retry.py", "exponential jitter backoff", max_chars=300)

@@ -131,18 +131,38 @@ def code_blocks(lines: list[str], matching: list[int] | None = None) -> list[Spa
     return spans
 
 
+# How many lines of wrapped parameters a signature above a brace alone is looked through.
+SIGNATURE_REACH = 20
+
+
 def _braced_start(lines: list[str], start: int) -> int:
     """Where a block whose first line is a brace alone starts: the statement above it, as
     indented, that the brace opens the body of (PHP's, C#'s and Java's Allman style: `class
-    Router` or a signature, then `{`); `start` for any other block."""
+    Router` or a signature, then `{`; a signature whose parameters wrap under its open
+    parenthesis, as curl writes C, ends on a line more indented than the brace);
+    `start` for any other block."""
     if start == 0 or lines[start].strip() != "{":
         return start
-    above = lines[start - 1]
-    if not above.strip() or indentation(above) != indentation(lines[start]):
+    above, level = lines[start - 1], indentation(lines[start])
+    if not above.strip() or indentation(above) < level:
         return start
-    if above.rstrip().endswith((";", "{", "}")):
+    ending = above.rstrip()
+    if ending.endswith((";", "{", "}")):
         return start  # a statement ended above: the brace opens a block of its own
-    return statement_start(lines, start - 1, 0)
+    if indentation(above) == level:
+        return statement_start(lines, start - 1, 0)
+    if not ending.endswith(")"):
+        return start
+    # The signature's first line: the nearest above at the brace's level, with nothing
+    # but its wrapped parameters between.
+    for opened in range(start - 2, max(-1, start - 2 - SIGNATURE_REACH), -1):
+        line = lines[opened]
+        if not line.strip() or indentation(line) < level:
+            return start
+        if indentation(line) == level:
+            signature = "(" in line and not line.rstrip().endswith((";", "{", "}"))
+            return opened if signature else start
+    return start
 
 
 # How many lines up the first line of a decorator spread over lines is looked for.
