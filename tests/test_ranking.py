@@ -3806,6 +3806,32 @@ def test_a_class_and_its_member_named_show_the_member(query):
     assert "public static JsonElement parseString(String json)" in cut.text, cut.text
 
 
+def test_a_member_defined_in_several_classes_is_shown_from_the_class_named():
+    # Celery's schedules.py defines `remaining_estimate` in `crontab` and in `solar`:
+    # "crontab remaining estimate" served solar's, whose docstring held more of the
+    # query's other words, the class named weighing nothing once its member was found.
+    text = (
+        "class crontab(BaseSchedule):\n"
+        '    """Crontab schedule."""\n\n'
+        "    def remaining_estimate(\n"
+        "            self, last_run_at: datetime, ffwd: type = ffwd) -> timedelta:\n"
+        '        """Estimate of next run time."""\n'
+        "        return remaining(*self.remaining_delta(last_run_at, ffwd=ffwd))\n\n\n"
+        + "".join(f"def helper{n}():\n    return {n}\n\n\n" for n in range(20))
+        + "class solar(BaseSchedule):\n"
+        '    """Solar event."""\n\n'
+        "    def remaining_estimate(self, last_run_at: datetime) -> timedelta:\n"
+        '        """Return estimate of next time to run: the estimate of when the\n'
+        "        periodic task should run next, or the time of the next check.\n"
+        '        """\n'
+        "        return self.cal.next_event(last_run_at) - self.now()\n"
+    )
+    cut = snippet(text, "celery/schedules.py", "crontab remaining estimate", max_chars=400)
+    assert "ffwd: type = ffwd" in cut.text, cut.text
+    cut = snippet(text, "celery/schedules.py", "solar remaining estimate", max_chars=400)
+    assert "self.cal.next_event" in cut.text, cut.text
+
+
 KOTLIN_DELAY = (
     "".join(f"internal fun helper{n}(value: Long): Long = value + {n}\n\n" for n in range(10))
     + "/**\n * Delays coroutine for at least the given time without blocking a thread.\n */\n"

@@ -56,9 +56,12 @@ def named_definitions(
             held = {i: keys for i, keys in held.items() if indentation(lines[i]) == shallowest}
         found = held or found
     elif not dotted:
-        # `JsonParser parseString`: the member of a class also named (as the dotted form);
-        # `evolve`: the module's function, not a class's method of that name.
-        held = {i: keys for i, keys in found.items() if holder_of(lines, i) in matcher.names}
+        # `JsonParser parseString`: the member of a class also named (as the dotted form),
+        # or named in a plain word (`crontab remaining estimate`: of the `remaining_estimate`
+        # Celery's `crontab` and `solar` both define, crontab's); `evolve`: the module's
+        # function, not a class's method of that name.
+        named = {*matcher.names, *(term.word for term in plain_words(matcher.terms))}
+        held = {i: keys for i, keys in found.items() if holder_of(lines, i) in named}
         found = held or {i: keys for i, keys in found.items() if not holder_of(lines, i)} or found
     if len(found) > 1:  # of overloads, the one doing the work, not one passing its call on
         found = _without_passing_on(lines, found)
