@@ -579,6 +579,9 @@ def test_test_files_are_told_by_their_folder_or_their_name():
         # React Router names its tests `name-test.ts` (`integration/route-collisions-test.ts`).
         "integration/route-collisions-test.ts", "packages/router/flat-routes-test.tsx",
         "lib/parse-spec.js",
+        # RSpec's and Cucumber's helpers, beside the specs and features they serve.
+        "spec/support/config_options_helper.rb", "features/support/env.rb",
+        "features/step_definitions/additional_cli_steps.rb",
     ]  # fmt: skip
     others = [
         "src/budget.py", "src/latest.py", "src/contest.py", "src/testing.py", "docs/testing.md",
@@ -589,6 +592,7 @@ def test_test_files_are_told_by_their_folder_or_their_name():
         "src/testdirs.c", "runtime/contest_plugin.vim", "src/__tests_data.ts",
         "src/latest-data/load.py", "src/test-database/schema.py", "src/latest_tests.tsx",
         "src/contest.ts", "src/latest-helpers/date.js", "src/latest.ts", "src/a-latest.ts",
+        "lib/support/helpers.rb", "app/features/billing.rb", "lib/spec/support.rb",
     ]  # fmt: skip
     assert [path for path in tests if not is_test_file(path)] == []
     assert [path for path in others if is_test_file(path)] == []

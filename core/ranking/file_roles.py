@@ -120,10 +120,12 @@ _VERSION_NAMED = re.compile(r"v\d+(?:\.\d+)*")
 # (Vitest's and tsd's type tests, `*.test-d.ts`; Deno's `*_test.ts`; React Router's
 # `*-test.ts`), Java, Kotlin, PHP,
 # C#, Swift, Perl (`*.t`), Vim script (`test_*.vim`)). Not a `spec/` folder: many projects
-# keep their specifications there (RSpec's tests are `*_spec.rb` wherever they are).
+# keep their specifications there (RSpec's tests are `*_spec.rb` wherever they are); but
+# its `spec/support/` holds their helpers, as Cucumber's `features/support/` and
+# `features/step_definitions/` hold the features'.
 _TEST_PATH = re.compile(
     r"(?:^|/)(?:tests?|Tests|__tests(?:_\w+)?__|test[-_]?data|testdir|testsuite|fixtures"
-    r"|testFixtures|x?t"
+    r"|testFixtures|x?t|spec/support|features/(?:support|step_definitions)"
     r"|test[-_]?utils?|test[-_]support|test[-_]?helpers?"
     r"|[a-z][a-z0-9]*Test)/"
     r"|(?:^|/)(?:test_[^/]*\.(?:py|vim)|[^/]*_tests?\.py|tests?\.py|conftest\.py"
