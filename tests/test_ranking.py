@@ -124,6 +124,18 @@ def test_let_me_frames_a_question():
     assert "let" in keys("let statement shadowing")  # Rust's `let` is a term
 
 
+def test_how_do_i_make_frames_a_question():
+    # Lip Gloss's "How do I make a piece of styled text clickable to open a URL?": `make`
+    # found every Go `make([]string, n)`, and put join.go and align.go above set.go.
+    assert keys("How do I make a piece of styled text clickable") == [
+        "piec", "style", "text", "clickabl",
+    ]  # fmt: skip
+    assert keys("is there a way to make git ignore my local edits") == [
+        "way", "git", "ignor", "local", "edit",
+    ]  # fmt: skip
+    assert "make" in keys("make targets for the docs")  # a Makefile's is a term
+    assert "make" in keys("make builtin slices")
+
 def test_versus_is_no_term():
     # zod's "prefault vs default": `vs` found "VSCode" split in two, and every comparison.
     assert keys("prefault vs default") == ["prefault", "default"]

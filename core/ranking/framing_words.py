@@ -14,7 +14,12 @@ import re
 # is a verb ("I'd like to run a callback"); measured with `tierscope eval` on 90 sets, 9
 # questions' answers ranked higher and 2 lower, 2 passages lost where the passage says it.
 # First in the query, it is SQL's `LIKE`.
-_FRAMING_PAIRS = frozenset({("doing", "wrong")})
+# And `make` after the one doing it ("how do I make a piece of styled text clickable", "a
+# way to make git ignore my edits"): Go's `make(` builtin and a Makefile's `make docs`
+# are terms.
+_FRAMING_PAIRS = frozenset(
+    {("doing", "wrong"), *((doer, "make") for doer in ("i", "we", "you", "to"))}
+)
 # `let` before the one it lets: "let me", "lets us".
 _LETS_SOMEONE = re.compile(r"lets?[ \t]+(?:me|us|you|them)\b", re.IGNORECASE)
 
