@@ -1522,15 +1522,23 @@ def test_a_sphinx_page_that_only_pulls_in_the_api_reference_weighs_less(make_pro
             },
             "docs/middleware/proxy_fix.rst": ".. automodule:: werkzeug.middleware.proxy_fix\n",
             "docs/changes.rst": "Changes\n=======\n\n.. include:: ../proxy_fix_changes.rst\n",
+            # Celery's 135 pages of docs/reference/ open on a local table of contents.
+            "docs/reference/werkzeug.proxy_fix.rst": "=========================\n"
+            " ``werkzeug.proxy_fix``\n=========================\n\n"
+            ".. contents::\n    :local:\n.. currentmodule:: werkzeug.proxy_fix\n\n"
+            ".. automodule:: werkzeug.proxy_fix\n    :members:\n    :undoc-members:\n",
             "docs/deploying/proxy_fix.rst": "Tell Werkzeug it is behind a proxy\n"
             "==================================\n\n"
             + "A reverse proxy forwards the request and sets headers.\n" * 80
             + "Wrap the app in the proxy fix middleware: ``ProxyFix(app, x_for=1)``.\n" * 3,
         }
     )
-    found = sources(search(root, "proxy fix middleware"))
+    outcome = search(root, "proxy fix middleware")
+    found = sources(outcome)
     assert found[0] == "docs/deploying/proxy_fix.rst"
     assert found.index("docs/middleware/proxy_fix.rst") > 0
+    labels = {hit.source: dict(hit.terms) for hit in outcome.hits}
+    assert TABLE_OF_CONTENTS_LABEL in labels["docs/reference/werkzeug.proxy_fix.rst"]
 
 
 def test_a_sphinx_table_of_contents_weighs_less(make_project, engine):

@@ -174,7 +174,9 @@ _PULLS_IN = re.compile(
     r":::[ \t]+[\w.]+[ \t]*$"
     r"|\.\.[ \t]+(?:auto\w+|include|literalinclude)::[ \t]*\S+"
 )
-_NAMES_ONLY = re.compile(r"\.\.[ \t]+(?:(?:current)?module::|_[^:]+:[ \t]*$)")
+# A directive that names a module or a label, or writes the page's own table of contents
+# (`.. contents::`, atop Celery's 135 autodoc pages of docs/reference/).
+_NAMES_ONLY = re.compile(r"\.\.[ \t]+(?:(?:current)?module::|contents::|_[^:]+:[ \t]*$)")
 # A reStructuredText title's underline or overline (`=======`).
 _ADORNMENT = re.compile(r"([=\-~^\"'*+#`:.])\1{2,}[ \t]*$")
 _STUB_MAX_LINES = 40
