@@ -136,6 +136,7 @@ def test_how_do_i_make_frames_a_question():
     assert "make" in keys("make targets for the docs")  # a Makefile's is a term
     assert "make" in keys("make builtin slices")
 
+
 def test_versus_is_no_term():
     # zod's "prefault vs default": `vs` found "VSCode" split in two, and every comparison.
     assert keys("prefault vs default") == ["prefault", "default"]
@@ -3222,6 +3223,45 @@ def test_a_code_passage_inside_a_long_function_is_led_by_its_signature():
     )
     cut = snippet(wrapped, "src/hmr.ts", "importer accepts update boundaries", max_chars=400)
     assert cut.text.startswith("function propagateUpdate(\n[lines 2-"), cut.text
+
+
+def test_a_passage_in_a_class_is_led_by_the_first_sentence_of_the_comment_above_it():
+    # RuboCop's todo_audit.rb: "where is the code that finds stale exclusions in the
+    # generated todo file" served `class TodoAudit` over a method; the comment above the
+    # class ("Audits `.rubocop_todo.yml` for `Exclude` entries that are no longer needed")
+    # says what it is for, as a Python class's docstring does under it.
+    methods = "".join(f"    def step_{n}\n      @slot_{n} = {n}\n    end\n\n" for n in range(20))
+    ruby = (
+        "module RuboCop\n"
+        "  # Audits the todo file for exclusions that are no longer\n"
+        "  # needed: files a cop would not flag anymore. Used by the\n"
+        "  # `--report-unused-todo-entries` option.\n"
+        "  # @api private\n"
+        "  class TodoAudit\n"
+        + methods
+        + "    def stale(entry)\n      entry.files.reject { |file| flagged?(file) }\n    end\n"
+        "  end\nend\n"
+    )
+    cut = snippet(ruby, "lib/todo_audit.rb", "stale entry files flagged", max_chars=400)
+    shown = cut.text.splitlines()
+    assert shown[0] == "  # Audits the todo file for exclusions that are no longer", cut.text
+    assert "  class TodoAudit" in shown[:5], cut.text
+    assert "      entry.files.reject { |file| flagged?(file) }" in shown
+    # Serilog's Logger.cs: a C# class's `/// <summary>`, led into from its first words.
+    fields = "".join(f"    readonly object _field{n};\n" for n in range(25))
+    csharp = (
+        "namespace Acme;\n\n"
+        "/// <summary>\n"
+        "/// The core pipeline. A pipeline must be disposed to flush any\n"
+        "/// events buffered within it.\n"
+        "/// </summary>\n"
+        "public sealed class Pipeline : IDisposable\n{\n"
+        + fields
+        + "    public void Dispose()\n    {\n        _dispose?.Invoke();\n    }\n}\n"
+    )
+    cut = snippet(csharp, "src/Pipeline.cs", "dispose pipeline", max_chars=300)
+    assert "/// The core pipeline. A pipeline must be disposed to flush any" in cut.text, cut.text
+    assert "    public void Dispose()" in cut.text, cut.text
 
 
 def test_a_methods_passage_is_led_by_its_class_and_the_first_line_of_its_docstring():

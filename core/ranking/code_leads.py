@@ -1,6 +1,7 @@
 """What leads a passage of code (passage_ends.py): the definition it is inside, or for a
 method its class, said by its line and the first words of the docstring under it (Python's
-convention: `class Resize(Event):`, then "Sent when the app or widget has been resized.").
+convention: `class Resize(Event):`, then "Sent when the app or widget has been resized.")
+or the first sentence of the comment above it (C#'s `/// <summary>`, Ruby's YARD, Javadoc).
 A window deep in a class's body does not say which class it is in, nor what it is for.
 Only for code files, so imported only when one is cut."""
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .code_blocks import indentation, without_cut_header
+from .code_blocks import COMMENT_MARKERS, indentation, lead_in_start, without_cut_header
 from .code_definitions import defines_a_name, enclosing_definition, opens_a_definition
 from .fenced_blocks import trimmed_span
 from .spans import Span
@@ -18,19 +19,62 @@ from .spans import Span
 _DOCSTRING_OPENING = re.compile(r"[ \t]*[rRuU]?(?:\"\"\"|''')")
 # The most lines a lead takes: a header wrapped over lines and the docstring's first words.
 LEAD_MAX_LINES = 6
+# A comment's markers and its doc tags (`/// <summary>`, ` * `, `#`); a sentence's end.
+_COMMENT_MARKUP = re.compile(r"^(?:///?|/\*\*?|\*/?|#+|--|;;)|</?summary>")
+_SENTENCE_END = re.compile(r"[.!?:](?:\s|$)")
+# A doc tag opening a comment's line: YARD's and Javadoc's `@param`, C#'s `<param>`.
+_TAGS = ("@", "<param", "<returns", "<remarks", "<typeparam", "<exception")
 
 
-def code_lead(lines: list[str], start: int) -> list[Span]:
-    """The lines that lead a passage of code starting on line `start`: none at a
-    definition at the margin (it says what it is: a definition, its comment or decorator);
+def code_lead(lines: list[str], start: int, comments: bool = True) -> list[Span]:
+    """The lines that lead a passage of code starting on line `start`, in file order:
     inside a definition, or opening one inside another (a method: its class), that
-    definition's lead, up to the passage."""
+    definition's lead, up to the passage; with `comments`, the first sentence of the
+    comment above that definition (doc_comment_head: RuboCop's cops and Serilog's classes
+    say there what they are for, as a Python class's docstring does under its line), and
+    of the one above a definition the passage opens on."""
+    heads: list[Span] = []
+    if comments and defines_a_name(lines, start):
+        heads = _heads(lines, start)
     if opens_a_definition(lines, start) and not indentation(lines[start]):
-        return []
+        return heads
     line = enclosing_definition(lines, start)
     if line is None:
-        return []
-    return [Span(line, min(definition_lead(lines, line).end, start))]
+        return heads
+    lead = Span(line, min(definition_lead(lines, line).end, start))
+    return [*(_heads(lines, line) if comments else []), lead, *heads]
+
+
+def _heads(lines: list[str], definition: int) -> list[Span]:
+    head = doc_comment_head(lines, definition)
+    return [] if head is None else [head]
+
+
+def doc_comment_head(lines: list[str], definition: int) -> Span | None:
+    """The first sentence of the comment right above the definition on line `definition`
+    (C#'s `/// <summary>`, Javadoc, a YARD or rustdoc comment), LEAD_MAX_LINES lines at
+    most, from its first line of description: not a tag (`@api private`, `@param`), a
+    marker alone (`/**`) nor a blank line of it. None when there is no comment (decorators
+    and attributes are none) or no description in it. Python's docstring comes under its
+    header instead (definition_lead)."""
+    first = lead_in_start(lines, definition, indentation(lines[definition]))
+    described = None
+    for number in range(first, definition):
+        text = lines[number].strip()
+        if not text.startswith(COMMENT_MARKERS):
+            continue
+        words = _COMMENT_MARKUP.sub("", text).strip()
+        if words.startswith(_TAGS):
+            if described is not None:
+                return Span(described, number)
+            continue
+        if described is None and any(c.isalpha() for c in words):
+            described = number
+        if described is not None and (
+            _SENTENCE_END.search(words) or number + 1 - described >= LEAD_MAX_LINES
+        ):
+            return Span(described, number + 1)
+    return None if described is None else Span(described, definition)
 
 
 def without_repeats_at_its_end(

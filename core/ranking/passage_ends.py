@@ -330,13 +330,14 @@ class PassageEnds:
                 joined.append(span)
         return joined
 
-    def context_of(self, start: int) -> list[Span]:
+    def context_of(self, start: int, comments: bool = True) -> list[Span]:
         """The lines that say what a passage starting on line `start` is inside, in file
-        order (with_context shows them, while the cap leaves room)."""
+        order (with_context shows them, while the cap leaves room); in code, without the
+        comments above definitions unless `comments`."""
         if self.kind == "code":
             from .code_leads import code_lead
 
-            return code_lead(self.lines, start)
+            return code_lead(self.lines, start, comments)
         context = self.sections.leading(start)
         first = self._table_above(start)
         if first is not None:

@@ -295,7 +295,7 @@ def _with_room_for_its_lead(
     deep in a method's body filled the cap and was served without the method's line.
     One that starts at a definition asked for, or right under the line it is led by,
     keeps its start (Phoenix's `def json(conn, data) do`)."""
-    leads = ends.context_of(chosen.start)
+    leads = ends.context_of(chosen.start, comments=False)
     if not leads:
         return chosen
     lead = leads[0]
