@@ -1570,6 +1570,31 @@ def test_a_sphinx_table_of_contents_weighs_less(make_project, engine):
     assert TABLE_OF_CONTENTS_LABEL in labels["docs/index.txt"]
 
 
+def test_a_docc_topics_page_weighs_less(make_project, engine):
+    # Swift Argument Parser's Documentation.docc/Extensions/CommandConfiguration.md is a
+    # title and a `## Topics` list of symbol links (``- ``aliases`` ``): it named
+    # "subcommand aliases" and came before the article that tells how to declare them.
+    root = make_project(
+        {
+            **{
+                f"docs/Docs.docc/Articles/Page{n}.md": f"# Page {n}\n\n"
+                + "Commands run, or not.\n" * 60
+                for n in range(30)
+            },
+            "docs/Docs.docc/Extensions/Configuration.md": "# ``Tool/Configuration``\n\n"
+            "## Topics\n\n### Declaring Subcommands\n\n- ``subcommands``\n"
+            "- ``defaultSubcommand``\n- ``aliases``\n\n### Related\n\n- <doc:Subcommands>\n",
+            "docs/Docs.docc/Articles/Subcommands.md": "# Defining Subcommands\n\n"
+            + "A command can hold other commands, each a subcommand of it.\n" * 40
+            + "Give a subcommand aliases: other names it is called by, in its configuration.\n",
+        }
+    )
+    outcome = search(root, "subcommand aliases")
+    assert sources(outcome)[0] == "docs/Docs.docc/Articles/Subcommands.md"
+    labels = {hit.source: dict(hit.terms) for hit in outcome.hits}
+    assert TABLE_OF_CONTENTS_LABEL in labels["docs/Docs.docc/Extensions/Configuration.md"]
+
+
 def test_machine_data_is_left_out_unless_asked_for(make_project, engine):
     root = make_project(
         {

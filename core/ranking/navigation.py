@@ -23,7 +23,11 @@ NAVIGATION_SHARE = 0.5
 # reStructuredText's: a list item that is a cross-reference alone (`* :doc:`Writing
 # commands <howto/custom-management-commands>``), and Sphinx's table of contents directive,
 # whose indented lines list pages.
-_ROLE_LINK_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)])[ \t]+:(?:doc|ref|any):`[^`]+`_{0,2}[.,;]?$")
+# And DocC's (Swift's documentation): a symbol link alone (``- ``aliases`` ``) or an
+# article's (`- <doc:Subcommands>`), the lists of a `## Topics` section.
+_ROLE_LINK_ITEM = re.compile(
+    r"(?:[-*+]|\d{1,9}[.)])[ \t]+(?::(?:doc|ref|any):`[^`]+`_{0,2}[.,;]?|``[^`]+``|<doc:[^>\s]+>)$"
+)
 _TOCTREE = re.compile(r"\.\.[ \t]+toctree::")
 # A markdown link reference definition (`[read_line]: ../std/io/struct.Stdin.html`): the
 # Rust book ends each chapter with dozens, a URL's words matching a question's. A span
@@ -141,8 +145,8 @@ def imports_only(lines: list[str], line_terms: Mapping[int, Mapping[str, int]]) 
 def _link_lines(lines: list[str]) -> list[bool]:
     """Per line of a document, whether it only points elsewhere: a list item that is a
     link (markdown's `* [Install](#install)`, reStructuredText's `* :doc:`Install
-    <install>``), a link reference definition (over one line or two), a Sphinx
-    `.. toctree::` and the pages it lists."""
+    <install>``, DocC's ``- ``aliases`` ``), a link reference definition (over one line or
+    two), a Sphinx `.. toctree::` and the pages it lists."""
     marked = [
         (
             line.lstrip(" \t")[:1] in _LIST_MARKS
