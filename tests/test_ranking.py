@@ -137,6 +137,18 @@ def test_how_do_i_make_frames_a_question():
     assert "make" in keys("make builtin slices")
 
 
+def test_how_do_i_tell_and_for_example_frame_a_question():
+    # gorilla/mux's "how do I tell the router not to clean the path": `tell` found
+    # "UseEncodedPath tells the router..."; lazy.nvim's "..., for example a colorscheme":
+    # `example` put its example module first.
+    assert keys("how do I tell the router not to clean the path") == ["router", "clean", "path"]
+    assert keys("load a plugin lazily, for example a colorscheme") == [
+        "load", "plugin", "lazili", "colorschem",
+    ]  # fmt: skip
+    assert "exampl" in keys("an example of a custom loader")
+    assert "tell" in keys("tell command")
+
+
 def test_versus_is_no_term():
     # zod's "prefault vs default": `vs` found "VSCode" split in two, and every comparison.
     assert keys("prefault vs default") == ["prefault", "default"]

@@ -14,11 +14,17 @@ import re
 # is a verb ("I'd like to run a callback"); measured with `tierscope eval` on 90 sets, 9
 # questions' answers ranked higher and 2 lower, 2 passages lost where the passage says it.
 # First in the query, it is SQL's `LIKE`.
-# And `make` after the one doing it ("how do I make a piece of styled text clickable", "a
-# way to make git ignore my edits"): Go's `make(` builtin and a Makefile's `make docs`
-# are terms.
+# And `make` and `tell` after the one doing it ("how do I make a piece of styled text
+# clickable", "how do I tell the router not to clean the path"): Go's `make(` builtin, a
+# Makefile's `make docs` and gorilla/mux's "UseEncodedPath tells the router" are no
+# answer. And the `example` of "for example", which gives one (lazy.nvim's "for example"
+# put its config and example modules first; a question asking for examples says so).
 _FRAMING_PAIRS = frozenset(
-    {("doing", "wrong"), *((doer, "make") for doer in ("i", "we", "you", "to"))}
+    {
+        ("doing", "wrong"),
+        ("for", "example"),
+        *((doer, verb) for doer in ("i", "we", "you", "to") for verb in ("make", "tell")),
+    }
 )
 # `let` before the one it lets: "let me", "lets us".
 _LETS_SOMEONE = re.compile(r"lets?[ \t]+(?:me|us|you|them)\b", re.IGNORECASE)
