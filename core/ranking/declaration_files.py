@@ -1,8 +1,10 @@
-"""Source files that only declare, told by their text: a PHP or Java interface (method
-signatures without bodies) or a class of constants alone (Composer's `ScriptEvents.php`).
-Like a `.d.ts` or a `.pyi` file (file_roles.py), they name everything the code does, by
-name and in doc comments, and do none of it: Composer's `OperationInterface.php` came
-first for how a problem is explained, above `Problem.php`, which explains it.
+"""Source files that only declare, told by their text: a PHP interface (method signatures
+without bodies) or a class of constants alone (Composer's `ScriptEvents.php`). Like a
+`.d.ts` or a `.pyi` file (file_roles.py), they name everything the code does, by name and
+in doc comments, and do none of it: Composer's `OperationInterface.php` came first for how
+a problem is explained, above `Problem.php`, which explains it. Not a Java interface: its
+Javadoc is the API's documentation (Retrofit's `Call.java` explains what a call's timeout
+covers, and its implementations only repeat `@Override timeout()`).
 """
 
 from __future__ import annotations
@@ -11,25 +13,22 @@ import re
 from collections.abc import Sequence
 
 # The languages read so; a file's first lines this many at most.
-SUFFIXES = (".php", ".java")
+SUFFIXES = (".php",)
 MAX_LINES = 600
 _COMMENT = re.compile(r"\s*(?://|#|/\*|\*|\*/)")
-_PREAMBLE = re.compile(r"\s*(?:<\?php\b|namespace\s|use\s|package\s|import\s|declare\s*\(|@\w)")
+_PREAMBLE = re.compile(r"\s*(?:<\?php\b|namespace\s|use\s|declare\s*\(|@\w)")
 _BRACES = re.compile(r"\s*[{}]\s*;?\s*$")
 _TYPE_HEADER = re.compile(
     r"\s*(?:(?:public|final|abstract)\s+)*(interface|class)\s+\w+[^({;=]*\{?\s*$"
 )
 # A signature without a body (on one line, or ending one over several), a constant.
-_SIGNATURE_END = re.compile(r".*\)\s*(?::\s*[?\w\\|<>\[\], ]+)?\s*(?:throws\s+[\w., ]+)?;\s*$")
+_SIGNATURE_END = re.compile(r".*\)\s*(?::\s*[?\w\\|<>\[\], ]+)?\s*;\s*$")
 _SIGNATURE_PART = re.compile(r"\s*(?:[\w\\?$&.<>\[\], =']+,?|\S.*\(\s*)$")
-_CONSTANT = re.compile(
-    r"\s*(?:(?:public|protected|private|static|final)\s+)*"
-    r"(?:const\s+\w+|[\w<>\[\]]+\s+[A-Z][A-Z0-9_]*)\s*=[^;]*;\s*$"
-)
+_CONSTANT = re.compile(r"\s*(?:(?:public|protected|private|final)\s+)*const\s+\w+\s*=[^;]*;\s*$")
 
 
 def declares_only(path: str, lines: Sequence[str]) -> bool:
-    """Whether a PHP or Java file is an interface or a class of constants alone."""
+    """Whether a PHP file is an interface or a class of constants alone."""
     if not path.endswith(SUFFIXES) or len(lines) > MAX_LINES:
         return False
     kinds: set[str] = set()
