@@ -1378,10 +1378,23 @@ def test_a_doc_comment_a_blank_line_above_a_definition_is_its_lead_in():
 
 @pytest.mark.parametrize("max_chars", [1000, 1200, 1400])
 def test_code_context_never_reaches_back_into_the_block_above(max_chars):
-    # The room left after the definition is no reason to show the end of the one before.
-    cut = snippet(EXPRESS_STYLE, "lib/response.js", "set cookie value options", max_chars)
+    # The room left after the definition is no reason to show the end of the one before,
+    # in a module longer than half the cap.
+    module = EXPRESS_STYLE + "".join(f"\nres.other{n} = function () {{}};\n" for n in range(8))
+    assert len(module) > max_chars / 2
+    cut = snippet(module, "lib/response.js", "set cookie value options", max_chars)
     assert cut.text.startswith("/**\n * Set cookie `name` to `value`")
     assert "clearCookie" not in cut.text
+
+
+def test_a_module_no_longer_than_half_the_cap_is_served_whole():
+    # multer's lib/counter.js, 570 characters: "pending writes counter zero" served one of
+    # its functions, not `decrement`, which brings the count to zero.
+    assert len(EXPRESS_STYLE) <= 1400 / 2
+    cut = snippet(EXPRESS_STYLE, "lib/response.js", "set cookie value options", 1400)
+    assert cut.text == EXPRESS_STYLE.rstrip("\n"), cut.text
+    # (A name looked up is served at its definition, not with the module around it:
+    # test_a_passage_of_code_does_not_end_on_the_comment_heading_the_definitions_below.)
 
 
 REQUESTS_UTILS = (

@@ -27,6 +27,7 @@ class SpanWidening(DefinitionSpans):
     levels: Mapping[int, int]  # a heading's first line -> its level
     paragraph_ends: list[int]
     _is_navigation: Callable[[Span], bool] | None = None
+    named: Mapping[int, float]  # where a definition of a name asked for starts
     score: Callable[[Span], tuple[float, float]]  # (weight of the terms held, density)
 
     def size(self, span: Span) -> int:
@@ -69,8 +70,14 @@ class SpanWidening(DefinitionSpans):
             and (not self._holds_a_sibling(core, span) or self.score(span)[0] > self.score(core)[0])
         ]  # fmt: skip
         core = max(fitting, key=self.size, default=core)
-        start, end = core.start, core.end
         target = limit * FILL
+        whole = Span(0, len(self.lines))
+        if self.code and not self.named and bounds == whole and self.size(whole) <= target:
+            # A module no longer than a passage grows to, served whole (multer's 570
+            # characters of lib/counter.js had been cut to one of its functions), unless a
+            # name asked for is defined in it: that definition is the answer.
+            return whole
+        start, end = core.start, core.end
         grew = True
         while grew:
             grew = False
