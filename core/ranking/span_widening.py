@@ -27,7 +27,6 @@ class SpanWidening(DefinitionSpans):
     levels: Mapping[int, int]  # a heading's first line -> its level
     paragraph_ends: list[int]
     _is_navigation: Callable[[Span], bool] | None = None
-    named: Mapping[int, float]  # where a definition of a name asked for starts
     score: Callable[[Span], tuple[float, float]]  # (weight of the terms held, density)
 
     def size(self, span: Span) -> int:
