@@ -829,16 +829,18 @@ def test_example_programs_weigh_less_unless_the_query_asks_for_examples():
 def test_shell_completion_scripts_weigh_less_unless_the_query_asks_about_completion():
     # fd's contrib/completion/_fd and Task's completion/fish/task.fish repeat every
     # option's help text: they came first for code questions the Go and Rust code answers.
+    # Celery's extra/zsh-completion/celery.zsh came second for a worker question.
     paths = [
         "contrib/completion/_fd", "completion/fish/task.fish", "completion/ps/task.ps1",
-        "assets/completions/bat.bash.in", "src/walk.rs",
+        "assets/completions/bat.bash.in", "extra/zsh-completion/celery.zsh",
+        "extra/bash-completion/celery.bash", "etc/bash_completion.d/tool", "src/walk.rs",
     ]  # fmt: skip
     others = [
         "site/content/completions/bash.md", "clap_complete/src/aot/shells/bash.rs",
-        "shell/completion.bash", "src/completions.go",
+        "shell/completion.bash", "src/completions.go", "src/zsh-completion.go",
     ]  # fmt: skip
     assert demoted_files(paths + others, keys("skip hidden directories")) == {
-        path: COMPLETION_WEIGHT for path in paths[:4]
+        path: COMPLETION_WEIGHT for path in paths[:7]
     }
     for query in ("fish shell completion", "what does tab complete"):
         assert demoted_files(paths, keys(query)) == {}, query

@@ -208,12 +208,15 @@ _EXAMPLE_PATH = re.compile(
 _COMMAND_NAME = re.compile(r"(?:^|/)[a-z0-9][a-z0-9_-]*$")
 
 
-# A shell's completion script in a folder of them (fd's `contrib/completion/_fd`, Task's
+# A shell's completion script in a folder of them (fd's `contrib/completion/_fd`, Celery's
+# `extra/zsh-completion/celery.zsh`, `bash_completion.d/`, Task's
 # `completion/fish/task.fish`, bat's `assets/completions/bat.bash.in`): it repeats every
 # option's help text, and outranked the code that does what the options say. Not a page
 # about completion, nor code named for it (`clap_complete/src/`, fzf's
 # `shell/completion.bash`, cobra's `completions.go`).
-_COMPLETION_PATH = re.compile(r"(?:^|/)completions?/(?:[^/]+/)*[^/]+$")
+_COMPLETION_PATH = re.compile(
+    r"(?:^|/)(?:(?:bash|zsh|fish)[-_])?completions?(?:\.d)?/(?:[^/]+/)*[^/]+$"
+)
 
 
 def is_completion_script(path: str) -> bool:
