@@ -60,9 +60,10 @@ def named_definitions(
         # or named in a plain word (`crontab remaining estimate`: of the `remaining_estimate`
         # Celery's `crontab` and `solar` both define, crontab's); `evolve`: the module's
         # function, not a class's method of that name.
-        named = {*matcher.names, *(term.word for term in plain_words(matcher.terms))}
-        held = {i: keys for i, keys in found.items() if holder_of(lines, i) in named}
-        found = held or {i: keys for i, keys in found.items() if not holder_of(lines, i)} or found
+        asked = {*matcher.names, *(term.word for term in plain_words(matcher.terms))}
+        holder = {i: holder_of(lines, i) for i in found}  # each read up the file once
+        held = {i: keys for i, keys in found.items() if holder[i] in asked}
+        found = held or {i: keys for i, keys in found.items() if not holder[i]} or found
     if len(found) > 1:  # of overloads, the one doing the work, not one passing its call on
         found = _without_passing_on(lines, found)
     lead_ins: dict[int, int] = {}
