@@ -149,6 +149,27 @@ def test_how_do_i_tell_and_for_example_frame_a_question():
     assert "tell" in keys("tell command")
 
 
+def test_which_code_frames_a_question():
+    # tox's "Which code decides to rebuild an environment" and mocha's "where does the code
+    # decide ... slow": in a code scope every file is code, and `code` found "exit code".
+    assert keys("Which code decides to rebuild an environment") == [
+        "decid", "rebuild", "environ",
+    ]  # fmt: skip
+    assert keys("where does the code decide that a test is slow") == [
+        "decid", "test", "slow",
+    ]  # fmt: skip
+    assert keys("where in the code is the timeout set") == ["timeout", "set"]
+    assert "code" in keys("exit code of a failed run")
+    assert "code" in keys("which status code does it return")
+    assert "code" in keys("highlight the code block")
+
+
+def test_negative_contractions_are_no_terms():
+    # zoxide's "when I haven't set a custom location": `haven't` searched `haven`.
+    assert keys("when I haven't set a custom location") == ["set", "custom", "locat"]
+    assert keys("it hasn't run, it hadn't started, you mustn't") == ["run", "start"]
+
+
 def test_versus_is_no_term():
     # zod's "prefault vs default": `vs` found "VSCode" split in two, and every comparison.
     assert keys("prefault vs default") == ["prefault", "default"]

@@ -36,7 +36,8 @@ _FUNCTION_WORDS = frozenset(
     me more most my no nor not now of off on once only or other our out over own same she should
     so some such than that the their them then there these they this those through to too under
     until up very was we were what when where which while who whom why will with would you your
-    yours don doesn didn isn aren wasn weren won shouldn couldn wouldn ll ve re vs versus
+    yours don doesn didn isn aren wasn weren won shouldn couldn wouldn haven hasn hadn mustn
+    needn mightn shan ll ve re vs versus
     several something whenever even somewhere thing things""".split()
 )
 # The words that frame a question about code ("where is X implemented", "what happens

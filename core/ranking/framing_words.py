@@ -26,6 +26,14 @@ _FRAMING_PAIRS = frozenset(
         *((doer, verb) for doer in ("i", "we", "you", "to") for verb in ("make", "tell")),
     }
 )
+# `code` as the place asked about ("which code decides", "where does the code decide",
+# "which part of the code"): in a code scope every file is code, and `code` found "exit
+# code". Not a kind of code ("exit code", "the code block").
+_ASKS_OF_CODE = re.compile(r"(?:\bwhich|\b(?:does|do|did|is|in|of)[ \t]+the)[ \t]+$", re.IGNORECASE)
+_CODE_THING = re.compile(
+    r"code[ \t]+(?:blocks?|snippets?|samples?|examples?|points?|pages?|units?|paths?|base)\b",
+    re.IGNORECASE,
+)
 # `let` before the one it lets: "let me", "lets us".
 _LETS_SOMEONE = re.compile(r"lets?[ \t]+(?:me|us|you|them)\b", re.IGNORECASE)
 
@@ -35,4 +43,7 @@ def frames(previous: str, word: str, text: str, found: re.Match[str]) -> bool:
     question."""
     if (previous, word) in _FRAMING_PAIRS or (word == "like" and previous):
         return True
+    if word == "code":
+        before = text[max(0, found.start() - 12) : found.start()]
+        return bool(_ASKS_OF_CODE.search(before)) and not _CODE_THING.match(text, found.start())
     return word in ("let", "lets") and _LETS_SOMEONE.match(text, found.start()) is not None
