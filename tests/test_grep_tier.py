@@ -1794,6 +1794,34 @@ def test_a_near_copy_ranked_above_its_original_gives_way_to_it(make_project, eng
     assert "1 near copy of a served file left out" in outcome.notes
 
 
+def test_of_sibling_near_copies_the_one_the_query_names_is_served(make_project, engine):
+    # golang-migrate's sqlite3 and sqlcipher drivers differ in three lines: "mattn
+    # go-sqlite3 driver" and "sqlite3 driver" served sqlcipher.go (first by its path) in
+    # sqlite3.go's place.
+    body = "".join(
+        f"func (m *Driver) step{n}(query string) error {{ return m.exec(query, {n}) }}\n"
+        for n in range(30)
+    )
+
+    def driver(package: str, module: str) -> str:
+        return (
+            f"// Package {package} is a database driver for sqlite3.\npackage {package}\n\n"
+            f'import (\n\t_ "{module}"\n)\n\n{body}'
+        )
+
+    root = make_project(
+        {
+            "database/sqlite3/sqlite3.go": driver("sqlite3", "github.com/mattn/go-sqlite3"),
+            "database/sqlcipher/sqlcipher.go": driver("sqlcipher", "github.com/mutecomm/cipher"),
+            "database/other.go": "package database\n\n// The driver runs a query.\n",
+        }
+    )
+    outcome = search(root, "sqlite3 driver", paths=("database",))
+    assert sources(outcome)[0] == "database/sqlite3/sqlite3.go"
+    assert "database/sqlcipher/sqlcipher.go" not in sources(outcome)
+    assert "1 near copy of a served file left out" in outcome.notes
+
+
 def test_two_small_variants_of_an_example_are_both_served(make_project, engine):
     # tutorial001.py and tutorial001_an.py: a few lines, one of them different, are two
     # examples, not a copy.

@@ -189,9 +189,7 @@ class FileHits:
             return
         lines = written_lines(document.text.split("\n"))
         copied = self._near_copy_of(lines)
-        if copied is not None and self._original_first(ranked.path) >= self._original_first(
-            self.hits[copied].source
-        ):
+        if copied is not None and not self._plainly_original(ranked.path, self.hits[copied].source):
             self.near_copies += 1
             return
         line_terms = read.line_terms
@@ -260,6 +258,19 @@ class FileHits:
         """original_first, a file whose lines tell it is build output (a bundle) last, an
         older edition of a page (editions.py) after the newest."""
         return path in self._built_output, self._is_older(path), original_first(path)
+
+    def _plainly_original(self, path: str, other: str) -> bool:
+        """Of two near copies, whether `path` is plainly the original of `other`: not build
+        output, no older edition, no copy marker where the other has one, or shallower.
+        Siblings alike in all of these differ where the query may look (golang-migrate's
+        sqlite3 and sqlcipher drivers): the better ranked is kept, whatever their names'
+        order."""
+
+        def plainly(source: str) -> tuple[bool, bool, int, int, int]:
+            built, older, (in_output, marked, depth, _) = self._original_first(source)
+            return built, older, in_output, marked, depth
+
+        return plainly(path) < plainly(other)
 
     def _is_older(self, path: str) -> bool:
         """Whether `path` is an older edition of a page (editions.py) among those found."""
