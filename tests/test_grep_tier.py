@@ -754,6 +754,31 @@ def test_emoji_shortcodes_do_not_count(make_project, engine):
     assert sources(search(root, "10:30:45"))[0] == "docs/other.md"
 
 
+def test_a_container_directives_name_does_not_count(make_project, engine):
+    # mocha's Starlight pages open `:::note[New in v7.1.0]` asides on most pages: `note`
+    # put them above the pending-tests page for "note down a test to write later".
+    # Docusaurus writes `:::tip`, VitePress `::: warning`, MyST `:::{note}`; a title after
+    # the name is shown, and counts.
+    asides = "".join(
+        f"{opener}\nTimeouts apply to hooks as well, number {n}.\n:::\n\n"
+        for n, opener in enumerate(
+            [":::note[New in v7.1.0]", ":::note", "::: note", ":::{note}", ":::caution"] * 2
+        )
+    )
+    root = make_project(
+        {
+            "docs/timeouts.md": f"# Timeouts\n\nA test fails when it runs too long.\n\n{asides}",
+            "docs/pending.md": "# Pending tests\n\nA test with no callback is pending: a "
+            "note to write it later.\n",
+            "docs/other.md": "# Other\n\nNothing here.\n",
+        }
+    )
+    assert sources(search(root, "note a test to write later"))[0] == "docs/pending.md"
+    assert sources(search(root, "note"))[0] == "docs/pending.md"
+    # The title shown after the name still counts.
+    assert sources(search(root, "new in v7.1.0"))[0] == "docs/timeouts.md"
+
+
 def test_a_few_lines_linking_to_the_page_that_answers_rank_below_it(make_project, engine):
     # urfave/cli's `v2/migrating-to-v3.md`: four lines ending "Specific steps are included
     # in [Migration Guide: v2 to v3](../migrate-v2-to-v3.md)" came before that guide for

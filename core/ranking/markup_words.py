@@ -1,19 +1,18 @@
-"""The words of a document that are its markup, blanked so they count for nothing (as
-many spaces: line numbers and columns are kept). In markdown: an HTML comment (`<!--
-YAML ... -->`), a tag's attributes (`style="font-size: 2em"`, on one line or over several;
-not a caption, a title or an image's alternative text: a reader sees those), an attribute
-list (`{.collection-method}`, `{test="skip"}`), a link's target
+"""The words of a document that are its markup, blanked so they count for nothing (as many
+spaces: line numbers and columns are kept). In markdown: an HTML comment (`<!-- YAML ...
+-->`), a tag's attributes (`style="font-size: 2em"`, on one line or over several; not a
+caption, a title or an image's alternative text: a reader sees those), an attribute list
+(`{.collection-method}`, `{test="skip"}`), a link's target
 (`[text](../std/question_mark.md)`) and a link reference definition (`[q_mark]:
 https://...#the-question-mark-operator`, its target perhaps on the next line): the page
 they point to says it; an mdBook include's path (`{{#include ...}}`); an emoji's
-shortcode (`:arrow_right:`); the names a mermaid diagram repeats on its arrows
-(diagram_words.py); a tag's name
-outside code (`<VPTeamMembers>`, `<kbd>`); a page's markup blocks (page_markup.py: its
-front matter, but for what a reader reads of it; its MDX statements; its script and style
-blocks). In any document, reStructuredText's markup words: a directive's name (`..
-code-block::`), a label, a role's name (`:meth:`) and a role's or a link's target after
-its text (`` :meth:`caveats <QuerySet.bulk_create>` ``) (tiers/file_hits.read_file reads
-a file so)."""
+shortcode (`:arrow_right:`); a container directive's name (`:::note`); the names a
+mermaid diagram repeats on its arrows (diagram_words.py); a tag's name outside code
+(`<VPTeamMembers>`, `<kbd>`); a page's markup blocks (page_markup.py: its front matter,
+but for what a reader reads of it; its MDX statements; its script and style blocks). In
+any document, reStructuredText's markup words: a directive's name (`.. code-block::`), a
+label, a role's name (`:meth:`) and a role's or a link's target after its text (``
+:meth:`caveats <QuerySet.bulk_create>` ``) (tiers/file_hits.read_file reads a file so)."""
 
 from __future__ import annotations
 
@@ -45,6 +44,8 @@ def without_markup_words(text: str, kind: str) -> str:
             counted = _BOOK_INCLUDE.sub(_blanked, counted)
         if ":" in counted:
             counted = _EMOJI_SHORTCODE.sub(_blanked, counted)
+        if ":::" in counted:
+            counted = _CONTAINER_DIRECTIVE.sub(_blanked, counted)
         if "mermaid" in counted:
             from .diagram_words import without_diagram_names
 
@@ -140,6 +141,11 @@ _DIRECTIVE = re.compile(r"\.\.[ \t]+(?:[\w.:-]+::|_[^:\n]+:(?=[ \t]*$))", re.MUL
 # An emoji's shortcode (`:arrow_right:`, mkdocs-material's `:material-github:`), between
 # spaces or punctuation: no word of `10:30:45` nor `a:b:c`.
 _EMOJI_SHORTCODE = re.compile(r"(?<![\w:]):[a-z][a-z0-9_+-]*:(?![\w:])")
+# A container directive's name (Docusaurus' `:::tip`, Starlight's `:::note[New in v7.1.0]`,
+# VitePress' `::: warning`, MyST's `:::{note}`): markup, on most of a site's pages (mocha's
+# `note` put them above the page answering "note down a test to write later"). A title
+# after it is shown, and counts.
+_CONTAINER_DIRECTIVE = re.compile(r"^[ \t]*:{3,}[ \t]*(?:\{[\w-]+\}|[A-Za-z][\w-]*)?", re.MULTILINE)
 _ROLE = re.compile(r":[\w+.-]+(?::[\w+.-]+)?:(?=`)")
 _TARGET = re.compile(r"<(?<=[^\s`<] <)[^<>`\n]+>(?=`)")
 
