@@ -93,6 +93,22 @@ def test_rst_transitions_tables_and_short_lines_are_not_titles():
     assert titles(text, "a.rst") == [("Real title", 1)]
 
 
+def test_an_overlined_title_may_be_inset():
+    # tox's docs, written by docstrfmt: every top-level title is `****` / ` Title` /
+    # `****`, as docutils allows under an overline. Its sections had run on into the
+    # section above.
+    text = (
+        "Packaging\n=========\n\nBuild a wheel.\n\n"
+        "***************\n Parallel mode\n***************\n\nRun environments at once.\n"
+    )
+    assert titles(text, "a.rst") == [("Packaging", 1), (" Parallel mode", 2)]
+    cut = snippet(text, "docs/a.rst", "parallel environments at once", max_chars=90)
+    assert cut.text.startswith("***************\n Parallel mode")
+    # Inset without an overline, or under one of another character, it is a block quote.
+    assert titles("Text.\n\n Quoted\n -------\n", "a.rst") == []
+    assert titles("Text.\n\n#######\n Quoted\n*******\n", "a.rst") == []
+
+
 def test_an_underline_much_shorter_than_its_title_is_text():
     text = "A sentence that goes on for a while\n---\n\nReal\n====\n"
     assert titles(text, "a.rst") == [("Real", 1)]

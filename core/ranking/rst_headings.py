@@ -51,13 +51,17 @@ OBJECT_LEVEL = 100
 
 def underline_style(lines: list[str], index: int) -> tuple[str, bool] | None:
     """(the adornment character, whether there is an overline) when line `index` is an
-    rst title: unindented text, after a blank line (or an overline), over an adornment
-    at least as long (or of four characters or more, as docutils allows)."""
+    rst title: text, after a blank line (or an overline), over an adornment at least as
+    long (or of four characters or more, as docutils allows); unindented, unless under an
+    overline."""
     if index + 1 >= len(lines) or lines[index + 1][:1] not in _PUNCTUATION:
         return None
     title = lines[index].rstrip()
-    if not title or title[0] in " \t" or ADORNMENT.match(title):
+    if not title or ADORNMENT.match(title.lstrip()):
         return None
+    # Inset, it is a title only under an overline (docstrfmt writes ` Title` so), else a
+    # block quote.
+    inset = title[0] in " \t"
     under = ADORNMENT.match(lines[index + 1])
     if under is None:
         return None
@@ -69,4 +73,4 @@ def underline_style(lines: list[str], index: int) -> tuple[str, bool] | None:
     if above and ADORNMENT.match(above) and above[0] == char:
         before = lines[index - 2].strip() if index > 1 else ""
         return (char, True) if not before else None
-    return (char, False) if not above else None
+    return (char, False) if not above and not inset else None
