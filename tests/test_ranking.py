@@ -1156,6 +1156,27 @@ def test_a_brace_under_a_wrapped_parameter_list_opens_the_block_of_its_signature
     assert cut.text.startswith("static bool pool_match_fully_connected("), cut.text
 
 
+def test_a_brace_under_a_where_clause_opens_the_block_of_its_signature():
+    # zoxide's `Fzf::env`: a Rust function's bounds in a `where` clause, its body's brace
+    # under them; served from the brace, without the signature holding `key`.
+    text = (
+        "impl Fzf {\n"
+        + "".join(f"    pub fn step{n}(&self) -> u32 {{\n        {n}\n    }}\n" for n in range(20))
+        + "    pub fn env<K, V>(&mut self, key: K, val: V) -> &mut Self\n    where\n"
+        "        K: AsRef<OsStr>,\n        V: AsRef<OsStr>,\n    {\n"
+        "        self.0.env(key, val);\n        self\n    }\n\n"
+        "    pub fn bounded<T>(&self, item: T) -> T\n    where T: Clone\n    {\n"
+        "        item.clone()\n    }\n}\n"
+    )
+    lines = text.split("\n")
+    starts = [lines[span.start].strip() for span in code_blocks(lines)]
+    assert "{" not in starts and "where" not in starts and "where T: Clone" not in starts
+    assert "pub fn env<K, V>(&mut self, key: K, val: V) -> &mut Self" in starts
+    assert "pub fn bounded<T>(&self, item: T) -> T" in starts
+    cut = snippet(text, "src/util.rs", "env key val", max_chars=400)
+    assert "pub fn env<K, V>" in cut.text, cut.text
+
+
 def test_a_window_in_a_long_function_starts_where_its_statement_does():
     # The answer is on the body's first line; the line before it closes the signature.
     cut = snippet(SPREAD_SIGNATURE, "src/retry.py", "exponential jitter backoff", max_chars=300)
