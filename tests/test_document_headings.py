@@ -212,6 +212,26 @@ def test_bsd_manual_pages_sections_and_entries_start_sections():
     ]
 
 
+def test_a_manual_pages_table_is_served_as_its_rows():
+    # zoxide's manual keeps its frecency table in tbl markup: `.TS`, `tab(|);`, `l l.`,
+    # `T{` ... `T}` and `.TE` were served as written.
+    page = (
+        ".TH JUMP 1\n.SH ALGORITHM\nFrecency depends on the last access:\n.TS\ntab(|);\n"
+        "l l.\n\\fBLast access\\fR|\\fBFrecency\\fR\nWithin the last hour|score * 4\n"
+        "Within the last day|T{\nscore * 2, halved after a week\nT}\n.TE\n"
+        ".SH NOTES\nA line that is text: l l.\n"
+    )
+    cut = snippet(page, "man/man1/jump.1", "frecency last access hour", max_chars=400)
+    for markup in (".TS", ".TE", "tab(|);", "T{", "T}"):
+        assert markup not in cut.text, cut.text
+    assert "\nl l.\n" not in cut.text
+    assert "Within the last hour|score * 4" in cut.text
+    assert "Within the last day|\nscore * 2, halved after a week" in cut.text
+    assert [readable(line) for line in ("lb lb lb.", "c s s", "allbox tab(:);", "a.", "ls")] == [
+        "", "", "", "a.", "ls",
+    ]  # fmt: skip
+
+
 def test_asciidoc_listing_blocks_hold_no_headings():
     text = "== Run it\n\n----\n= not a heading\n----\n\n== Next\n"
     assert titles(text, "a.adoc") == [("== Run it", 2), ("== Next", 2)]

@@ -6,7 +6,8 @@ the same number: a font macro's words are kept (`.BI "\\-\\-walker\\-skip=" "DIR
 line, and any other line (`.SH OPTIONS`, `.TH`, a comment) keeps its request, its escapes
 read. BSD's mdoc macros (tmux's manual) are read too: `.It Xo Ic synchronize\\-panes` is
 `synchronize-panes`, `.Op Ic on | off` is `[on | off]`, `.Fl f` is `-f`, `.Xr tmux 1 ,` is
-`tmux(1),`, and `.Pp`, `.Bl`, `.Xc` lay out text."""
+`tmux(1),`, and `.Pp`, `.Bl`, `.Xc` lay out text. A table's tbl markup (`.TS`, its
+`tab(|);` and `l l.` lines, `T{` around a cell) is left out; its rows are text."""
 
 from __future__ import annotations
 
@@ -21,6 +22,18 @@ _ROFF_SECTION = re.compile(r"\.(SH|SS|Sh|Ss)(?:[ \t]+(.*))?$")
 _ROFF_TAGGED = re.compile(r"\.TP(?:[ \t].*)?$")
 # An mdoc list entry: its tag on the line (`.It Fl f Ar file`), else on the next.
 _MDOC_ITEM = re.compile(r"\.It(?:[ \t]+(.*))?$")
+
+# A table's markup (tbl: between `.TS` and `.TE`, layout requests): its options line
+# (`tab(|);`, `allbox tab(:);`), its format lines (`l l.`, `lb lb lb.`, `c s s`: two
+# keys or more, the last line's ending in `.`), and the `T{` ... `T}` around a cell's
+# text over lines.
+_TABLE_OPTIONS = re.compile(
+    r"(?:(?:center|centre|expand|box|allbox|doublebox|frame|doubleframe|nokeep|nospaces"
+    r"|nowarn|tab\(.\)|linesize\(\d+\)|delim\(..\)|decimalpoint\(.\))[ \t,]*)+;[ \t]*$"
+)
+_TABLE_KEY = r"[lcrnasLCRNAS^_=|](?:[bBiIfFzZeEuUtTdD]|w\(\d+\w*\)|\d+)*"
+_TABLE_FORMAT = re.compile(rf"{_TABLE_KEY}(?:[ \t]+{_TABLE_KEY})+[ \t]*[.,]?[ \t]*$")
+_TEXT_BLOCK = re.compile(r"^T\}|T\{$")
 
 # Escapes standing for a character.
 _CHARACTERS = {
@@ -42,7 +55,9 @@ _LAYOUT = frozenset(
     {"PP", "P", "LP", "TP", "RS", "RE", "nf", "fi", "sp", "br", "ad", "na", "ne", "in", "ti",
      "hy", "nh", "HP", "TQ", "EX", "EE", "ft", "ps", "vs", "ll", "ns", "rs",
      # mdoc's: paragraphs, lists, displays, the tag's wrapping, the page's header
-     "Pp", "Lp", "Bl", "El", "Bd", "Ed", "Xo", "Xc", "Dd", "Dt", "Os", "Bk", "Ek", "Sm"}
+     "Pp", "Lp", "Bl", "El", "Bd", "Ed", "Xo", "Xc", "Dd", "Dt", "Os", "Bk", "Ek", "Sm",
+     # tbl's: a table's start and end, a new format
+     "TS", "TE", "T&"}
 )  # fmt: skip
 # mdoc macros that hold words, read as the words; those that enclose what follows on the
 # line; the punctuation that closes on the word before it or opens on the word after it.
@@ -65,7 +80,9 @@ def readable(line: str) -> str:
     if line.startswith(('.\\"', "'\\\"")):
         return line  # a comment, as written
     if not line.startswith((".", "'")):
-        return _read_escapes(line)
+        if _TABLE_OPTIONS.match(line) or _TABLE_FORMAT.match(line):
+            return ""
+        return _read_escapes(_TEXT_BLOCK.sub("", line))
     request, _, rest = line[1:].strip().partition(" ")
     if request in _LAYOUT:
         return ""
