@@ -1177,6 +1177,37 @@ def test_a_brace_under_a_where_clause_opens_the_block_of_its_signature():
     assert "pub fn env<K, V>" in cut.text, cut.text
 
 
+GO_ERRORS = (
+    'package migrate\n\nimport "fmt"\n\n'
+    "// ErrShortLimit is returned when a source has fewer migrations than asked for.\n"
+    "type ErrShortLimit struct {\n\tShort uint\n}\n\n"
+    'func (e ErrShortLimit) Error() string {\n\treturn fmt.Sprintf("limit %v short", e.Short)\n}\n\n'
+    "type ErrDirty struct {\n\tVersion int\n}\n\n"
+    "// Error says which version is dirty.\n"
+    "func (e ErrDirty) Error() string {\n"
+    '\treturn fmt.Sprintf("Dirty database version %v. Fix and force version.", e.Version)\n}\n\n'
+    "type Migrate struct {\n\tversion int\n\tdirty   bool\n}\n\n"
+    + "".join(
+        f"// Step{n} applies a migration.\nfunc (m *Migrate) Step{n}() error {{\n"
+        f"\tif m.dirty {{\n\t\treturn ErrDirty{{m.version}}\n\t}}\n\treturn nil\n}}\n\n"
+        for n in range(4)
+    )
+)
+
+
+def test_a_go_type_looked_up_is_served_with_the_methods_declared_after_it():
+    # golang-migrate's "ErrDirty": `type ErrDirty struct { Version int }` was served
+    # alone, without the `Error()` right under it that says "Dirty database version".
+    text = GO_ERRORS
+    cut = snippet(text, "migrate.go", "ErrDirty", max_chars=400)
+    assert cut.text.startswith("type ErrDirty struct {"), cut.text
+    assert "Dirty database version" in cut.text, cut.text
+    assert "type Migrate struct" not in cut.text  # the next type is another definition
+    # Only as far as the cap allows, whole methods.
+    cut = snippet(text, "migrate.go", "ErrDirty", max_chars=60)
+    assert "func (e ErrDirty)" not in cut.text
+
+
 def test_a_window_in_a_long_function_starts_where_its_statement_does():
     # The answer is on the body's first line; the line before it closes the signature.
     cut = snippet(SPREAD_SIGNATURE, "src/retry.py", "exponential jitter backoff", max_chars=300)

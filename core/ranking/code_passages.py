@@ -1,10 +1,13 @@
 """How a passage of code chosen to answer grows before it is served (sections.py): on
 into the definition its doc comment leads into, with the definition's line when the
-comment fills the cap, and a definition looked up from its start to the cap."""
+comment fills the cap, and a definition looked up from its start to the cap, a Go type's
+with the methods declared after it."""
 
 from __future__ import annotations
 
-from .code_blocks import indentation, lead_in_start
+import re
+
+from .code_blocks import indentation, lead_in_start, next_written
 from .second_passage import documented_definition
 from .span_choice import MARKER_CHARS, SpanChooser
 from .spans import Span
@@ -62,3 +65,40 @@ def definition_run_on(
     block = min(holding, key=chooser.size)
     end = min(block.end, chooser.fitting_end(chosen.start, max_chars))
     return Span(chosen.start, max(chosen.end, end))
+
+
+# A Go type's declaration at the margin (`type ErrDirty struct {`), and a method of it
+# (`func (e ErrDirty) Error() string {`, `func (m *Migrate[T]) Up() error {`).
+_GO_TYPE = re.compile(r"type[ \t]+(\w+)\b")
+_GO_RECEIVER = r"func[ \t]*\([ \t]*(?:\w+[ \t]+)?\*?{name}(?:\[[^\]]*\])?[ \t]*\)"
+
+
+def with_its_methods(lines: list[str], chosen: Span, chooser: SpanChooser, max_chars: int) -> Span:
+    """A Go type looked up, served with the methods declared right after it (each whole,
+    with its comment, as far as the cap allows): Go writes a type's methods outside its
+    declaration, and golang-migrate's `ErrDirty` says what it means only in its
+    `Error()`, the function under it."""
+    declared = next(
+        (_GO_TYPE.match(lines[index]) for index in range(chosen.start, chosen.end)
+         if lines[index].startswith("type")),
+        None,
+    )  # fmt: skip
+    if declared is None:
+        return chosen
+    method = re.compile(_GO_RECEIVER.format(name=re.escape(declared.group(1))))
+    end = chosen.end
+    while True:
+        start = next_written(lines, end)
+        line = start
+        while line < len(lines) and lines[line].startswith("//"):
+            line += 1  # the method's comment
+        if line >= len(lines) or not method.match(lines[line]):
+            return Span(chosen.start, end)
+        closing = line
+        if not lines[line].rstrip().endswith("}"):
+            closing = next(
+                (i for i in range(line + 1, len(lines)) if lines[i].startswith("}")), len(lines)
+            )
+        if closing >= len(lines) or chooser.size(Span(chosen.start, closing + 1)) > max_chars:
+            return Span(chosen.start, end)
+        end = closing + 1

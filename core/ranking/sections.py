@@ -32,7 +32,12 @@ from itertools import pairwise
 from ..models import left_out_marker
 from .code_blocks import code_blocks, without_cut_header
 from .code_constructs import open_constructs
-from .code_passages import definition_run_on, documented_by, with_what_it_leads_into
+from .code_passages import (
+    definition_run_on,
+    documented_by,
+    with_its_methods,
+    with_what_it_leads_into,
+)
 from .definition_titles import definition_titles, documented_attributes
 from .document_passages import (
     around_markup,
@@ -199,6 +204,7 @@ def cut_snippet(
         chosen = with_what_it_leads_into(lines, chosen, chooser, max_chars)
         if chooser.at_a_definition(core):
             chosen = definition_run_on(chosen, structural, chooser, max_chars)
+            chosen = with_its_methods(lines, chosen, chooser, max_chars)
     elif kind == "markdown":
         chosen = with_the_example_announced(lines, chosen, chooser, max_chars, ends.blocks)
         chosen = with_its_announcement(lines, chosen, chooser, max_chars, ends.blocks)
