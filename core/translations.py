@@ -12,7 +12,8 @@ Two English files (an untagged name counts as English) are the project's own two
 (`docs/a.md`, `docs/en/a.md`). A tag that is also a common folder name or word (`io`,
 `it`, `ml`, `os`...) counts only beside `en`, or after a dot (`README.it.md`,
 `pages.it/`): `docs/ml/index.md` next to `docs/index.md` is a section, not Malayalam,
-and `how-to-do-it.md` is no Italian page. Projects also write `cn` and `jp` for Chinese
+and `how-to-do-it.md` is no Italian page; with its region in capitals it is a language
+(Crowdin's `docs/it-IT/`, `docs/no-NO/`). Projects also write `cn` and `jp` for Chinese
 and Japanese (`README.cn.md`); they count as those, as surely as `it` does.
 
 A translation that ranks above its original (it is shorter, and shares the code) is served
@@ -36,8 +37,18 @@ LANGUAGE_CODES = frozenset(
     sl sm sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz
     ve vi vo wa wo xh yi yo za zh zu""".split()
 )
-# A tag: a language code, then perhaps a region or script (`pt-BR`, `zh_CN`, `zh-hant`).
-_TAG = re.compile(r"([a-z]{2})(?:[-_][A-Za-z]{2,4})?")
+# ISO 639-2 and 639-3 codes of languages with no two-letter code that translation
+# platforms write with a region (Crowdin's `ckb-IR`, `fil-PH`, `yue-HK`).
+_THREE_LETTER_CODES = frozenset(
+    "ast bal ber ceb chr ckb fil fur haw hil kab kmr lzh mai nds pcm sah sat sco tok vec yue"
+    " zgh".split()
+)
+# A tag: a language code, then perhaps a region or script (`pt-BR`, `zh_CN`, `zh-hant`);
+# a three-letter code only with its region (`ckb-IR`).
+_TAG = re.compile(r"([a-z]{2})(?:[-_][A-Za-z]{2,4})?|([a-z]{3})[-_][A-Z]{2}")
+# A code with its region in capitals or its script in title case (`it-IT`, `no-NO`,
+# `zh-Hant`): a language whatever its code also spells.
+_REGIONAL = re.compile(r"[a-z]{2,3}[-_](?:[A-Z]{2}|[A-Z][a-z]{3})")
 # Country codes projects write for a language: the language's code.
 _COUNTRY_TAGS = {"cn": "zh", "jp": "ja"}
 # Codes that are also common folder names or words: a language only beside `en` or in a
@@ -63,6 +74,8 @@ def language_of(tag: str) -> str | None:
     match = _TAG.fullmatch(tag)
     if match is None:
         return None
+    if match.group(2):
+        return match.group(2) if match.group(2) in _THREE_LETTER_CODES else None
     code = match.group(1)
     if code in LANGUAGE_CODES:
         return code
@@ -77,8 +90,13 @@ class SuffixTag(str):
 
 
 def _sure(tag: str) -> bool:
-    """Whether a tag names a language whatever else is beside it."""
-    return isinstance(tag, SuffixTag) or tag[:2].lower() not in AMBIGUOUS_CODES
+    """Whether a tag names a language whatever else is beside it: one after a dot, with
+    its region in capitals (Crowdin's `it-IT`, `no-NO`), or of a code that is no word."""
+    return (
+        isinstance(tag, SuffixTag)
+        or tag[:2].lower() not in AMBIGUOUS_CODES
+        or _REGIONAL.fullmatch(tag) is not None
+    )
 
 
 def page_and_language(path: str) -> tuple[str, str] | None:

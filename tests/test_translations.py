@@ -72,6 +72,14 @@ def served(*paths: str) -> ServedPages:
         ("pages/common/tar.md", "pages.fr/common/tar.md"),
         ("pages/common/tar.md", "pages.zh_TW/common/tar.md"),
         ("pages/common/tar.md", "pages.id/common/tar.md"),
+        # Crowdin's folders (starship's docs): a code that is also a word, with its region
+        # in capitals, is a language (`it-IT`, `id-ID`, `no-NO`); so is a code of three
+        # letters with its region (`ckb-IR`, `fil-PH`).
+        ("docs/setup.md", "docs/it-IT/setup.md"),
+        ("docs/setup.md", "docs/id-ID/setup.md"),
+        ("docs/setup.md", "docs/no-NO/setup.md"),
+        ("docs/setup.md", "docs/ckb-IR/setup.md"),
+        ("docs/setup.md", "docs/fil-PH/setup.md"),
     ],
 )
 def test_another_language_of_a_served_page_is_a_translation(kept, candidate):
@@ -93,6 +101,9 @@ def test_another_language_of_a_served_page_is_a_translation(kept, candidate):
         ("docs/index.md", "docs/cn/index.md"),
         ("doc/README.md", "README-zh.md"),  # the original is never below its translation
         ("README.md", "doc/README.md"),  # two English pages
+        ("docs/index.md", "docs/my-os/index.md"),  # words, not a code and its region
+        ("docs/index.md", "docs/api-v2/index.md"),
+        ("docs/index.md", "docs/web-UI/index.md"),
     ],
 )
 def test_other_pairs_are_not_translations(kept, candidate):
@@ -118,6 +129,8 @@ def test_words_held_counts_the_query_words_a_text_spells_as_written():
         ("pages.en/common/tar.md", False),
         ("docs/v1.2/intro.md", False),
         ("docs/it/index.md", False),  # a folder named like a language: maybe a section
+        ("docs/it-IT/index.md", True),
+        ("docs/ckb-IR/index.md", True),
         ("docs/how-to-do-it.md", False),
         ("README.md", False),
     ],
