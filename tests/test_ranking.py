@@ -1181,7 +1181,8 @@ GO_ERRORS = (
     'package migrate\n\nimport "fmt"\n\n'
     "// ErrShortLimit is returned when a source has fewer migrations than asked for.\n"
     "type ErrShortLimit struct {\n\tShort uint\n}\n\n"
-    'func (e ErrShortLimit) Error() string {\n\treturn fmt.Sprintf("limit %v short", e.Short)\n}\n\n'
+    "func (e ErrShortLimit) Error() string {\n"
+    '\treturn fmt.Sprintf("limit %v short", e.Short)\n}\n\n'
     "type ErrDirty struct {\n\tVersion int\n}\n\n"
     "// Error says which version is dirty.\n"
     "func (e ErrDirty) Error() string {\n"
