@@ -4,7 +4,8 @@ byte-identical (a copy of a file, build output) — served once, under the origi
 a hit nearly all of whose lines an earlier one already shows (a file kept once per build
 tag or platform, a copy edited here and there; the original's at the better rank) or most of
 whose long lines it does (sync and async twins under one doc comment) or, read as words,
-most of its text (a README knitted from its .Rmd, wrapped at other columns), and a
+most of its text (a README knitted from its .Rmd, wrapped at other columns), a generated
+wrapper under a copy of a served doc comment, and a
 documentation page in several languages, served in the best-ranked one
 (translations.py)."""
 
@@ -41,6 +42,9 @@ _WORD = re.compile(r"[^\W_]+")
 # it among much else: an amalgamation of sources (nlohmann/json's single header, SQLite's
 # `sqlite3.c`) or a bundle. The smaller is its source, whatever their paths.
 AGGREGATE_RATIO = 4
+
+# What a comment's line starts with, its indentation aside.
+_COMMENT_MARKS = ("//", "#", "*", "/*", "--", ";")
 
 SizeOf = Callable[[str], "int | None"]
 # A passage as its written lines and its runs of words (`_word_runs`).
@@ -159,6 +163,23 @@ class ShownPassages:
     def near_copy(self, hit: Hit) -> int | None:
         """The index of the served passage `hit` nearly copies (`_near_copy_of`)."""
         return _near_copy_of(*self._passage_of(hit), self._shown)
+
+    def repeats_its_comments(self, hit: Hit) -> bool:
+        """Whether the long comment lines of `hit`'s passage (two or more) are nearly all
+        in passages served already: a generated wrapper under a copy of the doc comment
+        of what it wraps (testify's forwarders, each assertion's comment over a line
+        calling it)."""
+        from .ranking.generated_files import says_generated
+
+        comments = [
+            line
+            for line in _long(self._passage_of(hit)[0])
+            if line.startswith(_COMMENT_MARKS) and not says_generated([line])
+        ]  # its own comments, not the tool's banner (`Code generated ... DO NOT EDIT.`)
+        if len(comments) < 2:
+            return False
+        shown = sum(any(line in lines for lines, _ in self._shown) for line in comments)
+        return shown >= NEAR_COPY_SHARE * len(comments)
 
     def shows_as_much(self, hit: Hit, index: int) -> bool:
         """Whether `hit` shows nearly all the served passage at `index` shows (its near

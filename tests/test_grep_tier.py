@@ -1847,6 +1847,51 @@ def test_of_sibling_near_copies_the_one_the_query_names_is_served(make_project, 
     assert "1 near copy of a served file left out" in outcome.notes
 
 
+def test_a_generated_wrapper_repeating_a_served_doc_comment_is_left_out(make_project, engine):
+    # testify's generated forwarders copy each assertion's doc comment over a one-line
+    # wrapper: four of them followed assertions.go's InDelta, 64% of the answer's tokens.
+    doc = (
+        "// InDelta asserts that the two numerals are within delta of each other.\n"
+        "// Use it for float values, whose rounding makes exact equality fragile.\n"
+    )
+    others = "".join(
+        f"// Check{n} asserts that condition number {n} holds for the value given.\n"
+        f"func Check{n}(t TestingT, value interface{{}}) bool {{\n"
+        f"\treturn check(t, value, {n})\n}}\n\n"
+        for n in range(8)
+    )
+    original = (
+        f"package check\n\n{others}{doc}"
+        "func InDelta(t TestingT, expected, actual, delta float64) bool {\n"
+        "\tdt := expected - actual\n\tif dt < -delta || dt > delta {\n"
+        '\t\treturn Fail(t, "Max difference exceeded")\n\t}\n\treturn true\n}\n'
+    )
+    wrapper = (
+        "// Code generated with github.com/example/check/_codegen; DO NOT EDIT.\n\n"
+        f"package check\n\n{doc}"
+        "func (c *Checks) InDelta(expected, actual, delta float64) bool {\n"
+        "\treturn InDelta(c.t, expected, actual, delta)\n}\n"
+    )
+    root = make_project(
+        {
+            "check/check.go": original,
+            "check/check_forward.go": wrapper,
+            "check/check_format.go": wrapper.replace("InDelta(", "InDeltaf("),
+        }
+    )
+    outcome = search(root, "float delta tolerance", paths=("check",))
+    assert sources(outcome)[0] == "check/check.go"
+    assert "check/check_forward.go" not in sources(outcome)
+    assert "check/check_format.go" not in sources(outcome)
+    assert "2 files left out: a served passage shown again" in outcome.notes
+    # A wrapper whose comment is its own is served.
+    own = wrapper.replace("Use it for float values", "Checks keep float values")
+    root = make_project({"check/check.go": original, "check/check_forward.go": own})
+    assert "check/check_forward.go" in sources(
+        search(root, "float delta tolerance", paths=("check",))
+    )
+
+
 def test_two_small_variants_of_an_example_are_both_served(make_project, engine):
     # tutorial001.py and tutorial001_an.py: a few lines, one of them different, are two
     # examples, not a copy.

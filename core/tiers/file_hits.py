@@ -16,7 +16,7 @@ from ..models import FilteredHit, Hit, noun_for
 from ..ranking.analysis import Term
 from ..ranking.bm25 import Scorer
 from ..ranking.data_uris import without_data_payloads
-from ..ranking.file_roles import BUILT_OUTPUT, older_editions
+from ..ranking.file_roles import BUILT_OUTPUT, GENERATED, older_editions
 from ..ranking.license_headers import without_license_header
 from ..ranking.machine_data import machine_data_kind
 from ..ranking.markup_words import without_markup_words
@@ -226,6 +226,9 @@ class FileHits:
             snippet.line_end,
             explained,
         )
+        if ranked.role is GENERATED and self._passages.repeats_its_comments(hit):
+            self.repeated_passages += 1  # a wrapper a tool wrote under a served comment
+            return
         if copied is None:
             # Another file whose passage repeats a served one (settings kept per locale):
             # served once, as dedup.py would, leaving its place to the next file.
