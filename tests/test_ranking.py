@@ -1452,6 +1452,27 @@ def test_a_doc_comment_a_blank_line_above_a_definition_is_its_lead_in():
     assert "res.cookie = function (name, value, options) {" in cut.text
 
 
+def test_a_block_comment_without_stars_inside_is_its_definitions_lead_in():
+    # starship's `parse_color_string`: a `/** ... */` whose inner lines have no ` * `; the
+    # passage started at the lone `*/`, the comment saying what the function parses left
+    # out.
+    helpers = "".join(
+        f"pub fn helper_{n}(x: u32) -> u32 {{\n    x.wrapping_mul({n})\n}}\n\n" for n in range(12)
+    )
+    text = (
+        f"{helpers}/** Parse a string that names a colour, None when it is not one.\n"
+        " Three forms are accepted:\n  - #RRGGBB (a hash and six hexadecimal digits)\n"
+        "  - name (a colour of the palette)\n*/\n"
+        "pub fn parse_color(text: &str) -> Option<u8> {\n    let hex = text.strip_prefix('#')?;\n"
+        "    u8::from_str_radix(hex, 16).ok()\n}\n"
+    )
+    lines = text.split("\n")
+    starts = {lines[span.start] for span in code_blocks(lines)}
+    assert "*/" not in starts
+    cut = snippet(text, "src/color.rs", "parse color hex", max_chars=600)
+    assert cut.text.startswith("/** Parse a string that names a colour"), cut.text
+
+
 @pytest.mark.parametrize("max_chars", [1000, 1200, 1400])
 def test_code_context_never_reaches_back_into_the_block_above(max_chars):
     # The room left after the definition is no reason to show the end of the one before,

@@ -308,6 +308,10 @@ def lead_in_start(lines: list[str], start: int, level: int) -> int:
             indent == level or (indent == level + 1 and text.startswith("*"))
         ):
             first -= 1
+            if text.endswith("*/") and not text.startswith("/*"):
+                # A block comment's end: from its opening line, whatever its inner lines
+                # start with (starship's `/**` over lines with no ` * `).
+                first = _block_comment_start(lines, first, level)
         elif text in _STRING_QUOTES and indent == level:
             opener = _attribute_string_start(lines, first - 1, level)
             if opener is None:
@@ -349,6 +353,22 @@ def lead_in_start(lines: list[str], start: int, level: int) -> int:
     if first < start and not lines[first].strip():
         return start  # a blank line with no comment above it
     return first
+
+
+# How many lines up a block comment's opening is looked for from its end.
+BLOCK_COMMENT_REACH = 60
+
+
+def _block_comment_start(lines: list[str], end: int, level: int) -> int:
+    """The line opening the block comment that line `end` (`*/`) closes, at `level`;
+    `end` when none is found within BLOCK_COMMENT_REACH lines."""
+    for index in range(end - 1, max(-1, end - 1 - BLOCK_COMMENT_REACH), -1):
+        text = lines[index].strip()
+        if "*/" in text:
+            return end  # another comment's end: this one's opening is not above
+        if text.startswith("/*"):
+            return index if indentation(lines[index]) == level else end
+    return end
 
 
 def lead_in_holding(
