@@ -5,6 +5,7 @@ the cap, decoded whatever its encoding claims to be."""
 from __future__ import annotations
 
 import codecs
+import errno
 import os
 import stat
 from dataclasses import dataclass
@@ -14,6 +15,8 @@ from .debugging import report_exception
 from .project import is_inside
 
 BINARY_SNIFF = 8192
+# Why a file that is a symbolic link is not read: links are never followed (DESIGN §7).
+SYMBOLIC_LINK = "a symbolic link, not followed"
 _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32"),
@@ -92,6 +95,8 @@ def read_text_file(path: Path, root: Path, max_bytes: int) -> TextFile:
     except FileNotFoundError as exc:
         raise Unreadable("no longer exists") from exc
     except OSError as exc:
+        if exc.errno == errno.ELOOP and path.is_symlink():
+            raise Unreadable(SYMBOLIC_LINK) from exc
         raise Unreadable(f"cannot open: {exc.strerror or exc}") from exc
     try:
         info = os.fstat(fd)

@@ -211,6 +211,23 @@ def test_a_row_whose_expected_file_or_passage_is_not_there_is_reported(capsys, p
     assert [p.split(":")[0] for p in problems] == ["line 1", "line 2", "line 3"]
 
 
+def test_an_expected_file_that_is_a_symbolic_link_names_its_target(capsys, project):
+    # starship's docs/guide/README.md links to the root README.md: the row was reported
+    # with the errno's words ("Too many levels of symbolic links") and read as a miss.
+    (project / "docs/guide.md").symlink_to("retry.md")
+    (project / "docs/away.md").symlink_to("../../outside.md")
+    (project / "queries.tsv").write_text(
+        "retry backoff\tdocs/guide.md\nretry backoff\tdocs/away.md | docs/retry.md\n"
+    )
+    _, _, err = run_eval(capsys, project)
+    assert (
+        "line 1: expected file docs/guide.md: a symbolic link to docs/retry.md, not followed:"
+        " name docs/retry.md" in err
+    )
+    assert "line 2: expected file docs/away.md: a symbolic link, not followed" in err
+    assert "levels of symbolic links" not in err
+
+
 def test_a_notebooks_passage_is_looked_for_in_its_cells_as_a_snippet_shows_them(capsys, project):
     # The file is JSON: `on="name"` is written `on=\"name\"` there, as the snippet is not.
     cells = [{"cell_type": "code", "execution_count": 1, "metadata": {}, "outputs": [],

@@ -3,12 +3,13 @@ tier's own ranking is measured), and the ladder's answer is what a skill would r
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..api import Project, QueryOptions
-from ..files import Unreadable, read_text_file
+from ..files import SYMBOLIC_LINK, Unreadable, read_text_file
 from ..models import Hit, QueryResult, ResolvedScope, TierStatus
 from ..ranking.notebooks import is_notebook, notebook_view
 from ..ranking.roff_text import readable
@@ -104,7 +105,11 @@ def checked_queries(
             except Unreadable as exc:
                 texts[source] = None
                 reason = str(exc)
-                reasons[source] = "not in the project" if reason == "no longer exists" else reason
+                if reason == "no longer exists":
+                    reason = "not in the project"
+                elif reason == SYMBOLIC_LINK:
+                    reason = _link_reason(root, source)
+                reasons[source] = reason
         return texts[source]
 
     checked: list[KnownItemQuery] = []
@@ -141,6 +146,18 @@ def _outside_the_scope(root: Path, query: KnownItemQuery, scope: ResolvedScope) 
         f"line {query.line}: expected file {source} is outside scope {scope.name}"
         for source in outside
     ]
+
+
+def _link_reason(root: Path, source: str) -> str:
+    """Why an expected file that is a symbolic link is never served, with the file to
+    name instead when the link leads to one inside the root (starship's
+    `docs/guide/README.md`, a link to its `README.md`)."""
+    target = Path(os.path.realpath(root / source))
+    real_root = Path(os.path.realpath(root))
+    if target.is_file() and target.is_relative_to(real_root):
+        name = target.relative_to(real_root).as_posix()
+        return f"a symbolic link to {name}, not followed: name {name}"
+    return SYMBOLIC_LINK
 
 
 def _holding(
