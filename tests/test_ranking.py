@@ -1473,6 +1473,41 @@ def test_a_block_comment_without_stars_inside_is_its_definitions_lead_in():
     assert cut.text.startswith("/** Parse a string that names a colour"), cut.text
 
 
+def test_a_go_doc_comments_example_does_not_cost_it_its_first_sentence():
+    # testify's `Same`: its summary, a blank `//`, an indented example and a blank `//`
+    # made a lead of four lines, over the limit of three, and the window started at the
+    # second paragraph, without the sentence naming the function.
+    def asserting(name: str, verb: str) -> str:
+        return (
+            f"// {name} asserts that two pointers {verb} the same object.\n//\n"
+            f"//\tassert.{name}(t, ptr1, ptr2)\n//\n"
+            "// Both arguments must be pointer variables. Pointer variable sameness is\n"
+            "// determined based on the equality of both type and value.\n"
+            f"func {name}(t TestingT, expected, actual interface{{}}) bool {{\n"
+            "\tsame, ok := samePointers(expected, actual)\n\tif !ok {\n"
+            '\t\treturn Fail(t, "Both arguments must be pointers")\n\t}\n'
+            '\tif !same {\n\t\treturn Fail(t, fmt.Sprintf("Not same: %p %p", expected, actual))\n'
+            "\t}\n\treturn true\n}\n\n"
+        )
+
+    text = (
+        "package assert\n\n"
+        + asserting("Same", "reference")
+        + asserting("NotSame", "do not reference")
+        + "// samePointers tells if two generic interface objects are pointers of the same\n"
+        "// type pointing to the same object.\n"
+        "func samePointers(first, second interface{}) (same bool, ok bool) {\n"
+        "\tfirstPtr, secondPtr := reflect.ValueOf(first), reflect.ValueOf(second)\n"
+        "\tif firstPtr.Kind() != reflect.Ptr || secondPtr.Kind() != reflect.Ptr {\n"
+        "\t\treturn false, false // not both are pointers\n\t}\n"
+        "\treturn first == second, true\n}\n"
+    )
+    query = "Does the equality check compare pointers by their address or by what they point to?"
+    cut = snippet(text, "assert/assertions.go", query, max_chars=800)
+    assert "// Both arguments" in cut.text
+    assert cut.text.startswith("// Same asserts that two pointers"), cut.text
+
+
 @pytest.mark.parametrize("max_chars", [1000, 1200, 1400])
 def test_code_context_never_reaches_back_into_the_block_above(max_chars):
     # The room left after the definition is no reason to show the end of the one before,

@@ -56,16 +56,28 @@ COMMENT_LEAD_LINES = 3
 def comment_lead(lines: list[str], start: int, matching: Sequence[int]) -> int:
     """The first line of the run of line comments (as indented) that line `start` of code
     is inside, when the lines above `start` in it are the comment's lead: at most
-    COMMENT_LEAD_LINES, or holding no query term (`matching`: the sorted lines that do;
+    COMMENT_LEAD_LINES of prose (an example or an empty line aside), or holding no query term (`matching`: the sorted lines that do;
     a window starts at a matching line, never there); else `start`."""
     if not _LINE_COMMENT.match(lines[start]):
         return start
     first = run_start(lines, start, _LINE_COMMENT.match)
-    if start - first > COMMENT_LEAD_LINES and bisect_left(matching, first) < bisect_left(
-        matching, start
-    ):
+    if _prose_lines(lines, first, start) > COMMENT_LEAD_LINES and bisect_left(
+        matching, first
+    ) < bisect_left(matching, start):
         return start
     return first
+
+
+def _prose_lines(lines: list[str], first: int, end: int) -> int:
+    """How many of the comment lines from `first` to `end` are prose: not an empty comment
+    line, nor an example indented in it (Go's `//\tassert.Same(t, ptr1, ptr2)`)."""
+    count = 0
+    for line in lines[first:end]:
+        marker = _LINE_COMMENT.match(line)
+        text = line[marker.end() :] if marker else line
+        if text.strip() and not text.startswith(("\t", "  ")):
+            count += 1
+    return count
 
 
 class ProseBounds:
