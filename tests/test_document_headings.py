@@ -453,6 +453,24 @@ def test_a_passage_never_ends_on_the_next_sections_bare_heading():
     assert "Setup" not in snippet(rst, "guide.rst", "token budget", max_chars=80).text
 
 
+def test_a_passage_does_not_end_on_a_paragraph_announcing_what_it_leaves_out():
+    # testify's CONTRIBUTING.md: the cap ended a passage on "Please include the following
+    # in the description:", the list it announces left out. A paragraph holding a query
+    # word stays (pytest's "Here is the algorithm which finds the rootdir").
+    doc = (
+        "# Guide\n\n## Budget\n\nThe token budget caps the context served to a skill.\n"
+        "Tokens are counted as a model counts them.\n\nTo change it, write this in the "
+        "config:\n\n```yaml\nqmd_context:\n  default_budget: 4000\n  other: 1\n```\n"
+    )
+    cut = snippet(doc, "guide.md", "token budget caps context", max_chars=150)
+    assert cut.text.endswith("Tokens are counted as a model counts them."), cut.text
+    cut = snippet(doc, "guide.md", "token budget caps context config", max_chars=150)
+    assert cut.text.endswith("To change it, write this in the config:"), cut.text
+    # An announcement served with what it announces is kept.
+    cut = snippet(doc, "guide.md", "token budget caps context", max_chars=300)
+    assert "default_budget: 4000" in cut.text
+
+
 FENCED = """\
 # Guide
 

@@ -2,14 +2,14 @@
 section's bare heading, a line that only names it for links, a callout's first line cut
 off from its words, the opening part of a fenced code block cut off by the cap, the lines
 of a sentence cut by the cap, a thematic break, a link definition the passage does not
-use (passage_ends.py asks)."""
+use, a paragraph announcing the list or code it leaves out (passage_ends.py asks)."""
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_left
 
-from .code_blocks import LEAD_INS, past_lead_in
+from .code_blocks import LEAD_INS, indentation, past_lead_in
 from .code_definitions import defines_a_name
 from .fenced_blocks import FencedBlocks, trimmed_span
 from .navigation import LINK_DEFINITION, LINK_LABEL_ALONE, defines_a_link_over_two_lines
@@ -32,6 +32,8 @@ _ANCHOR = re.compile(
 # A line of markup alone: an HTML comment, or an opening tag (its element's content on
 # the lines after it).
 _MARKUP_ALONE = re.compile(r" {0,3}(?:<!--.*-->|<[A-Za-z][\w-]*(?:[ \t][^<>]*)?(?<!/)>)[ \t]*$")
+
+
 # Markdown's thematic break (`---`, `***`, `___`, spaced or not).
 _THEMATIC_BREAK = re.compile(r" {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
 
@@ -62,6 +64,7 @@ class PassageTails:
             shorter = self._without_cut_sentence(shorter)
             shorter = self._without_rule_or_unused_definition(shorter)
             shorter = self._without_lead_in(shorter)
+            shorter = self._without_announcement(shorter)
             if shorter == span:
                 return span
             span = shorter
@@ -88,6 +91,29 @@ class PassageTails:
         after = next_written(lines, past_lead_in(lines, span.end, len(lines)))
         if after == len(lines) or not defines_a_name(lines, after):
             return span  # a comment on the code under it (pydantic's union.rs), kept
+        return trimmed_span(lines, Span(span.start, first))
+
+    def _without_announcement(self, span: Span) -> Span:
+        """In a document, without a last paragraph that announces the block it leaves out
+        (a "Please include the following:" over a list the cap cut off) and holds no query
+        word: alone it points at an answer the passage does not give."""
+        lines, end = self.lines, span.end
+        if self.kind == "code" or end >= len(lines) or not lines[end - 1].rstrip().endswith(":"):
+            return span
+        after = next_written(lines, end)
+        if after >= len(lines) or not (
+            STARTS_A_BLOCK.match(lines[after])
+            or any(block.start == after for block in self.blocks.fences)
+            or indentation(lines[after]) > indentation(lines[end - 1])
+        ):
+            return span  # what follows is no list, code or quote it announces
+        first = end - 1
+        while first > span.start and lines[first - 1].strip():
+            first -= 1
+        if first == span.start:
+            return span  # the passage is the announcement alone
+        if bisect_left(self.matching, first) < bisect_left(self.matching, end):
+            return span  # a query word in it: kept (pytest's "Here is the algorithm...")
         return trimmed_span(lines, Span(span.start, first))
 
     def _without_bare_heading(self, span: Span) -> Span:
