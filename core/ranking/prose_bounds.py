@@ -56,8 +56,9 @@ COMMENT_LEAD_LINES = 3
 def comment_lead(lines: list[str], start: int, matching: Sequence[int]) -> int:
     """The first line of the run of line comments (as indented) that line `start` of code
     is inside, when the lines above `start` in it are the comment's lead: at most
-    COMMENT_LEAD_LINES of prose (an example or an empty line aside), or holding no query term (`matching`: the sorted lines that do;
-    a window starts at a matching line, never there); else `start`."""
+    COMMENT_LEAD_LINES of prose (an example or an empty line aside), or holding no query
+    term (`matching`: the sorted lines that do; a window starts at a matching line, never
+    there); else `start`."""
     if not _LINE_COMMENT.match(lines[start]):
         return start
     first = run_start(lines, start, _LINE_COMMENT.match)
