@@ -952,6 +952,23 @@ def test_fish_and_nushell_scripts_are_code(capsys, make_project):
     assert include and {"*.fish", "*.nu"} <= set(include)
 
 
+def test_every_shells_init_script_is_code(capsys, make_project):
+    # starship's src/init/ holds a prompt script per shell: the code scope's globs left
+    # out tcsh's, Elvish's, xonsh's and Ion's.
+    shells = ("bash", "zsh", "fish", "tcsh", "elv", "xsh", "ion", "csh")
+    root = make_project(
+        {
+            "src/main.rs": "fn main() {}\n",
+            "src/NOTES.md": "# Notes\n\nHow the prompt is drawn.\n",
+            **{f"src/init/starship.{shell}": "# the prompt\n" for shell in shells},
+            "README.md": "# Tool\n\nA prompt.\n",
+        }
+    )
+    _, out, _ = init(capsys, root, "--dry-run")
+    include = set(scopes_of(out)["code"].include)
+    assert {f"*.{shell}" for shell in shells} <= include, include
+
+
 def test_asciidoc_docs_are_documentation_by_either_extension(capsys, make_project):
     # Cowboy's guide and manual are 148 `.asciidoc` files: init knew only `.adoc`, so the
     # docs scope was AGENTS.md alone.
