@@ -470,6 +470,9 @@ def test_an_abbreviation_counts_the_words_it_stands_for():
     assert counts("ERR_CODE_17", "an error") == {}
     # Only listed abbreviations: `cat` is no `category`.
     assert counts("cat", "a category") == {}
+    # Two spellings of one abbreviation (flake8's `NOQA_INLINE_REGEXP` for "regex").
+    assert counts("regex", "NOQA_INLINE_REGEXP, a regex, two regexes") == {"regex": 3}
+    assert counts("regexp", "a regex, a RegExp") == {"regexp": 2}
 
 
 def test_an_everyday_word_counts_the_technical_word_documentation_uses():

@@ -57,6 +57,8 @@ _WORDS_OF = {
     "prev": ("previous",),
     "prop": ("property",),
     "props": ("property",),
+    "regex": ("regexp",),  # two spellings of one abbreviation
+    "regexp": ("regex",),
     "repo": ("repository",),
     "req": ("request",),
     "src": ("source",),
