@@ -149,6 +149,15 @@ def test_how_do_i_tell_and_for_example_frame_a_question():
     assert "tell" in keys("tell command")
 
 
+def test_how_do_i_get_frames_a_question():
+    # gum's "how do I get to see...": `get` found Go getters (`GetForeground`), the wrong
+    # first hit's strongest term.
+    assert keys("how do I get to see the spinner's title") == ["see", "spinner", "titl"]
+    assert keys("we want to get back to where we were") == ["want", "back"]
+    assert "get" in keys("get request handler")  # HTTP's GET, a getter: terms
+    assert "get" in keys("the get method of a dict")
+
+
 def test_which_code_frames_a_question():
     # tox's "Which code decides to rebuild an environment" and mocha's "where does the code
     # decide ... slow": in a code scope every file is code, and `code` found "exit code".

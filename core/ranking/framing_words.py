@@ -17,13 +17,14 @@ import re
 # And `make` and `tell` after the one doing it ("how do I make a piece of styled text
 # clickable", "how do I tell the router not to clean the path"): Go's `make(` builtin, a
 # Makefile's `make docs` and gorilla/mux's "UseEncodedPath tells the router" are no
-# answer. And the `example` of "for example", which gives one (lazy.nvim's "for example"
-# put its config and example modules first; a question asking for examples says so).
+# answer; and `get` so ("how do I get to see..."): Go's getters are no answer either.
+# And the `example` of "for example", which gives one (lazy.nvim's "for example" put its
+# config and example modules first; a question asking for examples says so).
 _FRAMING_PAIRS = frozenset(
     {
         ("doing", "wrong"),
         ("for", "example"),
-        *((doer, verb) for doer in ("i", "we", "you", "to") for verb in ("make", "tell")),
+        *((doer, verb) for doer in ("i", "we", "you", "to") for verb in ("make", "tell", "get")),
     }
 )
 # `code` as the place asked about ("which code decides", "where does the code decide",
