@@ -640,6 +640,8 @@ def test_test_files_are_told_by_their_folder_or_their_name():
         # RSpec's and Cucumber's helpers, beside the specs and features they serve.
         "spec/support/config_options_helper.rb", "features/support/env.rb",
         "features/step_definitions/additional_cli_steps.rb",
+        # vue-router's end-to-end tests and their helpers.
+        "packages/router/e2e/specs/utils.ts", "e2e/modal/index.ts",
     ]  # fmt: skip
     others = [
         "src/budget.py", "src/latest.py", "src/contest.py", "src/testing.py", "docs/testing.md",
@@ -651,6 +653,7 @@ def test_test_files_are_told_by_their_folder_or_their_name():
         "src/latest-data/load.py", "src/test-database/schema.py", "src/latest_tests.tsx",
         "src/contest.ts", "src/latest-helpers/date.js", "src/latest.ts", "src/a-latest.ts",
         "lib/support/helpers.rb", "app/features/billing.rb", "lib/spec/support.rb",
+        "src/e2e.ts", "src/e2eencrypt/keys.go",
     ]  # fmt: skip
     assert [path for path in tests if not is_test_file(path)] == []
     assert [path for path in others if is_test_file(path)] == []
@@ -848,6 +851,8 @@ def test_example_programs_weigh_less_unless_the_query_asks_for_examples():
         "src/router.py", "examples/router/main.go", "docs_src/first_steps/tutorial001.py",
         "_examples/basic.py", "samples/app.ts", "demo/run.py",
         "packages/playground/src/stores/cart.ts",
+        # vue-router's `playground-file-based/`, an `examples-basic/`.
+        "packages/playground-file-based/src/main.ts", "examples-basic/app.ts",
         # commander's example scripts, named without a suffix as commands are (`#!/usr/bin/env
         # node`): they ranked first, undemoted, above the library's lookup code.
         "examples/pm", "examples/pm-install",

@@ -125,7 +125,7 @@ _VERSION_NAMED = re.compile(r"v\d+(?:\.\d+)*")
 # `features/step_definitions/` hold the features'.
 _TEST_PATH = re.compile(
     r"(?:^|/)(?:tests?|Tests|__tests(?:_\w+)?__|test[-_]?data|testdir|testsuite|fixtures"
-    r"|testFixtures|x?t|spec/support|features/(?:support|step_definitions)"
+    r"|testFixtures|x?t|e2e|spec/support|features/(?:support|step_definitions)"
     r"|test[-_]?utils?|test[-_]support|test[-_]?helpers?"
     r"|[a-z][a-z0-9]*Test)/"
     r"|(?:^|/)(?:test_[^/]*\.(?:py|vim)|[^/]*_tests?\.py|tests?\.py|conftest\.py"
@@ -199,7 +199,7 @@ def is_test_file(path: str) -> bool:
 # its domain (`com/example/ok_http/`, the package a Flutter plugin is made with).
 _EXAMPLE_PATH = re.compile(
     r"(?:^|/)(?<!\bcom/)(?<!\borg/)(?<!\bnet/)(?<!\bio/)"
-    r"(?:_?examples?|samples?|demos?|docs_src|playgrounds?)/"
+    r"(?:_?examples?|samples?|demos?|docs_src|playgrounds?)(?:-[\w-]+)?/"
 )
 
 
