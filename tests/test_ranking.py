@@ -1525,6 +1525,27 @@ def test_a_go_doc_comments_example_does_not_cost_it_its_first_sentence():
     assert cut.text.startswith("// Same asserts that two pointers"), cut.text
 
 
+def test_a_constant_looked_up_among_constants_is_served_from_its_line():
+    # isort's settings.py: MAX_CONFIG_SEARCH_DEPTH in a run of constants with no blank
+    # line between them, a paragraph shorter than the cap; the function using it was
+    # served instead.
+    constants = "".join(f'SETTING_{n}: str = "value {n}"\n' for n in range(12))
+    user = "".join(
+        f"        config_{n} = search_config(CONFIG_SOURCES, STOP_CONFIG_SEARCH_ON_DIRS, {n})\n"
+        for n in range(6)
+    )
+    text = (
+        f"import os\n\n{constants}MAX_CONFIG_SEARCH_DEPTH: int = 25  # parents searched\n"
+        'STOP_CONFIG_SEARCH_ON_DIRS = (".git", ".hg")\nCONFIG_SOURCES = ("setup.cfg",)\n'
+        f"{constants.replace('SETTING', 'OTHER')}\n\n"
+        "def _find_config(path):\n    tries = 0\n"
+        "    while tries < MAX_CONFIG_SEARCH_DEPTH:\n"
+        f"{user}        tries += 1\n    return path\n"
+    )
+    cut = snippet(text, "isort/settings.py", "MAX_CONFIG_SEARCH_DEPTH", max_chars=800)
+    assert cut.text.startswith("MAX_CONFIG_SEARCH_DEPTH: int = 25"), cut.text
+
+
 @pytest.mark.parametrize("max_chars", [1000, 1200, 1400])
 def test_code_context_never_reaches_back_into_the_block_above(max_chars):
     # The room left after the definition is no reason to show the end of the one before,

@@ -344,6 +344,16 @@ class SpanChooser(SentenceWindows, SpanWidening):
                 span = self.in_whole_sentences(window, span, limit)
             else:
                 rank = self._rank(span)
+                if any(span.start < start < span.end for start in self.named):
+                    # A definition looked up inside a paragraph that fits (isort's
+                    # constant among constants, no blank line above it): the window
+                    # starting there too.
+                    window = self.best_window(span, limit)
+                    window_rank = self._rank(window)
+                    if self._better(
+                        (window_rank, -self.size(window), window), (rank, -self.size(span), span)
+                    ):
+                        span, rank = window, window_rank
             if rank[1] <= 0:
                 continue
             candidate = (rank, -self.size(span), span)
