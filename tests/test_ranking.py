@@ -3938,6 +3938,9 @@ def test_a_function_word_of_a_few_word_query_is_a_term():
     assert "ani" in keys("serialize as any")
     assert keys("what runs before a validator in my model") == ["run", "valid", "model"]
     assert keys("FromRequestParts trait definition")[-1] != "definit"
+    # isort's `from_first` setting, its heading "From First": `from` names it.
+    assert keys("From First") == ["first", "from"]
+    assert keys("how do I read settings from a file") == ["read", "setting", "file"]
 
 
 def test_a_decorator_spread_over_lines_leads_into_its_definition():

@@ -51,7 +51,7 @@ STOPWORDS = _FUNCTION_WORDS | _FRAMING_WORDS
 # The stopwords APIs name things with (`before_request`, `SerializeAsAny`, `on_mount`,
 # `once`, `off`): terms in a query of a few words.
 _NAMING_STOPWORDS = frozenset(
-    """after before once any all on off up down over under out only each same between
+    """after before once any all on off up down over under out only each same between from
     during until no not more most few other into through again against above below
     like""".split()
 )
