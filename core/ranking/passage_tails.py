@@ -32,8 +32,6 @@ _ANCHOR = re.compile(
 # A line of markup alone: an HTML comment, or an opening tag (its element's content on
 # the lines after it).
 _MARKUP_ALONE = re.compile(r" {0,3}(?:<!--.*-->|<[A-Za-z][\w-]*(?:[ \t][^<>]*)?(?<!/)>)[ \t]*$")
-
-
 # Markdown's thematic break (`---`, `***`, `___`, spaced or not).
 _THEMATIC_BREAK = re.compile(r" {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
 
