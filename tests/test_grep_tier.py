@@ -2380,6 +2380,29 @@ def test_a_page_of_hostile_markup_is_read_in_time(tmp_path):
     assert "docs/b.md" in {hit["source"] for hit in answer["results"]}
 
 
+def test_a_manual_page_of_hostile_lines_is_read_in_time(tmp_path):
+    # A line read for a table's format keys (`l l.`): a key followed by a long run of
+    # digits was tried split every way (24 digits took a second, each more doubling it).
+    # A child process with a time limit, as above.
+    root = tmp_path / "repo"
+    (root / "man" / "man1").mkdir(parents=True)
+    hostile = "l" + "1" * 60 + " !\nl w(" + "1" * 400 + " !\n"
+    page = (
+        ".TH TOOL 1\n.SH NAME\ntool - a tool\n.SH TABLE\nThe needle finder table:\n"
+        f"{hostile}A needle finder.\n"
+    )
+    (root / "man" / "man1" / "tool.1").write_text(page)
+    result = subprocess.run(
+        [sys.executable, "-m", "tierscope", "query", "needle finder", "--root", str(root),
+         "--timeout", "25", "--explain"],
+        capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    answer = json.loads(result.stdout)
+    assert answer["trace"]["served_by"] == "grep"
+    assert [hit["source"] for hit in answer["results"]] == ["man/man1/tool.1"]
+
+
 def test_dense_matches_beyond_the_output_cap_still_answer(make_project, engine):
     needles = "needle " * 280_000
     files = {f"docs/dense{i}.md": needles for i in range(6)}

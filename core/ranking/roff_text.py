@@ -31,7 +31,9 @@ _TABLE_OPTIONS = re.compile(
     r"(?:(?:center|centre|expand|box|allbox|doublebox|frame|doubleframe|nokeep|nospaces"
     r"|nowarn|tab\(.\)|linesize\(\d+\)|delim\(..\)|decimalpoint\(.\))[ \t,]*)+;[ \t]*$"
 )
-_TABLE_KEY = r"[lcrnasLCRNAS^_=|](?:[bBiIfFzZeEuUtTdD]|w\(\d+\w*\)|\d+)*"
+# A key's modifiers, each one character or a width `w(5n)`: none can be read two ways, so
+# a hostile run of digits is read once, not split every way.
+_TABLE_KEY = r"[lcrnasLCRNAS^_=|](?:[bBiIfFzZeEuUtTdD0-9]|w\([^()\s]*\))*"
 _TABLE_FORMAT = re.compile(rf"{_TABLE_KEY}(?:[ \t]+{_TABLE_KEY})+[ \t]*[.,]?[ \t]*$")
 _TEXT_BLOCK = re.compile(r"^T\}|T\{$")
 
