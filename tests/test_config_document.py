@@ -385,6 +385,24 @@ def test_an_alias_value_is_replaced_without_touching_its_anchor(tmp_path):
     ]
 
 
+def test_looking_for_an_alias_past_a_long_comment_takes_one_reading(tmp_path):
+    # The config is untrusted: a comment of many `#` before no alias was tried split at
+    # every `#` (24 of them took a second, each more doubling it). A child process with a
+    # time limit, as the hostile-tree tests do.
+    import subprocess
+    import sys
+
+    code = (
+        "from tierscope.config.yaml_splice import _ALIAS\n"
+        "assert _ALIAS.match(': ' + '#' * 60 + '\\n  [1]') is None\n"
+        "assert _ALIAS.match(': # note ## more\\n  *base').group(1) == '*base'\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=30
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+
+
 def test_editing_below_an_alias_is_refused_and_the_anchor_is_untouched():
     text = "base: &b\n  grep_paths: [a]\nqmd_context:\n  scopes:\n    x: *b\n"
     document = ConfigDocument.from_text(text)

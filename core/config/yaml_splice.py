@@ -35,11 +35,12 @@ from .yaml_values import (
     value_lines,
 )
 
-# An alias token, possibly after the ':' or '-' indicator, whitespace and comments.
-_ALIAS = re.compile(r"(?:[\s:?-]|#[^\n]*)*(\*[^\s,\[\]{}]+)")
+# An alias token, possibly after the ':' or '-' indicator, whitespace and comments. A
+# comment is read to its line's end at once (`*+`): a run of `#` is not split every way.
+_ALIAS = re.compile(r"(?:[\s:?-]|#[^\n]*+)*(\*[^\s,\[\]{}]+)")
 # Node properties (anchor, tag) that prefix a value: kept when the value is replaced.
 _PROPERTIES = re.compile(r"[&!][^\s]*(?:[ \t]+[&!][^\s]*)*")
-_SKIP_SPACE = re.compile(r"(?:\s|#[^\n]*)*")
+_SKIP_SPACE = re.compile(r"(?:\s|#[^\n]*+)*")
 
 
 @dataclass(frozen=True, slots=True)
