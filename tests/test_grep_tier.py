@@ -2369,6 +2369,11 @@ def test_a_page_of_hostile_markup_is_read_in_time(tmp_path):
     # sought ending at each of the spaces.
     spaces = " " * 100_000
     (root / "docs" / "c.md").write_text(f"---\ntitle: needle{spaces}x\n---\n\n# C\n\nA needle.\n")
+    # And, on a line holding a tag, backquotes that open no code span (each run was tried
+    # as a span's start and split every way: forty runs took hours), or a tag never closed
+    # over a long run of spaces (20,000 took minutes).
+    ticks = "Text `" + "``x" * 40 + " <b>"
+    (root / "docs" / "d.md").write_text(f"# D\n\n{ticks}\n\n<a{' ' * 20_000}\n\nA needle.\n")
     result = subprocess.run(
         [sys.executable, "-m", "tierscope", "query", "needle", "--root", str(root),
          "--timeout", "25", "--explain"],

@@ -247,10 +247,13 @@ def _title_repeated(lines: list[str], front: int, fenced: set[int]) -> bool:
 
 # An HTML tag, or a component's (VitePress' `<VPTeamMembers>`, MDX's `<Tabs>`, `<div h-2
 # />`) with attributes that take no value (those that do are _ATTRIBUTED_TAG's); or a code
-# span, kept: `<Tabs>` in backquotes is text.
+# span, kept: `<Tabs>` in backquotes is text. A span opens on a whole run of backquotes and
+# closes on the next run as long, and each run, as each run of other text, is read once
+# (`++`, `*+`): backquotes that close nothing, or a tag never closed over a run of spaces,
+# are not tried split every way (a line of forty such runs took hours).
 _TAG_OR_CODE_SPAN = re.compile(
-    r"(?P<code>(`+)(?:[^`]|(?!\2)`+)*?\2(?!`))"
-    r"|</?[A-Za-z][\w.:-]*(?:[ \t]+[^<>=`\n]*?)?[ \t]*/?>"
+    r"(?P<code>(?<!`)(`+)(?!`)(?:[^`]++|(?!\2(?!`))`++)*+\2(?!`))"
+    r"|</?[A-Za-z][\w.:-]*(?:[ \t][^<>=`\n]*+)?/?>"
 )
 
 
