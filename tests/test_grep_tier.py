@@ -2385,6 +2385,27 @@ def test_a_page_of_hostile_markup_is_read_in_time(tmp_path):
     assert "docs/b.md" in {hit["source"] for hit in answer["results"]}
 
 
+def test_a_code_file_of_hostile_signatures_is_read_in_time(tmp_path):
+    # What follows a signature's parenthesis was read as any split of its `throws`
+    # clauses: a prototype of forty of them took hours. A child process with a time limit,
+    # as above.
+    root = tmp_path / "repo"
+    (root / "src").mkdir(parents=True)
+    clauses = " throws a" * 40
+    (root / "src" / "Needle.java").write_text(
+        f"class Needle {{\n    public void needle(){clauses};\n    void other() {{}}\n}}\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "tierscope", "query", "needle", "--root", str(root),
+         "--timeout", "25", "--explain"],
+        capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    answer = json.loads(result.stdout)
+    assert answer["trace"]["served_by"] == "grep"
+    assert [hit["source"] for hit in answer["results"]] == ["src/Needle.java"]
+
+
 def test_a_manual_page_of_hostile_lines_is_read_in_time(tmp_path):
     # A line read for a table's format keys (`l l.`): a key followed by a long run of
     # digits was tried split every way (24 digits took a second, each more doubling it).
