@@ -2406,6 +2406,32 @@ def test_a_code_file_of_hostile_signatures_is_read_in_time(tmp_path):
     assert [hit["source"] for hit in answer["results"]] == ["src/Needle.java"]
 
 
+def test_aligned_code_and_long_diagram_lines_are_read_in_time(tmp_path):
+    # A code line of words two spaces apart was read as a C signature's types split every
+    # way (twenty words took half a second, each more doubling it); spaces before a
+    # prototype's `;` were tried three ways; a diagram line of dashes with no `:` was tried
+    # at every arrow against the rest of the line. A child process with a time limit.
+    root = tmp_path / "repo"
+    (root / "src").mkdir(parents=True)
+    (root / "docs").mkdir()
+    aligned = "  needle" + "  a" * 40 + "  x"
+    spaced = "int needle()" + " " * 1_000 + ";"
+    code = "".join(f"int other_{n}(void) {{ return {n}; }}\n" for n in range(80))
+    (root / "src" / "needle.c").write_text(f"{aligned}\n{spaced}\n{code}")
+    diagram = "```mermaid\nsequenceDiagram\n    needle" + "--" * 500 + "\n```\n"
+    prose = "".join(f"Step {n} of the flow sends a message on.\n" for n in range(80))
+    (root / "docs" / "flow.md").write_text(f"# Flow\n\n{diagram}\nA needle.\n\n{prose}")
+    result = subprocess.run(
+        [sys.executable, "-m", "tierscope", "query", "needle", "--root", str(root),
+         "--timeout", "25", "--explain"],
+        capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    answer = json.loads(result.stdout)
+    assert answer["trace"]["served_by"] == "grep"
+    assert sorted(hit["source"] for hit in answer["results"]) == ["docs/flow.md", "src/needle.c"]
+
+
 def test_a_manual_page_of_hostile_lines_is_read_in_time(tmp_path):
     # A line read for a table's format keys (`l l.`): a key followed by a long run of
     # digits was tried split every way (24 digits took a second, each more doubling it).

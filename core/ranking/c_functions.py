@@ -18,15 +18,17 @@ SIGNATURE_MAX_LINES = 40
 # at least one word before its name, perhaps generic (C#'s `ExecuteCore<TResult>(`). Never a
 # statement's keyword.
 _C_TYPE_WORD = rf"(?!{C_KEYWORDS})[A-Za-z_][\w:]*(?:<[^;(){{}}]*>)?(?:\[\])*[ \t*&]*[ \t]"
+# Each word of the type is read once, with the spaces after it (`(?>...)`): a line of many
+# words two spaces apart is not split every way.
 C_SIGNATURE = re.compile(
-    rf"(?:(?:{_C_TYPE_WORD}[ \t]*)*|[ \t]+(?:{_C_TYPE_WORD}[ \t]*)+)\**"
+    rf"(?:(?>{_C_TYPE_WORD}[ \t]*)*|[ \t]++(?>{_C_TYPE_WORD}[ \t]*)+)\**"
     rf"(?!{C_KEYWORDS})(?:\w+::)*~?([A-Za-z_]\w*)(?:<[^;(){{}}<>]*(?:<[^;(){{}}<>]*>)?>)?[ \t]*\("
 )
 # What may follow a C-family signature's closing parenthesis before its body's brace. A
 # `throws` clause or an initializer list runs to the brace at once (`*+`): many clauses
 # that end on no brace are not tried split every way.
 _C_AFTER_PARAMETERS = re.compile(
-    r"[ \t]*(?:const|noexcept|override|final|throws[ \t][^;{]*+|:[^;{]*+)*[ \t]*(\{)?[ \t]*$"
+    r"[ \t]*+(?:const|noexcept|override|final|throws[ \t][^;{]*+|:[^;{]*+)*[ \t]*+(\{)?[ \t]*+$"
 )
 # A method declared without a body, as a definition: an abstract one (C#, Java), or one in
 # an interface (its opener above: `public interface Codec {`, C#'s brace under it). A C

@@ -16,7 +16,9 @@ _MERMAID_FENCE = re.compile(r"[ \t]*(?:`{3,}|~{3,})[ \t]*\{?mermaid\b", re.IGNOR
 # An arrow of a sequence diagram, a state diagram or a flowchart.
 _ARROW = re.compile(r"<?(?:-{1,2}|={2,}|-\.)(?:>>|>|x|o|\)|-)|<<-{1,2}>>")
 # What a message or a transition's label follows: the names the arrow joins.
-_JOINED_NAMES = re.compile(r"[ \t]*(?P<names>[^:\n]*?(?:" + _ARROW.pattern + r")[^:\n]*?):")
+# (Only on a line holding a `:`, the label's after it read at once: a line of dashes and no
+# label is not tried at every arrow against the rest of the line.)
+_JOINED_NAMES = re.compile(r"[ \t]*(?P<names>[^:\n]*?(?:" + _ARROW.pattern + r")[^:\n]*+):")
 _NOTE_PLACE = re.compile(
     r"[ \t]*(?P<names>note[ \t]+(?:right[ \t]+of|left[ \t]+of|over)[^:\n]*):", re.I
 )
@@ -48,7 +50,7 @@ def without_diagram_names(text: str) -> str:
 
 def _names_blanked(line: str) -> str:
     """A diagram's line without the names its arrow joins or its note is placed by."""
-    found = _JOINED_NAMES.match(line) or _NOTE_PLACE.match(line)
+    found = (_JOINED_NAMES.match(line) or _NOTE_PLACE.match(line)) if ":" in line else None
     if found is not None:
         start, end = found.span("names")
         return line[:start] + " " * (end - start) + line[end:]
