@@ -88,6 +88,8 @@ def code_blocks(lines: list[str], matching: list[int] | None = None) -> list[Spa
     indentation such as `}` or `end`), plus the comments and decorators just above it.
     One pass: a line's block ends where a line at most as indented comes. With `matching`
     (sorted line indexes), only the blocks holding one of those lines."""
+    from .brace_starts import braced_start, is_where_clause
+
     ends: dict[int, int] = {}  # line -> index after its last more-indented line
     open_lines: list[tuple[int, int]] = []  # (indentation, line), indentation increasing
     previous = -1  # the last non-blank line seen
@@ -107,11 +109,11 @@ def code_blocks(lines: list[str], matching: list[int] | None = None) -> list[Spa
             ends[start] = previous + 1
     spans: list[Span] = []
     for start, end in sorted(ends.items()):
-        if lines[start].lstrip().startswith(_CLOSERS) or _is_where_clause(lines, start, end):
+        if lines[start].lstrip().startswith(_CLOSERS) or is_where_clause(lines, start, end):
             continue  # `) -> None:`, `} else {`: the rest of the block above, not one
         # A body's brace alone under its signature (Allman style): the block holds the
         # signature, and a name defined only there matches it.
-        first = _braced_start(lines, start)
+        first = braced_start(lines, start)
         if matching is not None and bisect_left(matching, first) == bisect_left(matching, end):
             continue
         level = levels[start]
@@ -129,74 +131,6 @@ def code_blocks(lines: list[str], matching: list[int] | None = None) -> list[Spa
             end = ends.get(closing, closing + 1)
         spans.append(Span(lead_in_start(lines, first, level), end))
     return spans
-
-
-# How many lines of wrapped parameters a signature above a brace alone is looked through.
-SIGNATURE_REACH = 20
-
-
-def _braced_start(lines: list[str], start: int) -> int:
-    """Where a block whose first line is a brace alone starts: the statement above it, as
-    indented, that the brace opens the body of (PHP's, C#'s and Java's Allman style: `class
-    Router` or a signature, then `{`; a signature whose parameters wrap under its open
-    parenthesis, as curl writes C, ends on a line more indented than the brace; a Rust
-    signature's `where` clause, its bounds perhaps indented under it); `start` for any
-    other block."""
-    if start == 0 or lines[start].strip() != "{":
-        return start
-    above, level = lines[start - 1], indentation(lines[start])
-    if not above.strip() or indentation(above) < level:
-        return start
-    ending = above.rstrip()
-    if ending.endswith((";", "{", "}")):
-        return start  # a statement ended above: the brace opens a block of its own
-    if indentation(above) == level:
-        return _above_where_clause(lines, start - 1, level)
-    if not ending.endswith(")"):
-        # A Rust `where` clause at the brace's level, its bounds indented under it.
-        for bound in range(start - 2, max(-1, start - 2 - SIGNATURE_REACH), -1):
-            line = lines[bound]
-            if not line.strip() or indentation(line) < level:
-                return start
-            if indentation(line) == level:
-                found = _above_where_clause(lines, bound, level)
-                return found if found != bound else start
-        return start
-    # The signature's first line: the nearest above at the brace's level, with nothing
-    # but its wrapped parameters between.
-    for opened in range(start - 2, max(-1, start - 2 - SIGNATURE_REACH), -1):
-        line = lines[opened]
-        if not line.strip() or indentation(line) < level:
-            return start
-        if indentation(line) == level:
-            signature = "(" in line and not line.rstrip().endswith((";", "{", "}"))
-            return opened if signature else start
-    return start
-
-
-def _is_where_clause(lines: list[str], start: int, end: int) -> bool:
-    """Whether line `start`, its block ending before `end`, is a Rust `where` clause with
-    its bounds indented under it, the body's brace after them: the rest of a signature."""
-    if lines[start].strip() != "where":
-        return False
-    after = next_written(lines, end)
-    return (
-        after < len(lines)
-        and lines[after].strip().startswith("{")
-        and indentation(lines[after]) == indentation(lines[start])
-    )
-
-
-def _above_where_clause(lines: list[str], index: int, level: int) -> int:
-    """The first line of the statement line `index` ends: for a Rust `where` clause
-    (`where` or `where T: Clone`), the signature's above it at its level."""
-    text = lines[index].strip()
-    if (text == "where" or text.startswith("where ")) and index > 0:
-        signature = lines[index - 1]
-        if signature.strip() and indentation(signature) == level:
-            return statement_start(lines, index - 1, 0)
-        return index
-    return statement_start(lines, index, 0)
 
 
 # How many lines up the first line of a decorator spread over lines is looked for.
