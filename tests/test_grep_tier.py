@@ -2336,6 +2336,19 @@ def test_deeply_nested_folders_are_searched(make_project, engine):
     assert outcome.status is TierStatus.SERVED
 
 
+def answered_in_a_child(root: Path, query: str) -> dict:
+    """The answer of `tierscope query QUERY --explain` on `root`, run in a child process
+    with a time limit (test_config_limits.py): a query that hangs fails the test instead
+    of holding the suite. Its own timeout leaves the tier's deadline out of it."""
+    result = subprocess.run(
+        [sys.executable, "-m", "tierscope", "query", query, "--root", str(root),
+         "--timeout", "25", "--explain"],
+        capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    return json.loads(result.stdout)
+
+
 def test_a_document_of_nothing_but_headings_is_cut_in_time(tmp_path):
     # 190,000 headings (1.7 MB, under the size cap), each holding the query: finding each
     # section's end must not compare every heading with every later one (that took 40 s a
@@ -2345,13 +2358,7 @@ def test_a_document_of_nothing_but_headings_is_cut_in_time(tmp_path):
     (root / "docs").mkdir(parents=True)
     (root / "docs" / "a.md").write_text("### needle\n" + "# needle\n## needle\n" * 95_000)
     (root / "docs" / "b.rst").write_text("needle\n======\n\nneedle\n------\n\n" * 60_000)
-    result = subprocess.run(
-        [sys.executable, "-m", "tierscope", "query", "needle", "--root", str(root),
-         "--timeout", "25", "--explain"],
-        capture_output=True, text=True, timeout=30,
-    )  # fmt: skip
-    assert result.returncode == 0, result.stderr[-2000:]
-    answer = json.loads(result.stdout)
+    answer = answered_in_a_child(root, "needle")
     assert answer["trace"]["served_by"] == "grep"
     assert sorted(hit["source"] for hit in answer["results"]) == ["docs/a.md", "docs/b.rst"]
 
@@ -2374,13 +2381,7 @@ def test_a_page_of_hostile_markup_is_read_in_time(tmp_path):
     # over a long run of spaces (20,000 took minutes).
     ticks = "Text `" + "``x" * 40 + " <b>"
     (root / "docs" / "d.md").write_text(f"# D\n\n{ticks}\n\n<a{' ' * 20_000}\n\nA needle.\n")
-    result = subprocess.run(
-        [sys.executable, "-m", "tierscope", "query", "needle", "--root", str(root),
-         "--timeout", "25", "--explain"],
-        capture_output=True, text=True, timeout=30,
-    )  # fmt: skip
-    assert result.returncode == 0, result.stderr[-2000:]
-    answer = json.loads(result.stdout)
+    answer = answered_in_a_child(root, "needle")
     assert answer["trace"]["served_by"] == "grep"
     assert "docs/b.md" in {hit["source"] for hit in answer["results"]}
 
@@ -2395,13 +2396,7 @@ def test_a_code_file_of_hostile_signatures_is_read_in_time(tmp_path):
     (root / "src" / "Needle.java").write_text(
         f"class Needle {{\n    public void needle(){clauses};\n    void other() {{}}\n}}\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-m", "tierscope", "query", "needle", "--root", str(root),
-         "--timeout", "25", "--explain"],
-        capture_output=True, text=True, timeout=30,
-    )  # fmt: skip
-    assert result.returncode == 0, result.stderr[-2000:]
-    answer = json.loads(result.stdout)
+    answer = answered_in_a_child(root, "needle")
     assert answer["trace"]["served_by"] == "grep"
     assert [hit["source"] for hit in answer["results"]] == ["src/Needle.java"]
 
@@ -2421,13 +2416,7 @@ def test_aligned_code_and_long_diagram_lines_are_read_in_time(tmp_path):
     diagram = "```mermaid\nsequenceDiagram\n    needle" + "--" * 500 + "\n```\n"
     prose = "".join(f"Step {n} of the flow sends a message on.\n" for n in range(80))
     (root / "docs" / "flow.md").write_text(f"# Flow\n\n{diagram}\nA needle.\n\n{prose}")
-    result = subprocess.run(
-        [sys.executable, "-m", "tierscope", "query", "needle", "--root", str(root),
-         "--timeout", "25", "--explain"],
-        capture_output=True, text=True, timeout=30,
-    )  # fmt: skip
-    assert result.returncode == 0, result.stderr[-2000:]
-    answer = json.loads(result.stdout)
+    answer = answered_in_a_child(root, "needle")
     assert answer["trace"]["served_by"] == "grep"
     assert sorted(hit["source"] for hit in answer["results"]) == ["docs/flow.md", "src/needle.c"]
 
@@ -2444,13 +2433,7 @@ def test_a_manual_page_of_hostile_lines_is_read_in_time(tmp_path):
         f"{hostile}A needle finder.\n"
     )
     (root / "man" / "man1" / "tool.1").write_text(page)
-    result = subprocess.run(
-        [sys.executable, "-m", "tierscope", "query", "needle finder", "--root", str(root),
-         "--timeout", "25", "--explain"],
-        capture_output=True, text=True, timeout=30,
-    )  # fmt: skip
-    assert result.returncode == 0, result.stderr[-2000:]
-    answer = json.loads(result.stdout)
+    answer = answered_in_a_child(root, "needle finder")
     assert answer["trace"]["served_by"] == "grep"
     assert [hit["source"] for hit in answer["results"]] == ["man/man1/tool.1"]
 
