@@ -185,6 +185,48 @@ def walk_files(
         stack.extend(reversed(subdirectories))
 
 
+def why_not_walked(
+    path: Path,
+    start: Path,
+    root: Path,
+    *,
+    include_ignored: bool = False,
+    machine_data: bool = False,
+) -> str | None:
+    """Why `walk_files(start, root)` never yields the file `path` below `start`, as a few
+    words (`in node_modules/`, `ignored (.gitignore rules)`, `machine data (*.json)`), or
+    None when it does. The same rules as the walk, looked at along the one path."""
+    if path == start or not is_inside(path, start):
+        return None
+    rules = _rules_above(start, root, include_ignored)
+    current = start
+    for part in path.relative_to(start).parts:
+        if not include_ignored:
+            extra = _git_excludes(root) if current == root else None
+            here = _Rules(current, extra)
+            if here.spec is not None:
+                rules = [*rules, here]
+        current = current / part
+        is_dir = current != path
+        if include_ignored:
+            if is_dir and part == ".git":
+                return "in .git/"
+            continue
+        if is_dir and part in BUILTIN_EXCLUDED_DIRS:
+            return f"in {part}/"
+        if not is_dir:
+            for pattern in (*BUILTIN_EXCLUDED_FILES, *(() if machine_data else MACHINE_DATA_FILES)):
+                if fnmatch.fnmatchcase(part, pattern):
+                    kind = "built output" if pattern in BUILTIN_EXCLUDED_FILES else "machine data"
+                    return f"{kind} ({pattern})"
+        verdict = _verdict(current, is_dir, rules)
+        if verdict:
+            return "ignored (.gitignore, .ignore or .rgignore rules)"
+        if verdict is None and part.startswith("."):
+            return f"hidden ({part}{'/' if is_dir else ''})"
+    return None
+
+
 def _git_excludes(root: Path) -> list[str]:
     """The rules of `.git/info/exclude`: a regular file, never through a link (ripgrep
     would follow one, out of the root too)."""

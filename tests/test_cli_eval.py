@@ -302,3 +302,55 @@ def test_the_passage_is_never_looked_for_outside_the_root(capsys, project, tmp_p
 )  # fmt: skip
 def test_the_lines_a_hit_shows_leave_out_what_its_markers_stand_for(content, span, shown):
     assert shown_line_ranges(content, *span) == shown
+
+
+def test_a_row_whose_expected_file_the_scope_leaves_out_is_reported(capsys, project):
+    # In a folder the scope searches, but never searched: machine data (by name or by
+    # content), ignored, in a vendored folder, or excluded by the config. Each would
+    # otherwise read as a ranking miss (serde's minified gitbook.js).
+    bundle = "var a=" + ",".join(f"b{i}=function(){{return {i}}}" for i in range(400)) + ";"
+    (project / "docs/bundle.js").write_text(f"// retry backoff\n{bundle}\n")
+    (project / "docs/retry.json").write_text('{"retry": "backoff"}\n')
+    (project / "docs/node_modules/pkg").mkdir(parents=True)
+    (project / "docs/node_modules/pkg/retry.md").write_text("Retry backoff.\n")
+    (project / "docs/scratch").mkdir()
+    (project / "docs/scratch/retry.md").write_text("Retry backoff.\n")
+    (project / "docs/.gitignore").write_text("scratch/\n")
+    (project / "docs/old.md").write_text("Retry backoff, once.\n")
+    (project / ".tierscope.yaml").write_text(
+        "qmd_context:\n  scopes:\n    docs: {grep_paths: [docs/]}\n"
+        "  filtering:\n    exclude: ['docs/old.md']\n"
+    )
+    (project / "queries.tsv").write_text(
+        "retry backoff\tdocs/bundle.js\tdocs\n"
+        "retry backoff\tdocs/retry.json\tdocs\n"
+        "retry backoff\tdocs/node_modules/pkg/retry.md\tdocs\n"
+        "retry backoff\tdocs/scratch/retry.md\tdocs\n"
+        "retry backoff\tdocs/old.md\tdocs\n"
+        "retry backoff\tdocs/retry.md | docs/old.md\tdocs\n"
+    )
+    _, out, err = run_eval(capsys, project, "--json")
+    left_out = "line {}: expected file {} is left out of scope docs: {}"
+    assert left_out.format(1, "docs/bundle.js", "machine data (minified or one-line data)") in err
+    assert left_out.format(2, "docs/retry.json", "machine data (*.json)") in err
+    assert left_out.format(3, "docs/node_modules/pkg/retry.md", "in node_modules/") in err
+    assert (
+        left_out.format(
+            4, "docs/scratch/retry.md", "ignored (.gitignore, .ignore or .rgignore rules)"
+        )
+        in err
+    )
+    assert left_out.format(5, "docs/old.md", "exclude glob docs/old.md") in err
+    assert "line 6" not in err  # one of its files is searched
+    assert len(json.loads(out)["problems"]) == 5
+
+
+def test_machine_data_wanted_is_not_reported_as_left_out(capsys, project):
+    (project / "docs/retry.json").write_text('{"retry": "backoff"}\n')
+    (project / ".tierscope.yaml").write_text(
+        "qmd_context:\n  scopes:\n    docs: {grep_paths: [docs/]}\n"
+        "  filtering:\n    include_machine_data: true\n"
+    )
+    (project / "queries.tsv").write_text("retry backoff\tdocs/retry.json\tdocs\n")
+    _, out, _ = run_eval(capsys, project, "--json")
+    assert json.loads(out)["problems"] == []

@@ -10,11 +10,10 @@ from pathlib import Path
 
 from ..api import Project, QueryOptions
 from ..files import SYMBOLIC_LINK, Unreadable, read_text_file
-from ..models import Hit, QueryResult, ResolvedScope, TierStatus
+from ..models import Hit, QueryResult, TierStatus
 from ..ranking.notebooks import is_notebook, notebook_view
 from ..ranking.roff_text import readable
 from ..ranking.spans import document_kind
-from ..scopes import included
 from .metrics import (
     QueryEvaluation,
     RankedAnswer,
@@ -24,6 +23,7 @@ from .metrics import (
     summarise,
 )
 from .queryset import KnownItemQuery
+from .scope_gaps import not_searched
 
 RAN = (TierStatus.SERVED, TierStatus.EMPTY)
 
@@ -79,7 +79,7 @@ def evaluate(
         )
         evaluations.append(_evaluation(query, result))
         if result.scope is not None and query.expected:
-            problems += _outside_the_scope(project.root, query, result.scope)
+            problems += not_searched(project, query, result.scope)
         if on_progress is not None:
             on_progress(number, len(queries))
     return replace(summarise_all(evaluations), problems=tuple(problems))
@@ -130,22 +130,6 @@ def checked_queries(
             query = replace(query, passage=passage, passage_files=holding)
         checked.append(query)
     return checked, problems
-
-
-def _outside_the_scope(root: Path, query: KnownItemQuery, scope: ResolvedScope) -> list[str]:
-    """A row none of whose expected files its scope searches (not under its grep paths, or
-    left out by its include globs): a gap in the config, not a ranking miss."""
-    outside = []
-    for source in query.expected:
-        path = root / source
-        under = any(path == place or place in path.parents for place in scope.grep_paths)
-        if under and included(source, scope.include):
-            return []
-        outside.append(source)
-    return [
-        f"line {query.line}: expected file {source} is outside scope {scope.name}"
-        for source in outside
-    ]
 
 
 def _link_reason(root: Path, source: str) -> str:
