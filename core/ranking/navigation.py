@@ -264,6 +264,7 @@ def _import_lines(lines: list[str]) -> list[bool]:
     Rust `use`, `#include`, `require(`, a Go `import (` block and what it lists)."""
     marked = [False] * len(lines)
     closer = ""
+    depth = 0  # of the open import's bracket: it ends on the line closing it
     opened = 0  # where an export list's `{` opened
     for index, line in enumerate(lines):
         text = line.strip()
@@ -274,20 +275,25 @@ def _import_lines(lines: list[str]) -> list[bool]:
                 closer = ""
                 continue
             marked[index] = True
-            if text.startswith(closer) or text.endswith(closer + ";"):
+            # However the closing line is written: `)` alone, `    envwrap)` (tqdm's
+            # grid of names), `  b } from './x';`.
+            depth += text.count(_OPENERS[closer]) - text.count(closer)
+            if depth <= 0 or text.startswith(closer):
                 closer = ""
             continue
         if text and _IMPORT.match(line):
             marked[index] = True
             opened = index
-            if text.endswith("("):
-                closer = ")"
-            elif text.endswith("{"):
-                closer = "}"
-            elif text.endswith("["):
-                closer = "]"
+            for opener, closing in _OPENERS_CLOSED.items():  # a bracket left open
+                depth = text.count(opener) - text.count(closing)
+                if depth > 0:  # `(` at its end, or `(Comparable, disp_len,` hanging
+                    closer = closing
+                    break
     return _with_names_listed(lines, marked)
 
+
+_OPENERS_CLOSED = {"(": ")", "{": "}", "[": "]"}
+_OPENERS = {closing: opener for opener, closing in _OPENERS_CLOSED.items()}
 
 # A line naming nothing but names (`RouterLink,`, `[TabsComponent, CopyButton],`).
 _NAMES_ALONE = re.compile(

@@ -1,0 +1,76 @@
+"""Which lines of code are imports (navigation.py): an import block ends where its
+bracket closes, however the closing line is written; what follows is code."""
+
+from __future__ import annotations
+
+import pytest
+
+from tierscope.ranking.analysis import query_terms
+from tierscope.ranking.matching import TermMatcher
+from tierscope.ranking.navigation import imports_only, navigation_test
+from tierscope.ranking.sections import cut_snippet
+from tierscope.ranking.spans import Span
+
+HELPERS = (
+    "class Meter:\n"
+    "    @staticmethod\n"
+    "    def format_sizeof(num, suffix=''):\n"
+    '        """Formats a number with SI order of magnitude prefixes."""\n'
+    "        for unit in ['', 'k', 'M', 'G']:\n"
+    "            if abs(num) < 999.5:\n"
+    "                return f'{num:3.1f}{unit}{suffix}'\n"
+    "            num /= 1000\n"
+    "        return f'{num:3.1f}T{suffix}'\n"
+)
+
+
+def snippet(text: str, path: str, query: str, max_chars: int = 600):
+    matcher = TermMatcher(query_terms(query))
+    weights = {term.key: 1.0 for term in matcher.terms}
+    return cut_snippet(
+        text, path, matcher.lines(text), weights,
+        max_chars=max_chars, max_line_chars=120, matcher=matcher,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        "from .utils import (\n    Comparable, disp_len, disp_trim,\n    envwrap)\n",
+        "from .utils import (Comparable, disp_len,\n                    envwrap)\n",
+        "use std::{\n    io::{self, Write},\n    fmt};\n",
+        "import {\n  disp_len,\n  envwrap } from './utils';\n",
+    ],
+    ids=["python-grid", "python-hanging", "rust-nested", "js-close-on-name"],
+)
+def test_an_import_block_ends_on_the_line_closing_its_bracket(block):
+    # tqdm's std.py: `from .utils import (` closed on `    envwrap)` never ended, and
+    # its 760 lines below were taken for imports: `format_sizeof`, `EMA` and `Bar` were
+    # never served, and a short file was demoted "(imports only)".
+    lines = (block + "\n\n" + HELPERS).split("\n")
+    start = len(block.split("\n")) + 1
+    is_navigation = navigation_test(lines, code=True)
+    assert is_navigation(Span(0, start - 2))
+    assert not is_navigation(Span(start, len(lines)))
+    held = {start + 3: {"format_sizeof": 1}, start + 4: {"format_sizeof": 1}}
+    assert not imports_only(lines, held)
+
+
+REPORT = (
+    "\n\ndef report(count, size):\n"
+    "    total = (\n        count * size\n    )\n"
+    "    shown = Meter.format_sizeof(total)\n"
+    "    each = Meter.format_sizeof(size)\n"
+    "    line = f'{shown} in all, {each} each'\n"
+    "    print(line)\n"
+    "    return line\n"
+)
+
+
+def test_a_definition_below_a_grid_import_is_served_for_its_name():
+    # Taken for imports down to the next line starting with `)`, the definition lost to
+    # the code below that line calling it.
+    text = "from .utils import (\n    Comparable, disp_len,\n    envwrap)\n\n\n" + HELPERS + REPORT
+    cut = snippet(text, "tqdm/std.py", "format_sizeof")
+    assert "def format_sizeof(num, suffix=''):" in cut.text, cut.text
+
