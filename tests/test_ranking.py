@@ -173,6 +173,27 @@ def test_which_code_frames_a_question():
     assert "code" in keys("highlight the code block")
 
 
+def test_the_users_own_code_frames_a_question():
+    # logrus' "which function in my code made the log call": `code` found `os.Exit(code)`.
+    assert "code" not in keys("which function in my code made the log call")
+    assert "code" not in keys("is it called from your code or from ours")
+    assert "code" not in keys("what happens inside our code when it panics")
+    assert "code" in keys("my code block has no highlighting")
+
+
+def test_made_is_a_form_of_make():
+    # logrus' "which function ... made the log call": `made` searched alone, rare in code,
+    # found "a Fatal log entry is made" in alt_exit.go.
+    assert keys("made the log call") == keys("make the log call")
+
+
+def test_words_of_emphasis_are_no_terms():
+    # logrus' "why doesn't calling Log with the panic level actually panic?": `actual`
+    # was the rarest word of logger.go, and chose the passage.
+    assert keys("why doesn't Log actually panic") == keys("why doesn't Log panic")
+    assert keys("it really basically simply panics") == ["panic"]
+
+
 def test_negative_contractions_are_no_terms():
     # zoxide's "when I haven't set a custom location": `haven't` searched `haven`.
     assert keys("when I haven't set a custom location") == ["set", "custom", "locat"]

@@ -28,9 +28,13 @@ _FRAMING_PAIRS = frozenset(
     }
 )
 # `code` as the place asked about ("which code decides", "where does the code decide",
-# "which part of the code"): in a code scope every file is code, and `code` found "exit
-# code". Not a kind of code ("exit code", "the code block").
-_ASKS_OF_CODE = re.compile(r"(?:\bwhich|\b(?:does|do|did|is|in|of)[ \t]+the)[ \t]+$", re.IGNORECASE)
+# "which part of the code"), or as the user's own ("in my code", "from your code"): in a
+# code scope every file is code, and `code` found "exit code" (tox, mocha), `os.Exit(code)`
+# (logrus). Not a kind of code ("exit code", "the code block").
+_ASKS_OF_CODE = re.compile(
+    r"(?:\bwhich|\b(?:does|do|did|is|in|of)[ \t]+the|\b(?:my|our|your|their))[ \t]+$",
+    re.IGNORECASE,
+)
 _CODE_THING = re.compile(
     r"code[ \t]+(?:blocks?|snippets?|samples?|examples?|points?|pages?|units?|paths?|base)\b",
     re.IGNORECASE,

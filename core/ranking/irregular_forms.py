@@ -36,6 +36,7 @@ hold held
 keep kept
 lead led
 lose lost
+make made
 overwrite overwrote overwritten
 override overrode overridden
 prove proven
