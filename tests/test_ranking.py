@@ -31,7 +31,6 @@ from tierscope.ranking.file_roles import (
     TRANSLATION_WEIGHT,
     VERSIONED_WEIGHT,
     is_dated_post,
-    is_test_file,
     role_weigher,
     weighted,
     without_the_subject,
@@ -52,6 +51,7 @@ from tierscope.ranking.query_asks import (
 )
 from tierscope.ranking.sections import cut_snippet
 from tierscope.ranking.spans import Span
+from tierscope.ranking.test_paths import is_test_file
 
 
 def keys(text: str) -> list[str]:
@@ -678,6 +678,21 @@ def test_test_files_are_told_by_their_folder_or_their_name():
     ]  # fmt: skip
     assert [path for path in tests if not is_test_file(path)] == []
     assert [path for path in others if is_test_file(path)] == []
+
+
+def test_a_go_package_named_test_inside_the_module_is_no_test():
+    # logrus' hooks/test/test.go is `package test`, the null logger and hook applications
+    # import for their own tests: demoted as a test, it fell from first to seventh for
+    # "null logger records entries". Go's tests are its `_test.go` files; a root `test/`
+    # folder holds a project's own integration tests, and `tests/` (lazygit's) too.
+    assert not is_test_file("hooks/test/test.go")
+    assert not is_test_file("pkg/log/test/recorder.go")
+    for path in (
+        "hooks/test/test_test.go", "test/integration.go", "test/e2e/run.go",
+        "pkg/integration/tests/bisect/basic.go", "hooks/test/testdata/input.go",
+        "lib/test/helpers.py",
+    ):  # fmt: skip
+        assert is_test_file(path), path
 
 
 def test_a_page_in_a_testing_folder_of_docs_is_about_testing_not_a_test():

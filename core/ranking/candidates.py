@@ -22,7 +22,6 @@ from .file_roles import (
     Role,
     asks_about_tests,
     asks_about_types,
-    is_test_file,
     role_weigher,
     weighted,
     without_the_subject,
@@ -49,6 +48,7 @@ from .ranked_files import RankedFile, weighed, weighed_where
 from .read_file import ReadFile
 from .scope_counts import Candidates
 from .spans import Span, document_headings, document_kind
+from .test_paths import is_test_file
 
 # How many of the best files are read and scored again with their headings or definitions.
 RERANK_DEPTH = 20

@@ -64,6 +64,7 @@ from ..translations import is_translation_tag, page_and_language
 from .editions import VERSIONED_PATH, Editions
 from .project_records import is_dated_post, is_decision_record, is_plans
 from .spans import YAML_SUFFIXES, document_kind
+from .test_paths import is_test_file
 
 TEST_FILE_WEIGHT = 0.6
 POST_WEIGHT = 0.6
@@ -112,28 +113,6 @@ _VERSION = re.compile(r"\d+(?:\.\d+)+")
 # A version named (`v1`, `v2.1`) asks about an older edition.
 _VERSION_NAMED = re.compile(r"v\d+(?:\.\d+)*")
 
-# A folder of tests (pytest's own `testing/`, Go's `testdata/`, mypy's `test-data/`, GCC's
-# `testsuite/`, test `fixtures/`, a Gradle source set's `jvmTest/`, `androidTest/`,
-# `testFixtures/`, Perl's and git's `t/`, Perl's author tests' `xt/`, Vim's `testdir/`,
-# Vite's `__tests_dts__/`), or a file named as test runners find them (Python and Django,
-# Go, Ruby, Elixir, C and C++ (`*_test.c`, `*_unittest.cc`), JavaScript and TypeScript
-# (Vitest's and tsd's type tests, `*.test-d.ts`; Deno's `*_test.ts`; React Router's
-# `*-test.ts`), Java, Kotlin, PHP,
-# C#, Swift, Perl (`*.t`), Vim script (`test_*.vim`)). Not a `spec/` folder: many projects
-# keep their specifications there (RSpec's tests are `*_spec.rb` wherever they are); but
-# its `spec/support/` holds their helpers, as Cucumber's `features/support/` and
-# `features/step_definitions/` hold the features'.
-_TEST_PATH = re.compile(
-    r"(?:^|/)(?:tests?|Tests|__tests(?:_\w+)?__|test[-_]?data|testdir|testsuite|fixtures"
-    r"|testFixtures|x?t|e2e|spec/support|features/(?:support|step_definitions)"
-    r"|test[-_]?utils?|test[-_]support|test[-_]?helpers?"
-    r"|[a-z][a-z0-9]*Test)/"
-    r"|(?:^|/)(?:test_[^/]*\.(?:py|vim)|[^/]*_tests?\.py|tests?\.py|conftest\.py"
-    r"|[^/]*_test\.(?:go|rb|exs|c|cc|cpp|[cm]?[jt]sx?)|[^/]*_unittest\.(?:c|cc|cpp)|[^/]*_spec\.rb"
-    r"|[^/]*[.-](?:test|spec)(?:-d)?\.[cm]?[jt]sx?|[^/]*Tests?\.(?:java|kt|php|cs|swift)"
-    r"|[^/]*\.t)$"
-)
-
 
 @dataclass(frozen=True, slots=True)
 class Role:
@@ -178,20 +157,6 @@ _PAPERWORK_PATH = re.compile(
     r"|(?:notice|copyright|code[-_]of[-_]conduct)(?:\.[a-z]+)?)$",
     re.IGNORECASE,
 )
-
-
-# A `testing/` folder holds test code (pytest's `testing/`, Go's `internal/testing/`), or,
-# among documents, pages about testing (Rust by Example's `src/testing/unit_testing.md`,
-# Django's `docs/topics/testing/`): only its code is tests.
-_TESTING_FOLDER = re.compile(r"(?:^|/)testing/")
-
-
-def is_test_file(path: str) -> bool:
-    """True for a root-relative POSIX path of a test (a file under `tests/`, `test_x.py`,
-    code under `testing/`...)."""
-    if _TEST_PATH.search(path) is not None:
-        return True
-    return _TESTING_FOLDER.search(path) is not None and document_kind(path) == "code"
 
 
 # A folder of example programs (FastAPI keeps the code its docs show in `docs_src/`; Vue

@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .analysis import Term
-from .file_roles import is_test_file
 from .read_file import ReadFile
+from .test_paths import is_test_file
 
 # A code file holding some of the names, not all, when another that is no test holds them
 # all.
