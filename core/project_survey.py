@@ -58,11 +58,13 @@ _DOCS_IN_FOLDERS_ONLY = frozenset(
 )
 # Documentation qmd cannot index: a notebook is JSON to it.
 NOT_FOR_QMD = frozenset({".ipynb"})
-# Text files that are not documentation, even inside a documentation folder.
+# Text files that are not documentation, even inside a documentation folder; at the root,
+# neither is one named as a test (tqdm's `tests_notebook.ipynb`, which nbval runs).
 _NOT_DOCUMENTATION = re.compile(
     r"(?:requirements|constraints|cmakelists|conanfile|robots|license|licence|copying|authors)\b",
     re.I,
 )
+_NOT_DOCS = re.compile(rf"{_NOT_DOCUMENTATION.pattern}|tests?_[^.]*\.|[^.]*_tests?\.", re.I)
 # Plain text at the root that is documentation by its name (a README.txt, a GNU project's
 # README, NEWS and INSTALL, pandoc's MANUAL.txt): plain text elsewhere at the root is
 # settings or data (`requirements.txt`, `CMakeLists.txt`). Without `.txt`, the name starts
@@ -85,9 +87,8 @@ LANGUAGES = {
     ".clj": "Clojure", ".cljs": "Clojure", ".dart": "Dart", ".zig": "Zig", ".nim": "Nim",
     ".sh": "Shell", ".bash": "Shell", ".zsh": "Shell", ".fish": "Shell", ".nu": "Nushell",
     ".csh": "Shell", ".tcsh": "Shell", ".elv": "Elvish", ".xsh": "Xonsh", ".ion": "Ion",
-    ".ps1": "PowerShell", ".sql": "SQL",
-    ".vue": "Vue", ".svelte": "Svelte", ".sol": "Solidity", ".tf": "Terraform",
-    ".hrl": "Erlang", ".fsx": "F#", ".vb": "Visual Basic", ".vim": "Vim script",
+    ".ps1": "PowerShell", ".sql": "SQL", ".vue": "Vue", ".svelte": "Svelte", ".sol": "Solidity",
+    ".tf": "Terraform", ".hrl": "Erlang", ".fsx": "F#", ".vb": "Visual Basic", ".vim": "Vim script",
     ".el": "Emacs Lisp", ".groovy": "Groovy", ".astro": "Astro",
     # Scheme, and the tree-sitter queries written in it (Helix's runtime/queries/).
     ".scm": "Scheme", ".ss": "Scheme", ".rkt": "Racket", ".lisp": "Common Lisp",
@@ -124,9 +125,8 @@ MAX_SECONDS = 5.0
 
 @dataclass(frozen=True, slots=True)
 class FolderSurvey:
-    """One top-level folder (or a documentation folder inside one, `packages/docs`):
-    its documentation files by extension, its source files by language, and how many
-    files it holds in all (machine data included)."""
+    """One top-level folder (or a docs folder inside one, `packages/docs`): its documentation
+    files by extension, its source files by language, its files in all (machine data too)."""
 
     name: str
     docs: Counter[str] = field(default_factory=Counter)
@@ -322,7 +322,7 @@ class _Counter:
                 suffix = ""  # settings, not a manual written as YAML
             if not rest:  # a file of the root; a licence there is no documentation either
                 named_so = _ROOT_TEXT_DOCUMENT.match(top)
-                if named_so or (suffix in DOC_EXTENSIONS and not _NOT_DOCUMENTATION.match(top)):
+                if (named_so or suffix in DOC_EXTENSIONS) and not _NOT_DOCS.match(top):
                     self.top_docs.append(top)
                 elif suffix in LANGUAGES:
                     self.top_sources[LANGUAGES[suffix]] += 1

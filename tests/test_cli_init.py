@@ -342,6 +342,24 @@ def test_plain_text_docs_in_a_docs_folder_are_documentation(capsys, make_project
     assert [hit["source"] for hit in hits] == []
 
 
+def test_a_test_file_of_the_root_is_no_documentation(capsys, make_project):
+    # tqdm's `tests_notebook.ipynb` (nbval runs it as a test) was put in the docs scope:
+    # its test cells took result slots, and, the one notebook there, it turned qmd off.
+    root = make_project(
+        {
+            "README.md": "# Meter\n\nA progress meter.\n",
+            "tests_notebook.ipynb": '{"cells": [], "metadata": {}}\n',
+            "test_readme.md": "# Checks\n",
+            "notebook_test.rst": "Checks\n======\n",
+            "testing.md": "# Testing\n\nHow to run the tests.\n",
+            "meter/core.py": "class Meter:\n    pass\n",
+        }
+    )
+    init(capsys, root)
+    docs = scopes_of((root / ".tierscope.yaml").read_text())["docs"]
+    assert docs.grep_paths == ("README.md", "testing.md")
+
+
 def test_manual_pages_are_documentation(capsys, make_project):
     # fzf keeps its 2,400-line option reference in `man/man1/fzf.1`.
     page = ".TH TOOL 1\n.SH OPTIONS\n.TP\n.B \\-\\-walker\\-skip\nDirectory names to skip.\n"
