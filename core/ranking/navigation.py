@@ -137,7 +137,7 @@ def imports_only(lines: list[str], line_terms: Mapping[int, Mapping[str, int]]) 
     was served whole for "assertion rewriting import hook"."""
     if not line_terms or len(lines) > IMPORTS_ONLY_LINES:
         return False
-    marked = _import_lines(lines)
+    marked = _import_lines(lines, guards=False)  # a guard's `X = None` is no import's name
     imports = sum(1 for number in line_terms if number <= len(lines) and marked[number - 1])
     return imports > NAVIGATION_SHARE * len(line_terms)
 
@@ -259,9 +259,10 @@ def refers_elsewhere(lines: list[str]) -> bool:
     )
 
 
-def _import_lines(lines: list[str]) -> list[bool]:
+def _import_lines(lines: list[str], *, guards: bool = True) -> list[bool]:
     """Per line of code, whether it is part of an import (`import`, `from x import (`, a
-    Rust `use`, `#include`, `require(`, a Go `import (` block and what it lists)."""
+    Rust `use`, `#include`, `require(`, a Go `import (` block and what it lists; with
+    `guards`, Python's `try:` and `except ImportError:` around imports)."""
     marked = [False] * len(lines)
     closer = ""
     depth = 0  # of the open import's bracket: it ends on the line closing it
@@ -289,11 +290,46 @@ def _import_lines(lines: list[str]) -> list[bool]:
                 if depth > 0:  # `(` at its end, or `(Comparable, disp_len,` hanging
                     closer = closing
                     break
-    return _with_names_listed(lines, marked)
+    return _with_names_listed(lines, _with_guards(lines, marked) if guards else marked)
+
+
+# Python's guarded imports: `try:` over an import, `except ImportError:` (or
+# ModuleNotFoundError), and what such an `except` falls back on (another import, `X = None`,
+# `pass`, another `try:`). tqdm's pandas support opens with a ladder of them.
+_TRY = re.compile(r"[ \t]*try[ \t]*:[ \t]*(?:#.*)?$")
+_EXCEPT_IMPORT = re.compile(
+    r"[ \t]*except[ \t(][^:]*\b(?:ImportError|ModuleNotFoundError)\b[^:]*:[ \t]*(?:#.*)?$"
+)
+_FALLBACK = re.compile(
+    r"[ \t]*(?:pass|[\w.]+(?:[ \t]*=[ \t]*[\w.]+)*[ \t]*=[ \t]*(?:None|False|True)"
+    r"|try[ \t]*:|except\b[^:]*:)[ \t]*(?:#.*)?$"
+)
+
+
+def _with_guards(lines: list[str], marked: list[bool]) -> list[bool]:
+    """The import lines, and the lines guarding Python imports: a `try:` whose first line
+    imports, an `except ImportError:` and the fallbacks under it."""
+    if not any(marked):
+        return marked
+    written = [index for index, line in enumerate(lines) if line.strip()]
+    for position, index in enumerate(written):
+        line = lines[index]
+        if position + 1 < len(written) and _TRY.match(line):
+            marked[index] = marked[index] or marked[written[position + 1]]
+        elif _EXCEPT_IMPORT.match(line):
+            marked[index] = True
+            depth = indentation(line)
+            for below in written[position + 1 :]:
+                if indentation(lines[below]) <= depth:
+                    break
+                if _FALLBACK.match(lines[below]):
+                    marked[below] = True
+    return marked
 
 
 _OPENERS_CLOSED = {"(": ")", "{": "}", "[": "]"}
 _OPENERS = {closing: opener for opener, closing in _OPENERS_CLOSED.items()}
+
 
 # A line naming nothing but names (`RouterLink,`, `[TabsComponent, CopyButton],`).
 _NAMES_ALONE = re.compile(

@@ -273,7 +273,9 @@ class SpanChooser(SentenceWindows, SpanWidening):
         coverage, density = self.score(span)
         if self.tests and inside(span, self.tests):
             coverage *= TEST_FILE_WEIGHT  # as a test file's score is (file_roles.py)
-        navigation = self.is_navigation(span)
+        # A definition looked up among imports says what it is (ESLint's linter.js defines
+        # `MAX_AUTOFIX_PASSES = 10` among its `require` lines).
+        navigation = self.is_navigation(span) and not (self.named and self._named_weight(span))
         says = not (navigation and self.code)
         constructs = self.constructs
         led = not self.code or (
