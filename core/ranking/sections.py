@@ -58,6 +58,7 @@ from .query_asks import CONSTANT_NAME_WEIGHT, asking_keys, constant_names_weighe
 from .second_passage import documented_definition, second_passage
 from .span_choice import MARKER_CHARS, PAIR_WEIGHT, SpanChooser
 from .spans import (
+    Heading,
     Span,
     document_headings,
     document_kind,
@@ -116,6 +117,13 @@ def _heads(blocks: list[Span], paragraphs: list[Span]) -> list[Span]:
     return [p for p in paragraphs if p.start in ends and p.end < ends[p.start]]
 
 
+def _page_title(headings: list[Heading]) -> Heading | None:
+    """A page's one top heading, first of several: its title, what each of its sections
+    is about (span_choice.py counts its words for each)."""
+    top = [heading for heading in headings if heading.level == 1]
+    return headings[0] if len(headings) > 1 and top == headings[:1] else None
+
+
 def cut_snippet(
     text: str,
     path: str,
@@ -155,6 +163,7 @@ def cut_snippet(
         line_terms = without_contents_lines(lines, line_terms)
     headings: dict[int, int] = {}
     levels: dict[int, int] = {}
+    found: list[Heading] = []
     if kind == "code":
         structural = code_blocks(lines, [number - 1 for number in sorted(line_terms)])
     else:
@@ -173,6 +182,9 @@ def cut_snippet(
         if kind == "code" and not about_tests
         else (named_sections(lines, headings, weights, matcher), {})
     )
+    page_title = _page_title(found)
+    if page_title is not None:  # no section of its own titled with a name asked for
+        named = {start: weight for start, weight in named.items() if start != page_title.start}
     if named and matcher is not None and kind == "code":
         weights = without_qualifiers(weights, matcher, holders_named(lines, named, matcher))
     chooser = SpanChooser(
@@ -181,6 +193,7 @@ def cut_snippet(
         lead_ins=lead_ins,
     )  # fmt: skip
     chooser.levels = levels
+    chooser.page_title = page_title.title if page_title is not None else None
     if matcher is not None and PAIR_WEIGHT:
         chooser.set_pairs(side_by_side(lines, line_terms, matcher))
     if kind == "code":

@@ -100,6 +100,7 @@ class SpanChooser(SentenceWindows, SpanWidening):
         self.headings = headings or {}  # a section's first line -> its heading's title line
         self.heading_starts = sorted(self.headings)
         self.levels: Mapping[int, int] = {}  # a heading's first line -> its level
+        self.page_title: int | None = None  # the title line of a page's one top heading
         self.code = code  # the spans are code blocks
         self.constructs = constructs  # code's brackets and strings over lines, if read
         self.tests = tests or []  # a file's own test modules, when not asked about
@@ -171,11 +172,19 @@ class SpanChooser(SentenceWindows, SpanWidening):
                 counts = self.counts[key]
                 if any(counts[line + 1] > counts[line] for line in titles):
                     coverage += HEADING_WEIGHT * self.weights.get(key, 1.0)
+        # Below the page's title, its words count as held: every section is about what
+        # the page is (serde.rs's "no_std alloc feature" was served the opening of
+        # "No-std support", not "Memory allocation"). The opening section, titled so,
+        # still counts them again as its heading's.
+        title = self.page_title
+        below_title = title is not None and span.start > title
         for key in self.keys:
             counts = self.counts[key]
             tf = counts[span.end] - counts[span.start]
+            weight = self.weights.get(key, 1.0)
+            if below_title and not tf and counts[title + 1] > counts[title]:
+                coverage += weight
             if tf:
-                weight = self.weights.get(key, 1.0)
                 coverage += weight
                 density += weight * saturated(tf, ratio)
         if self.pair_lines:
