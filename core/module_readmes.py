@@ -14,6 +14,10 @@ folder to a ModuleReadmes, which keeps the READMEs that are a module's:
   code documents no module (ripgrep's benchsuite/runs/2022-12-16-archlinux-duff/, a
   benchmark run's machine);
 - never among tests (pydantic's tests/mypy/README.md, on running those tests).
+
+And a module's other documents, one or two folders deep beside its code (HCL's
+`hclsyntax/spec.md`, the specification of the syntax the folder's code parses;
+`cmd/hcldec/spec-format.md`): not its changelog, licence or contributing guide.
 """
 
 from __future__ import annotations
@@ -25,6 +29,12 @@ README = re.compile(r"readme\.[a-z]+$", re.IGNORECASE)
 # Any README, documents or not (git's t/README, Vim's runtime/syntax/README.txt): one
 # covers the folders below it.
 _ANY_README = re.compile(r"readme(?:\.[\w.-]+)?$", re.IGNORECASE)
+# A module's paperwork, no documentation of it.
+_PAPERWORK = re.compile(
+    r"(?:changelog|changes|history|news|license|licence|copying|notice|authors|contributing"
+    r"|code_of_conduct|security|maintainers|release[-_]?notes)\b",
+    re.IGNORECASE,
+)
 # How many folders deep a README is a module's as it is: `okcurl/` (one),
 # `packages/legacy/` (two); and how many at most, where it is the first README on its path
 # beside code: `src/Illuminate/Database/` (three).
@@ -39,6 +49,7 @@ class ModuleReadmes:
         self.found: list[tuple[str, ...]] = []  # a README's folders, then its name
         self.with_code: set[tuple[str, ...]] = set()  # folders holding code, below too
         self.with_readme: set[tuple[str, ...]] = set()  # folders holding any README
+        self.documents: list[tuple[str, ...]] = []  # other documents: folders, then name
 
     def see(self, folders: list[str], name: str, *, document: bool, source: bool) -> None:
         """One file of a folder: `folders` from the top-level folder down to its own;
@@ -51,12 +62,15 @@ class ModuleReadmes:
             self.with_readme.add(tuple(folders))
             if document and README.match(name):
                 self.found.append((*folders, name))
+        elif document and len(folders) <= AS_IS_DEPTH and not _PAPERWORK.match(name):
+            self.documents.append((*folders, name))
 
     def paths(self) -> tuple[str, ...]:
-        """The module READMEs, root-relative, sorted."""
-        return tuple(
-            sorted("/".join(found) for found in self.found if self._is_a_modules(found[:-1]))
-        )
+        """The module READMEs and the other documents beside a module's code, root-relative,
+        sorted."""
+        readmes = (found for found in self.found if self._is_a_modules(found[:-1]))
+        beside_code = (found for found in self.documents if found[:-1] in self.with_code)
+        return tuple(sorted("/".join(found) for found in (*readmes, *beside_code)))
 
     def _is_a_modules(self, folders: tuple[str, ...]) -> bool:
         """Whether a README in `folders` is a module's: it is as it is up to AS_IS_DEPTH;

@@ -620,6 +620,40 @@ def test_the_readme_of_each_module_is_documentation_not_code(capsys, make_projec
     assert all(not hit["source"].endswith(".md") for hit in hits)
 
 
+def test_a_modules_other_documents_beside_its_code_are_documentation(capsys, make_project):
+    # HCL keeps its syntax's specification beside the code implementing it
+    # (`hclsyntax/spec.md`, `json/spec.md`, `cmd/hcldec/spec-format.md`): only `all`
+    # searched them, and six docs questions of its new user were answered from no page.
+    root = make_project(
+        {
+            "README.md": "# HCL\n",
+            "guide/intro.rst": "Intro\n=====\n\nStart here.\n",
+            "hclsyntax/spec.md": "# Native syntax\n\nA heredoc template starts with <<.\n",
+            "hclsyntax/parser.go": "package hclsyntax\n",
+            "hclsyntax/scanner.go": "package hclsyntax\n",
+            "cmd/hcldec/README.md": "# hcldec\n",
+            "cmd/hcldec/spec-format.md": "# Spec format\n\nA block spec.\n",
+            "cmd/hcldec/CHANGELOG.md": "# v1.0.0\n",
+            "cmd/hcldec/RELEASE-NOTES.md": "# 1.0\n",
+            "cmd/hcldec/main.go": "package main\n",
+            "cmd/hcldec/spec.go": "package main\n",
+            "cmd/hcldec/vars.go": "package main\n",
+            "cmd/hcldec/diags.go": "package main\n",
+            "json/spec.md": "# JSON syntax\n",
+            "json/parser.go": "package json\n",
+            "json/fixtures/case.md": "# a fixture\n",
+        }
+    )
+    init(capsys, root)
+    docs = scopes_of((root / ".tierscope.yaml").read_text())["docs"]
+    assert docs.grep_paths == (
+        "guide/", "README.md", "cmd/hcldec/README.md", "cmd/hcldec/spec-format.md",
+        "hclsyntax/spec.md", "json/spec.md",
+    )  # fmt: skip
+    hits, _ = query(capsys, root, "heredoc template", "--scope", "docs")
+    assert hits[0]["source"] == "hclsyntax/spec.md"
+
+
 def test_rdoc_readmes_are_documentation_not_code(capsys, make_project):
     # Rails keeps a README.rdoc in each framework's folder (activerecord/README.rdoc): init
     # knew no `.rdoc`, so seven of them were in no docs scope, and where the modules'

@@ -21,7 +21,7 @@ NO_STD = (
     "# No-std support\n\n"
     "The crate has a Cargo feature named `std`, on by default. To build it for a no_std\n"
     "target, turn the default features off in Cargo.toml:\n\n"
-    "```toml\n[dependencies]\nwire = { version = \"1\", default-features = false }\n```\n\n"
+    '```toml\n[dependencies]\nwire = { version = "1", default-features = false }\n```\n\n'
     "Features are unioned across the dependency graph: one crate asking for `std` turns\n"
     "it on for all of them.\n\n"
     "### Derive\n\n"
