@@ -737,3 +737,15 @@ def test_a_snippet_cut_from_the_lines_ranking_read_is_the_one_cut_from_the_text(
     from_lines = cut_snippet(_MIXED_CODE, "src/db.c", line_terms, weights, **options, lines=lines)
     assert from_lines == from_text
     assert "expire" in from_text.text
+
+
+def test_a_rust_macro_by_example_is_a_definition():
+    # minijinja's `macro_rules! embed_templates` was no definition: "embed_templates
+    # build.rs" was served the hidden helper `fn _embed_templates` instead.
+    text = (
+        "/// Stores templates in a build.rs file.\n#[macro_export]\n"
+        "macro_rules! embed_templates {\n"
+        "    ($path:expr) => {{ $crate::_embed_templates($path) }};\n}\n"
+        "\n#[doc(hidden)]\npub fn _embed_templates(path: &str) -> String {\n    path.into()\n}\n"
+    )
+    assert definitions(text, "embed_templates")[0] == ("embed_templates", "")

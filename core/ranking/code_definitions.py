@@ -79,6 +79,8 @@ _DEFINITION = re.compile(
     # `  async start(filters?: string[]): Promise<void> {`; never `if (x) {`.
     rf"|{_METHOD_NAME}\([^()]*\)[ \t]*(?::[^={{}};]+)?\{{[ \t]*$"
     rf"|[ \t]*{_OBJECT_PATH}([A-Za-z_$][\w$]*){_ASSIGNED_FUNCTION}"
+    # A Rust macro by example (minijinja's `macro_rules! embed_templates {`).
+    r"|[ \t]*macro_rules![ \t]*([A-Za-z_]\w*)"
 )
 # The first line of such a method's signature wrapped over lines (as Prettier wraps one
 # past 80 columns): `  async fetchModule(`, its parameters on the lines under it.
