@@ -30,6 +30,9 @@ NEAR_COPY_LINES = 5
 # and a few words differ (Polly's sync and async policy syntaxes, the same doc comment over
 # each), not an FAQ page and one of its questions on a page of its own.
 TWIN_SHARE = 0.6
+# Unless this many of its long lines or more are code, not comment, most of them its own:
+# the same doc comment over other code (Polly's twins differ in their signature's line).
+OWN_CODE_LINES = 3
 LONG_LINE_CHARS = 40
 # Or when, read as words, at least NEAR_COPY_SHARE of each one's runs of this many words are
 # the other's: the same text wrapped at other columns (an R package's README.md, its
@@ -108,8 +111,10 @@ def _near_copy_of(
         if mostly_within(lines, other, NEAR_COPY_SHARE, NEAR_COPY_LINES):
             return index
         other_long = _long(other)
-        if mostly_within(long_lines, other_long, TWIN_SHARE, NEAR_COPY_LINES) and mostly_within(
-            other_long, long_lines, TWIN_SHARE, NEAR_COPY_LINES
+        if (
+            mostly_within(long_lines, other_long, TWIN_SHARE, NEAR_COPY_LINES)
+            and mostly_within(other_long, long_lines, TWIN_SHARE, NEAR_COPY_LINES)
+            and not _other_code(long_lines, other_long)
         ):
             return index  # twins, each mostly the other (not a page holding this one)
         if mostly_within(runs, other_runs, NEAR_COPY_SHARE, least) and mostly_within(
@@ -117,6 +122,17 @@ def _near_copy_of(
         ):
             return index  # the same words, wrapped otherwise
     return None
+
+
+def _other_code(lines: frozenset[str], other: frozenset[str]) -> bool:
+    """Whether `lines` hold code of their own under what they share with `other`: of their
+    long lines that are no comment's, OWN_CODE_LINES or more, most are not `other`'s.
+    Immer's implementation of `produce` repeats the doc comment of its interface's
+    overloads, and was dropped as their twin."""
+    from .ranking.spans import mostly_within
+
+    code = frozenset(line for line in lines if not line.lstrip().startswith(_COMMENT_MARKS))
+    return len(code) >= OWN_CODE_LINES and not mostly_within(code, other, TWIN_SHARE, 1)
 
 
 def _word_runs(text: str) -> frozenset[tuple[str, ...]]:

@@ -571,3 +571,59 @@ def test_a_page_holding_another_hits_text_among_more_is_no_twin_of_it(tmp_path):
     result, _ = run(tiers, tmp_path, order=("grep",))
     assert result.hits[0].source == "docs/FAQ.md"
     assert other in result.hits[0].content
+
+
+# Immer copies `produce`'s doc comment onto its interface's overloads and its implementation.
+PRODUCE_DOC = "\n".join(
+    [
+        "  /**",
+        "   * The `produce` function takes a value and a recipe function (whose",
+        "   * return value often depends on the base state). The recipe function is",
+        "   * free to mutate its first argument however it wants. All mutations are",
+        "   * only ever applied to a __copy__ of the base state.",
+        "   *",
+        "   * Pass only a function to create a \"curried producer\" which relieves you",
+        "   * from passing the recipe function every time.",
+        "   *",
+        "   * Only plain objects and arrays are made mutable. All other objects are",
+        "   * considered uncopyable, and are left as they are by the recipe.",
+        "   *",
+        "   * @param {any} base - the initial state, left unchanged by the producer",
+        "   * @param {Function} recipe - function that receives a proxy of the base",
+        "   * @param {Function} patchListener - optional, called with the patches made",
+        "   * @returns {any} a new state, or the initial state if nothing was modified",
+        "   */",
+    ]
+)
+INTERFACE = PRODUCE_DOC + "\n" + "\n".join(
+    [
+        "  <Curried extends AnyFunc>(recipe: Curried): InferCurriedFromRecipe<Curried, false>",
+        "  <Base, D = Draft<Base>>(base: Base, recipe: (draft: D) => ValidRecipeReturnType<D>)",
+    ]
+)
+IMPLEMENTATION = PRODUCE_DOC + "\n" + "\n".join(
+    [
+        "  produce: IProduce = (base: any, recipe?: any, patchListener?: any) => {",
+        "    if (typeof base === \"function\" && typeof recipe !== \"function\") {",
+        "      const defaultBase = recipe  // the curried producer: a function of the state",
+        "      return function curriedProduce(this: any, base = defaultBase, ...args: any[]) {",
+        "        return self.produce(base, (draft: Drafted) => recipe.call(this, draft, ...args))",
+        "      }",
+        "    }",
+    ]
+)
+
+
+def test_the_same_doc_comment_over_other_code_is_no_twin(tmp_path):
+    # Immer's implementation of `produce`, under the doc comment its interface repeats, was
+    # dropped as the interface's twin: "curried produce" never served the code doing it.
+    hits = (
+        Hit("src/types/types-external.ts", 0.9, INTERFACE, "grep", 20, 30),
+        Hit("src/core/immerClass.ts", 0.8, IMPLEMENTATION, "grep", 60, 75),
+    )
+    tiers = {"grep": ScriptedTier("grep", TierStatus.SERVED, hits)}
+    result, _ = run(tiers, tmp_path, order=("grep",))
+    assert [h.source for h in result.hits] == [
+        "src/types/types-external.ts",
+        "src/core/immerClass.ts",
+    ]
