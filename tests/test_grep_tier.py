@@ -3204,3 +3204,17 @@ def test_an_interface_ranks_below_the_code_doing_what_it_declares(make_project, 
 
     outcome = search(root, "where is the human readable explanation of a problem built")
     assert sources(outcome)[0] == "docs/Problem.php"
+
+
+def test_a_hostile_except_line_is_read_in_time(tmp_path):
+    # A Python line opening `except` with 60,000 `ImportError` and no colon: reading it as
+    # an import's guard tried each `ImportError` against the rest of the line (quadratic:
+    # 8,000 took 0.6 s). Among as much code again, the file is no machine data. A child
+    # process with a time limit, as above.
+    root = tmp_path / "repo"
+    (root / "src").mkdir(parents=True)
+    hostile = "try:\n    import needle\n    except " + "ImportError " * 60_000 + "\n"
+    code = "".join(f"def helper_{n}(value):\n    return value + {n}\n\n" for n in range(22_000))
+    (root / "src" / "guard.py").write_text(hostile + code + "def needle():\n    return 1\n")
+    answer = answered_in_a_child(root, "needle")
+    assert [hit["source"] for hit in answer["results"]] == ["src/guard.py"]

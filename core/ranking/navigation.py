@@ -297,13 +297,18 @@ def _import_lines(lines: list[str], *, guards: bool = True) -> list[bool]:
 # ModuleNotFoundError), and what such an `except` falls back on (another import, `X = None`,
 # `pass`, another `try:`). tqdm's pandas support opens with a ladder of them.
 _TRY = re.compile(r"[ \t]*try[ \t]*:[ \t]*(?:#.*)?$")
-_EXCEPT_IMPORT = re.compile(
-    r"[ \t]*except[ \t(][^:]*\b(?:ImportError|ModuleNotFoundError)\b[^:]*:[ \t]*(?:#.*)?$"
-)
+_EXCEPT = re.compile(r"[ \t]*except[ \t(]([^:]*+):[ \t]*(?:#.*)?$")  # what it catches, read once
+_IMPORT_ERRORS = re.compile(r"\b(?:ImportError|ModuleNotFoundError)\b")
 _FALLBACK = re.compile(
     r"[ \t]*(?:pass|[\w.]+(?:[ \t]*=[ \t]*[\w.]+)*[ \t]*=[ \t]*(?:None|False|True)"
     r"|try[ \t]*:|except\b[^:]*:)[ \t]*(?:#.*)?$"
 )
+
+
+def _catches_import_errors(line: str) -> bool:
+    """Whether a line is an `except` catching ImportError or ModuleNotFoundError."""
+    found = _EXCEPT.match(line) if "except" in line else None
+    return found is not None and _IMPORT_ERRORS.search(found.group(1)) is not None
 
 
 def _with_guards(lines: list[str], marked: list[bool]) -> list[bool]:
@@ -316,7 +321,7 @@ def _with_guards(lines: list[str], marked: list[bool]) -> list[bool]:
         line = lines[index]
         if position + 1 < len(written) and _TRY.match(line):
             marked[index] = marked[index] or marked[written[position + 1]]
-        elif _EXCEPT_IMPORT.match(line):
+        elif _catches_import_errors(line):
             marked[index] = True
             depth = indentation(line)
             for below in written[position + 1 :]:
