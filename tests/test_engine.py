@@ -582,7 +582,7 @@ PRODUCE_DOC = "\n".join(
         "   * free to mutate its first argument however it wants. All mutations are",
         "   * only ever applied to a __copy__ of the base state.",
         "   *",
-        "   * Pass only a function to create a \"curried producer\" which relieves you",
+        '   * Pass only a function to create a "curried producer" which relieves you',
         "   * from passing the recipe function every time.",
         "   *",
         "   * Only plain objects and arrays are made mutable. All other objects are",
@@ -595,22 +595,30 @@ PRODUCE_DOC = "\n".join(
         "   */",
     ]
 )
-INTERFACE = PRODUCE_DOC + "\n" + "\n".join(
-    [
-        "  <Curried extends AnyFunc>(recipe: Curried): InferCurriedFromRecipe<Curried, false>",
-        "  <Base, D = Draft<Base>>(base: Base, recipe: (draft: D) => ValidRecipeReturnType<D>)",
-    ]
+INTERFACE = (
+    PRODUCE_DOC
+    + "\n"
+    + "\n".join(
+        [
+            "  <Curried extends AnyFunc>(recipe: Curried): InferCurriedFromRecipe<Curried, false>",
+            "  <Base, D = Draft<Base>>(base: Base, recipe: (draft: D) => ValidRecipeReturnType<D>)",
+        ]
+    )
 )
-IMPLEMENTATION = PRODUCE_DOC + "\n" + "\n".join(
-    [
-        "  produce: IProduce = (base: any, recipe?: any, patchListener?: any) => {",
-        "    if (typeof base === \"function\" && typeof recipe !== \"function\") {",
-        "      const defaultBase = recipe  // the curried producer: a function of the state",
-        "      return function curriedProduce(this: any, base = defaultBase, ...args: any[]) {",
-        "        return self.produce(base, (draft: Drafted) => recipe.call(this, draft, ...args))",
-        "      }",
-        "    }",
-    ]
+IMPLEMENTATION = (
+    PRODUCE_DOC
+    + "\n"
+    + "\n".join(
+        [
+            "  produce: IProduce = (base: any, recipe?: any, patchListener?: any) => {",
+            '    if (typeof base === "function" && typeof recipe !== "function") {',
+            "      const defaultBase = recipe  // the curried producer: a function of the state",
+            "      return function curriedProduce(this: any, base = defaultBase, ...args: any[]) {",
+            "        return self.produce(base, (draft: Drafted) => recipe.call(this, draft, ...args))",
+            "      }",
+            "    }",
+        ]
+    )
 )
 
 
