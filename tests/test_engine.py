@@ -614,7 +614,7 @@ IMPLEMENTATION = (
             '    if (typeof base === "function" && typeof recipe !== "function") {',
             "      const defaultBase = recipe  // the curried producer: a function of the state",
             "      return function curriedProduce(this: any, base = defaultBase, ...args: any[]) {",
-            "        return self.produce(base, (draft: Drafted) => recipe.call(this, draft, ...args))",
+            "        return self.produce(base, (draft: any) => recipe.call(this, draft, ...args))",
             "      }",
             "    }",
         ]
