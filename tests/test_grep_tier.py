@@ -808,6 +808,38 @@ def test_a_few_lines_linking_to_the_page_that_answers_rank_below_it(make_project
     assert sources(search(root, "migrate cli.Context v3"))[0] == "docs/migrate-v2-to-v3.md"
 
 
+def test_a_short_page_with_an_aside_link_or_its_own_example_is_no_referral(make_project, engine):
+    # sinon's stubs/api/with-args.md, three lines with "(see [matchers](/matchers/))" and
+    # an example included below them, and MiniJinja's examples/autoreload/README.md, whose
+    # prose links to its templates/ folder above a console block: each is the answer, and
+    # was demoted as a table of contents (52 of sinon's 240 pages).
+    guide = (
+        "# Overview\n\n"
+        + "".join(
+            f"A stub replaces a function, and the stub can answer for the arguments {n}.\n\n"
+            for n in range(6)
+        )
+        + "Each stub can act differently once it is told to.\n"
+    )
+    root = make_project(
+        {
+            "docs/guide/overview.md": guide,
+            "docs/api/with-args.md": "# `stub.withArgs()`\n\n"
+            "Stubs the method only for the provided arguments, so a stub can act differently"
+            " for different arguments.\n\n"
+            "Uses deep comparison for objects (see [matchers](/matchers/)).\n\n"
+            "<<< ../tests/with-args.test.js\n",
+            "docs/examples/reload/README.md": "# reload\n\n"
+            "While the example runs, edit the templates in the [templates](templates)"
+            " folder to see them reload.\n\n```console\n$ cargo run\n```\n",
+            "docs/examples/hello/README.md": "# hello\n\nRenders the templates once, and an edit"
+            " to the templates is never seen: no reload.\n",
+        }
+    )
+    assert sources(search(root, "stub arguments act differently"))[0] == "docs/api/with-args.md"
+    assert sources(search(root, "edit templates reload"))[0] == "docs/examples/reload/README.md"
+
+
 def test_the_names_a_diagram_repeats_on_each_arrow_count_once(make_project, engine):
     # Uvicorn's websockets page: its mermaid sequence diagram names `Client`, `Server` and
     # `ASGI App` on every arrow and note, and outranked the page on exceptions for "what

@@ -247,16 +247,23 @@ _REFERRAL_MAX_LINES = 6
 
 def refers_elsewhere(lines: list[str]) -> bool:
     """Whether a markdown page is a few lines of prose (at most _REFERRAL_MAX_LINES,
-    front matter and headings aside) linking to another page of the project, which
-    answers: urfave/cli's `v2/migrating-to-v3.md`, four lines ending "Specific steps are
-    included in [Migration Guide: v2 to v3](../migrate-v2-to-v3.md)", came before it."""
+    front matter and headings aside) ending on a link to another page of the project,
+    which answers: urfave/cli's `v2/migrating-to-v3.md`, four lines ending "Specific steps
+    are included in [Migration Guide: v2 to v3](../migrate-v2-to-v3.md)", came before it.
+    Not a page linking in an aside (sinon's "see [matchers](/matchers/)") nor one showing
+    an example of its own (a fenced block, VitePress's `<<<` include): it answers."""
     written = [
         line for line in lines[front_matter_end(lines) :]
         if line.strip() and not line.lstrip().startswith("#")
     ]  # fmt: skip
-    return 0 < len(written) <= _REFERRAL_MAX_LINES and any(
-        _LOCAL_LINK.search(line) for line in written
+    return (
+        0 < len(written) <= _REFERRAL_MAX_LINES
+        and _LOCAL_LINK.search(written[-1]) is not None
+        and not any(line.lstrip().startswith(_EXAMPLE_MARKS) for line in written)
     )
+
+
+_EXAMPLE_MARKS = ("```", "~~~", "<<<")
 
 
 def _import_lines(lines: list[str], *, guards: bool = True) -> list[bool]:
