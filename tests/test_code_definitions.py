@@ -749,3 +749,21 @@ def test_a_rust_macro_by_example_is_a_definition():
         "\n#[doc(hidden)]\npub fn _embed_templates(path: &str) -> String {\n    path.into()\n}\n"
     )
     assert definitions(text, "embed_templates")[0] == ("embed_templates", "")
+
+
+def test_a_javascript_object_literals_methods_are_definitions():
+    # sinon's proxy.js defines `resetHistory: function () {` in `const proxyApi = {` (125
+    # of its methods are written so): it was told it "does not define" resetHistory.
+    text = (
+        "const proxyApi = {\n"
+        "    resetHistory: function () {\n"
+        "        if (this.invoking) {\n"
+        '            throw new Error("Cannot reset Sinon function while invoking it.");\n'
+        "        }\n    },\n\n"
+        "    matchingFakes: async function (args) {\n        return [];\n    },\n\n"
+        "};\n"
+    )
+    for name in ("resetHistory", "matchingFakes"):
+        assert (name, "proxyapi") in definitions(text, name) or (name, "") in definitions(
+            text, name
+        ), (name, definitions(text, name))

@@ -81,6 +81,9 @@ _DEFINITION = re.compile(
     rf"|[ \t]*{_OBJECT_PATH}([A-Za-z_$][\w$]*){_ASSIGNED_FUNCTION}"
     # A Rust macro by example (minijinja's `macro_rules! embed_templates {`).
     r"|[ \t]*macro_rules![ \t]*([A-Za-z_]\w*)"
+    # A JavaScript object literal's method (sinon's `    resetHistory: function () {`), as
+    # code written before classes defines one.
+    r"|[ \t]+([A-Za-z_$][\w$]*)[ \t]*:[ \t]*(?:async[ \t]+)?function\b"
 )
 # The first line of such a method's signature wrapped over lines (as Prettier wraps one
 # past 80 columns): `  async fetchModule(`, its parameters on the lines under it.
