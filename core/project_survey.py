@@ -41,6 +41,7 @@ DOC_EXTENSIONS = {
     ".adoc": "*.adoc",
     ".asciidoc": "*.asciidoc",
     ".org": "*.org",  # Org mode: Emacs packages' manuals (Magit's docs/magit.org)
+    ".scd": "*.scd",  # scdoc: manual pages' source (alacritty's, sway's, foot's)
     ".rdoc": "*.rdoc",  # RDoc: Ruby projects' READMEs (Rails' activerecord/README.rdoc)
     ".feature": "*.feature",  # Gherkin: Cucumber's features (RSpec's user documentation)
     ".txt": "*.txt",  # only inside a documentation folder (see is_documentation)
@@ -53,9 +54,7 @@ DOC_EXTENSIONS = {
     **{suffix: f"*{suffix}" for suffix in YAML_SUFFIXES},
 }
 # Extensions that are documentation only inside a documentation folder.
-_DOCS_IN_FOLDERS_ONLY = frozenset(
-    {".txt", *(f".{section}" for section in range(1, 10)), *YAML_SUFFIXES}
-)
+_DOCS_IN_FOLDERS_ONLY = frozenset({".txt", *(f".{n}" for n in range(1, 10)), *YAML_SUFFIXES})
 # Documentation qmd cannot index: a notebook is JSON to it.
 NOT_FOR_QMD = frozenset({".ipynb"})
 # Text files that are not documentation, even inside a documentation folder; at the root,

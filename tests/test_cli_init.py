@@ -360,6 +360,32 @@ def test_a_test_file_of_the_root_is_no_documentation(capsys, make_project):
     assert docs.grep_paths == ("README.md", "testing.md")
 
 
+def test_scdoc_manual_pages_are_documentation_cut_by_their_sections(capsys, make_project):
+    # alacritty's configuration reference is extra/man/alacritty.5.scd (scdoc, as sway's and
+    # foot's): in no scope but `all`, and served as code, running past its `# ` headings.
+    root = make_project(
+        {
+            "README.md": "# Tool\n",
+            "docs/features.md": "# Features\n\nVi mode.\n",
+            "extra/man/tool.5.scd": "tool(5)\n\n# CURSOR\n\n*blink_interval* = _<integer>_\n\n"
+            "\tCursor blinking interval in milliseconds.\n\n# COLORS\n\n"
+            + "".join(
+                f"*color{n}* = _<string>_\n\n\tA colour of the palette.\n\n" for n in range(9)
+            ),
+            "src/main.rs": "fn main() {}\n",
+            "src/cursor.rs": "pub struct Cursor;\n",
+            "src/colors.rs": "pub struct Colors;\n",
+        }
+    )
+    init(capsys, root)
+    docs = scopes_of((root / ".tierscope.yaml").read_text())["docs"]
+    assert "*.scd" in docs.include and "extra/" in docs.grep_paths
+    hits, _ = query(capsys, root, "cursor blink interval", "--scope", "docs")
+    assert hits[0]["source"] == "extra/man/tool.5.scd"
+    assert "Cursor blinking interval" in hits[0]["content"]
+    assert "COLORS" not in hits[0]["content"]
+
+
 def test_manual_pages_are_documentation(capsys, make_project):
     # fzf keeps its 2,400-line option reference in `man/man1/fzf.1`.
     page = ".TH TOOL 1\n.SH OPTIONS\n.TP\n.B \\-\\-walker\\-skip\nDirectory names to skip.\n"

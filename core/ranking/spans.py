@@ -20,9 +20,11 @@ from pathlib import PurePosixPath
 from .code_lines import CodeLines
 
 # A notebook's text, as ranking and snippets read it, is its cells': markdown (notebooks.py).
+# And scdoc's manual pages (`alacritty.5.scd`): sections under `#` headings, as markdown's.
 MARKDOWN_SUFFIXES = frozenset(
-    {".md", ".markdown", ".mdx", ".mdown", ".rmd", ".qmd", ".livemd", ".cheatmd", ".mdc", ".ipynb"}
-)
+    {".md", ".markdown", ".mdx", ".mdown", ".rmd", ".qmd", ".livemd", ".cheatmd", ".mdc", ".ipynb",
+     ".scd"}
+)  # fmt: skip
 ASCIIDOC_SUFFIXES = frozenset({".adoc", ".asciidoc"})
 # RDoc, in which Ruby projects write their READMEs (Rails' activerecord/README.rdoc).
 RDOC_SUFFIX = ".rdoc"
