@@ -4,11 +4,9 @@ bracket closes, however the closing line is written; what follows is code."""
 from __future__ import annotations
 
 import pytest
+from snippet_cuts import snippet
 
-from tierscope.ranking.analysis import query_terms
-from tierscope.ranking.matching import TermMatcher
 from tierscope.ranking.navigation import imports_only, navigation_test
-from tierscope.ranking.sections import cut_snippet
 from tierscope.ranking.spans import Span
 
 HELPERS = (
@@ -22,15 +20,6 @@ HELPERS = (
     "            num /= 1000\n"
     "        return f'{num:3.1f}T{suffix}'\n"
 )
-
-
-def snippet(text: str, path: str, query: str, max_chars: int = 600):
-    matcher = TermMatcher(query_terms(query))
-    weights = {term.key: 1.0 for term in matcher.terms}
-    return cut_snippet(
-        text, path, matcher.lines(text), weights,
-        max_chars=max_chars, max_line_chars=120, matcher=matcher,
-    )  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -71,7 +60,7 @@ def test_a_definition_below_a_grid_import_is_served_for_its_name():
     # Taken for imports down to the next line starting with `)`, the definition lost to
     # the code below that line calling it.
     text = "from .utils import (\n    Comparable, disp_len,\n    envwrap)\n\n\n" + HELPERS + REPORT
-    cut = snippet(text, "tqdm/std.py", "format_sizeof")
+    cut = snippet(text, "tqdm/std.py", "format_sizeof", max_chars=600)
     assert "def format_sizeof(num, suffix=''):" in cut.text, cut.text
 
 

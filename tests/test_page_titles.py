@@ -3,19 +3,7 @@ section, not only for the opening one under it."""
 
 from __future__ import annotations
 
-from tierscope.ranking.analysis import query_terms
-from tierscope.ranking.matching import TermMatcher
-from tierscope.ranking.sections import cut_snippet
-
-
-def snippet(text: str, path: str, query: str, max_chars: int = 400):
-    matcher = TermMatcher(query_terms(query))
-    weights = {term.key: 1.0 for term in matcher.terms}
-    return cut_snippet(
-        text, path, matcher.lines(text), weights,
-        max_chars=max_chars, max_line_chars=120, matcher=matcher,
-    )  # fmt: skip
-
+from snippet_cuts import snippet
 
 NO_STD = (
     "# No-std support\n\n"
