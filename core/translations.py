@@ -63,7 +63,7 @@ _JOINED_TAG = re.compile(r"(.+?)[_-]([a-z]{2}(?:[-_][A-Za-z]{2,4})?)")
 DOCUMENT_SUFFIXES = (
     ".md", ".markdown", ".mdx", ".mdown", ".rmd", ".qmd", ".livemd", ".cheatmd", ".mdc", ".rst",
     ".adoc",
-    ".asciidoc", ".org", ".rdoc", ".txt",
+    ".asciidoc", ".org", ".rdoc", ".txt", ".scd",
 )  # fmt: skip
 ORIGINAL = ""  # the tag of an untagged name (`README.md`)
 
