@@ -176,13 +176,12 @@ class SpanChooser(SentenceWindows, SpanWidening):
         # the page is (serde.rs's "no_std alloc feature" was served the opening of
         # "No-std support", not "Memory allocation"). The opening section, titled so,
         # still counts them again as its heading's.
-        title = self.page_title
-        below_title = title is not None and span.start > title
+        title = self.page_title if self.page_title is not None else len(self.lines)
         for key in self.keys:
             counts = self.counts[key]
             tf = counts[span.end] - counts[span.start]
             weight = self.weights.get(key, 1.0)
-            if below_title and not tf and counts[title + 1] > counts[title]:
+            if span.start > title and not tf and counts[title + 1] > counts[title]:
                 coverage += weight
             if tf:
                 coverage += weight
