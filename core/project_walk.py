@@ -103,13 +103,43 @@ def _readable_rules(rules: list[str]) -> list[str]:
     return readable
 
 
-def _builtin_excluded(name: str, is_dir: bool, machine_data: bool) -> bool:
+_IGNORED = "ignored (.gitignore, .ignore or .rgignore rules)"
+
+
+def _left_out(
+    path: Path, is_dir: bool, rules: list[_Rules], *, include_ignored: bool, machine_data: bool
+) -> str | None:
+    """Why the walk leaves an entry of a folder out, as a few words (`in node_modules/`,
+    `machine data (*.json)`, _IGNORED, `hidden (.drafts/)`), or None when it goes in."""
+    name = path.name
+    if include_ignored:
+        return "in .git/" if is_dir and name == ".git" else None
     if is_dir:
-        return name in BUILTIN_EXCLUDED_DIRS
-    patterns: tuple[str, ...] = BUILTIN_EXCLUDED_FILES
-    if not machine_data:
-        patterns += MACHINE_DATA_FILES
-    return any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns)
+        if name in BUILTIN_EXCLUDED_DIRS:
+            return f"in {name}/"
+    else:
+        for kind, patterns in (
+            ("built output", BUILTIN_EXCLUDED_FILES),
+            ("machine data", () if machine_data else MACHINE_DATA_FILES),
+        ):
+            for pattern in patterns:
+                if fnmatch.fnmatchcase(name, pattern):
+                    return f"{kind} ({pattern})"
+    # A rule that matches decides; a hidden entry no rule names is left out (ripgrep:
+    # `!/.github/` in an ignore file searches .github/).
+    verdict = _verdict(path, is_dir, rules)
+    if verdict:
+        return _IGNORED
+    if verdict is None and name.startswith("."):
+        return f"hidden ({name}{'/' if is_dir else ''})"
+    return None
+
+
+def _with_rules_of(directory: Path, root: Path, rules: list[_Rules]) -> list[_Rules]:
+    """The ignore rules for the entries of `directory`: those above, and its own."""
+    extra = _git_excludes(root) if directory == root else None
+    here = _Rules(directory, extra)
+    return rules if here.spec is None else [*rules, here]  # depth costs nothing
 
 
 def walk_files(
@@ -141,10 +171,7 @@ def walk_files(
             return
         directory, rules = stack.pop()
         if not include_ignored:
-            extra = _git_excludes(root) if directory == root else None
-            here = _Rules(directory, extra)
-            if here.spec is not None:  # only folders with rules: depth costs nothing
-                rules = [*rules, here]
+            rules = _with_rules_of(directory, root, rules)
         try:
             entries = sorted(os.scandir(directory), key=lambda e: e.name)
         except OSError:
@@ -163,17 +190,10 @@ def walk_files(
                 continue
             if not (is_dir or is_file) or skip(path):
                 continue
-            if include_ignored:
-                if is_dir and entry.name == ".git":
-                    continue
-            else:
-                if _builtin_excluded(entry.name, is_dir, machine_data):
-                    continue
-                # A rule that matches decides; a hidden entry no rule names is skipped
-                # (ripgrep: `!/.github/` in an ignore file searches .github/).
-                verdict = _verdict(path, is_dir, rules)
-                if verdict or (verdict is None and entry.name.startswith(".")):
-                    continue
+            if _left_out(
+                path, is_dir, rules, include_ignored=include_ignored, machine_data=machine_data
+            ):
+                continue
             if is_dir:
                 subdirectories.append((path, rules))
             else:
@@ -202,28 +222,17 @@ def why_not_walked(
     current = start
     for part in path.relative_to(start).parts:
         if not include_ignored:
-            extra = _git_excludes(root) if current == root else None
-            here = _Rules(current, extra)
-            if here.spec is not None:
-                rules = [*rules, here]
+            rules = _with_rules_of(current, root, rules)
         current = current / part
-        is_dir = current != path
-        if include_ignored:
-            if is_dir and part == ".git":
-                return "in .git/"
-            continue
-        if is_dir and part in BUILTIN_EXCLUDED_DIRS:
-            return f"in {part}/"
-        if not is_dir:
-            for pattern in (*BUILTIN_EXCLUDED_FILES, *(() if machine_data else MACHINE_DATA_FILES)):
-                if fnmatch.fnmatchcase(part, pattern):
-                    kind = "built output" if pattern in BUILTIN_EXCLUDED_FILES else "machine data"
-                    return f"{kind} ({pattern})"
-        verdict = _verdict(current, is_dir, rules)
-        if verdict:
-            return "ignored (.gitignore, .ignore or .rgignore rules)"
-        if verdict is None and part.startswith("."):
-            return f"hidden ({part}{'/' if is_dir else ''})"
+        reason = _left_out(
+            current,
+            current != path,
+            rules,
+            include_ignored=include_ignored,
+            machine_data=machine_data,
+        )
+        if reason:
+            return reason
     return None
 
 
