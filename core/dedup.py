@@ -125,13 +125,13 @@ def _near_copy_of(
 
 
 def _other_code(lines: frozenset[str], other: frozenset[str]) -> bool:
-    """Whether `lines` hold code of their own under what they share with `other`: of their
-    long lines that are no comment's, OWN_CODE_LINES or more, most are not `other`'s.
-    Immer's implementation of `produce` repeats the doc comment of its interface's
-    overloads, and was dropped as their twin."""
+    """Whether `lines` (written lines, stripped) hold code of their own under what they
+    share with `other`: of their long lines that are no comment's, OWN_CODE_LINES or more,
+    most are not `other`'s. Immer's implementation of `produce` repeats the doc comment of
+    its interface's overloads, and was dropped as their twin."""
     from .ranking.spans import mostly_within
 
-    code = frozenset(line for line in lines if not line.lstrip().startswith(_COMMENT_MARKS))
+    code = frozenset(line for line in lines if not line.startswith(_COMMENT_MARKS))
     return len(code) >= OWN_CODE_LINES and not mostly_within(code, other, TWIN_SHARE, 1)
 
 
