@@ -193,7 +193,8 @@ def cut_snippet(
         lead_ins=lead_ins,
     )  # fmt: skip
     chooser.levels = levels
-    chooser.page_title = page_title.title if page_title is not None else None
+    if page_title is not None:
+        chooser.set_page_title(page_title.title)
     if matcher is not None and PAIR_WEIGHT:
         chooser.set_pairs(side_by_side(lines, line_terms, matcher))
     if kind == "code":

@@ -100,7 +100,10 @@ class SpanChooser(SentenceWindows, SpanWidening):
         self.headings = headings or {}  # a section's first line -> its heading's title line
         self.heading_starts = sorted(self.headings)
         self.levels: Mapping[int, int] = {}  # a heading's first line -> its level
-        self.page_title: int | None = None  # the title line of a page's one top heading
+        # The title line of a page's one top heading, and the query terms it holds
+        # (set_page_title): past the file's end and none, for any other file.
+        self.page_title = len(lines)
+        self.title_keys: frozenset[str] = frozenset()
         self.code = code  # the spans are code blocks
         self.constructs = constructs  # code's brackets and strings over lines, if read
         self.tests = tests or []  # a file's own test modules, when not asked about
@@ -145,6 +148,14 @@ class SpanChooser(SentenceWindows, SpanWidening):
         }
         self.pair_lines = sorted(self.pairs)
 
+    def set_page_title(self, line: int) -> None:
+        """The title line of a page's one top heading (sections.py tells it), whose terms
+        count as held by every section under it (`_score`)."""
+        self.page_title = line
+        self.title_keys = frozenset(
+            key for key in self.keys if self.counts[key][line + 1] > self.counts[key][line]
+        )
+
     def shown(self, span: Span, matcher: TermMatcher | None) -> list[str]:
         """The span's lines as served: trailing spaces dropped, long lines clipped."""
         return [
@@ -176,12 +187,12 @@ class SpanChooser(SentenceWindows, SpanWidening):
         # the page is (serde.rs's "no_std alloc feature" was served the opening of
         # "No-std support", not "Memory allocation"). The opening section, titled so,
         # still counts them again as its heading's.
-        title = self.page_title if self.page_title is not None else len(self.lines)
+        below_title = span.start > self.page_title
         for key in self.keys:
             counts = self.counts[key]
             tf = counts[span.end] - counts[span.start]
             weight = self.weights.get(key, 1.0)
-            if span.start > title and not tf and counts[title + 1] > counts[title]:
+            if below_title and not tf and key in self.title_keys:
                 coverage += weight
             if tf:
                 coverage += weight
