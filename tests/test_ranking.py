@@ -2868,6 +2868,57 @@ def test_a_passage_of_code_does_not_end_on_the_comment_heading_the_definitions_b
     assert cut.text.endswith('    """'), cut.text
 
 
+# Textual's actions.py, cut down: a comment inside a function on the statement under it.
+_PARSE_ACTION = """import re
+from functools import lru_cache
+
+re_action_args = re.compile(r"([\\w\\.]+)\\((.*)\\)")
+
+
+@lru_cache(maxsize=1024)
+def parse(action: str) -> tuple[str, tuple]:
+    \"\"\"Parses an action string.
+
+    Args:
+        action: String containing action.
+
+    Returns:
+        Action name and arguments.
+    \"\"\"
+    args_match = re_action_args.match(action)
+    if args_match is not None:
+        action_name, action_args_str = args_match.groups()
+        if action_args_str:
+            try:
+                # We wrap `action_args_str` to be able to disambiguate the cases where
+                # the list of arguments is a comma-separated list of values from the
+                # case where the argument is a single tuple.
+                action_args = ast.literal_eval(f"({action_args_str},)")
+            except Exception:
+                raise ActionError(f"unable to parse {action_args_str!r}")
+        else:
+            action_args = ()
+    else:
+        action_name = action
+        action_args = ()
+    return action_name, action_args
+"""
+
+
+@pytest.mark.parametrize("max_chars", [1100, 1180, 1260])
+def test_a_passage_of_code_does_not_end_on_a_comment_without_the_code_it_is_about(max_chars):
+    # "LRU cache class" was served `parse` cut after the first lines of the comment on
+    # `ast.literal_eval`, the statement it explains left out: lines saying nothing asked.
+    cut = snippet(_PARSE_ACTION, "src/app/actions.py", "lru cache", max_chars)
+    last = cut.text.rstrip().split("\n")[-1].strip()
+    assert last.startswith("@lru_cache") or not last.startswith("#"), cut.text
+
+
+def test_a_comment_ending_a_passage_stays_when_it_holds_a_query_word():
+    cut = snippet(_PARSE_ACTION, "src/app/actions.py", "lru cache disambiguate", 1100)
+    assert "disambiguate" in cut.text, cut.text
+
+
 def test_a_passage_of_code_does_not_start_inside_a_doc_comment():
     # A second passage started on a docblock's ` */`, under the marker standing for the
     # description it cut off.

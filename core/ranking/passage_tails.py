@@ -32,6 +32,9 @@ _ANCHOR = re.compile(
 # A line of markup alone: an HTML comment, or an opening tag (its element's content on
 # the lines after it).
 _MARKUP_ALONE = re.compile(r" {0,3}(?:<!--.*-->|<[A-Za-z][\w-]*(?:[ \t][^<>]*)?(?<!/)>)[ \t]*$")
+# A line of code's comment (not a C directive, a Rust attribute, a decorator, nor a
+# line starting with a dereference or an unpacking).
+_COMMENT_ALONE = re.compile(r"[ \t]*(?:#(?=[ \t]|$)|//|/\*|\*(?=[ \t/]|$)|--[ \t]|;;)")
 # Markdown's thematic break (`---`, `***`, `___`, spaced or not).
 _THEMATIC_BREAK = re.compile(r" {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
 
@@ -81,6 +84,8 @@ class PassageTails:
             first -= 1
         if first == span.end or first == span.start:
             return span
+        if self._comment_saying_nothing(Span(first, span.end)):
+            return trimmed_span(lines, Span(span.start, first))
         if lines[first - 1].strip() and not lines[first].lstrip().startswith("/*"):
             return span  # a comment inside the code above it, not a lead-in after it
         # The line the lead-in leads into, past what the passage shows of it; past blank
@@ -90,6 +95,15 @@ class PassageTails:
         if after == len(lines) or not defines_a_name(lines, after):
             return span  # a comment on the code under it (pydantic's union.rs), kept
         return trimmed_span(lines, Span(span.start, first))
+
+    def _comment_saying_nothing(self, tail: Span) -> bool:
+        """Whether the lines ending a passage of code are comments alone (no decorator, no
+        directive) holding no query term, about code the passage leaves out: Textual's
+        `parse` was served for "LRU cache class" ending on the first lines of the comment
+        on its `ast.literal_eval`, the statement they explain cut off."""
+        if bisect_left(self.matching, tail.start) < bisect_left(self.matching, tail.end):
+            return False
+        return all(_COMMENT_ALONE.match(line) for line in self.lines[tail.start : tail.end])
 
     def _without_announcement(self, span: Span) -> Span:
         """In a document, without a last paragraph that announces the block it leaves out
