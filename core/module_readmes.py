@@ -17,7 +17,8 @@ folder to a ModuleReadmes, which keeps the READMEs that are a module's:
 
 And a module's other documents, one or two folders deep beside its code (HCL's
 `hclsyntax/spec.md`, the specification of the syntax the folder's code parses;
-`cmd/hcldec/spec-format.md`): not its changelog, licence or contributing guide.
+`cmd/hcldec/spec-format.md`): not its changelog, licence or contributing guide. A Go
+package's `doc.go` is one: its documentation, written as the comment of a file of its own.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ README = re.compile(r"readme\.[a-z]+$", re.IGNORECASE)
 # Any README, documents or not (git's t/README, Vim's runtime/syntax/README.txt): one
 # covers the folders below it.
 _ANY_README = re.compile(r"readme(?:\.[\w.-]+)?$", re.IGNORECASE)
+# Go's file holding a package's documentation as its comment (go-playground/validator's
+# reference, 1,650 lines: every tag it knows, its panics): source code, and a document.
+PACKAGE_DOC = "doc.go"
 # A module's paperwork, no documentation of it.
 _PAPERWORK = re.compile(
     r"(?:changelog|changes|history|news|license|licence|copying|notice|authors|contributing"
@@ -58,6 +62,8 @@ class ModuleReadmes:
         if source:
             for depth in range(1, min(len(folders), MODULE_README_DEPTH) + 1):
                 self.with_code.add(tuple(folders[:depth]))
+            if document and name == PACKAGE_DOC and len(folders) <= AS_IS_DEPTH:
+                self.documents.append((*folders, name))
         elif len(folders) <= MODULE_README_DEPTH and _ANY_README.match(name):
             self.with_readme.add(tuple(folders))
             if document and README.match(name):

@@ -4,6 +4,7 @@ collections are made of."""
 
 from __future__ import annotations
 
+from .module_readmes import PACKAGE_DOC
 from .project_survey import (
     DOC_FOLDER_NAMES,
     NOT_FOR_QMD,
@@ -48,7 +49,9 @@ def docs_places(survey: ProjectSurvey) -> tuple[list[FolderSurvey], list[str]]:
         if folder.name.split("/")[0] not in taken and _is_docs(folder)
         and sum(folder.docs.values()) >= FEW_FILES
     ]  # fmt: skip
-    return folders, list(survey.top_docs)
+    # A Go package's documentation, `doc.go` (module_readmes.py), is code and a document.
+    package_doc = [name for name in survey.top_source_files if name == PACKAGE_DOC]
+    return folders, [*survey.top_docs, *package_doc]
 
 
 def docs_left_out(survey: ProjectSurvey) -> list[FolderSurvey]:

@@ -18,7 +18,7 @@ from pathlib import Path
 from .copied_pages import LISTED_PAGES, copies_or_stubs
 from .ignore_rules import BUILTIN_EXCLUDED_DIRS
 from .manual_pages import NUMBERED_LOG, is_manual_page
-from .module_readmes import ModuleReadmes
+from .module_readmes import PACKAGE_DOC, ModuleReadmes
 from .project import is_inside
 from .project_walk import walk_files
 from .ranking.spans import YAML_SUFFIXES
@@ -340,7 +340,8 @@ class _Counter:
             self.module_readmes.see(
                 folders,
                 walked.path.name,
-                document=suffix in DOC_EXTENSIONS and top.lower() not in TEST_FOLDER_NAMES,
+                document=(suffix in DOC_EXTENSIONS or walked.path.name == PACKAGE_DOC)
+                and not TEST_FOLDER_NAMES.intersection(part.lower() for part in folders),
                 source=suffix in LANGUAGES,
             )
             inner = folders_under[:NESTED_DOCS_DEPTH]

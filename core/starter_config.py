@@ -20,6 +20,7 @@ from .config.document import yaml_inline
 from .config.model import ScopeConfig
 from .globs import glob_to_regex
 from .models import noun_for
+from .module_readmes import PACKAGE_DOC
 from .project_places import (
     FEW_FILES,
     code_folders,
@@ -143,7 +144,9 @@ def _docs_scope(
     for folder in folders:
         extensions.update(folder.docs)
     for name in [*top_docs, *readmes]:
-        extensions[file_suffix(name) or name] += 1  # a GNU project's `NEWS`: its name
+        base = name.rsplit("/", 1)[-1]
+        # A GNU project's `NEWS`, a Go package's `doc.go`: its name.
+        extensions[base if base == PACKAGE_DOC else file_suffix(name) or name] += 1
     include = tuple(DOC_EXTENSIONS.get(ext, ext) for ext, _ in extensions.most_common())
     globs = [glob_to_regex(glob, ignore_case=True) for glob in include]
     include += tuple(  # `!requirements.txt` after `*.txt`

@@ -680,6 +680,43 @@ def test_a_modules_other_documents_beside_its_code_are_documentation(capsys, mak
     assert hits[0]["source"] == "hclsyntax/spec.md"
 
 
+def test_a_go_packages_doc_go_is_documentation_as_well_as_code(capsys, make_project):
+    # go-playground/validator's reference is the package comment of its doc.go (1,650
+    # lines: every tag, the panics, the non-standard validators); init's docs scope held
+    # its README and none of that, and 11 of 15 docs questions of its new user found no
+    # page that answers.
+    doc = (
+        "// Package validator implements value validations for structs.\n"
+        "//\n"
+        "// # Comma in a tag parameter\n"
+        "//\n"
+        "// Use the UTF-8 hex representation 0x2C instead of a comma.\n"
+        "package validator\n"
+    )
+    root = make_project(
+        {
+            "README.md": "# Validator\n\nValidates structs and fields.\n",
+            "doc.go": doc,
+            "validator.go": "package validator\n\nfunc Validate() {}\n",
+            "errors.go": "package validator\n",
+            "non_standard/doc.go": "// Package non_standard: validators.\npackage non_standard\n",
+            "non_standard/notblank.go": "package non_standard\n",
+            "testdata/doc.go": "// Package testdata holds fixtures.\npackage testdata\n",
+        }
+    )
+    init(capsys, root)
+    scopes = scopes_of((root / ".tierscope.yaml").read_text())
+    docs = scopes["docs"]
+    assert "doc.go" in docs.grep_paths and "non_standard/doc.go" in docs.grep_paths
+    assert "testdata/doc.go" not in docs.grep_paths
+    assert "doc.go" in docs.include and "*.go" not in docs.include
+    hits, _ = query(capsys, root, "comma inside tag parameter", "--scope", "docs")
+    assert hits[0]["source"] == "doc.go"
+    # Still code too: the code scope searches it with the rest.
+    hits, _ = query(capsys, root, "comma inside tag parameter", "--scope", "code")
+    assert hits[0]["source"] == "doc.go"
+
+
 def test_rdoc_readmes_are_documentation_not_code(capsys, make_project):
     # Rails keeps a README.rdoc in each framework's folder (activerecord/README.rdoc): init
     # knew no `.rdoc`, so seven of them were in no docs scope, and where the modules'
