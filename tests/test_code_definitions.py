@@ -767,3 +767,27 @@ def test_a_javascript_object_literals_methods_are_definitions():
         assert (name, "proxyapi") in definitions(text, name) or (name, "") in definitions(
             text, name
         ), (name, definitions(text, name))
+
+
+def test_a_function_a_factorys_body_assigns_to_a_const_is_a_definition():
+    # zustand's createStoreImpl defines `const setState: StoreApi<TState>['setState'] =
+    # (partial, replace) => {` in its body: vanilla.ts was told it "does not define"
+    # setState, under middleware assigning `store.setState = ...`.
+    text = (
+        "const createStoreImpl: CreateStoreImpl = (createState) => {\n"
+        "  let state: TState\n"
+        "  const listeners: Set<Listener> = new Set()\n\n"
+        "  const setState: StoreApi<TState>['setState'] = (partial, replace) => {\n"
+        "    state = Object.assign({}, state, partial)\n"
+        "  }\n\n"
+        "  const getState = () => state\n"
+        "  const subscribe = async function (listener) {\n"
+        "    listeners.add(listener)\n"
+        "  }\n"
+        "  return { setState, getState, subscribe }\n"
+        "}\n"
+    )
+    for name in ("setState", "getState", "subscribe"):
+        assert name in [found for found, _ in definitions(text, name)], name
+    # A value in a body is no definition: only functions are.
+    assert "listeners" not in [found for found, _ in definitions(text, "listeners")]

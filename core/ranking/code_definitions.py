@@ -75,6 +75,10 @@ _DEFINITION = re.compile(
     # A JavaScript or TypeScript module's `const`, `let` or `var` (`export const useState =
     # (...) =>`, the form most of modern TypeScript defines with); not one inside a body.
     r"|(?:(?:export|pub)[ \t]+)?(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)[ \t]*(?::[^=\n]*)?=(?!=)"
+    # One inside a body given a function (zustand's `  const setState: StoreApi<TState>[
+    # 'setState'] = (partial, replace) => {`, in the factory building the store).
+    r"|[ \t]+(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)[ \t]*(?::[^=\n]*)?"
+    rf"{_ASSIGNED_FUNCTION}"
     # A JavaScript or TypeScript class method, its signature on one line:
     # `  async start(filters?: string[]): Promise<void> {`; never `if (x) {`.
     rf"|{_METHOD_NAME}\([^()]*\)[ \t]*(?::[^={{}};]+)?\{{[ \t]*$"
