@@ -57,11 +57,11 @@ DOC_EXTENSIONS = {
 _DOCS_IN_FOLDERS_ONLY = frozenset({".txt", *(f".{n}" for n in range(1, 10)), *YAML_SUFFIXES})
 # Documentation qmd cannot index: a notebook is JSON to it.
 NOT_FOR_QMD = frozenset({".ipynb"})
-# Text files that are not documentation, even inside a documentation folder; at the root,
-# neither is one named as a test (tqdm's `tests_notebook.ipynb`, which nbval runs).
+# Text files that are not documentation, even in a documentation folder (jsonschema's
+# spelling-wordlist.txt); at the root, neither is one named as a test (tqdm's nbval notebook).
 _NOT_DOCUMENTATION = re.compile(
-    r"(?:requirements|constraints|cmakelists|conanfile|robots|license|licence|copying|authors)\b",
-    re.I,
+    r"(?i:requirements|constraints|cmakelists|conanfile|robots|license|licence|copying|authors"
+    r"|(?:spelling[-_]?)?wordlist)\b"
 )
 _NOT_DOCS = re.compile(rf"{_NOT_DOCUMENTATION.pattern}|tests?_[^.]*\.|[^.]*_tests?\.", re.I)
 # Plain text at the root that is documentation by its name (a README.txt, a GNU project's

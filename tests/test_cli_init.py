@@ -342,6 +342,26 @@ def test_plain_text_docs_in_a_docs_folder_are_documentation(capsys, make_project
     assert [hit["source"] for hit in hits] == []
 
 
+def test_a_spelling_word_list_beside_the_docs_is_no_documentation(capsys, make_project):
+    # jsonschema's docs/spelling-wordlist.txt (sphinxcontrib-spelling's, as Celery's and
+    # Django's) put `*.txt` in the docs scope, and its bare list of words was served
+    # second for "custom type checker".
+    root = make_project(
+        {
+            "docs/validate.rst": "Validate\n========\n\nA type checker checks types.\n",
+            "docs/faq.rst": "FAQ\n===\n\nAnswers.\n",
+            "docs/spelling-wordlist.txt": "checker\nkwargs\nvalidator\n",
+            "docs/spelling_wordlist": "checker\n",
+            "src/pkg/validate.py": "def validate():\n    pass\n",
+        }
+    )
+    init(capsys, root)
+    docs = scopes_of((root / ".tierscope.yaml").read_text())["docs"]
+    assert docs.include == ("*.rst",)
+    hits, _ = query(capsys, root, "kwargs checker", "--scope", "docs")
+    assert [hit["source"] for hit in hits] == ["docs/validate.rst"]
+
+
 def test_a_test_file_of_the_root_is_no_documentation(capsys, make_project):
     # tqdm's `tests_notebook.ipynb` (nbval runs it as a test) was put in the docs scope:
     # its test cells took result slots, and, the one notebook there, it turned qmd off.
