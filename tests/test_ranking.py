@@ -181,6 +181,19 @@ def test_the_users_own_code_frames_a_question():
     assert "code" in keys("my code block has no highlighting")
 
 
+def test_the_library_asked_about_and_making_sure_frame_a_question():
+    # jsonschema's "how does the library make sure that True is not treated as an integer":
+    # `librari`, `make` and `sure`, matched in a DeprecationWarning's text, put
+    # validators.py above _types.py.
+    assert keys("how does the library make sure that True is not an integer") == [
+        "true", "integ",
+    ]  # fmt: skip
+    assert "librari" not in keys("does this library still fetch remote refs")
+    assert "librari" in keys("library crate or binary crate")
+    assert "librari" in keys("link the library statically")
+    assert "sure" in keys("sure") and "make" in keys("make targets")
+
+
 def test_made_is_a_form_of_make():
     # logrus' "which function ... made the log call": `made` searched alone, rare in code,
     # found "a Fatal log entry is made" in alt_exit.go.

@@ -23,6 +23,7 @@ import re
 _FRAMING_PAIRS = frozenset(
     {
         ("doing", "wrong"),
+        ("make", "sure"),
         ("for", "example"),
         *((doer, verb) for doer in ("i", "we", "you", "to") for verb in ("make", "tell", "get")),
     }
@@ -39,6 +40,17 @@ _CODE_THING = re.compile(
     r"code[ \t]+(?:blocks?|snippets?|samples?|examples?|points?|pages?|units?|paths?|base)\b",
     re.IGNORECASE,
 )
+# `library` as the project asked about ("how does the library make sure", "does this
+# library still fetch"): jsonschema's DeprecationWarning text saying "the library" came
+# first. Not a kind of library ("the library crate") nor one acted on ("link the library").
+_ASKS_OF_LIBRARY = re.compile(
+    r"(?:\b(?:does|do|did|is|was|can|will|would|could|should|in|of)[ \t]+(?:the|this)"
+    r"|\bthis)[ \t]+$",
+    re.IGNORECASE,
+)
+_LIBRARY_THING = re.compile(r"library[ \t]+(?:crates?|targets?|paths?|files?|modules?)\b", re.I)
+# `make` of "make sure", which asks how something is ensured; `sure` is no term after it.
+_SURE = re.compile(r"[ \t]+sure\b", re.IGNORECASE)
 # `let` before the one it lets: "let me", "lets us".
 _LETS_SOMEONE = re.compile(r"lets?[ \t]+(?:me|us|you|them)\b", re.IGNORECASE)
 
@@ -51,4 +63,10 @@ def frames(previous: str, word: str, text: str, found: re.Match[str]) -> bool:
     if word == "code":
         before = text[max(0, found.start() - 12) : found.start()]
         return bool(_ASKS_OF_CODE.search(before)) and not _CODE_THING.match(text, found.start())
+    if word == "library":
+        before = text[max(0, found.start() - 16) : found.start()]
+        asks = _ASKS_OF_LIBRARY.search(before)
+        return bool(asks) and not _LIBRARY_THING.match(text, found.start())
+    if word == "make":
+        return _SURE.match(text, found.end()) is not None
     return word in ("let", "lets") and _LETS_SOMEONE.match(text, found.start()) is not None
