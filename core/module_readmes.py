@@ -33,10 +33,15 @@ _ANY_README = re.compile(r"readme(?:\.[\w.-]+)?$", re.IGNORECASE)
 # Go's file holding a package's documentation as its comment (go-playground/validator's
 # reference, 1,650 lines: every tag it knows, its panics): source code, and a document.
 PACKAGE_DOC = "doc.go"
+# Instructions for coding agents, which an agent's harness reads into its context itself
+# (Claude Code its CLAUDE.md, others their AGENTS.md): served again, they repeat what the
+# agent holds (go-playground/validator's 78-line CLAUDE.md came first for 11 of 15 docs
+# questions). The `all` scope still searches them.
+AGENT_INSTRUCTIONS = r"(?:claude|agents|gemini)\.md$"
 # A module's paperwork, no documentation of it.
 _PAPERWORK = re.compile(
     r"(?:changelog|changes|history|news|license|licence|copying|notice|authors|contributing"
-    r"|code_of_conduct|security|maintainers|release[-_]?notes)\b",
+    rf"|code_of_conduct|security|maintainers|release[-_]?notes)\b|{AGENT_INSTRUCTIONS}",
     re.IGNORECASE,
 )
 # How many folders deep a README is a module's as it is: `okcurl/` (one),

@@ -18,9 +18,9 @@ from pathlib import Path
 from .copied_pages import LISTED_PAGES, copies_or_stubs
 from .ignore_rules import BUILTIN_EXCLUDED_DIRS
 from .manual_pages import NUMBERED_LOG, is_manual_page
-from .module_readmes import PACKAGE_DOC, ModuleReadmes
+from .module_readmes import AGENT_INSTRUCTIONS, PACKAGE_DOC, ModuleReadmes
 from .project import is_inside
-from .project_walk import walk_files
+from .project_walk import is_plain_file, walk_files
 from .ranking.spans import YAML_SUFFIXES
 from .scopes import LOA_FOLDERS, has_loa_layout
 from .tiers.qmd_collections import Registry, read_registry
@@ -58,12 +58,15 @@ _DOCS_IN_FOLDERS_ONLY = frozenset({".txt", *(f".{n}" for n in range(1, 10)), *YA
 # Documentation qmd cannot index: a notebook is JSON to it.
 NOT_FOR_QMD = frozenset({".ipynb"})
 # Text files that are not documentation, even in a documentation folder (jsonschema's
-# spelling-wordlist.txt); at the root, neither is one named as a test (tqdm's nbval notebook).
+# spelling-wordlist.txt); at the root, neither is one named as a test (tqdm's nbval notebook)
+# nor the instructions a coding agent's harness reads itself (module_readmes.py).
 _NOT_DOCUMENTATION = re.compile(
     r"(?i:requirements|constraints|cmakelists|conanfile|robots|license|licence|copying|authors"
     r"|(?:spelling[-_]?)?wordlist)\b"
 )
-_NOT_DOCS = re.compile(rf"{_NOT_DOCUMENTATION.pattern}|tests?_[^.]*\.|[^.]*_tests?\.", re.I)
+_NOT_DOCS = re.compile(
+    rf"{_NOT_DOCUMENTATION.pattern}|tests?_[^.]*\.|[^.]*_tests?\.|{AGENT_INSTRUCTIONS}", re.I
+)
 # Plain text at the root that is documentation by its name (a README.txt, a GNU project's
 # README, NEWS and INSTALL, pandoc's MANUAL.txt): plain text elsewhere at the root is
 # settings or data (`requirements.txt`, `CMakeLists.txt`). Without `.txt`, the name starts
@@ -194,7 +197,10 @@ def survey_project(root: Path) -> ProjectSurvey:
         root=root,
         folders=counted.folders.surveys(),
         nested_docs=counted.nested.surveys(),
-        top_docs=(*counted.top_docs, *(name for name in GITHUB_GUIDES if _is_file(root, name))),
+        top_docs=(
+            *counted.top_docs,
+            *(name for name in GITHUB_GUIDES if is_plain_file(root, name)),
+        ),
         module_readmes=counted.module_readmes.paths(),
         top_sources=counted.top_sources,
         top_source_files=tuple(counted.top_source_files),
@@ -211,20 +217,6 @@ def survey_project(root: Path) -> ProjectSurvey:
         ),
         framework=framework,
     )
-
-
-def _is_file(root: Path, name: str) -> bool:
-    """Whether the root-relative `name` is a regular file of the project: no symbolic link
-    on the way (a linked `.github/` may point anywhere)."""
-    path = root
-    try:
-        for part in name.split("/"):
-            path = path / part
-            if path.is_symlink():
-                return False
-        return path.is_file()
-    except OSError:
-        return False
 
 
 def is_documentation(folders: list[str], name: str) -> bool:

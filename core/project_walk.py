@@ -267,3 +267,17 @@ def _verdict(path: Path, is_dir: bool, rules: list[_Rules]) -> bool | None:
         if verdict is not None:
             return verdict
     return None
+
+
+def is_plain_file(root: Path, name: str) -> bool:
+    """Whether the root-relative `name` is a regular file of the project: no symbolic link
+    on the way (a linked `.github/` may point anywhere)."""
+    path = root
+    try:
+        for part in name.split("/"):
+            path = path / part
+            if path.is_symlink():
+                return False
+        return path.is_file()
+    except OSError:
+        return False

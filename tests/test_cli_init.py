@@ -362,6 +362,32 @@ def test_a_spelling_word_list_beside_the_docs_is_no_documentation(capsys, make_p
     assert [hit["source"] for hit in hits] == ["docs/validate.rst"]
 
 
+def test_instructions_for_coding_agents_are_no_documentation(capsys, make_project):
+    # go-playground/validator's CLAUDE.md (78 lines on the code's layout) came first for 11
+    # of its new user's 15 docs questions. An agent's harness reads CLAUDE.md and AGENTS.md
+    # into its context itself: served again, they repeat what the agent holds.
+    root = make_project(
+        {
+            "README.md": "# Validator\n\nValidates structs.\n",
+            "CLAUDE.md": "# Notes for agents\n\nTags are parsed in cache.go; regexes in regexes.go.\n",
+            "AGENTS.md": "# Agents\n\nRun the tests before a tag change.\n",
+            "docs/tags.md": "# Tags\n\nEach tag is parsed once and cached.\n",
+            "pkg/AGENTS.md": "# Agents\n\nThe tags of pkg.\n",
+            "pkg/guide.md": "# Guide\n\nUse pkg.\n",
+            "pkg/pkg.go": "package pkg\n",
+            "pkg/tags.go": "package pkg\n",
+            "pkg/cache.go": "package pkg\n",
+        }
+    )
+    init(capsys, root)
+    docs = scopes_of((root / ".tierscope.yaml").read_text())["docs"]
+    assert docs.grep_paths == ("docs/", "README.md", "pkg/guide.md")
+    hits, _ = query(capsys, root, "tags parsed cache", "--scope", "docs")
+    assert [hit["source"] for hit in hits] == ["docs/tags.md"]
+    hits, _ = query(capsys, root, "tags parsed cache")  # `all` still has them
+    assert "CLAUDE.md" in [hit["source"] for hit in hits]
+
+
 def test_a_test_file_of_the_root_is_no_documentation(capsys, make_project):
     # tqdm's `tests_notebook.ipynb` (nbval runs it as a test) was put in the docs scope:
     # its test cells took result slots, and, the one notebook there, it turned qmd off.
