@@ -369,7 +369,7 @@ def test_instructions_for_coding_agents_are_no_documentation(capsys, make_projec
     root = make_project(
         {
             "README.md": "# Validator\n\nValidates structs.\n",
-            "CLAUDE.md": "# Notes for agents\n\nTags are parsed in cache.go; regexes in regexes.go.\n",
+            "CLAUDE.md": "# Notes for agents\n\nTags are parsed in cache.go.\n",
             "AGENTS.md": "# Agents\n\nRun the tests before a tag change.\n",
             "docs/tags.md": "# Tags\n\nEach tag is parsed once and cached.\n",
             "pkg/AGENTS.md": "# Agents\n\nThe tags of pkg.\n",
