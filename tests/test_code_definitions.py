@@ -11,6 +11,8 @@ from tierscope.ranking.definition_forms import other_definition
 from tierscope.ranking.matching import TermMatcher
 from tierscope.ranking.spans import split_lines
 
+from snippet_cuts import snippet
+
 
 def definitions(text: str, query: str) -> list[tuple[str, str]]:
     """Each definition on a line holding the query's terms: its name, and its holder's
@@ -791,3 +793,29 @@ def test_a_function_a_factorys_body_assigns_to_a_const_is_a_definition():
         assert name in [found for found, _ in definitions(text, name)], name
     # A value in a body is no definition: only functions are.
     assert "listeners" not in [found for found, _ in definitions(text, "listeners")]
+
+
+def test_a_name_asked_for_is_its_public_definition_not_its_private_twin():
+    # structlog's _native.py defines `make_filtering_bound_logger` and the internal
+    # `_make_filtering_bound_logger` it calls: "make_filtering_bound_logger" was served
+    # the private one, longer and denser, read as the same name.
+    text = (
+        "def make_filtering_bound_logger(min_level):\n"
+        '    """Create a new FilteringBoundLogger that only logs min_level or higher.\n\n'
+        "    If you pass a string, it must be one of the level names.\n"
+        '    """\n'
+        "    if isinstance(min_level, str):\n"
+        "        min_level = NAME_TO_LEVEL[min_level.lower()]\n"
+        "    return LEVEL_TO_FILTERING_LOGGER[min_level]\n\n\n"
+        "def _make_filtering_bound_logger(min_level):\n"
+        '    """Create a filtering bound logger for min_level, an int."""\n'
+        "    def make_method(level):\n"
+        "        if level < min_level:\n"
+        "            return _nop\n"
+        "        name = LEVEL_TO_NAME[level]\n"
+        "        return make_filtering_bound_logger_method(name)\n"
+        "    meths = {name: make_method(level) for name, level in NAME_TO_LEVEL.items()}\n"
+        "    return type('BoundLoggerFilteringAt', (BoundLoggerBase,), meths)\n"
+    )
+    cut = snippet(text, "src/structlog/_native.py", "make_filtering_bound_logger", 300)
+    assert cut.text.startswith("def make_filtering_bound_logger(min_level):"), cut.text

@@ -291,10 +291,20 @@ def definitions_of_names(
     found: dict[int, tuple[str, ...]] = {}
     if not names:
         return found
+    private: set[int] = set()
     for index, name in defined_as_spelt(lines, line_terms, matcher):
         keys = names.get(name_key(name))
         if keys:
             found[index] = keys
+            if name.startswith("_"):
+                private.add(index)
+    # Of a name and its private twin (structlog's `make_filtering_bound_logger` and the
+    # `_make_filtering_bound_logger` it calls), the name as the query spells it: a query
+    # word never starts with `_`.
+    public = {keys for index, keys in found.items() if index not in private}
+    for index in private:
+        if found[index] in public:
+            del found[index]
     # Rust's `impl LinkMode {` adds methods to a type its `enum LinkMode` declares: where
     # the file declares the type, the declaration is where it is defined (uv's link.rs).
     blocks = [index for index in found if _IMPL_BLOCK.match(lines[index])]
