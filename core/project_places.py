@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from .module_readmes import PACKAGE_DOC
 from .project_survey import (
-    DOC_FOLDER_NAMES,
     NOT_FOR_QMD,
     TEST_FOLDER_NAMES,
     FolderSurvey,
     ProjectSurvey,
+    named_for_docs,
 )
 
 # A folder this small is classed by what it holds at all; a larger one by its majority.
@@ -79,7 +79,7 @@ def _a_package(folder: FolderSurvey) -> bool:
     """A folder of source with a build manifest at its top, not named as documentation:
     a package, code however few its files beside its README and changelog (tracing's
     `tracing-serde/`); a docs site's `package.json` makes no package of `docs/`."""
-    return folder.package and bool(folder.sources) and _own_name(folder) not in DOC_FOLDER_NAMES
+    return folder.package and bool(folder.sources) and not named_for_docs(_own_name(folder))
 
 
 def _own_name(folder: FolderSurvey) -> str:
@@ -92,7 +92,7 @@ def _is_docs(folder: FolderSurvey) -> bool:
     name = _own_name(folder)
     if not docs or name in TEST_FOLDER_NAMES:
         return False
-    if name in DOC_FOLDER_NAMES:
+    if named_for_docs(name):
         return True
     return docs > sources and (docs >= FEW_FILES or 2 * docs >= folder.files)
 
@@ -108,7 +108,7 @@ def _documented(folder: FolderSurvey) -> bool:
 
 def _scripted(folder: FolderSurvey) -> bool:
     docs, sources = sum(folder.docs.values()), sum(folder.sources.values())
-    if _own_name(folder) in DOC_FOLDER_NAMES:
+    if named_for_docs(_own_name(folder)):
         return False
     return sources >= MANY_SCRIPTS or (
         sources >= DOCUMENTED_SCRIPTS and sources >= DOCUMENTED_SCRIPTS_SHARE * (docs + sources)

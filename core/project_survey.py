@@ -101,6 +101,14 @@ DOC_FOLDER_NAMES = frozenset(
     {"docs", "doc", "documentation", "guide", "guides", "manual", "handbook", "wiki", "book",
      "tutorial", "tutorials", "adr", "adrs", "rfcs", "man", "pages"}
 )  # fmt: skip
+
+
+def named_for_docs(name: str) -> bool:
+    """Whether a folder's name says it holds documentation (or a DocC catalog's: `X.docc`)."""
+    lowered = name.lower()
+    return lowered in DOC_FOLDER_NAMES or lowered.endswith(".docc")
+
+
 # Folder names of tests: what markdown they hold is fixtures (mdBook's test books), not
 # the project's documentation.
 TEST_FOLDER_NAMES = frozenset(
@@ -230,7 +238,7 @@ def is_documentation(folders: list[str], name: str) -> bool:
 
 
 def _in_docs(folders: list[str]) -> bool:
-    return any(folder.lower() in DOC_FOLDER_NAMES for folder in folders[: 1 + NESTED_DOCS_DEPTH])
+    return any(named_for_docs(folder) for folder in folders[: 1 + NESTED_DOCS_DEPTH])
 
 
 class _Folders:
@@ -341,7 +349,7 @@ class _Counter:
                 lowered = name.lower()
                 if lowered in TEST_FOLDER_NAMES:
                     break
-                if lowered in DOC_FOLDER_NAMES:
+                if named_for_docs(lowered):
                     self.nested.count("/".join([top, *inner[:depth]]), suffix)
                     break
 

@@ -763,6 +763,33 @@ def test_a_go_packages_doc_go_is_documentation_as_well_as_code(capsys, make_proj
     assert hits[0]["source"] == "doc.go"
 
 
+def test_a_docc_catalog_is_a_documentation_folder(capsys, make_project):
+    # swift-composable-architecture keeps its 74 articles in a DocC catalog,
+    # Sources/ComposableArchitecture/Documentation.docc/: init's docs scope held the
+    # READMEs alone, and all 15 docs questions of its new user were outside it.
+    root = make_project(
+        {
+            "README.md": "# The Composable Architecture\n",
+            "Package.swift": "// swift-tools-version:5.9\n",
+            "Sources/Arch/Store.swift": "public final class Store {}\n",
+            "Sources/Arch/Effect.swift": "public struct Effect {}\n",
+            "Sources/Arch/Reducer.swift": "public protocol Reducer {}\n",
+            "Sources/Arch/Documentation.docc/Arch.md": "# ``Arch``\n\nThe library.\n",
+            "Sources/Arch/Documentation.docc/Articles/Testing.md": "# Testing\n\n"
+            "## Non-exhaustive testing\n\nAssert only on the state you care about.\n",
+            "Sources/Arch/Documentation.docc/Articles/Performance.md": "# Performance\n",
+            "Sources/Arch/Documentation.docc/Tutorials/Step1.swift": "let step = 1\n",
+        }
+    )
+    init(capsys, root)
+    scopes = scopes_of((root / ".tierscope.yaml").read_text())
+    docs = scopes["docs"]
+    assert "Sources/Arch/Documentation.docc/" in docs.grep_paths
+    assert docs.include == ("*.md",)
+    hits, _ = query(capsys, root, "non-exhaustive testing", "--scope", "docs")
+    assert hits[0]["source"] == "Sources/Arch/Documentation.docc/Articles/Testing.md"
+
+
 def test_rdoc_readmes_are_documentation_not_code(capsys, make_project):
     # Rails keeps a README.rdoc in each framework's folder (activerecord/README.rdoc): init
     # knew no `.rdoc`, so seven of them were in no docs scope, and where the modules'
