@@ -207,6 +207,16 @@ def test_words_of_emphasis_are_no_terms():
     assert keys("it really basically simply panics") == ["panic"]
 
 
+def test_words_of_when_and_if_are_no_terms():
+    # libuv's "what happens to writes that have not finished yet when I close the socket":
+    # `yet` was its rarest word, and chose uv_fileno's "no file descriptor yet".
+    assert keys("writes not finished yet when I close the socket") == keys(
+        "writes not finished when I close the socket"
+    )
+    assert keys("whether it logs when configured") == ["log", "configur"]
+    assert "still" in keys("is it still supported")  # "still in flight", "still supported"
+
+
 def test_negative_contractions_are_no_terms():
     # zoxide's "when I haven't set a custom location": `haven't` searched `haven`.
     assert keys("when I haven't set a custom location") == ["set", "custom", "locat"]
