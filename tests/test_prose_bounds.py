@@ -14,7 +14,7 @@ MARKDOWN = [
     "is set when the pool is made.",  # 4: runs on from 3
     "Another sentence starts here.",  # 5: 4 ended one
     "- a list item starts a block",  # 6
-    "  wrapped under its item",  # 7: indented otherwise
+    "  wrapped under its item",  # 7: runs on, under the item's text
     "```python",  # 8
     "pool = Pool(",  # 9: code
     "    size=3)",  # 10
@@ -35,9 +35,30 @@ RST = [
 
 def test_a_line_runs_on_from_the_line_above_only_in_wrapped_prose():
     bounds = ProseBounds(MARKDOWN, {0: 0, 12: 12})
-    assert [index for index in range(len(MARKDOWN)) if bounds.runs_on(index)] == [3, 4]
+    assert [index for index in range(len(MARKDOWN)) if bounds.runs_on(index)] == [3, 4, 7]
     rst = ProseBounds(RST, {})
     assert [index for index in range(len(RST)) if rst.runs_on(index)] == [6]
+
+
+def test_a_list_items_sentence_runs_on_under_its_text_not_elsewhere():
+    # libuv's fs.rst: "copy-on-write file copy" was served from the item's second line,
+    # "create a copy-on-write reflink.", its first left out ("`UV_FS_COPYFILE_FICLONE`: If
+    # present, `uv_fs_copyfile()` will attempt to").
+    lines = [
+        "    Copies a file. Supported `flags` are described below.",  # 0
+        "",
+        "    - `UV_FS_COPYFILE_FICLONE`: If present, `uv_fs_copyfile()` will attempt to",  # 2
+        "      create a copy-on-write reflink. If the platform does not",  # 3: runs on
+        "      support it, a fallback copy is used.",  # 4: runs on
+        "    1. A numbered item that wraps",  # 5
+        "       under its text",  # 6: runs on
+        "         deeper than its text",  # 7: no
+        "    * another item",  # 8: a block of its own
+        "  outdented under it",  # 9: no
+    ]
+    bounds = ProseBounds(lines, {})
+    assert [index for index in range(len(lines)) if bounds.runs_on(index)] == [3, 4, 6]
+    assert bounds.sentence_start(3, 0) == 2
 
 
 def test_a_line_opening_with_an_inline_role_runs_on_a_field_list_item_does_not():

@@ -81,6 +81,17 @@ def _prose_lines(lines: list[str], first: int, end: int) -> int:
     return count
 
 
+# A list item's first line, up to where its text starts: a sentence wrapped in the item
+# runs on under that column (reStructuredText and markdown both indent it so).
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+(?=\S)")
+
+
+def _item_text_column(line: str) -> int:
+    """The column where a list item's text starts on its first line; -1 for another line."""
+    item = _LIST_ITEM.match(line)
+    return len(item.group(0).expandtabs()) if item else -1
+
+
 class ProseBounds:
     """One document's lines, read for where their sentences run on from line to line."""
 
@@ -130,7 +141,7 @@ class ProseBounds:
             or _MARKUP.match(above)
             or ADORNMENT.match(line)
             or ADORNMENT.match(above)
-            or indentation(line) != indentation(above)
+            or indentation(line) not in (indentation(above), _item_text_column(above))
             or _ENDS_THE_LINE.search(above)
         )
 
