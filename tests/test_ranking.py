@@ -684,6 +684,8 @@ def test_test_files_are_told_by_their_folder_or_their_name():
         # RSpec's and Cucumber's helpers, beside the specs and features they serve.
         "spec/support/config_options_helper.rb", "features/support/env.rb",
         "features/step_definitions/additional_cli_steps.rb",
+        # httparty's: Cucumber's older `features/steps/`, RSpec's `spec/spec_helper.rb`.
+        "features/steps/httparty_steps.rb", "spec/spec_helper.rb", "spec/rails_helper.rb",
         # vue-router's end-to-end tests and their helpers.
         "packages/router/e2e/specs/utils.ts", "e2e/modal/index.ts",
     ]  # fmt: skip
@@ -697,6 +699,7 @@ def test_test_files_are_told_by_their_folder_or_their_name():
         "src/latest-data/load.py", "src/test-database/schema.py", "src/latest_tests.tsx",
         "src/contest.ts", "src/latest-helpers/date.js", "src/latest.ts", "src/a-latest.ts",
         "lib/support/helpers.rb", "app/features/billing.rb", "lib/spec/support.rb",
+        "app/features/steps.rb", "lib/spec_helper.rb",
         "src/e2e.ts", "src/e2eencrypt/keys.go",
     ]  # fmt: skip
     assert [path for path in tests if not is_test_file(path)] == []

@@ -15,17 +15,18 @@ from .spans import document_kind
 # `*-test.ts`), Java, Kotlin, PHP,
 # C#, Swift, Perl (`*.t`), Vim script (`test_*.vim`)). Not a `spec/` folder: many projects
 # keep their specifications there (RSpec's tests are `*_spec.rb` wherever they are); but
-# its `spec/support/` holds their helpers, as Cucumber's `features/support/` and
-# `features/step_definitions/` hold the features'.
+# its `spec/support/` and `spec/spec_helper.rb` hold their helpers, as Cucumber's
+# `features/support/` and `features/step_definitions/` (httparty's older `features/steps/`)
+# hold the features'.
 _TEST_PATH = re.compile(
     r"(?:^|/)(?:tests?|Tests|__tests(?:_\w+)?__|test[-_]?data|testdir|testsuite|fixtures"
-    r"|testFixtures|x?t|e2e|spec/support|features/(?:support|step_definitions)"
+    r"|testFixtures|x?t|e2e|spec/support|features/(?:support|step_definitions|steps)"
     r"|test[-_]?utils?|test[-_]support|test[-_]?helpers?"
     r"|[a-z][a-z0-9]*Test)/"
     r"|(?:^|/)(?:test_[^/]*\.(?:py|vim)|[^/]*_tests?\.py|tests?\.py|conftest\.py"
     r"|[^/]*_test\.(?:go|rb|exs|c|cc|cpp|[cm]?[jt]sx?)|[^/]*_unittest\.(?:c|cc|cpp)|[^/]*_spec\.rb"
     r"|[^/]*[.-](?:test|spec)(?:-d)?\.[cm]?[jt]sx?|[^/]*Tests?\.(?:java|kt|php|cs|swift)"
-    r"|[^/]*\.t)$"
+    r"|[^/]*\.t|spec/(?:spec|rails)_helper\.rb)$"
 )
 
 
