@@ -819,3 +819,20 @@ def test_a_name_asked_for_is_its_public_definition_not_its_private_twin():
     )
     cut = snippet(text, "src/structlog/_native.py", "make_filtering_bound_logger", 300)
     assert cut.text.startswith("def make_filtering_bound_logger(min_level):"), cut.text
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # moshi's JsonReader.kt writes its API so, an annotation on the declaration's line.
+        "  @CheckReturnValue public abstract fun peekJson(): JsonReader",
+        "    @Throws(IOException::class) public abstract fun peekJson(): JsonReader",
+        "  @JvmStatic fun peekJson() = reader",
+    ],
+)
+def test_an_annotation_on_a_definitions_line_leaves_it_a_definition(line):
+    # JsonReader.kt was told it "does not define" peekJson, under the one-line overrides
+    # of its subclasses.
+    assert ("peekJson", "") in definitions(line + "\n", "peekJson") or [
+        name for name, _ in definitions(line + "\n", "peekJson")
+    ] == ["peekJson"], definitions(line + "\n", "peekJson")

@@ -95,6 +95,10 @@ _WRAPPED_METHOD = re.compile(rf"{_METHOD_NAME}\([ \t]*$")
 # The line that closes a wrapped signature, opening the body: `): Promise<void> {`. A call
 # wrapped the same way closes with `)` or `);`.
 _SIGNATURE_CLOSE = re.compile(r"[ \t]*\)[ \t]*(?::[^={};]+)?\{[ \t]*$")
+# Annotations written on a definition's line, before its modifiers (moshi's
+# `@CheckReturnValue public abstract fun peekJson(): JsonReader`, Java's `@Override
+# public`): read past, as the definition's own line. Not a decorator alone on its line.
+_ANNOTATIONS = re.compile(r"([ \t]*)(?:@[A-Za-z_][\w.]*(?:\([^()\n]*\))?[ \t]+)+(?=[A-Za-z_])")
 # A Rust `impl` block's first line: `impl LinkMode {`, `impl<T> Display for Json<T> {`.
 _IMPL_BLOCK = re.compile(r"[ \t]*(?:unsafe[ \t]+)?impl\b")
 # A C or C++ type declared, not defined: `struct ordered_map;`, `class basic_json;`.
@@ -348,6 +352,8 @@ def _name_read_on(lines: list[str], index: int) -> str | None:
     if _FORWARD_DECLARATION.match(line):
         return None  # `struct ordered_map;`: the definition is elsewhere
     found = _DEFINITION.match(line)
+    if found is None and "@" in line and (annotated := _ANNOTATIONS.match(line)) is not None:
+        found = _DEFINITION.match(annotated.group(1) + line[annotated.end() :])
     if found:
         return next(name for name in found.groups() if name)
     other = other_definition(line)
