@@ -4,14 +4,13 @@ object or the module a member is defined in."""
 from __future__ import annotations
 
 import pytest
+from snippet_cuts import snippet
 
 from tierscope.ranking.analysis import query_terms
 from tierscope.ranking.code_definitions import defined_as_spelt, holder_of
 from tierscope.ranking.definition_forms import other_definition
 from tierscope.ranking.matching import TermMatcher
 from tierscope.ranking.spans import split_lines
-
-from snippet_cuts import snippet
 
 
 def definitions(text: str, query: str) -> list[tuple[str, str]]:
