@@ -96,8 +96,9 @@ _WRAPPED_METHOD = re.compile(rf"{_METHOD_NAME}\([ \t]*$")
 # wrapped the same way closes with `)` or `);`.
 _SIGNATURE_CLOSE = re.compile(r"[ \t]*\)[ \t]*(?::[^={};]+)?\{[ \t]*$")
 # Annotations written on a definition's line, before its modifiers (moshi's
-# `@CheckReturnValue public abstract fun peekJson(): JsonReader`, Java's `@Override
-# public`): read past, as the definition's own line. Not a decorator alone on its line.
+# `@CheckReturnValue public abstract fun peekJson(): JsonReader`): read past when the line
+# as written defines nothing (an Elixir `@callback terminate` does). Not a decorator alone
+# on its line.
 _ANNOTATIONS = re.compile(r"([ \t]*)(?:@[A-Za-z_][\w.]*(?:\([^()\n]*\))?[ \t]+)+(?=[A-Za-z_])")
 # A Rust `impl` block's first line: `impl LinkMode {`, `impl<T> Display for Json<T> {`.
 _IMPL_BLOCK = re.compile(r"[ \t]*(?:unsafe[ \t]+)?impl\b")
