@@ -17,8 +17,9 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-from .analysis import STOPWORDS, Term, analyse_word, split_identifier, stem
+from .analysis import Term, analyse_word, split_identifier, stem
 from .query_asks import query_names
+from .stopwords import STOPWORDS
 
 _WORD_CHAR = r"[^\W_]"
 # Up to this many alternatives, Python searches text with one pattern per alternative

@@ -125,8 +125,9 @@ def spelt_in_order(
 ) -> dict[int, tuple[str, ...]]:
     """The definitions whose name's words are the query's plain words in the query's order,
     two at least and at least half of them, each with its words' term keys."""
-    from .analysis import STOPWORDS, split_identifier, stem
+    from .analysis import split_identifier, stem
     from .code_definitions import defined_as_spelt
+    from .stopwords import STOPWORDS
 
     words = [term.key for term in plain_words(matcher.terms)]
     found: dict[int, tuple[str, ...]] = {}

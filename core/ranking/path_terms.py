@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from . import bm25
-from .analysis import STOPWORDS, analyse_word
+from .analysis import analyse_word
 from .matching import TermMatcher
+from .stopwords import STOPWORDS
 
 
 @dataclass(frozen=True, slots=True)
