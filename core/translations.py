@@ -13,8 +13,11 @@ Two English files (an untagged name counts as English) are the project's own two
 `it`, `ml`, `os`...) counts only beside `en`, or after a dot (`README.it.md`,
 `pages.it/`): `docs/ml/index.md` next to `docs/index.md` is a section, not Malayalam,
 and `how-to-do-it.md` is no Italian page; with its region in capitals it is a language
-(Crowdin's `docs/it-IT/`, `docs/no-NO/`). Projects also write `cn` and `jp` for Chinese
-and Japanese (`README.cn.md`); they count as those, as surely as `it` does.
+(Crowdin's `docs/it-IT/`, `docs/no-NO/`). A code after `_` or `-` without its region
+(`README-de.md`) is a language only beside its untagged original (`README.md`): a name's
+last word is often two letters (Prometheus's `http_sd.md`, for service discovery).
+Projects also write `cn` and `jp` for Chinese and Japanese (`README.cn.md`); they count
+as those, as surely as `it` does.
 
 A translation that ranks above its original (it is shorter, and shares the code) is served
 as the original when the original holds as many of the query's words, as written, as the
@@ -82,6 +85,14 @@ def language_of(tag: str) -> str | None:
     return _COUNTRY_TAGS.get(code)
 
 
+class JoinedTag(str):
+    """A tag written after `_` or `-` at the end of a name (`README-de`, `http_sd`): a
+    language with its region (`README_zh-CN`), else only beside the untagged original. It
+    compares and hashes as the plain tag."""
+
+    __slots__ = ()
+
+
 class SuffixTag(str):
     """A tag written between a dot and the extension (`README.it.md`): a language even
     when its code is also a word. It compares and hashes as the plain tag."""
@@ -91,7 +102,10 @@ class SuffixTag(str):
 
 def _sure(tag: str) -> bool:
     """Whether a tag names a language whatever else is beside it: one after a dot, with
-    its region in capitals (Crowdin's `it-IT`, `no-NO`), or of a code that is no word."""
+    its region in capitals (Crowdin's `it-IT`, `no-NO`), or of a code that is no word,
+    unless written after `_` or `-` without its region (JoinedTag)."""
+    if isinstance(tag, JoinedTag):
+        return _REGIONAL.fullmatch(tag) is not None
     return (
         isinstance(tag, SuffixTag)
         or tag[:2].lower() not in AMBIGUOUS_CODES
@@ -120,7 +134,7 @@ def page_and_language(path: str) -> tuple[str, str] | None:
         return "/".join([*parts, base]), SuffixTag(tag)
     joined = _JOINED_TAG.fullmatch(stem)  # `README_zh-CN`, `README-de`
     if joined and language_of(joined.group(2)):
-        return "/".join([*parts, joined.group(1)]), joined.group(2)
+        return "/".join([*parts, joined.group(1)]), JoinedTag(joined.group(2))
     return "/".join([*parts, stem]), ORIGINAL
 
 
@@ -140,7 +154,16 @@ def _languages_of_one_page(tag: str, other: str) -> bool:
         return False
     if "en" in (language_of(tag), language_of(other)):
         return True  # `docs/en/` beside `docs/it/`: surely languages
-    return all(_sure(t) for t in (tag, other) if not _english(t))
+    return all(_beside(t, o) for t, o in ((tag, other), (other, tag)) if not _english(t))
+
+
+def _beside(tag: str, other: str) -> bool:
+    """Whether `tag` names a language on a page whose other path is tagged `other`: a
+    tag after `_` or `-` only beside the untagged original (`README.md`, `README-de.md`),
+    and never one of a code that is also a word (`how-to-do-it.md`)."""
+    if _sure(tag):
+        return True
+    return isinstance(tag, JoinedTag) and _english(other) and tag[:2] not in AMBIGUOUS_CODES
 
 
 class ServedPages:

@@ -104,10 +104,32 @@ def test_another_language_of_a_served_page_is_a_translation(kept, candidate):
         ("docs/index.md", "docs/my-os/index.md"),  # words, not a code and its region
         ("docs/index.md", "docs/api-v2/index.md"),
         ("docs/index.md", "docs/web-UI/index.md"),
+        # A name ending in a code after `_` or `-`, with no region, is a language only
+        # beside its untagged original: Prometheus's `http_sd.md` (HTTP service discovery)
+        # is no Sindhi page, nor its neighbours Hindi and Turkish ones.
+        ("docs/topic_sd.md", "docs/topic_hi.md"),
+        ("docs/topic_de.md", "docs/topic-tr.md"),
     ],
 )
 def test_other_pairs_are_not_translations(kept, candidate):
     assert not served(kept).is_translation(candidate)
+
+
+@pytest.mark.parametrize(
+    ("path", "others", "translated"),
+    [
+        ("README-de.md", ["README.md"], True),
+        ("docs/README_fr.md", ["docs/README.md"], True),
+        ("docs/http_sd.md", ["docs/configuration.md", "docs/http_sd_config.md"], False),
+        ("docs/http_sd.md", [], False),
+        ("docs/topic_hi.md", ["docs/topic_sd.md"], False),
+        ("docs/how-to-do-it.md", ["docs/how-to-do.md"], False),  # a code that is a word
+    ],
+)
+def test_a_name_tagged_after_a_hyphen_is_a_translation_beside_its_original(
+    path, others, translated
+):
+    assert is_translated_page(path, [path, *others]) is translated
 
 
 def test_words_held_counts_the_query_words_a_text_spells_as_written():
@@ -133,6 +155,9 @@ def test_words_held_counts_the_query_words_a_text_spells_as_written():
         ("docs/ckb-IR/index.md", True),
         ("docs/how-to-do-it.md", False),
         ("README.md", False),
+        ("README_zh-CN.md", True),  # a code with its region is a language anywhere
+        ("docs/http_sd.md", False),  # a name's suffix: a language only beside its original
+        ("README-de.md", False),
     ],
 )
 def test_a_translated_page_is_told_by_its_path(path, translated):

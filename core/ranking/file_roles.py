@@ -60,7 +60,7 @@ import re
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 
-from ..translations import is_translation_tag, page_and_language
+from ..translations import Originals, is_translation_tag, page_and_language
 from .editions import VERSIONED_PATH, Editions
 from .project_records import is_dated_post, is_decision_record, is_plans
 from .spans import YAML_SUFFIXES, document_kind
@@ -232,12 +232,19 @@ def older_editions(found: Collection[str] | None = None) -> Callable[[str], bool
     return older
 
 
-def is_translated_page(path: str) -> bool:
+def is_translated_page(path: str, found: Iterable[str] = ()) -> bool:
     """True for a document in a language other than English, told by its path
-    (`docs/es/docs/cors.md`, `README_zh-CN.md`); not for a tag that is also a common
-    folder name (`docs/it/`)."""
-    found = page_and_language(path)
-    return found is not None and is_translation_tag(found[1])
+    (`docs/es/docs/cors.md`, `README_zh-CN.md`), or by its English original among `found`
+    (`README-de.md` beside `README.md`); not for a tag that is also a common folder name
+    (`docs/it/`)."""
+    return _translated(path, Originals(found))
+
+
+def _translated(path: str, originals: Originals) -> bool:
+    page = page_and_language(path)
+    if page is None:
+        return False
+    return is_translation_tag(page[1]) or bool(originals.of(path))
 
 
 # A word about tests that at least this share of the other matching files hold (and at
@@ -319,6 +326,7 @@ def role_weigher(
         or any(map(_VERSION_NAMED.fullmatch, keys))
     )
     older = older_editions(found)
+    originals = Originals(found or ())
 
     def role(path: str) -> Role:
         if tests and is_test_file(path):
@@ -337,7 +345,7 @@ def role_weigher(
             return PLANS
         if decisions and is_decision_record(path):
             return DECISION_RECORD
-        if translations and is_translated_page(path):
+        if translations and _translated(path, originals):
             return TRANSLATED_PAGE
         if paperwork and is_paperwork(path):
             return PAPERWORK
