@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .copied_pages import LISTED_PAGES, copies_or_stubs
-from .ignore_rules import BUILTIN_EXCLUDED_DIRS
 from .manual_pages import NUMBERED_LOG, is_manual_page
 from .module_readmes import AGENT_INSTRUCTIONS, PACKAGE_DOC, ModuleReadmes
 from .project import is_inside
 from .project_walk import is_plain_file, walk_files
 from .ranking.spans import YAML_SUFFIXES
 from .scopes import LOA_FOLDERS, has_loa_layout
+from .tiers.ck import ck_indexes_in
 from .tiers.qmd_collections import Registry, read_registry
 from .tiers.qmd_locations import locate
 from .yaml_documents import reads_as_prose
@@ -216,7 +216,7 @@ def survey_project(root: Path) -> ProjectSurvey:
         qmd_config=locations.config_file,
         qmd_project_local=locations.project_local,
         qmd_problem=registry.problem,
-        ck_indexes=_ck_indexes(root, tuple(counted.folders.files)),
+        ck_indexes=ck_indexes_in(root, tuple(counted.folders.files)),
         loa_layout=loa,
         stopped=counted.stopped,
         not_docs_named=tuple(sorted(counted.not_docs_named)),
@@ -328,7 +328,10 @@ class _Counter:
                     self.top_source_files.append(top)
                 continue
             folders_under = folders[1:]  # the folders between `top` and the file
-            if suffix in DOC_EXTENSIONS and TEST_FOLDER_NAMES.intersection(
+            if suffix in DOC_EXTENSIONS and re.match(AGENT_INSTRUCTIONS, walked.path.name, re.I):
+                self.not_docs_named.add(walked.path.name)  # Hugo's `docs/AGENTS.md`
+                suffix = ""
+            elif suffix in DOC_EXTENSIONS and TEST_FOLDER_NAMES.intersection(
                 part.lower() for part in folders_under
             ):
                 suffix = ""  # a document among a folder's tests is a fixture (no README)
@@ -388,13 +391,3 @@ def _project_collections(registry: Registry, root: Path) -> tuple[FoundCollectio
             relative = folder.relative_to(root).as_posix() or "."
             found.append(FoundCollection(collection.name, relative, collection.mask))
     return tuple(found)
-
-
-def _ck_indexes(root: Path, folders: tuple[str, ...]) -> tuple[str, ...]:
-    """The root and top-level folders holding a `.ck/` index (a stat each)."""
-    places = [".", *(name for name in folders if name not in BUILTIN_EXCLUDED_DIRS)]
-    return tuple(
-        place
-        for place in places
-        if os.path.isdir(root / place / ".ck") and not os.path.islink(root / place / ".ck")
-    )

@@ -388,6 +388,26 @@ def test_instructions_for_coding_agents_are_no_documentation(capsys, make_projec
     assert "CLAUDE.md" in [hit["source"] for hit in hits]
 
 
+def test_instructions_for_coding_agents_in_a_docs_folder_are_no_documentation(capsys, make_project):
+    # Hugo's docs/ is a module of its own, with its AGENTS.md ("You are an expert front-end
+    # and Tailwind CSS developer") and a CLAUDE.md naming it: served second for "tailwind
+    # css classes styling".
+    root = make_project(
+        {
+            "docs/content/styling.md": "# Styling\n\nStyle the site with Tailwind CSS classes.\n",
+            "docs/content/themes.md": "# Themes\n\nA theme holds layouts.\n",
+            "docs/AGENTS.md": "# Agents\n\nYou are a Tailwind CSS developer: use classes.\n",
+            "docs/CLAUDE.md": "@AGENTS.md\n",
+            "src/site.go": "package site\n",
+        }
+    )
+    init(capsys, root)
+    docs = scopes_of((root / ".tierscope.yaml").read_text())["docs"]
+    assert docs.include == ("*.md", "!AGENTS.md", "!CLAUDE.md")
+    hits, _ = query(capsys, root, "tailwind css classes", "--scope", "docs")
+    assert [hit["source"] for hit in hits] == ["docs/content/styling.md"]
+
+
 def test_a_test_file_of_the_root_is_no_documentation(capsys, make_project):
     # tqdm's `tests_notebook.ipynb` (nbval runs it as a test) was put in the docs scope:
     # its test cells took result slots, and, the one notebook there, it turned qmd off.

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from ..executables import find_executable
+from ..ignore_rules import BUILTIN_EXCLUDED_DIRS
 from ..models import Hit, TierOutcome, TierStatus, count_hits
 from ..process import ProcessResult, run_bounded
 from ..ranking.matching import regex_escape
@@ -311,6 +312,16 @@ def _has_index(path: Path) -> bool:
         return Path(os.environ["CK_INDEX_DIR"]).is_dir()
     start = path if path.is_dir() else path.parent
     return any((d / ".ck").is_dir() for d in (start, *start.parents))
+
+
+def ck_indexes_in(root: Path, folders: tuple[str, ...]) -> tuple[str, ...]:
+    """The root and top-level folders holding a `.ck/` index (a stat each)."""
+    places = [".", *(name for name in folders if name not in BUILTIN_EXCLUDED_DIRS)]
+    return tuple(
+        place
+        for place in places
+        if os.path.isdir(root / place / ".ck") and not os.path.islink(root / place / ".ck")
+    )
 
 
 def _detailed_error(result: ProcessResult) -> str:
