@@ -688,6 +688,10 @@ def test_test_files_are_told_by_their_folder_or_their_name():
         "features/steps/httparty_steps.rb", "spec/spec_helper.rb", "spec/rails_helper.rb",
         # vue-router's end-to-end tests and their helpers.
         "packages/router/e2e/specs/utils.ts", "e2e/modal/index.ts",
+        # Jest's folders beside the code they test: mocks, fixtures, snapshots, test data
+        # (Prometheus's `web/ui/react-app/src/__testdata__/testdata.ts`).
+        "web/src/__testdata__/testdata.ts", "src/__mocks__/fs.js", "src/__fixtures__/a.ts",
+        "src/__snapshots__/view.test.ts.snap", "lib/__testfixtures__/input.js",
     ]  # fmt: skip
     others = [
         "src/budget.py", "src/latest.py", "src/contest.py", "src/testing.py", "docs/testing.md",
