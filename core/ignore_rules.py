@@ -21,6 +21,8 @@ BUILTIN_EXCLUDED_DIRS = (
     "third_party",
     "thirdparty",  # nlohmann/json's tests/thirdparty/
     "3rdparty",
+    "typeshed",  # Python's stubs, copied into type checkers (mypy's `mypy/typeshed/`)
+    "typeshed-fallback",  # pyright's
     "dist",
     "site-packages",
     "__pycache__",

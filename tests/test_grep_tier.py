@@ -15,7 +15,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tierscope.config.model import Config, FilteringSettings, ScopeConfig, SnippetSettings
+from tierscope.config.model import (
+    Config,
+    FilteringSettings,
+    GrepSettings,
+    ScopeConfig,
+    SnippetSettings,
+)
 from tierscope.dedup import deduplicate
 from tierscope.models import ResolvedScope, TierStatus
 from tierscope.ranking.analysis import query_terms
@@ -1254,11 +1260,16 @@ def test_gitignored_and_vendored_files_are_not_searched(make_project, engine):
             "docs/third_party/zlib/zlib.h": "needle h\n",
             "docs/tests/thirdparty/doctest/doctest.h": "needle i\n",
             "docs/3rdparty/fmt/format.h": "needle j\n",
+            # typeshed's stubs, copied into type checkers (mypy's `mypy/typeshed/`, 761
+            # stubs defining the names its code implements; pyright's `typeshed-fallback/`).
+            "docs/typeshed/stdlib/typing.pyi": "needle k\n",
+            "docs/typeshed-fallback/stdlib/os.pyi": "needle l\n",
         }
     )
     assert sources(search(root, "needle")) == ["docs/a.md"]
-    everything = search(root, "needle", config=with_filtering(include_ignored=True))
-    assert len(everything.hits) == 10
+    config = with_filtering(include_ignored=True)
+    everything = search(root, "needle", config=replace(config, grep=GrepSettings(limit=20)))
+    assert len(everything.hits) == 12
 
 
 def test_a_build_folder_the_ignore_rules_keep_is_searched(make_project, engine):
