@@ -39,7 +39,7 @@ from tierscope.ranking.generated_files import generated_weigher
 from tierscope.ranking.inline_tests import inline_tests
 from tierscope.ranking.matching import TermMatcher, leftmost_first
 from tierscope.ranking.names_apart import NamesHeld, apart
-from tierscope.ranking.navigation import imports_only, navigation_test
+from tierscope.ranking.navigation import imports_only, navigation_test, refers_elsewhere
 from tierscope.ranking.path_terms import path_terms, paths_terms
 from tierscope.ranking.post_titles import title_line
 from tierscope.ranking.prose_bounds import ProseBounds
@@ -5054,3 +5054,34 @@ def test_joining_fragments_never_cuts_one_short():
     assert _gaps_filled([Span(0, 10), Span(2, 5)], 500, size) == [Span(0, 10)]
     assert _gaps_filled([Span(0, 3), Span(5, 8)], 500, size) == [Span(0, 8)]
     assert _gaps_filled([Span(0, 3), Span(30, 33)], 100, size) == [Span(0, 3), Span(30, 33)]
+
+
+@pytest.mark.parametrize(
+    ("page", "referral"),
+    [
+        # urfave/cli's `v2/migrating-to-v3.md`: its last line is the link to the answer.
+        (
+            "There are a few breaking changes in v3.\nSpecific steps are included in\n"
+            "[Migration Guide: v2 to v3](../migrate-v2-to-v3.md).\n",
+            True,
+        ),
+        ("# Moved\n\nSee [the guide](guide.md)\n", True),
+        # sinon's `guides/how-to/index.md`: a list of links to the articles, each described.
+        (
+            "# How-to articles\n\nPractical guides.\n\n- [Stub a dependency](./stub-dependency)"
+            " — Stub a dependency of a module\n- [TypeScript](./typescript-swc) — A case study\n",
+            True,
+        ),
+        # Hugo's glossary: one paragraph linking the terms it uses inside its sentences
+        # answers "what is a partial"; 103 of its 152 pages hold such links, and each was
+        # demoted as a table of contents.
+        (
+            "---\ntitle: partial\n---\n\nA _partial_ is a [_template_](g) called from any"
+            " other template. It can call itself, to [_walk_](g) a data structure.\n",
+            False,
+        ),
+        ("A stub replaces a function [stubs](stubs.md) for its tests.\n", False),
+    ],
+)
+def test_a_short_page_refers_elsewhere_when_it_ends_on_a_link(page, referral):
+    assert refers_elsewhere(page.splitlines()) is referral

@@ -240,14 +240,21 @@ def says_it_moved(lines: list[str]) -> bool:
     return _MOVED.search(said) is not None
 
 
-# A markdown link to a page of the project (no scheme, no anchor alone).
-_LOCAL_LINK = re.compile(r"\]\((?![a-z][\w+.-]*:|#)[^)\s]+\)", re.IGNORECASE)
+# A markdown link to a page of the project (no scheme, no anchor alone) ending its line,
+# perhaps before a stop, or opening a list item (sinon's how-to index, "- [Stub a
+# dependency](./stub-dependency) — Stub a dependency of a module"): one inside a sentence
+# links a word it uses (Hugo's glossary, "A _partial_ is a [_template_](g) called from").
+_TO_A_PAGE = r"\]\((?![a-z][\w+.-]*:|#)[^)\s]+\)"
+_LOCAL_LINK = re.compile(
+    rf"{_TO_A_PAGE}[.:;!]?[ \t]*$|^[ \t]*[-*+][ \t]+\[[^\]]*{_TO_A_PAGE}", re.IGNORECASE
+)
 _REFERRAL_MAX_LINES = 6
 
 
 def refers_elsewhere(lines: list[str]) -> bool:
     """Whether a markdown page is a few lines of prose (at most _REFERRAL_MAX_LINES,
-    front matter and headings aside) ending on a link to another page of the project,
+    front matter and headings aside) ending on a link to another page of the project (its
+    last line ends with it, or is a list item opening with it),
     which answers: urfave/cli's `v2/migrating-to-v3.md`, four lines ending "Specific steps
     are included in [Migration Guide: v2 to v3](../migrate-v2-to-v3.md)", came before it.
     Not a page linking in an aside (sinon's "see [matchers](/matchers/)") nor one showing
