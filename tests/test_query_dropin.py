@@ -137,6 +137,10 @@ def test_an_invalid_skill_warns_in_the_seed_scripts_words(shim):
         ("-q", "-"),
         ("--query", "-q"),
         ("-q", "=a=b"),
+        # argparse drops a value that is `--` alone (`--query=--` parsed as no value, an
+        # empty list): the query is `--`, not a traceback.
+        ("-q", "--"),
+        ("--query", "--"),
     ],
 )
 def test_a_query_value_is_taken_whatever_it_starts_with(shim, args):
@@ -154,6 +158,8 @@ def test_a_query_value_is_taken_whatever_it_starts_with(shim, args):
         ("--budget", "-5", None),
         ("--timeout", "-1", ("timeout", 5.0)),
         ("--tiers", "-grep", None),
+        ("--scope", "--", ("refused", "Invalid scope: --")),
+        ("--budget", "--", None),
     ],
 )
 def test_other_value_flags_take_a_value_starting_with_a_dash(shim, flag, value, traced):

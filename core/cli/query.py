@@ -130,6 +130,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
+def _restore_double_dashes(args: argparse.Namespace) -> None:
+    """A value option given `--` (`-q --`, joined as `--query=--`) is parsed by argparse as
+    no value, an empty list (it drops every `--` among an option's values): its value is
+    `--`."""
+    for name, value in vars(args).items():
+        if isinstance(value, list) and not value:
+            setattr(args, name, "--")
+
+
 def _warn(message: str) -> None:
     _stderr(f"tierscope: {message}")
 
@@ -150,6 +159,7 @@ def run(args: argparse.Namespace) -> int:
     # stderr into stdout): an unknown format is json; the budget and timeout are passed
     # as typed, and the api reads them (a budget that is not a whole number is refused,
     # answering [], a timeout that is not a positive number is the configured one).
+    _restore_double_dashes(args)
     text = args.query_flag if args.query_flag is not None else (args.text or "")
     fmt = "json" if args.json else (args.format or "json").lower()
     if fmt not in FORMATS:
