@@ -70,3 +70,27 @@ def test_a_module_description_after_the_licence_lines_is_kept():
     blanked = without_license_header(text)
     assert "GPL" not in blanked and "Copyright" not in blanked
     assert "Handling of format specifiers for input and output." in blanked
+
+
+def test_the_bsd_and_isc_permission_notices_are_licence_headers():
+    # tmux's compat/daemon.c (OpenBSD's, under the Regents' BSD licence) and every tmux
+    # file's ISC notice: neither names a licence, and "conditions modify" served three
+    # licences before tmux's code.
+    bsd = (
+        "/*\t$OpenBSD: daemon.c,v 1.6 2005/08/08 08:05:33 espie Exp $ */\n"
+        "/*-\n * Copyright (c) 1990, 1993\n *\tThe Regents of the University of California.\n"
+        " *\n * Redistribution and use in source and binary forms, with or without\n"
+        " * modification, are permitted provided that the following conditions\n"
+        " * are met:\n */\n"
+    )
+    blanked = without_license_header(bsd + "#include <fcntl.h>\n")
+    assert "Redistribution" not in blanked and "conditions" not in blanked
+    assert blanked.endswith("#include <fcntl.h>\n")
+    isc = (
+        "/* $OpenBSD$ */\n\n/*\n * Copyright (c) 2007 Nicholas Marriott\n *\n"
+        " * Permission to use, copy, modify, and distribute this software for any\n"
+        " * purpose with or without fee is hereby granted, provided that the above\n"
+        " * copyright notice and this permission notice appear in all copies.\n */\n"
+    )
+    blanked = without_license_header(isc + "#include <sys/types.h>\n")
+    assert "modify" not in blanked and blanked.endswith("#include <sys/types.h>\n")

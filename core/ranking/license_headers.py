@@ -19,12 +19,14 @@ _OPENS = re.compile(r"\s*(?:/\*|\(\*|\{-|<!--|'''|\"\"\")")
 _CLOSES = re.compile(r"(?:\*/|\*\)|-\}|-->|'''|\"\"\")\s*$")
 # A comment grants a licence when it names one and says what it permits, disclaims or
 # protects (`Licensed to the Apache Software Foundation ... WITHOUT WARRANTIES`), names
-# it by its SPDX identifier, or says it is licensed under one, or grants it in the MIT
-# licence's words.
+# it by its SPDX identifier, or says it is licensed under one, or grants it in the MIT,
+# BSD or ISC licence's words (the last two name no licence: tmux's files, OpenBSD's).
 _NAMES_A_LICENCE = re.compile(r"licen[cs]", re.IGNORECASE)
 _GRANT_WORDS = re.compile(r"copyright|warrant|permission|permitted|redistribut", re.IGNORECASE)
 _GRANTS_ALONE = re.compile(
-    r"spdx-license-identifier|permission is hereby granted|licensed under", re.IGNORECASE
+    r"spdx-license-identifier|permission is hereby granted|licensed under"
+    r"|redistribution and use in source and binary forms|permission to use, copy, modify",
+    re.IGNORECASE,
 )
 _BLANKED = re.compile(r"[^\n]")
 _WORDS = re.compile(r"[^\W\d_]{2,}")
