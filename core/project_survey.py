@@ -112,7 +112,7 @@ def named_for_docs(name: str) -> bool:
 # Folder names of tests: what markdown they hold is fixtures (mdBook's test books), not
 # the project's documentation.
 TEST_FOLDER_NAMES = frozenset(
-    "test tests testdata test-data testsuite fixtures __tests__ __fixtures__ __testdata__"
+    "test tests testdata test-data testsuite regress fixtures __tests__ __fixtures__ __testdata__"
     " __mocks__ __snapshots__".split()
 )
 # The contributing guide GitHub's folder keeps (the project's own, for its contributors):

@@ -692,6 +692,8 @@ def test_test_files_are_told_by_their_folder_or_their_name():
         # (Prometheus's `web/ui/react-app/src/__testdata__/testdata.ts`).
         "web/src/__testdata__/testdata.ts", "src/__mocks__/fs.js", "src/__fixtures__/a.ts",
         "src/__snapshots__/view.test.ts.snap", "lib/__testfixtures__/input.js",
+        # The BSDs' `regress/` (tmux's 132 scripts, OpenSSH's, LibreSSL's).
+        "regress/format-strings.sh", "lib/libc/regress/strtod.c",
     ]  # fmt: skip
     others = [
         "src/budget.py", "src/latest.py", "src/contest.py", "src/testing.py", "docs/testing.md",

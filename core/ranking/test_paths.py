@@ -8,7 +8,8 @@ from .spans import document_kind
 
 # A folder of tests (pytest's own `testing/`, Go's `testdata/`, mypy's `test-data/`, GCC's
 # `testsuite/`, test `fixtures/`, a Gradle source set's `jvmTest/`, `androidTest/`,
-# `testFixtures/`, Perl's and git's `t/`, Perl's author tests' `xt/`, Vim's `testdir/`,
+# `testFixtures/`, Perl's and git's `t/`, Perl's author tests' `xt/`, Vim's `testdir/`, the
+# BSDs' `regress/` (tmux's, OpenSSH's),
 # Vite's `__tests_dts__/`, Jest's `__mocks__/`, `__fixtures__/`, `__snapshots__/` and
 # `__testdata__/`), or a file named as test runners find them (Python and Django,
 # Go, Ruby, Elixir, C and C++ (`*_test.c`, `*_unittest.cc`), JavaScript and TypeScript
@@ -21,7 +22,7 @@ from .spans import document_kind
 # hold the features'.
 _TEST_PATH = re.compile(
     r"(?:^|/)(?:tests?|Tests|__(?:tests?|mocks|(?:test)?fixtures|snapshots|testdata)(?:_\w+)?__"
-    r"|test[-_]?data|testdir|testsuite|fixtures"
+    r"|test[-_]?data|testdir|testsuite|regress|fixtures"
     r"|testFixtures|x?t|e2e|spec/support|features/(?:support|step_definitions|steps)"
     r"|test[-_]?utils?|test[-_]support|test[-_]?helpers?"
     r"|[a-z][a-z0-9]*Test)/"
