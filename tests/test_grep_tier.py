@@ -2098,6 +2098,24 @@ def test_an_include_glob_in_any_case_still_gives_way_to_the_excludes(make_projec
     assert sorted(sources(outcome)) == ["docs/App.JS", "docs/app.js"]
 
 
+def test_a_manual_pages_escaped_hyphens_join_a_names_parts(make_project, engine):
+    # roff writes every hyphen of a name as `\\-`: tmux.1's `escape\\-time` never counted for
+    # the query's `escape-time` (only its parts did), and tmux's CHANGES came first.
+    root = make_project(
+        {
+            "docs/tmux.1": ".Sh OPTIONS\n.Bl -tag -width Ds\n.It Ic escape\\-time Ar time\n"
+            "Set the time in milliseconds for which tmux waits after an escape is input.\n"
+            ".It Ic history\\-limit Ar lines\nSet the most lines held in the history.\n"
+            ".It Fl \\-no\\-pager\nNever page.\n.El\n",
+            "docs/changes.md": "# Changes\n\nThe time to wait after an escape is shorter.\n",
+        }
+    )
+    outcome = search(root, "escape-time")
+    assert sources(outcome)[0] == "docs/tmux.1"
+    assert "escapetime" in dict(outcome.hits[0].terms)
+    assert sources(search(root, "--no-pager")) == ["docs/tmux.1"]
+
+
 def test_a_manual_with_a_heading_for_everything_does_not_outrank_the_page(make_project, engine):
     # Magit's manual is one Org file with 900 headlines and entries: some heading holds
     # nearly any word, and it outranked magit-section.org, the page on the question.

@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tierscope.config.model import Config, GrepSettings
@@ -414,13 +414,15 @@ WORDS = st.sampled_from(
      "dry-run", "dryRun", "0.28", "v0.28", "0.28.1", "review", "reviewer's", "über",
      "naïve", "İstanbul", "x25vw", "TOKEN", "budgeting", "overview", "view"]
 )  # fmt: skip
-GLUE = st.sampled_from([" ", "\n", ".", "-", "_", "/", "(", "", ", ", "\t", "…"])
+# roff's escaped hyphen (`escape\-time`) joins a name's parts as `-` does.
+GLUE = st.sampled_from([" ", "\n", ".", "-", "_", "/", "(", "", ", ", "\t", "…", "\\-", "\\"])
 
 
 @settings(max_examples=200, deadline=None)
+@example([("token", "\\-"), ("budget", " ")], "tokenBudget")  # tmux.1's `escape\-time`
 @given(
     st.lists(st.tuples(WORDS, GLUE), max_size=30),
-    st.sampled_from([*QUERIES, "view", "über", "dryRun", "v0.28", "x25vw"]),
+    st.sampled_from([*QUERIES, "view", "über", "dryRun", "v0.28", "x25vw", "tokenBudget"]),
 )
 def test_counting_by_token_is_counting_the_text(pieces, query):
     text = "".join(word + glue for word, glue in pieces)

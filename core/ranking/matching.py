@@ -43,8 +43,15 @@ def _alternative_list(terms: Iterable[Term]) -> list[str]:
     escaped), so no other term text needs escaping."""
     ordered = sorted(terms, key=lambda t: (not t.compound, -len(t.prefix)))
     return [
-        ("-" if t.option else "[_-]*").join(t.parts) if t.compound else t.prefix for t in ordered
+        (_OPTION_HYPHEN if t.option else _JOINER).join(t.parts) if t.compound else t.prefix
+        for t in ordered
     ]
+
+
+# What joins a compound's parts in the text: nothing, `_` or `-`, or roff's escaped hyphen
+# (a manual page writes `escape\-time`, `\-\-no\-pager`); an option's parts, a hyphen.
+_JOINER = r"[\\_-]*"
+_OPTION_HYPHEN = r"\\?-"
 
 
 def _alternatives(terms: Iterable[Term]) -> str:

@@ -31,14 +31,14 @@ from pathlib import Path
 
 from ..marshal_cache import cache_path
 
-VERSION = 1
+VERSION = 2  # 2: a token may hold a backslash (roff's `escape\-time` is one name)
 MAGIC = b"tierscope-terms\n"
 _HEADER = struct.Struct("<16sIQQQQQQQ")  # magic, version, then the seven parts' lengths
 # A file modified this close to when it was read may have changed again without its
 # `stat` showing it: the build waits the window out and reads it again; one still
 # changing then is never trusted (read at every query).
 RACY_NS = 2_000_000_000
-TOKEN = re.compile(r"[\w.\-]+")
+TOKEN = re.compile(r"[\w.\-\\]+")
 _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC
 NEVER = -1  # the mtime kept for a file never trusted
 # A posting is one 32-bit number: the file's number shifted past 8 bits, and how often the
