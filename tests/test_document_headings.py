@@ -212,6 +212,21 @@ def test_bsd_manual_pages_sections_and_entries_start_sections():
     ]
 
 
+def test_a_bare_name_macro_is_the_manuals_name():
+    # tmux's manual writes its own name as `.Nm` alone (144 times): "the time for which",
+    # an empty line, "waits after an escape". `.Tg` tags an entry for a search, and shows
+    # nothing.
+    page = (
+        ".Dd August 2026\n.Dt TOOL 1\n.Sh NAME\n.Nm tool\n.Nd terminal multiplexer\n"
+        ".Sh OPTIONS\n.Bl -tag -width Ds\n.Tg escape\n.It Ic escape\\-time Ar time\n"
+        "Set the time in milliseconds for which\n.Nm\nwaits after an escape is input, as\n"
+        ".Nm ,\nsays.\n.El\n"
+    )
+    cut = snippet(page, "tool.1", "milliseconds escape input", max_chars=400)
+    assert "for which\ntool\nwaits after" in cut.text, cut.text
+    assert "as\ntool,\nsays." in cut.text and ".Tg" not in cut.text, cut.text
+
+
 def test_a_manual_pages_table_is_served_as_its_rows():
     # zoxide's manual keeps its frecency table in tbl markup: `.TS`, `tab(|);`, `l l.`,
     # `T{` ... `T}` and `.TE` were served as written.

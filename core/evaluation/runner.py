@@ -12,7 +12,7 @@ from ..api import Project, QueryOptions
 from ..files import SYMBOLIC_LINK, Unreadable, read_text_file
 from ..models import Hit, QueryResult, TierStatus
 from ..ranking.notebooks import is_notebook, notebook_view
-from ..ranking.roff_text import readable
+from ..ranking.roff_text import manual_name, readable
 from ..ranking.spans import document_kind
 from .metrics import (
     QueryEvaluation,
@@ -155,7 +155,9 @@ def _as_served(text: str, source: str) -> str:
     """A file's text as its snippets show it: a notebook's cells, not its JSON; a manual
     page's lines as read, not their roff markup."""
     if document_kind(source) == "roff":
-        return "\n".join(readable(line) for line in text.splitlines())
+        lines = text.splitlines()
+        name = manual_name(lines)
+        return "\n".join(readable(line, name) for line in lines)
     view = notebook_view(text) if is_notebook(source) else None
     return view.text if view is not None else text
 

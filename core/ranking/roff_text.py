@@ -6,8 +6,9 @@ the same number: a font macro's words are kept (`.BI "\\-\\-walker\\-skip=" "DIR
 line, and any other line (`.SH OPTIONS`, `.TH`, a comment) keeps its request, its escapes
 read. BSD's mdoc macros (tmux's manual) are read too: `.It Xo Ic synchronize\\-panes` is
 `synchronize-panes`, `.Op Ic on | off` is `[on | off]`, `.Fl f` is `-f`, `.Xr tmux 1 ,` is
-`tmux(1),`, and `.Pp`, `.Bl`, `.Xc` lay out text. A table's tbl markup (`.TS`, its
-`tab(|);` and `l l.` lines, `T{` around a cell) is left out; its rows are text."""
+`tmux(1),`, `.Nm` alone is the manual's name, and `.Pp`, `.Bl`, `.Xc`, `.Tg` lay out
+text. A table's tbl markup (`.TS`, its `tab(|);` and `l l.` lines, `T{` around a cell) is
+left out; its rows are text."""
 
 from __future__ import annotations
 
@@ -58,6 +59,8 @@ _LAYOUT = frozenset(
      "hy", "nh", "HP", "TQ", "EX", "EE", "ft", "ps", "vs", "ll", "ns", "rs",
      # mdoc's: paragraphs, lists, displays, the tag's wrapping, the page's header
      "Pp", "Lp", "Bl", "El", "Bd", "Ed", "Xo", "Xc", "Dd", "Dt", "Os", "Bk", "Ek", "Sm",
+     # and its tag for a search (`.Tg escape`), which shows nothing
+     "Tg",
      # tbl's: a table's start and end, a new format
      "TS", "TE", "T&"}
 )  # fmt: skip
@@ -77,8 +80,24 @@ _CLOSING = frozenset({",", ".", ";", ":", ")", "]", "?", "!"})
 _OPENING = frozenset({"(", "["})
 
 
-def readable(line: str) -> str:
-    """The line without roff markup (see the module)."""
+# The lines read for a manual's name (`.Nm tmux`, in its NAME section, near the top).
+_NAME_LINES = 200
+_NAME = re.compile(r"\.Nm[ \t]+(\S+)")
+
+
+def manual_name(lines: list[str]) -> str:
+    """The name an mdoc manual gives itself (`.Nm tmux`), which `.Nm` alone stands for;
+    "" for none."""
+    for line in lines[:_NAME_LINES]:
+        found = _NAME.match(line)
+        if found:
+            return _read_escapes(found.group(1))
+    return ""
+
+
+def readable(line: str, name: str = "") -> str:
+    """The line without roff markup (see the module); `name`: the manual's own, which
+    `.Nm` alone (or before punctuation: `.Nm ,`) stands for (manual_name)."""
     if line.startswith(('.\\"', "'\\\"")):
         return line  # a comment, as written
     if not line.startswith((".", "'")):
@@ -95,7 +114,10 @@ def readable(line: str) -> str:
     if request in _SPACED:
         return _read_escapes(" ".join(_arguments(rest)))
     if request in _MDOC_WORDS:
-        return _read_escapes(_mdoc_words([request, *(_arguments(rest) if rest.strip() else [])]))
+        arguments = _arguments(rest) if rest.strip() else []
+        if request == "Nm" and name and all(word in _CLOSING for word in arguments):
+            return name + "".join(arguments)
+        return _read_escapes(_mdoc_words([request, *arguments]))
     return _read_escapes(line)
 
 

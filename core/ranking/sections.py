@@ -278,9 +278,10 @@ def cut_snippet(
         shown.append(left_out_marker(*left_out))
         shown += chooser.shown(fragment, matcher)
     if kind == "roff":  # a manual page as read, not its markup (line for line)
-        from .roff_text import readable
+        from .roff_text import manual_name, readable
 
-        shown = [readable(line) for line in shown]
+        name = manual_name(lines)
+        shown = [readable(line, name) for line in shown]
     return Snippet(
         "\n".join(shown), file_line(fragments[0].start), file_line(fragments[-1].end - 1)
     )
