@@ -3131,6 +3131,34 @@ def test_a_definition_quoting_an_example_is_not_replaced_by_the_example(make_pro
     assert "The default mode of this class" in outcome.hits[0].content
 
 
+def test_a_page_extending_another_is_kept_for_the_words_only_it_holds(make_project, engine):
+    # Chart.js's samples: `polar-area-center-labels.md` is `polar-area.md` and the option
+    # that centers its point labels. It ranked first for "Polar area centered point
+    # labels", its title, and the shorter page, named by fewer of its name's words, took
+    # its place as the original of a copy: the option was never served.
+    setup = "".join(
+        f"  const dataset{n} = Utils.numbers({{count: {n}, min: 0}});\n" for n in range(30)
+    )
+    base = "```js\nconst config = {\n  type: 'polarArea',\n" + setup
+    root = make_project(
+        {
+            "docs/samples/polar-area.md": "# Polar area\n\n" + base + "};\n```\n",
+            "docs/samples/polar-area-center-labels.md": "# Polar area centered point labels\n\n"
+            + base
+            + "  scales: {r: {pointLabels: {display: true, centerPointLabels: true}}},\n"
+            + "".join(
+                f"  plugin{n}: {{title: {{display: true, text: 'Step {n}'}}}},\n" for n in range(6)
+            )
+            + "};\n```\n",
+            "docs/charts/radar.md": "# Radar\n\nA radar chart shows labels around a point.\n",
+        }
+    )
+    outcome = search(root, "Polar area centered point labels")
+    assert sources(outcome)[0] == "docs/samples/polar-area-center-labels.md"
+    # Asked what both say, the page both extend is served in the other's place.
+    assert sources(search(root, "polar area dataset numbers"))[0] == "docs/samples/polar-area.md"
+
+
 def test_a_file_name_asked_about_ranks_the_code_writing_it_first(make_project, engine):
     # astral-sh/uv's "pyvenv.cfg": taken for the member `cfg` of `pyvenv`, it ranked a file
     # defining an unrelated `fn cfg` first, and weighed the writer of pyvenv.cfg 0.6 "(does

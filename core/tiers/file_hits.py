@@ -238,6 +238,7 @@ class FileHits:
             if copied is not None and not (
                 self._passages.shows_as_much(hit, copied)
                 and self._is_original(ranked.path, self.hits[copied].source)
+                and self._holds_its_terms(ranked.path, self.hits[copied].source)
             ):
                 self.repeated_passages += 1
                 return
@@ -280,6 +281,16 @@ class FileHits:
         if self._older_edition is None:
             self._older_edition = older_editions(self.frequencies)
         return self._older_edition(path)
+
+    def _holds_its_terms(self, path: str, other: str) -> bool:
+        """Whether `path` holds every query term `other` holds: an original serves in its
+        copy's place only then. Chart.js's `polar-area-center-labels.md` is
+        `polar-area.md` and the option it is named for; asked about that option, it is the
+        answer, not a copy."""
+        mine, theirs = self.frequencies.get(path), self.frequencies.get(other)
+        if mine is None or theirs is None:
+            return True
+        return all(mine.get(key) for key, count in theirs.items() if count)
 
     def _is_original(self, path: str, other: str) -> bool:
         """Of two files showing one passage, whether `path` is the original, as dedup.py
