@@ -3159,6 +3159,27 @@ def test_a_page_extending_another_is_kept_for_the_words_only_it_holds(make_proje
     assert sources(search(root, "polar area dataset numbers"))[0] == "docs/samples/polar-area.md"
 
 
+def test_a_folder_holding_most_files_found_names_no_subject(make_project, engine):
+    # Helix keeps 1,193 tree-sitter queries under `runtime/queries/`, 78% of its code
+    # scope: for "runtime directory priority" the queries setting a highlight's priority
+    # ranked above the Rust code that orders the runtime directories, each lifted by the
+    # `runtime` of its path.
+    queries = {
+        f"docs/runtime/queries/lang{n}/highlights.scm": f"((identifier) @constant\n"
+        f" (#set! priority {100 + n}))\n"
+        for n in range(30)
+    }
+    loader = (
+        "/// The runtime directories, searched in order of priority: the user's own\n"
+        "/// configuration directory first, then the one beside the executable.\n"
+        "pub fn runtime_dirs() -> Vec<PathBuf> {\n    let mut dirs = Vec::new();\n"
+        + "".join(f"    dirs.push(config_dir().join(\"part{n}\"));\n" for n in range(40))
+        + "    dirs\n}\n"
+    )
+    root = make_project({**queries, "docs/loader/src/lib.rs": loader})
+    assert sources(search(root, "runtime directory priority"))[0] == "docs/loader/src/lib.rs"
+
+
 def test_a_file_name_asked_about_ranks_the_code_writing_it_first(make_project, engine):
     # astral-sh/uv's "pyvenv.cfg": taken for the member `cfg` of `pyvenv`, it ranked a file
     # defining an unrelated `fn cfg` first, and weighed the writer of pyvenv.cfg 0.6 "(does

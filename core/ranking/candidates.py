@@ -41,7 +41,7 @@ from .name_lookup import (
 )
 from .names_apart import APART_LABEL, APART_WEIGHT, NamesHeld, apart, names_asked, names_held
 from .navigation import pointing_elsewhere
-from .path_terms import NO_TERMS, PathTerms, path_terms, paths_terms
+from .path_terms import NO_TERMS, PathTerms, found_paths_terms, path_terms
 from .post_titles import named_by_title
 from .query_asks import asking_keys, asks_for_uses, names_code, names_looked_up, word_count
 from .ranked_files import RankedFile, weighed, weighed_where
@@ -72,6 +72,7 @@ def rank(
     length_of: Callable[[str], int | None],
     matcher: TermMatcher | None = None,
     asking: Iterable[str] | None = None,
+    in_paths: Mapping[str, PathTerms] | None = None,
 ) -> Iterator[RankedFile]:
     """Every candidate, best first (ties by path), lazily: a file's length is looked up
     only while its best possible score (at length 0) could still beat the best file not
@@ -80,7 +81,8 @@ def rank(
     # Negated bounds: a heap of the entries pops them best first, ties by path (a path is
     # never repeated, so the counts are never compared). Most of thousands are never popped.
     entries: list[tuple[float, str, Mapping[str, float], PathTerms]] = []
-    in_paths = paths_terms(candidates.frequencies, matcher) if matcher is not None else {}
+    if in_paths is None:
+        in_paths = found_paths_terms(candidates.frequencies, matcher)[0] if matcher else {}
     if asking is None:
         asking = _asking(candidates, matcher) if matcher is not None else scorer.weights
     identifier = matcher is not None and names_an_identifier(matcher.terms)
@@ -136,8 +138,11 @@ def ranked_and_rescored(
     """Every candidate best first (`rank`), the best scored again by their structure
     (`rerank_by_structure`), the roles the query asks about told once for both."""
     asking = _asking(candidates, matcher)
-    ranked = rank(candidates, scorer, length_of, matcher, asking)
-    return rerank_by_structure(ranked, candidates, scorer, matcher, read, asking=asking)
+    in_paths, layout = found_paths_terms(candidates.frequencies, matcher)
+    ranked = rank(candidates, scorer, length_of, matcher, asking, in_paths)
+    return rerank_by_structure(
+        ranked, candidates, scorer, matcher, read, asking=asking, layout=layout
+    )
 
 
 def _asking(candidates: Candidates, matcher: TermMatcher) -> set[str]:
@@ -160,6 +165,7 @@ def rerank_by_structure(
     *,
     asking: Iterable[str],
     depth: int | None = None,
+    layout: frozenset[str] = frozenset(),
 ) -> Iterator[RankedFile]:
     """The best `depth` files scored again with the terms among their headings or
     definitions and the terms found close together (`read` reads a file; None when it
@@ -173,8 +179,9 @@ def rerank_by_structure(
     weigh less (`_weighed_by_definition`); a question asking where a name is used weighs
     less a file that only defines it. For a question of several words, a document's best
     section is a field too, and its score is out of the most a document can score
-    (bm25.SECTION_WEIGHT). These lower a score only among the files read, which the files
-    left behind already ranked below by their text."""
+    (bm25.SECTION_WEIGHT); `layout`, the terms most found files' paths hold, counts
+    nothing in a path (path_terms.found_paths_terms). These lower a score only among the
+    files read, which the files left behind already ranked below by their text."""
     looked_up = names_looked_up(matcher.terms)
     if depth is None:
         depth = NAME_LOOKUP_DEPTH if looked_up else RERANK_DEPTH
@@ -232,7 +239,7 @@ def rerank_by_structure(
         # The file as read, when less than the search counted: a data URI's payload is
         # left out (data_uris.py), no length of the text.
         length = min(candidates.lengths.get(entry.path, found.size), found.size)
-        in_path = path_terms(entry.path, matcher)
+        in_path = path_terms(entry.path, matcher).without(layout)
         fields = _FileFields(found, entry.path, length, in_path, scorer, matcher, by_section)
         counted_apart = found.view is not None or found.markup_left_out
         tf = found.term_counts if counted_apart else candidates.frequencies[entry.path]

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -29,6 +30,12 @@ class PathTerms:
 
     def __bool__(self) -> bool:
         return bool(self.named or self.inside)
+
+    def without(self, keys: frozenset[str]) -> PathTerms:
+        """These terms but `keys`."""
+        if not keys:
+            return self
+        return PathTerms(self.named - keys, self.inside - keys)
 
 
 NO_TERMS = PathTerms()
@@ -163,3 +170,29 @@ def path_terms(path: str, matcher: TermMatcher) -> PathTerms:
         if keys:
             matches.append((start, start + len(word), keys, complete))
     return _sorted_by_name(path, matches) if matches else NO_TERMS
+
+
+# A query term in the paths of more than this share of the files found (of at least
+# LAYOUT_MIN_FILES) names where the project keeps them, not what one file is about:
+# Helix's `runtime/` holds 1,193 of its 1,530 code files, tree-sitter queries, and for
+# "runtime directory priority" each ranked above the Rust code that loads them.
+LAYOUT_SHARE = 0.5
+LAYOUT_MIN_FILES = 20
+
+
+def found_paths_terms(
+    paths: Collection[str], matcher: TermMatcher
+) -> tuple[dict[str, PathTerms], frozenset[str]]:
+    """paths_terms of the files found, without the terms more than LAYOUT_SHARE of their
+    paths hold; and those terms (the project's layout)."""
+    in_paths = paths_terms(paths, matcher)
+    if len(paths) < LAYOUT_MIN_FILES or len(in_paths) <= LAYOUT_SHARE * len(paths):
+        return in_paths, frozenset()
+    held: Counter[str] = Counter()
+    for terms in in_paths.values():
+        held.update(terms.named | terms.inside)
+    layout = frozenset(key for key, count in held.items() if count > LAYOUT_SHARE * len(paths))
+    if not layout:
+        return in_paths, layout
+    left = {path: terms.without(layout) for path, terms in in_paths.items()}
+    return {path: terms for path, terms in left.items() if terms}, layout
