@@ -3173,7 +3173,7 @@ def test_a_folder_holding_most_files_found_names_no_subject(make_project, engine
         "/// The runtime directories, searched in order of priority: the user's own\n"
         "/// configuration directory first, then the one beside the executable.\n"
         "pub fn runtime_dirs() -> Vec<PathBuf> {\n    let mut dirs = Vec::new();\n"
-        + "".join(f"    dirs.push(config_dir().join(\"part{n}\"));\n" for n in range(40))
+        + "".join(f'    dirs.push(config_dir().join("part{n}"));\n' for n in range(40))
         + "    dirs\n}\n"
     )
     root = make_project({**queries, "docs/loader/src/lib.rs": loader})
