@@ -62,7 +62,9 @@ def is_original(
     """Whether `source` is the original of a passage `other` shows too: the smaller of two
     files when one is an aggregate (AGGREGATE_RATIO), else the one a tool did not write
     (the Rust book's `nostarch/chapter02.md`, "generated from the content in the `/src/`
-    directory", is a copy), else the one original_first prefers
+    directory", is a copy), else the one that is no dated post (Rake's `History.rdoc`
+    quotes `doc/rakefile.rdoc` in its 0.8.2 notes: the page on how it works now is the
+    original, whichever was written first), else the one original_first prefers
     (not build output, no copy marker, shallower), else the one whose name's words the
     other's name holds and more (`binding.go` of `binding_nomsgpack.go`, Polly's
     `AdvancedCircuitBreakerSyntax.cs` of `AsyncAdvancedCircuitBreakerSyntax.cs`). Of two
@@ -79,6 +81,11 @@ def is_original(
         written_by_a_tool = generated_of(source)
         if written_by_a_tool != generated_of(other):
             return not written_by_a_tool
+    from .ranking.project_records import is_dated_post
+
+    post = is_dated_post(source)
+    if post != is_dated_post(other):
+        return not post
     mine, theirs = original_first(source), original_first(other)
     if mine[:3] != theirs[:3]:
         return mine[:3] < theirs[:3]

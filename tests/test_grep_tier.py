@@ -1862,6 +1862,37 @@ def test_a_near_copy_ranked_above_its_original_gives_way_to_it(make_project, eng
     assert "1 near copy of a served file left out" in outcome.notes
 
 
+def test_a_changelog_quoting_a_docs_section_gives_way_to_the_docs_page(make_project, engine):
+    # Rake's History.rdoc quotes doc/rakefile.rdoc's "Tasks with Arguments" in its 0.8.2
+    # notes. Shallower, it was taken for the original and the docs page was left out as
+    # its copy: asked how to pass arguments to a task, the answer was a release note.
+    section = "".join(
+        f"Task arguments are passed in brackets, rule {n} of passing an argument.\n"
+        for n in range(12)
+    )
+    releases = "".join(
+        f"=== 0.{n}.0\n\n* Fixed a release bug number {n} in the loader.\n\n" for n in range(40)
+    )
+    rakefile = (
+        "= Rakefile Format\n\n" + "Tasks are defined in Ruby.\n" * 30 + "\n"
+        f"== Tasks with Arguments\n\n{section}\n== Multiple Tasks\n\n"
+        + "A task may be defined twice.\n"
+        * 30
+    )
+    history = f"= History\n\n=== 0.8.2\n\n==== Task Argument Examples\n\n{section}\n{releases}"
+    root = make_project(
+        {
+            "History.rdoc": history,
+            "doc/rakefile.rdoc": rakefile,
+            "doc/other.rdoc": "= Other\n\nA task runs.\n",
+        }
+    )
+    outcome = search(root, "pass arguments to a task", paths=("History.rdoc", "doc"))
+    assert sources(outcome)[0] == "doc/rakefile.rdoc"
+    assert "History.rdoc" not in sources(outcome)
+    assert "Task arguments are passed in brackets" in outcome.hits[0].content
+
+
 def test_of_sibling_near_copies_the_one_the_query_names_is_served(make_project, engine):
     # golang-migrate's sqlite3 and sqlcipher drivers differ in three lines: "mattn
     # go-sqlite3 driver" and "sqlite3 driver" served sqlcipher.go (first by its path) in
