@@ -75,6 +75,9 @@ _ROOT_TEXT_DOCUMENT = re.compile(
     r"(?=[A-Z]|.*\.(?i:txt)$)(?i:readme|manual|install|news|changes|changelog|history|hacking"
     r"|contributing|faq|usage)(?i:\.txt)?$"
 )
+# Files written for coding agents: their instructions (module_readmes.AGENT_INSTRUCTIONS)
+# and a project's summary for language models (`llms.txt`, `llms-full.txt`).
+_FOR_AGENTS = re.compile(rf"{AGENT_INSTRUCTIONS}|llms(?:[-_]full)?\.txt$", re.I)
 # Source code by file extension.
 LANGUAGES = {
     ".py": "Python", ".pyi": "Python",
@@ -144,6 +147,9 @@ class FolderSurvey:
     sources: Counter[str] = field(default_factory=Counter)
     files: int = 0
     package: bool = False  # a build manifest at its top (`Cargo.toml`, `package.json`...)
+    # Prose that is no documentation of it: instructions for coding agents (`CLAUDE.md`,
+    # `AGENTS.md`) and summaries written for them (`llms.txt`), at any depth.
+    agent_files: int = 0
 
     @property
     def path(self) -> str:
@@ -250,9 +256,12 @@ class _Folders:
         self.sources: dict[str, Counter[str]] = {}
         self.files: Counter[str] = Counter()
         self.packages: set[str] = set()
+        self.agent_files: Counter[str] = Counter()
 
-    def count(self, name: str, suffix: str, file_name: str = "") -> None:
+    def count(self, name: str, suffix: str, file_name: str = "", *, agent: bool = False) -> None:
         self.files[name] += 1
+        if agent:
+            self.agent_files[name] += 1
         if file_name in PACKAGE_MANIFESTS:
             self.packages.add(name)
         if suffix in DOC_EXTENSIONS:
@@ -268,6 +277,7 @@ class _Folders:
                 self.sources.get(name, Counter()),
                 files,
                 package=name in self.packages,
+                agent_files=self.agent_files[name],
             )
             for name, files in self.files.items()
         )
@@ -329,14 +339,15 @@ class _Counter:
                     self.top_source_files.append(top)
                 continue
             folders_under = folders[1:]  # the folders between `top` and the file
-            if suffix in DOC_EXTENSIONS and re.match(AGENT_INSTRUCTIONS, walked.path.name, re.I):
+            agent = _FOR_AGENTS.match(walked.path.name) is not None
+            if suffix in DOC_EXTENSIONS and agent:
                 self.not_docs_named.add(walked.path.name)  # Hugo's `docs/AGENTS.md`
                 suffix = ""
             elif suffix in DOC_EXTENSIONS and TEST_FOLDER_NAMES.intersection(
                 part.lower() for part in folders_under
             ):
                 suffix = ""  # a document among a folder's tests is a fixture (no README)
-            self.folders.count(top, suffix, rest)  # `rest`: a file right under `top`
+            self.folders.count(top, suffix, rest, agent=agent)  # `rest`: a file right under `top`
             if suffix in DOC_EXTENSIONS:
                 pages = self.pages.setdefault(top, [])
                 if len(pages) < LISTED_PAGES:

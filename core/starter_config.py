@@ -220,8 +220,13 @@ def _code_scope(
     else:
         paths = ["./"]  # the whole root, which holds the documentation too
         holding_docs = ["the root"]
+    # Or files written for coding agents (Koin's projects/llms.txt, a summary of the
+    # whole library, came first for code questions).
+    holding_agent_files = [
+        code.path for code in folders if code.agent_files and code.path not in holding_docs
+    ]
     include: tuple[str, ...] = ()
-    if holding_docs:
+    if holding_docs or holding_agent_files:
         ranked = [language for language, _ in languages.most_common()]
         found = [(ranked.index(lang), ext) for ext, lang in LANGUAGES.items() if lang in ranked]
         include = tuple(f"*{ext}" for _, ext in sorted(found))
@@ -232,7 +237,15 @@ def _code_scope(
         + (f" (ck index found in {_join(p + '/.ck/' for p in indexed)})" if indexed else ""),
     }
     if include:
-        remarks["include"] = f"source files only: the documentation is in {_join(holding_docs)} too"
+        reasons = []
+        if holding_docs:
+            reasons.append(f"the documentation is in {_join(holding_docs)} too")
+        if holding_agent_files:
+            holds = "holds" if len(holding_agent_files) == 1 else "hold"
+            reasons.append(
+                f"{_join(holding_agent_files)} also {holds} instructions for coding agents"
+            )
+        remarks["include"] = "source files only: " + "; ".join(reasons)
     scope = ScopeConfig("", "", tuple(paths), include)
     counts = _join(
         f"{language} ({count:,} {noun_for(count, 'file')})"

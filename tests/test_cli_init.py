@@ -1276,6 +1276,35 @@ def test_code_folders_holding_documents_get_source_files_only(capsys, make_proje
     assert hits and all(hit["source"].endswith(".erl") for hit in hits)
 
 
+def test_code_folders_holding_agent_instructions_get_source_files_only(capsys, make_project):
+    # Koin's projects/ holds its Kotlin modules, a CLAUDE.md, an llms.txt summarising the
+    # whole library and the API dumps of its binary-compatibility checks (`api/*.api`).
+    # With no filter, llms.txt came first for code questions: asked where startKoin
+    # starts the global context, GlobalContext.kt was not among the first ten.
+    summary = "startKoin starts the global context and its modules. " * 40
+    files = {
+        "projects/llms.txt": f"# Koin\n\n{summary}\n",
+        "projects/CLAUDE.md": "# Working here\n\nstartKoin starts the global context.\n",
+        "projects/core/api/koin-core.api": "public final fun startKoin (Lkotlin/Function1;)\n",
+        "projects/core/src/GlobalContext.kt": "package org.koin.core.context\n\n"
+        "// The global context that startKoin starts.\n"
+        "object GlobalContext {\n    fun startKoin(modules: List<Module>) = start(modules)\n}\n",
+        "docs/setup.md": "# Setup\n\nCall startKoin.\n",
+    }
+    files.update(
+        {f"projects/core/src/Module{n}.kt": f"class Module{n}(val id: Int)\n" for n in range(6)}
+    )
+    root = make_project(files)
+    init(capsys, root)
+    written = (root / ".tierscope.yaml").read_text()
+    code = scopes_of(written)["code"]
+
+    assert code.include == ("*.kt", "*.kts")
+    assert "source files only: projects/ also holds instructions for coding agents" in written
+    hits, _ = query(capsys, root, "startKoin global context", "--scope", "code")
+    assert [hit["source"] for hit in hits] == ["projects/core/src/GlobalContext.kt"]
+
+
 def test_a_tests_folder_of_markdown_fixtures_is_not_documentation(capsys, make_project):
     # mdBook's tests/ holds books (markdown) its tests build: fixtures, not its docs.
     files = {f"tests/books/book{n}/src/chapter.md": f"# Chapter {n}\n" for n in range(8)}
