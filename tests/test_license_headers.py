@@ -1,5 +1,7 @@
 """A source file's licence header counts for nothing (license_headers.py)."""
 
+from snippet_cuts import snippet
+
 from tierscope.ranking.license_headers import without_license_header
 
 APACHE = (
@@ -94,3 +96,25 @@ def test_the_bsd_and_isc_permission_notices_are_licence_headers():
     )
     blanked = without_license_header(isc + "#include <sys/types.h>\n")
     assert "modify" not in blanked and blanked.endswith("#include <sys/types.h>\n")
+
+
+def test_a_small_file_served_whole_is_served_without_its_licence_header():
+    # Koin's ClosedScopeException.kt: 15 lines of the Apache licence over a one-line class,
+    # served whole, header first: 120 of a skill's tokens for text every file repeats.
+    code = (
+        "package org.koin.core.error\n\n"
+        "/**\n * Scope is Closed - Exception\n */\n"
+        "class ClosedScopeException(msg: String) : Exception(msg)\n"
+    )
+    cut = snippet(APACHE + code, "core/error/ClosedScopeException.kt", "closed scope", 1500)
+    assert "Licensed under" not in cut.text and "Copyright" not in cut.text
+    assert cut.text == code.rstrip("\n")
+    assert cut.line_start == APACHE.count("\n") + 1
+
+
+def test_a_module_description_in_the_licence_comment_is_still_served():
+    # Only a comment that is the licence and nothing else is left out of a snippet.
+    header = APACHE.replace(" */\n", " *\n * The client keeps closed scopes apart.\n */\n")
+    code = "package okhttp3\n\nclass ClosedScope\n"
+    cut = snippet(header + code, "okhttp3/ClosedScope.kt", "closed scope", 1500)
+    assert "The client keeps closed scopes apart." in cut.text

@@ -47,6 +47,23 @@ def without_license_header(text: str) -> str:
     return text[:first] + _BLANKED.sub(" ", text[first:last]) + text[last:]
 
 
+def license_comment(lines: list[str]) -> tuple[int, int] | None:
+    """The lines (start, end; 0-based, end excluded) of a comment near the top that is a
+    licence and nothing else, with the blank lines after it; None for none. A snippet
+    never shows it (Koin's one-line exception classes under 15 lines of the Apache
+    licence); a comment that also describes the module is shown."""
+    head = lines[:HEADER_MAX_LINES]
+    span = _header(head)
+    if span is None:
+        return None
+    start, end = span
+    if end != _comment_end(head, start):
+        return None  # the comment goes on to describe the module
+    while end < len(lines) and not lines[end].strip():
+        end += 1
+    return start, end
+
+
 def _header(lines: list[str]) -> tuple[int, int] | None:
     """The lines (start, end) of the first comment near the top that grants a licence."""
     number = 0

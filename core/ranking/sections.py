@@ -270,6 +270,8 @@ def cut_snippet(
 
     fragments = ends.with_context(fragments, max_chars, chooser.size)
     fragments = _gaps_filled(fragments, max_chars, chooser.size)
+    if kind == "code":
+        fragments = _without_license_comment(lines, fragments)
     if blocks:
         fragments = around_markup(lines, fragments, blocks, chooser.size)
     shown = chooser.shown(fragments[0], matcher)
@@ -285,6 +287,24 @@ def cut_snippet(
     return Snippet(
         "\n".join(shown), file_line(fragments[0].start), file_line(fragments[-1].end - 1)
     )
+
+
+def _without_license_comment(lines: list[str], fragments: list[Span]) -> list[Span]:
+    """The fragments without the licence comment at the file's top (license_headers.py)
+    nor what precedes it there (a shebang, `<?php`): a small file served whole starts at
+    its code. A fragment of nothing else is kept (nothing else holds the terms)."""
+    from .license_headers import license_comment
+
+    found = license_comment(lines)
+    if found is None:
+        return fragments
+    end = found[1]
+    kept = [
+        Span(max(fragment.start, end), fragment.end) if fragment.start < end else fragment
+        for fragment in fragments
+        if fragment.end > end
+    ]
+    return kept or fragments
 
 
 def _gaps_filled(fragments: list[Span], max_chars: int, size: Callable[[Span], int]) -> list[Span]:
