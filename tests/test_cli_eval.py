@@ -101,6 +101,12 @@ def test_the_report_lists_the_hits_on_the_right_file_without_the_passage(capsys,
     # Led by its heading (line 1), the lines between left out: the lines shown, not the
     # span from the first to the last.
     assert "docs/retry.md lines 1, 84 served; passage 'Filler about nothing'" in out
+    # --json gives the same lines, for a script to tell how far the passage was.
+    _, out, _ = run_eval(capsys, project, "--tiers", "grep", "--budget", "60", "--json")
+    first, second = json.loads(out)["queries"]
+    assert first["passage_served"] is True and first["served_lines"] is None
+    assert second["passage_served"] is False
+    assert second["served_lines"] == [[1, 1], [84, 84]]
 
 
 def test_the_legend_says_what_every_column_counts(capsys, project):

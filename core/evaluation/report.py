@@ -99,10 +99,24 @@ def _passage_misses(report: EvaluationReport, limit: int | None) -> list[str]:
 
 def _lines_shown(hit: RankedHit) -> str:
     """`lines 1, 83-84`: the lines a hit's passages show, not the span they lie in."""
-    ranges = shown_line_ranges(hit.content, hit.line_start or 1, hit.line_end or 1)
+    ranges = _ranges_shown(hit)
     shown = ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in ranges)
     single = len(ranges) == 1 and ranges[0][0] == ranges[0][1]
     return f"{'line' if single else 'lines'} {shown}"
+
+
+def _ranges_shown(hit: RankedHit) -> list[tuple[int, int]]:
+    """The (first, last) lines of each of a hit's passages."""
+    return list(shown_line_ranges(hit.content, hit.line_start or 1, hit.line_end or 1))
+
+
+def _served_lines(evaluation: QueryEvaluation) -> list[list[int]] | None:
+    """For a passage miss, the lines its hit on the right file showed instead (as the
+    report lists them); None otherwise."""
+    hit = evaluation.passage_miss()
+    if hit is None or not hit.line_start:
+        return None
+    return [[first, last] for first, last in _ranges_shown(hit)]
 
 
 def _listed(
@@ -145,6 +159,7 @@ def report_dict(report: EvaluationReport) -> dict:
                 "served_by": e.served_by,
                 "sources": [h.source for h in e.ladder.hits],
                 "passage_served": _passage_served(e),
+                "served_lines": _served_lines(e),
                 "tier_ranks": {
                     name: answer.rank_of(e.query.expected) for name, answer in e.tiers.items()
                 },
