@@ -4,14 +4,9 @@ collections are made of."""
 
 from __future__ import annotations
 
+from .file_kinds import TEST_FOLDER_NAMES, named_for_docs
 from .module_readmes import PACKAGE_DOC
-from .project_survey import (
-    NOT_FOR_QMD,
-    TEST_FOLDER_NAMES,
-    FolderSurvey,
-    ProjectSurvey,
-    named_for_docs,
-)
+from .project_survey import NOT_FOR_QMD, FolderSurvey, ProjectSurvey
 
 # A folder this small is classed by what it holds at all; a larger one by its majority.
 FEW_FILES = 3

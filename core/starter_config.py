@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from .config.document import yaml_inline
 from .config.model import ScopeConfig
+from .file_kinds import DOC_EXTENSIONS, LANGUAGES
 from .globs import glob_to_regex
 from .models import noun_for
 from .module_readmes import PACKAGE_DOC
@@ -29,12 +30,7 @@ from .project_places import (
     file_suffix,
     holds_notebooks,
 )
-from .project_survey import (
-    DOC_EXTENSIONS,
-    LANGUAGES,
-    FolderSurvey,
-    ProjectSurvey,
-)
+from .project_survey import FolderSurvey, ProjectSurvey
 from .qmd_setup import LOCAL_DIR
 from .scopes import LOA_FOLDERS, PROJECT_FILES
 from .terminal import printable
