@@ -4670,6 +4670,42 @@ def test_a_window_inside_a_section_is_led_by_its_heading_and_opening_paragraph()
     assert len(cut.text) <= 600
 
 
+def test_a_sections_opening_paragraph_holding_the_query_is_shown_before_its_examples_end():
+    # Pinia's "Subscribing to actions" opens on what `$onAction`, `after` and `onError` do;
+    # the passage chosen was the example below it, filling the cap, and was shown under
+    # the heading alone, the opening paragraph left out.
+    from tierscope.ranking.passage_ends import PassageEnds
+
+    code = [f"  console.log('step {n}', name) // after step {n}" for n in range(30)]
+    lines = [
+        "# Actions", "", "## Subscribing to actions", "",
+        "Observe actions with `store.$onAction()`: `after` runs a function after the action",
+        "resolves, and `onError` runs one if the action throws or rejects. Both are useful",
+        "for tracking errors at runtime, and for timing how long each action takes to run,",
+        "or for logging which actions ran with which arguments, in what order and with what",
+        "result, before and after each of them.", "",
+        "Here is an example.", "", "```js", "store.$onAction(({ name, after, onError }) => {",
+        *code, "})", "```", "", "## Other", "", "Text.",
+    ]  # fmt: skip
+    terms = ("onaction", "after", "onerror")
+    matching = [n for n, line in enumerate(lines) if any(t in line.lower() for t in terms)]
+
+    def size(span: Span) -> int:
+        return sum(len(lines[n]) + 1 for n in range(span.start, span.end))
+
+    def coverage(span: Span) -> float:
+        text = "\n".join(lines[span.start : span.end]).lower()
+        return float(sum(term in text for term in terms))
+
+    ends = PassageEnds(lines, {0: 0, 2: 2}, "markdown", matching, levels={0: 1, 2: 2})
+    ends.coverage = coverage
+    example = Span(10, len(lines) - 4)  # "Here is an example." to the closing fence
+    shown = ends.with_context([example], size(example) + 40, size)
+    assert shown[0].start == 2 and shown[0].end >= 9, shown  # the heading and the paragraph
+    assert sum(size(span) for span in shown) <= size(example) + 40
+    assert any(span.start <= 13 < span.end for span in shown)  # the example's first line
+
+
 def test_a_word_in_one_case_counts_for_the_querys_camel_case_word():
     matcher = TermMatcher(query_terms("TypeScript snippets"))
     # and for its parts, as the name written in the query's case does

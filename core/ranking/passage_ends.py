@@ -15,7 +15,7 @@ from .code_constructs import OpenConstructs
 from .fenced_blocks import FencedBlocks, trimmed_span
 from .passage_tails import PassageTails
 from .prose_bounds import STARTS_A_BLOCK, ProseBounds
-from .section_headings import SectionHeadings
+from .section_headings import ASKED_LEAD_LINES, SectionHeadings
 from .span_choice import MARKER_CHARS
 from .spans import Span
 
@@ -268,6 +268,14 @@ class PassageEnds:
                     if fits:
                         led.append(lead)
                         continue
+                if self.kind != "code":
+                    asked = self._lead_over_tail(context, span, room, size, cost_of)
+                    if asked is not None:
+                        lead, shorter = asked
+                        room += size(span) - size(shorter) - cost_of(lead, shorter)
+                        span = shorter
+                        led.append(lead)
+                        continue
                 span, fits = afford(span, context)
                 if (
                     not fits
@@ -329,6 +337,38 @@ class PassageEnds:
             else:
                 joined.append(span)
         return joined
+
+    def _lead_over_tail(
+        self,
+        heading: Span,
+        span: Span,
+        room: int,
+        size: Callable[[Span], int],
+        cost_of: Callable[[Span, Span], int],
+    ) -> tuple[Span, Span] | None:
+        """The section's heading with its opening paragraph (up to ASKED_LEAD_LINES lines),
+        and the passage without as many of its last lines as that takes, when the
+        paragraph holds more of the query than those lines: Pinia's "Subscribing to
+        actions" opens on what `$onAction`, `after` and `onError` do, and was left out
+        for the end of the example below it. None otherwise."""
+        if self.coverage is None:
+            return None
+        lead = self.sections.with_its_lead(heading, span.start, ASKED_LEAD_LINES)
+        if lead is None:
+            return None
+        needed = cost_of(lead, span) - room
+        end, freed = span.end, 0
+        while freed < needed and end - 1 > span.start:
+            end -= 1
+            freed += size(Span(end, end + 1))
+        if freed < needed:
+            return None
+        shorter = self.trimmed(Span(span.start, end))
+        if shorter.end <= shorter.start:
+            return None
+        if self.coverage(Span(heading.end, lead.end)) <= self.coverage(Span(end, span.end)):
+            return None
+        return lead, shorter
 
     def context_of(self, start: int, comments: bool = True) -> list[Span]:
         """The lines that say what a passage starting on line `start` is inside, in file

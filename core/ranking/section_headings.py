@@ -93,13 +93,13 @@ class SectionHeadings:
             return parent
         return None
 
-    def with_its_lead(self, heading: Span, before: int) -> Span | None:
+    def with_its_lead(self, heading: Span, before: int, most: int | None = None) -> Span | None:
         """A section's heading with the paragraph that opens its section, when a passage
         starting at line `before` (further down the same section) leaves that paragraph
         out: the heading alone names the topic, its first paragraph says what it is (the
         Rails Guides' "Skipping Callbacks" opens on the methods that skip them). None when
-        that paragraph is no prose (a list, a table, code, markup) or longer than
-        LEAD_LINES lines."""
+        that paragraph is no prose (a list, a table, code, markup) or longer than `most`
+        lines (LEAD_LINES by default)."""
         found = bisect_left(self.starts, before + 1) - 1
         if found < 0 or self.starts[found] != heading.start:
             return None  # not the heading of the section the passage starts in
@@ -111,13 +111,15 @@ class SectionHeadings:
             if _NOT_PROSE.match(self.lines[end]):
                 return None
             end += 1
-        if end == first or end >= before or end - first > LEAD_LINES:
+        if end == first or end >= before or end - first > (most or LEAD_LINES):
             return None
         return Span(heading.start, end)
 
 
-# The lines of a section's opening paragraph shown with its heading, at most.
+# The lines of a section's opening paragraph shown with its heading, at most; and when
+# that paragraph holds more of the query than the passage's last lines, which give way.
 LEAD_LINES = 4
+ASKED_LEAD_LINES = 10
 # A line that is no prose: indented code, a fence, a list item, a table row, a quote, markup,
 # an admonition or tab (mkdocs), a directive (reStructuredText), a heading.
 _NOT_PROSE = re.compile(
