@@ -3592,13 +3592,29 @@ def test_a_methods_passage_is_led_by_its_class_and_the_first_line_of_its_docstri
         "        self.size = size\n"
         "        self.virtual_size = virtual_size\n"
     )
-    cut = snippet(text, "src/events.py", "resize virtual size", max_chars=400)
+    # (a docstring whose later paragraphs hold none of the query: its first line leads)
+    quiet = text.replace("size: The new size.", "event: The event.")
+    cut = snippet(quiet, "src/events.py", "resize virtual size", max_chars=400)
     shown = cut.text.splitlines()
     assert shown[:2] == [
         "class Resize(Event, bubble=False):",
         '    """Sent when the app or widget has been resized.',
     ], cut.text
     assert left_out_lines(shown[2]) is not None, cut.text
+    assert "    def __init__(self, size: Size, virtual_size: Size) -> None:" in shown
+    # One whose `Args:` name `size` too is served whole, the class's definition with it
+    # (code_blocks.block_heads), then the method.
+    cut = snippet(text, "src/events.py", "resize virtual size", max_chars=400)
+    shown = cut.text.splitlines()
+    assert shown[:6] == [
+        "class Resize(Event, bubble=False):",
+        '    """Sent when the app or widget has been resized.',
+        "",
+        "    Args:",
+        "        size: The new size.",
+        '    """',
+    ], cut.text
+    assert left_out_lines(shown[6]) is not None, cut.text
     assert "    def __init__(self, size: Size, virtual_size: Size) -> None:" in shown
     # A docstring opening on a line of its own: its first words are on the line under it.
     opened = text.replace('"""Sent when', '"""\n    Sent when')

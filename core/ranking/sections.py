@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from ..models import left_out_marker
-from .code_blocks import code_blocks, without_cut_header
+from .code_blocks import block_heads, code_blocks, without_cut_header
 from .code_constructs import open_constructs
 from .code_passages import (
     definition_run_on,
@@ -108,13 +108,6 @@ def _path_terms_weighed(
     return {
         key: weight * PATH_TERM_WEIGHT if key in keys else weight for key, weight in weights.items()
     }
-
-
-def _heads(blocks: list[Span], paragraphs: list[Span]) -> list[Span]:
-    """The paragraph that opens each block (a definition with its docstring) and ends
-    inside it: a block too long to serve is often answered by its head alone."""
-    ends = {block.start: block.end for block in blocks}
-    return [p for p in paragraphs if p.start in ends and p.end < ends[p.start]]
 
 
 def _page_title(headings: list[Heading]) -> Heading | None:
@@ -198,7 +191,7 @@ def cut_snippet(
     if matcher is not None and PAIR_WEIGHT:
         chooser.set_pairs(side_by_side(lines, line_terms, matcher))
     if kind == "code":
-        structural += _heads(structural, chooser.paragraphs)
+        structural += block_heads(structural, chooser.paragraphs, constructs)
         if not (named or (matcher is not None and names_code(matcher.terms))):
             # A question in words; a name looked up is weighed at its definition (`named`),
             # and a block titled with parts of it is no answer (ShellCompRequestCmd is
