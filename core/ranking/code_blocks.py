@@ -7,11 +7,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from .definition_forms import signature_names
 from .spans import Span, last_written, next_written
 
+TYPE_CHECKING = False  # typing itself is not imported (tests/test_startup.py)
 if TYPE_CHECKING:
     from .code_constructs import OpenConstructs
 
