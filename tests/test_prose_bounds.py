@@ -77,6 +77,30 @@ def test_a_line_opening_with_an_inline_role_runs_on_a_field_list_item_does_not()
     assert [index for index in range(len(lines)) if bounds.runs_on(index)] == [1, 2]
 
 
+def test_a_titles_tilde_underline_opens_no_fenced_block():
+    # Git's git-bisect.adoc: "Bisect run" underlined with `~~~~~~~~~~` was read as a
+    # markdown fence opening, so every line below it stood apart from the prose and a
+    # passage started on "cannot be tested.", its sentence's first line left out. An
+    # rst or AsciiDoc title's underline is no fence (a markdown fence is never one).
+    lines = [
+        "Bisect run",  # 0
+        "~~~~~~~~~~",  # 1: the title's underline
+        "",
+        "The special exit code 125 should be used when the current source code",  # 3
+        "cannot be tested. If the script exits with this code, the current",  # 4: runs on
+        "revision will be skipped.",  # 5: runs on
+        "",
+        "Another title",  # 7
+        "~~~~~~~~~~~~~",  # 8
+    ]
+    bounds = ProseBounds(lines, {0: 0, 7: 7})
+    assert [index for index in range(len(lines)) if bounds.runs_on(index)] == [4, 5]
+    assert bounds.sentence_start(4, 0) == 3
+    # A markdown fence of tildes right under a `#` heading is still one.
+    fenced = ["## Example", "~~~", "pool = make_pool(3)", "pool.release(buffer)", "~~~"]
+    assert not ProseBounds(fenced, {0: 0}).runs_on(3)
+
+
 def test_sentences_are_found_within_their_bounds():
     bounds = ProseBounds(MARKDOWN, {0: 0})
     assert bounds.sentence_start(4, 0) == 2

@@ -92,6 +92,14 @@ def _item_text_column(line: str) -> int:
     return len(item.group(0).expandtabs()) if item else -1
 
 
+def _is_underline(lines: Sequence[str], index: int) -> bool:
+    """Whether line `index` underlines the title above it (an adornment under a line that
+    is no `#` heading nor AsciiDoc's `==` one, whose next line is text or a fence)."""
+    if not 0 < index < len(lines) or not ADORNMENT.match(lines[index]):
+        return False
+    return not lines[index - 1].lstrip().startswith(("#", "="))
+
+
 class ProseBounds:
     """One document's lines, read for where their sentences run on from line to line."""
 
@@ -110,9 +118,16 @@ class ProseBounds:
         # The lines of headings (a section's first line to its title line), of fenced
         # blocks and of indented code: no sentence runs into or out of them.
         apart: set[int] = set()
+        underlines: set[int] = set()
         for start, title in headings.items():
             apart.update(range(start, title + 1))
-        for block in fenced_blocks(lines):
+            if _is_underline(lines, title + 1):
+                underlines.add(title + 1)
+        # An underlined title's `~~~~` (rst's, AsciiDoc's) is no fence: read as one, it
+        # had set every line below it apart from the prose (git-bisect.adoc).
+        apart |= underlines
+        unfenced = [("" if index in underlines else line) for index, line in enumerate(lines)]
+        for block in fenced_blocks(unfenced):
             apart.update(range(block.start, block.end))
         opener: int | None = None  # the indentation of the line opening indented code
         for index, line in enumerate(lines):
