@@ -761,8 +761,8 @@ def test_vim_help_sections_and_tagged_entries_start_sections():
         ("*tool.txt*            Find, Filter, Preview, Pick.", 1),
         ("INTRODUCTION                                                  *tool.nvim*", 1),
         ("DEFAULTS                                                   *tool.defaults*", 1),
-        ("                                                  *tool.defaults.sorting*", 3),
-        ("                                                  *tool.defaults.history*", 3),
+        ("                                                  *tool.defaults.sorting*", 4),
+        ("                                                  *tool.defaults.history*", 4),
     ]
     # telescope's "prompt history limit" started at "- limit:", the option it belongs to
     # (`*telescope.defaults.history*`) not shown.
@@ -773,6 +773,48 @@ def test_vim_help_sections_and_tagged_entries_start_sections():
     matcher = TermMatcher(query_terms("history sorting"))
     found = structure_terms(lines, matcher.lines(VIM_HELP), "doc/tool.txt", matcher)
     assert found == {"histori", "sort"}
+
+
+# Vim's own help groups entries under a headline in capitals (tabpage.txt).
+VIM_TABS = """\
+*tabs.txt*      Editing with tab pages
+
+==============================================================================
+2. Commands                                             *tab-page-commands*
+
+Other commands:
+                                                        *:tabs*
+:tabs           List the tab pages and the windows they contain.
+                Shows a ">" for the current window.
+
+
+REORDERING TAB PAGES:
+
+:tabm[ove] [N]                                          *:tabm* *:tabmove*
+                Move the current tab page to after tab page N.  Use zero to
+                make the current tab page the first one.
+                Without N the tab page is made the last one.
+
+:tabm[ove] +[N]
+:tabm[ove] -[N]
+                Move the current tab page N places to the right (with +) or
+                to the left (with -).
+
+
+ vim:tw=78:ts=8:ft=help:norl:
+"""
+
+
+def test_vim_help_headlines_in_capitals_head_the_entries_under_them():
+    assert ("REORDERING TAB PAGES:", 3) in titles(VIM_TABS, "doc/tabs.txt")
+    assert ("Other commands:", 3) not in titles(VIM_TABS, "doc/tabs.txt")  # no capitals
+    hostile = VIM_TABS.replace("REORDERING TAB PAGES:", "A" + " " * 100_000 + "a")
+    assert all(level != 3 for _, level in titles(hostile, "doc/tabs.txt"))
+    # Vim's "reorder tab pages" was served the lines above the headline, ending on it,
+    # not the `:tabmove` entries it heads.
+    cut = snippet(VIM_TABS, "doc/tabs.txt", "reorder tab pages", max_chars=500)
+    assert cut.text.startswith("REORDERING TAB PAGES:"), cut.text
+    assert "Move the current tab page to after tab page N." in cut.text
 
 
 def test_plain_text_that_is_no_vim_help_keeps_its_underlined_titles_alone():
