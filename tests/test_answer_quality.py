@@ -75,8 +75,10 @@ def test_the_textual_set_ranks_docs_and_code_above_their_floors(textual_report):
 
 
 def test_the_textual_set_snippets_hold_the_answer_and_are_clean(textual_report):
-    assert textual_report.ladder.passage_share >= 0.80
-    assert textual_report.groups["scope code"].passage_share >= 0.80
+    # 88.8% and 89.8% (code) when set; 87.6% and 87.5% before a long Python definition
+    # was served with its whole docstring (code_blocks.block_heads).
+    assert textual_report.ladder.passage_share >= 0.84
+    assert textual_report.groups["scope code"].passage_share >= 0.84
     assert textual_report.ladder.tokens_per_hit <= 350
     assert_clean_answers(textual_report)
 
