@@ -126,7 +126,11 @@ class ProseBounds:
         # An underlined title's `~~~~` (rst's, AsciiDoc's) is no fence: read as one, it
         # had set every line below it apart from the prose (git-bisect.adoc).
         apart |= underlines
-        unfenced = [("" if index in underlines else line) for index, line in enumerate(lines)]
+        unfenced = (
+            [("" if index in underlines else line) for index, line in enumerate(lines)]
+            if underlines
+            else lines
+        )
         for block in fenced_blocks(unfenced):
             apart.update(range(block.start, block.end))
         opener: int | None = None  # the indentation of the line opening indented code
