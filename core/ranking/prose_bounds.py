@@ -124,8 +124,8 @@ class ProseBounds:
             if _is_underline(lines, title + 1):
                 underlines.add(title + 1)
         # An underlined title's `~~~~` (rst's, AsciiDoc's) is no fence: read as one, it
-        # had set every line below it apart from the prose (git-bisect.adoc).
-        apart |= underlines
+        # had set every line below it apart from the prose (git-bisect.adoc). The
+        # underline itself, an adornment, carries no sentence (`runs_on`).
         unfenced = (
             [("" if index in underlines else line) for index, line in enumerate(lines)]
             if underlines
