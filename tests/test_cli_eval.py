@@ -96,17 +96,23 @@ def test_the_report_lists_the_hits_on_the_right_file_without_the_passage(capsys,
     code, out, _ = run_eval(capsys, project, "--tiers", "grep", "--budget", "60")
     assert code == 0
     assert "\nmisses (" not in out
-    assert "passage misses (1: the right file was served without the passage):" in out
+    assert "passage misses (1: the right file was served without the passage;" in out
     assert "line 2 [docs] 'retry waits'" in out
     # Led by its heading (line 1), the lines between left out: the lines shown, not the
     # span from the first to the last.
     assert "docs/retry.md lines 1, 84 served; passage 'Filler about nothing'" in out
+    # Which of the query's words each holds: a passage holding fewer than the lines served
+    # is a gap in words, which no choice among the file's sections mends.
+    assert "query terms in the passage: none; in the lines served: retry, waits" in out
+    assert "in 1 of them the passage holds fewer query terms than the lines served" in out
     # --json gives the same lines, for a script to tell how far the passage was.
     _, out, _ = run_eval(capsys, project, "--tiers", "grep", "--budget", "60", "--json")
     first, second = json.loads(out)["queries"]
     assert first["passage_served"] is True and first["served_lines"] is None
     assert second["passage_served"] is False
     assert second["served_lines"] == [[1, 1], [84, 84]]
+    assert second["passage_terms"] == [] and second["served_terms"] == ["retry", "waits"]
+    assert first["passage_terms"] is None and first["served_terms"] is None
 
 
 def test_the_legend_says_what_every_column_counts(capsys, project):

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from ..models import shown_line_ranges
 from .metrics import QueryEvaluation, RankedHit, Summary
+from .passage_words import WordsHeld, words_held
 from .queryset import SHORT_QUERY_WORDS
 from .runner import EvaluationReport
 
@@ -90,11 +91,25 @@ def _passage_misses(report: EvaluationReport, limit: int | None) -> list[str]:
         hit = evaluation.passage_miss()
         assert hit is not None
         served = _lines_shown(hit) if hit.line_start else "a snippet"
-        return f"{hit.source} {served} served; passage {evaluation.query.passage[:80]!r}"
+        words = words_held(evaluation)
+        assert words is not None
+        return (
+            f"{hit.source} {served} served; passage {evaluation.query.passage[:80]!r}"
+            f"\n      query terms in the passage: {_words(words.passage)};"
+            f" in the lines served: {_words(words.served)}"
+        )
 
     found = report.passage_misses()
-    title = f"passage misses ({len(found)}: the right file was served without the passage):"
+    fewer = sum(1 for e in found if (words := words_held(e)) and words.fewer_in_passage)
+    title = (
+        f"passage misses ({len(found)}: the right file was served without the passage;"
+        f" in {fewer} of them the passage holds fewer query terms than the lines served):"
+    )
     return _listed(found, limit, title, detail)
+
+
+def _words(words: tuple[str, ...]) -> str:
+    return ", ".join(words) or "none"
 
 
 def _lines_shown(hit: RankedHit) -> str:
@@ -160,6 +175,7 @@ def report_dict(report: EvaluationReport) -> dict:
                 "sources": [h.source for h in e.ladder.hits],
                 "passage_served": _passage_served(e),
                 "served_lines": _served_lines(e),
+                **_words_dict(words_held(e)),
                 "tier_ranks": {
                     name: answer.rank_of(e.query.expected) for name, answer in e.tiers.items()
                 },
@@ -167,6 +183,13 @@ def report_dict(report: EvaluationReport) -> dict:
             for e in report.evaluations
         ],
     }
+
+
+def _words_dict(words: WordsHeld | None) -> dict[str, list[str] | None]:
+    """The query's words in a passage miss's passage and in the lines served instead."""
+    if words is None:
+        return {"passage_terms": None, "served_terms": None}
+    return {"passage_terms": list(words.passage), "served_terms": list(words.served)}
 
 
 def _passage_served(evaluation: QueryEvaluation) -> bool | None:
