@@ -158,6 +158,16 @@ def test_how_do_i_get_frames_a_question():
     assert "get" in keys("the get method of a dict")
 
 
+def test_how_long_frames_a_question():
+    # Textual's "how long does a notification stay on screen by default before it goes
+    # away": `long` asks for a duration and found "long form" in app.py, not
+    # NOTIFICATION_TIMEOUT's "Default number of seconds to show notifications".
+    assert keys("how long does a notification stay on screen") == ["notifi", "stay", "screen"]
+    assert keys("How long can a connection sit idle") == ["connect", "sit", "idl"]
+    assert "long" in keys("long lines are clipped")  # a long line: a term
+    assert "long" in keys("how to parse long options")
+
+
 def test_which_code_frames_a_question():
     # tox's "Which code decides to rebuild an environment" and mocha's "where does the code
     # decide ... slow": in a code scope every file is code, and `code` found "exit code".

@@ -19,10 +19,14 @@ import re
 # Makefile's `make docs` and gorilla/mux's "UseEncodedPath tells the router" are no
 # answer; and `get` so ("how do I get to see..."): Go's getters are no answer either.
 # And the `example` of "for example", which gives one (lazy.nvim's "for example" put its
-# config and example modules first; a question asking for examples says so).
+# config and example modules first; a question asking for examples says so). And the
+# `long` of "how long", which asks for a duration (Textual's "how long does a notification
+# stay on screen" found "long form", not "Default number of seconds to show
+# notifications").
 _FRAMING_PAIRS = frozenset(
     {
         ("doing", "wrong"),
+        ("how", "long"),
         ("make", "sure"),
         ("for", "example"),
         *((doer, verb) for doer in ("i", "we", "you", "to") for verb in ("make", "tell", "get")),
