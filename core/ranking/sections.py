@@ -45,6 +45,7 @@ from .document_passages import (
     with_the_example_announced,
 )
 from .file_roles import asks_about_tests
+from .heading_depth import deep_sections
 from .inline_tests import inline_tests, inside
 from .matching import TermMatcher
 from .named_definitions import holders_named, named_definitions, without_qualifiers
@@ -186,6 +187,7 @@ def cut_snippet(
         lead_ins=lead_ins,
     )  # fmt: skip
     chooser.levels = levels
+    chooser.deep = deep_sections(found, page_title, lines)
     if page_title is not None:
         chooser.set_page_title(page_title.title)
     if matcher is not None and PAIR_WEIGHT:

@@ -6,7 +6,7 @@ elsewhere in the file when there is room; sections.py cuts the snippet from them
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from itertools import accumulate
 
 from .bm25 import saturated
@@ -37,6 +37,9 @@ REFERENCE_CHARS = 300
 # 88% -> 85%, Gson 78% -> 70%, Polly 100% -> 95%; the others unchanged); weighed 1: 82%;
 # counted in windows too: 80%.
 HEADING_WEIGHT = 0.5
+# A section's heading more than a level below the page's top ones (heading_depth.py) counts
+# this share of that.
+DEEP_HEADING_SHARE = 0.5
 # A span of code that starts where a name the query spells whole (`add_row`) is defined
 # counts that name's terms this much again towards its coverage.
 NAME_WEIGHT = 1.0
@@ -100,6 +103,7 @@ class SpanChooser(SentenceWindows, SpanWidening):
         self.headings = headings or {}  # a section's first line -> its heading's title line
         self.heading_starts = sorted(self.headings)
         self.levels: Mapping[int, int] = {}  # a heading's first line -> its level
+        self.deep: Collection[int] = ()  # the sections heading_depth.py tells deep
         # The title line of a page's one top heading, and the query terms it holds
         # (set_page_title): past the file's end and none, for any other file.
         self.page_title = len(lines)
@@ -178,11 +182,14 @@ class SpanChooser(SentenceWindows, SpanWidening):
             coverage += NAME_WEIGHT * self._named_weight(span)
         heading = self.headings.get(span.start)
         titles = (heading,) if heading is not None else self.titles.get(span, ())
-        if HEADING_WEIGHT and titles:
+        heading_weight = HEADING_WEIGHT
+        if span.start in self.deep:
+            heading_weight *= DEEP_HEADING_SHARE
+        if heading_weight and titles:
             for key in self.keys:
                 counts = self.counts[key]
                 if any(counts[line + 1] > counts[line] for line in titles):
-                    coverage += HEADING_WEIGHT * self.weights.get(key, 1.0)
+                    coverage += heading_weight * self.weights.get(key, 1.0)
         # Below the page's title, its words count as held: every section is about what
         # the page is (serde.rs's "no_std alloc feature" was served the opening of
         # "No-std support", not "Memory allocation"). The opening section, titled so,
