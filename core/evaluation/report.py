@@ -91,7 +91,7 @@ def _passage_misses(report: EvaluationReport, limit: int | None) -> list[str]:
         hit = evaluation.passage_miss()
         assert hit is not None
         served = _lines_shown(hit) if hit.line_start else "a snippet"
-        words = words_held(evaluation)
+        words = held[evaluation.query.line]
         assert words is not None
         return (
             f"{hit.source} {served} served; passage {evaluation.query.passage[:80]!r}"
@@ -100,7 +100,8 @@ def _passage_misses(report: EvaluationReport, limit: int | None) -> list[str]:
         )
 
     found = report.passage_misses()
-    fewer = sum(1 for e in found if (words := words_held(e)) and words.fewer_in_passage)
+    held = {e.query.line: words_held(e) for e in found}
+    fewer = sum(1 for words in held.values() if words and words.fewer_in_passage)
     title = (
         f"passage misses ({len(found)}: the right file was served without the passage;"
         f" in {fewer} of them the passage holds fewer query terms than the lines served):"

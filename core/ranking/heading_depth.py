@@ -6,7 +6,6 @@ Multiple Relationships`); span_choice.py counts a deep heading's words less."""
 from __future__ import annotations
 
 from .spans import Heading
-from .vim_help import is_vim_help
 
 # Levels below the page's top sections (those of the lowest level under its title) that a
 # heading may lie and still count its words in full: a top section's subsections (`###`
@@ -14,12 +13,19 @@ from .vim_help import is_vim_help
 FULL_DEPTH = 1
 
 
-def deep_sections(headings: list[Heading], title: Heading | None, lines: list[str]) -> set[int]:
+def deep_sections(
+    headings: list[Heading], title: Heading | None, lines: list[str], kind: str
+) -> set[int]:
     """The first lines of the sections whose headings lie deeper than FULL_DEPTH below the
-    page's top ones; none in a Vim help file, whose tagged entries (deepest of all) are
-    what is looked up."""
+    page's top ones (of a document of `kind`, spans.document_kind); none in a Vim help
+    file, whose tagged entries (deepest of all) are what is looked up."""
     levels = [heading.level for heading in headings if heading is not title]
-    if not levels or is_vim_help(lines):
+    if not levels:
         return set()
+    if kind == "plain":  # imported only here, as spans.py does: most queries read none
+        from .vim_help import is_vim_help
+
+        if is_vim_help(lines):
+            return set()
     top = min(levels)
     return {h.start for h in headings if h is not title and h.level - top > FULL_DEPTH}

@@ -187,7 +187,7 @@ def cut_snippet(
         lead_ins=lead_ins,
     )  # fmt: skip
     chooser.levels = levels
-    chooser.deep = deep_sections(found, page_title, lines)
+    chooser.deep = deep_sections(found, page_title, lines, kind)
     if page_title is not None:
         chooser.set_page_title(page_title.title)
     if matcher is not None and PAIR_WEIGHT:
