@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .files import decode, read_head
 from .ranking.generated_files import says_edit_elsewhere
-from .ranking.navigation import says_it_moved
+from .ranking.stand_in_pages import says_it_moved
 
 # A folder is left out when at least this share of its pages (the first LISTED_PAGES in
 # path order, their first HEAD_BYTES each) are copies or stubs: kotlinx.coroutines' docs/

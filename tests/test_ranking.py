@@ -39,7 +39,7 @@ from tierscope.ranking.generated_files import generated_weigher
 from tierscope.ranking.inline_tests import inline_tests
 from tierscope.ranking.matching import TermMatcher, leftmost_first
 from tierscope.ranking.names_apart import NamesHeld, apart
-from tierscope.ranking.navigation import imports_only, navigation_test, refers_elsewhere
+from tierscope.ranking.navigation import imports_only, navigation_test
 from tierscope.ranking.path_terms import path_terms, paths_terms
 from tierscope.ranking.post_titles import title_line
 from tierscope.ranking.prose_bounds import ProseBounds
@@ -51,6 +51,7 @@ from tierscope.ranking.query_asks import (
 )
 from tierscope.ranking.sections import cut_snippet
 from tierscope.ranking.spans import Span
+from tierscope.ranking.stand_in_pages import refers_elsewhere
 from tierscope.ranking.test_paths import is_test_file
 
 
@@ -4563,7 +4564,7 @@ def test_a_haskell_definition_is_served_with_its_signature_and_equation():
 
 
 def test_a_page_says_it_moved_however_its_words_are_spaced_or_cased():
-    from tierscope.ranking.navigation import says_it_moved
+    from tierscope.ranking.stand_in_pages import says_it_moved
 
     assert says_it_moved(["The first edition of the book is no  longer distributed."])
     assert says_it_moved(["# Install", "", "This Page Has\tMoved to the guide."])

@@ -142,7 +142,7 @@ TABLE_OF_CONTENTS = Role(TABLE_OF_CONTENTS_WEIGHT, TABLE_OF_CONTENTS_LABEL)
 # `__init__.py` re-exporting its modules' names) points at them, as a table of contents.
 IMPORTS_ONLY = Role(TABLE_OF_CONTENTS_WEIGHT, IMPORTS_ONLY_LABEL)
 OLDER_EDITION = Role(VERSIONED_WEIGHT, VERSIONED_LABEL)
-# A page that says it moved (navigation.says_it_moved) points elsewhere, as a table of
+# A page that says it moved (stand_in_pages.says_it_moved) points elsewhere, as a table of
 # contents does.
 MOVED_PAGE = Role(TABLE_OF_CONTENTS_WEIGHT, MOVED_LABEL)
 
