@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import re
 
+from ..text_memo import memo_by_text
 from .page_markup import markup_blocks
 from .spans import HEADING, fenced_lines, front_matter_end
 
 
+@memo_by_text()  # a file read again for the next question is blanked once
 def without_markup_words(text: str, kind: str) -> str:
     """A document's text (of `kind`, spans.document_kind) with its markup's words blanked;
     the text itself when it has none."""

@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable, Mapping
 from itertools import accumulate
 
+from ..text_memo import memo_by_lines
 from .code_blocks import indentation
 from .file_roles import IMPORTS_ONLY, MOVED_PAGE, TABLE_OF_CONTENTS, Role
 from .spans import Span, document_kind
@@ -143,7 +144,13 @@ def imports_only(lines: list[str], line_terms: Mapping[int, Mapping[str, int]]) 
     return imports > NAVIGATION_SHARE * len(line_terms)
 
 
-def _link_lines(lines: list[str]) -> list[bool]:
+@memo_by_lines()  # a file read again for the next question is marked once
+def _link_lines(lines: list[str]) -> tuple[bool, ...]:
+    """Per line of a document, whether it only points elsewhere (_marked_links)."""
+    return tuple(_marked_links(lines))
+
+
+def _marked_links(lines: list[str]) -> list[bool]:
     """Per line of a document, whether it only points elsewhere: a list item that is a
     link (markdown's `* [Install](#install)`, reStructuredText's `* :doc:`Install
     <install>``, DocC's ``- ``aliases`` ``), a link reference definition (over one line or
@@ -172,7 +179,13 @@ def _link_lines(lines: list[str]) -> list[bool]:
     return marked
 
 
-def _import_lines(lines: list[str], *, guards: bool = True) -> list[bool]:
+@memo_by_lines()  # a file read again for the next question is marked once
+def _import_lines(lines: list[str], *, guards: bool = True) -> tuple[bool, ...]:
+    """Per line of code, whether it is part of an import (_marked_imports)."""
+    return tuple(_marked_imports(lines, guards=guards))
+
+
+def _marked_imports(lines: list[str], *, guards: bool = True) -> list[bool]:
     """Per line of code, whether it is part of an import (`import`, `from x import (`, a
     Rust `use`, `#include`, `require(`, a Go `import (` block and what it lists; with
     `guards`, Python's `try:` and `except ImportError:` around imports)."""
