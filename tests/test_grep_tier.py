@@ -2433,7 +2433,7 @@ def answered_in_a_child(root: Path, query: str) -> dict:
     with a time limit (test_config_limits.py): a query that hangs fails the test instead
     of holding the suite. Its own timeout leaves the tier's deadline out of it. Both are
     generous: on a loaded machine (two cores, another job running) the documents below take
-    three times the 9 s they take alone, and the regressions they guard against took 40 s a
+    three times the 4 s they take alone, and the regressions they guard against took 40 s a
     file."""
     result = subprocess.run(
         [sys.executable, "-m", "tierscope", "query", query, "--root", str(root),

@@ -47,6 +47,7 @@ from .document_passages import (
 from .file_roles import asks_about_tests
 from .heading_depth import deep_sections
 from .inline_tests import inline_tests, inside
+from .long_files import excerpt, excerpt_start
 from .matching import TermMatcher
 from .named_definitions import holders_named, named_definitions, without_qualifiers
 from .named_sections import named_sections
@@ -148,6 +149,11 @@ def cut_snippet(
         if 0 < first < len(lines):  # the page's text, from its first line
             lines, line_terms, file_lines = _from_line(first, lines, line_terms, file_lines)
             blocks = [Span(b.start - first, b.end - first) for b in blocks if b.start >= first]
+    start = excerpt_start(len(lines), line_terms, weights)  # nearly every line answers
+    if start is not None:
+        lines, line_terms, file_lines, blocks = excerpt(
+            start, lines, line_terms, file_lines, blocks
+        )
     if kind == "code" and matcher is not None and PATH_TERM_WEIGHT != 1:
         weights = _path_terms_weighed(path, weights, matcher)
     if kind == "code" and matcher is not None and CONSTANT_NAME_WEIGHT != 1:

@@ -20,6 +20,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from ..ranking.read_file import ReadFile
     from ..ranking.scope_counts import Candidates
     from .file_hits import FileReader
 
@@ -109,6 +110,7 @@ class _GrepSearch:
         self.argv: tuple[str, ...] = ()
         self.notes: list[str] = []
         self.engine = ""
+        self.rescoring_stopped = False
 
     def run(self) -> TierOutcome:
         request = self.request
@@ -141,18 +143,23 @@ class _GrepSearch:
         )
         reader = FileReader(request, matcher)
         length_of = _length_of(request, reader, found)
-        ranked_files = ranked_and_rescored(found, scorer, length_of, matcher, reader.read)
+        ranked_files = ranked_and_rescored(found, scorer, length_of, matcher, self.read(reader))
+        late = False  # the deadline passed before a hit: the best file is served still
         for ranked in ranked_files:
             if collected.full:
                 break
             if self.deadline.cancelled:
                 return self.finish(TierStatus.ERROR, "cancelled")
             if self.deadline.expired():
-                self.notes.append("deadline reached while reading the best files")
-                break
+                if collected.hits or late:
+                    self.notes.append("deadline reached while reading the best files")
+                    break
+                late = True
             collected.add(ranked, reader.cache.get(ranked.path))
         self.notes += collected.notes()
         hits = tuple(collected.hits)
+        if late and not hits:
+            return self.stopped()
         if hits:
             return self.finish(
                 TierStatus.SERVED,
@@ -165,6 +172,21 @@ class _GrepSearch:
         else:
             reason = f"no file matches {words!r} ({self.engine})"
         return self.finish(TierStatus.EMPTY, reason, filtered=tuple(collected.filtered))
+
+    def read(self, reader: FileReader) -> Callable[[str], ReadFile | None]:
+        """The reader ranking reads the best files with to score them again: past the
+        deadline it reads no more (None, as for a file that cannot be read: its score from
+        the search stands), so a tree of huge files costs one file's reading past it."""
+
+        def read(path: str) -> ReadFile | None:
+            if path not in reader.cache and self.deadline.expired():
+                if not self.rescoring_stopped:
+                    self.rescoring_stopped = True
+                    self.notes.append("deadline reached while scoring the best files again")
+                return None
+            return reader.read(path)
+
+        return read
 
     def candidates(self, matcher: TermMatcher) -> Candidates | TierOutcome | None:
         """The files holding a term, or why the search stopped; None when the scope has
