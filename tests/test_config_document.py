@@ -801,3 +801,37 @@ def test_create_without_hard_links_still_refuses_what_is_there(tmp_path, monkeyp
         ConfigDocument.from_text(NEW, tmp_path / "other.yaml").create()
     assert not (tmp_path / "elsewhere.yaml").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == [".tierscope.yaml", "other.yaml"]
+
+
+def test_reading_many_keys_of_one_text_parses_it_once(large, monkeypatch):
+    # The workbench's form reads every group of the section for each key typed.
+    import tierscope.config.yaml_tree as yaml_tree
+
+    document = ConfigDocument.load(large)
+
+    parsed: list[str] = []
+    original = yaml_tree.load_located
+
+    def counting(text, only_key=None):
+        parsed.append(text)
+        return original(text, only_key)
+
+    monkeypatch.setattr(yaml_tree, "load_located", counting)
+    for key in ("default_budget", "tiers", "scopes", "scopes.notes.grep_paths", "timeout"):
+        document.get(key)
+    assert len(parsed) == 1
+    document.set("default_budget", 2500)
+    assert document.get("default_budget") == 2500  # an edit is read afresh
+    assert document.get("tiers") == document.get("tiers")
+    assert len(parsed) == 3  # the edit's own check, then one reading of the new text
+
+
+def test_a_value_read_can_be_changed_without_changing_the_document(large):
+    document = ConfigDocument.load(large)
+    tiers = document.get("tiers")
+    scopes = document.get("scopes")
+    before = document.get("scopes")
+    tiers.append("mine")
+    scopes.clear()
+    assert "mine" not in document.get("tiers")
+    assert document.get("scopes") == before

@@ -14,6 +14,7 @@ Values are read and written with the YAML 1.1 rules the loader uses (PyYAML), so
 
 from __future__ import annotations
 
+import copy
 import difflib
 import os
 from collections.abc import Mapping
@@ -58,6 +59,7 @@ class ConfigDocument:
         self._saved_text = text
         self._text = text
         self._disk_digest = disk_digest  # sha256 of the bytes read; None = file absent
+        self._read: tuple[str, object] | None = None  # (text, section_data of it), last read
 
     @classmethod
     def load(cls, path: str | Path) -> ConfigDocument:
@@ -102,8 +104,15 @@ class ConfigDocument:
         """The value at a dotted key under `qmd_context` (`scopes.docs.grep_paths`), as
         the loader reads it; `default` when absent. Raises ConfigEditError when the text
         is not valid YAML."""
-        value = lookup(section_data(self._text), (SECTION, *split_key(key)))
-        return default if value is MISSING else value
+        value = lookup(self._section_data(), (SECTION, *split_key(key)))
+        return default if value is MISSING else copy.deepcopy(value)
+
+    def _section_data(self) -> object:
+        """`section_data` of the current text, parsed once per text: the workbench's form
+        reads every group of the section for each key typed. Callers get copies (`get`)."""
+        if self._read is None or self._read[0] != self._text:
+            self._read = (self._text, section_data(self._text))
+        return self._read[1]
 
     def section_text(self) -> str:
         """The `qmd_context:` block exactly as written in the file ("" when absent)."""
