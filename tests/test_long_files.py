@@ -106,3 +106,26 @@ def test_files_are_no_longer_read_once_the_deadline_has_passed(tmp_path, monkeyp
     assert len(read) == 1
     assert [hit.source for hit in outcome.hits] == read
     assert any("deadline" in note for note in outcome.notes)
+
+
+def test_a_deadline_passed_while_searching_still_serves_the_best_file(tmp_path, monkeypatch):
+    # It said "no file matches" when the time was up before the first file was read.
+    import tierscope.tiers.grep_ripgrep as grep_ripgrep
+
+    root = tmp_path / "repo"
+    (root / "docs").mkdir(parents=True)
+    (root / "docs" / "a.md").write_text("# A\n\nA needle.\n")
+    (root / "docs" / "b.md").write_text("# B\n\nAnother needle, and more text besides.\n")
+    deadline = Deadline.after(60.0)
+    original = grep_ripgrep.run_ripgrep
+
+    def search_then_expire(*args, **kwargs):
+        result = original(*args, **kwargs)
+        object.__setattr__(deadline, "at", time.monotonic() - 1)
+        return result
+
+    monkeypatch.setattr(grep_ripgrep, "run_ripgrep", search_then_expire)
+    scope = ResolvedScope("docs", (), (), ((root / "docs").resolve(),))
+    outcome = GrepTier().search(TierRequest("needle", root, scope, Config(), 60.0), deadline)
+    assert [hit.source for hit in outcome.hits] == ["docs/a.md"]
+    assert "deadline reached while scoring the best files again" in outcome.notes
