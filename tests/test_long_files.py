@@ -1,7 +1,7 @@
 """Files whose every line answers (190,000 headings each holding the query, a generated
 listing): the work one such file costs is bounded, and a search stops reading files once
 its deadline has passed, so a query's time stays near its timeout whatever the tree
-holds."""
+holds; and no span of a file is ranked twice."""
 
 from __future__ import annotations
 
@@ -129,3 +129,20 @@ def test_a_deadline_passed_while_searching_still_serves_the_best_file(tmp_path, 
     outcome = GrepTier().search(TierRequest("needle", root, scope, Config(), 60.0), deadline)
     assert [hit.source for hit in outcome.hits] == ["docs/a.md"]
     assert "deadline reached while scoring the best files again" in outcome.notes
+
+
+def test_each_span_of_a_file_is_ranked_once(monkeypatch):
+    ranked: list[object] = []
+    original = span_choice.SpanChooser._rank_afresh
+
+    def counting(self, span):
+        ranked.append((id(self), span))
+        return original(self, span)
+
+    monkeypatch.setattr(span_choice.SpanChooser, "_rank_afresh", counting)
+    lines = []
+    for number in range(40):
+        lines += [f"## Part {number}", "", f"The needle of part {number} and its thread.", ""]
+        lines += [f"More about thread {number}." for _ in range(30)] + [""]
+    cut(lines, "needle thread")
+    assert ranked and len(ranked) == len(set(ranked))

@@ -134,6 +134,7 @@ class SpanChooser(SentenceWindows, SpanWidening):
         self.paragraph_starts = [span.start for span in self.paragraphs]
         self.paragraph_ends = [span.end for span in self.paragraphs]
         self.scores: dict[Span, tuple[float, float]] = {}
+        self.ranks: dict[Span, Rank] = {}
         # Line (0-based) -> the query's word pairs written side by side there, each weighing
         # as its rarer word (set_pairs).
         self.pairs: Mapping[int, Mapping[tuple[str, str], float]] = {}
@@ -281,6 +282,15 @@ class SpanChooser(SentenceWindows, SpanWidening):
         return window if last is None else Span(window.start, last)
 
     def _rank(self, span: Span) -> Rank:
+        """`_rank_afresh`, worked out once per span: a span is ranked again as a window of
+        a longer one, for the second passage, and as a window tried twice (a third of the
+        ranks asked for on Textual's questions)."""
+        known = self.ranks.get(span)
+        if known is None:
+            known = self.ranks[span] = self._rank_afresh(span)
+        return known
+
+    def _rank_afresh(self, span: Span) -> Rank:
         """How a span compares with others: in code, any that is no import block before
         one that is, whatever terms each holds (an import block's names match a question's
         words, their camelCase parts more of them: vitest's composables/navigation.ts
