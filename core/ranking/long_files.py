@@ -13,7 +13,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 
-from .spans import Span
+from .spans import Span, line_run
 
 # More lines holding a query term than this, in a file longer than EXCERPT_LINES, and the
 # snippet is cut from an excerpt.
@@ -35,11 +35,11 @@ def excerpt_start(
     if line_count <= EXCERPT_LINES or len(line_terms) <= MANY_MATCHING_LINES:
         return None
     # Each term's lines (0-based, in order), to count those inside a run by bisection.
-    at: dict[str, list[int]] = {}
-    for number in sorted(line_terms):
-        for key in line_terms[number]:
-            at.setdefault(key, []).append(number - 1)
     matching = sorted(number - 1 for number in line_terms)
+    at: dict[str, list[int]] = {}
+    for index in matching:
+        for key in line_terms[index + 1]:
+            at.setdefault(key, []).append(index)
     best: tuple[float, int, int] | None = None
     last_start = line_count - EXCERPT_LINES
     starts = [*range(0, last_start, STRIDE), last_start]
@@ -69,11 +69,9 @@ def excerpt(
     line in the excerpt), the file's line of each, and the markup blocks (page_markup.py)
     inside it, cut at its ends."""
     end = min(len(lines), start + EXCERPT_LINES)
-    held = {number - start: terms for number, terms in line_terms.items() if start < number <= end}
-    numbers = file_lines[start:end] if file_lines is not None else range(start + 1, end + 1)
     kept = [
         Span(max(block.start, start) - start, min(block.end, end) - start)
         for block in blocks
         if block.start < end and block.end > start
     ]
-    return lines[start:end], held, numbers, kept
+    return (*line_run(start, end, lines, line_terms, file_lines), kept)

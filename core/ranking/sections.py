@@ -66,6 +66,7 @@ from .spans import (
     document_kind,
     document_sections,
     heading_alone,
+    line_run,
     split_lines,
 )
 from .table_rows import compact_tables
@@ -146,8 +147,14 @@ def cut_snippet(
     if kind == "markdown":
         blocks = markup_blocks(lines)
         first = text_start(lines, blocks)
-        if 0 < first < len(lines):  # the page's text, from its first line
-            lines, line_terms, file_lines = _from_line(first, lines, line_terms, file_lines)
+        # The page's text from its first line, past the markup at its top (front matter,
+        # MDX imports: page_markup.py), which no passage starts on, grows back over
+        # (fiber's Docusaurus pages, `widen`) or shows (vitest's VitePress pages opened on
+        # their `---` and `title:` lines).
+        if 0 < first < len(lines):
+            lines, line_terms, file_lines = line_run(
+                first, len(lines), lines, line_terms, file_lines
+            )
             blocks = [Span(b.start - first, b.end - first) for b in blocks if b.start >= first]
     start = excerpt_start(len(lines), line_terms, weights)  # nearly every line answers
     if start is not None:
@@ -351,21 +358,6 @@ def _with_room_for_its_lead(
     else:
         window = chooser.best_window(chosen, max_chars - cost)
     return window if chooser.score(window)[0] >= chooser.score(chosen)[0] else chosen
-
-
-def _from_line(
-    first: int,
-    lines: list[str],
-    line_terms: Mapping[int, Mapping[str, int]],
-    file_lines: Sequence[int] | None,
-) -> tuple[list[str], Mapping[int, Mapping[str, int]], Sequence[int]]:
-    """The lines from `first` on, the terms on them and the file's line of each: a page's
-    text past the markup at its top (its front matter, its MDX imports: page_markup.py),
-    which no passage starts on, grows back over (fiber's Docusaurus pages, `widen`) or
-    shows (vitest's VitePress pages opened on their `---` and `title:` lines)."""
-    held = {number - first: terms for number, terms in line_terms.items() if number > first}
-    numbers = file_lines[first:] if file_lines is not None else range(first + 1, len(lines) + 1)
-    return lines[first:], held, numbers
 
 
 def cut_span(

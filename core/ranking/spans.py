@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -377,3 +377,18 @@ def paragraphs(lines: list[str]) -> list[Span]:
     if start is not None:
         spans.append(Span(start, len(lines)))
     return spans
+
+
+def line_run(
+    start: int,
+    end: int,
+    lines: list[str],
+    line_terms: Mapping[int, Mapping[str, int]],
+    file_lines: Sequence[int] | None,
+) -> tuple[list[str], dict[int, Mapping[str, int]], Sequence[int]]:
+    """Lines `start` to `end` (0-based, `end` left out), the terms on them (by their 1-based
+    line in the run) and the file's line of each (`file_lines` gives them, when the lines
+    are not the file's own: a notebook's cells)."""
+    held = {number - start: terms for number, terms in line_terms.items() if start < number <= end}
+    numbers = file_lines[start:end] if file_lines is not None else range(start + 1, end + 1)
+    return lines[start:end], held, numbers
