@@ -118,7 +118,10 @@ class Scorer:
             (PROXIMITY_WEIGHT, together), (DEFINITION_WEIGHT, defined),
         )  # fmt: skip
         for field_weight, keys in fields:
-            for key in keys:
+            # In sorted order: a set's order changes from run to run (strings hash with a
+            # seed per process), a term first added here takes its place among the parts,
+            # and the parts are summed in that order, the last bit deciding a tie.
+            for key in sorted(keys):
                 if field_weight and key in self.weights:
                     parts[key] = parts.get(key, 0.0) + field_weight * self.weights[key] / best
         for key, value in (section or {}).items():
@@ -141,11 +144,12 @@ class Scorer:
             if weight is not None and count > 0:
                 total += weight * count * k1_plus_1 / (count + floor)
         if in_path and PATH_WEIGHT:
-            total += PATH_WEIGHT * sum(weights.get(key, 0.0) for key in in_path.named)
+            # Summed exactly: sets, whose order changes from run to run.
+            total += PATH_WEIGHT * math.fsum(weights.get(key, 0.0) for key in in_path.named)
             total += (
                 PATH_WEIGHT
                 * INSIDE_NAME_SHARE
-                * sum(weights.get(key, 0.0) for key in in_path.inside)
+                * math.fsum(weights.get(key, 0.0) for key in in_path.inside)
             )
         return min(1.0, total / self.best_possible)
 

@@ -3,6 +3,7 @@ query is, between words, with a visible marker where text is left out."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from itertools import islice
 
@@ -44,7 +45,9 @@ def clip_line(
         for first, (offset, _) in enumerate(found):
             window_end = offset - lead + limit
             held = {key for at, keys in found[first:] if at < window_end for key in keys}
-            weight = sum(weights.get(key, 1.0) for key in held)
+            # Summed exactly: summed in the set's order, which changes from run to run,
+            # one of two places holding as much weighed a rounding error more in some runs.
+            weight = math.fsum(weights.get(key, 1.0) for key in held)
             if weight > best:
                 best, start = weight, offset - lead
     start = max(0, min(start, len(line) - limit))
