@@ -9,7 +9,7 @@ so they lie in [0, 1] and a file holding every term, often, in a short text come
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 TYPE_CHECKING = False  # typing itself is not imported (tests/test_startup.py)
@@ -65,6 +65,14 @@ def idf(documents: int, frequency: int) -> float:
     return math.log(1 + (documents - frequency + 0.5) / (frequency + 0.5))
 
 
+def held_weight(keys: Iterable[str], weights: Mapping[str, float], default: float = 0.0) -> float:
+    """The weight of the terms `keys` names, summed exactly. Keys are often a set, whose
+    order changes from run to run (strings hash with a seed per process): summed in that
+    order, of two places or files holding the same terms one weighed a rounding error more
+    in some runs, and the same question got another answer."""
+    return math.fsum(weights.get(key, default) for key in keys)
+
+
 def saturated(tf: float, length_ratio: float) -> float:
     """A term's weight-free contribution: tf saturating towards K1 + 1."""
     return tf * (K1 + 1) / (tf + K1 * (1 - B + B * length_ratio))
@@ -118,9 +126,8 @@ class Scorer:
             (PROXIMITY_WEIGHT, together), (DEFINITION_WEIGHT, defined),
         )  # fmt: skip
         for field_weight, keys in fields:
-            # In sorted order: a set's order changes from run to run (strings hash with a
-            # seed per process), a term first added here takes its place among the parts,
-            # and the parts are summed in that order, the last bit deciding a tie.
+            # In sorted order, not the set's (see held_weight): a term first added here
+            # takes its place among the parts, which are summed in their order.
             for key in sorted(keys):
                 if field_weight and key in self.weights:
                     parts[key] = parts.get(key, 0.0) + field_weight * self.weights[key] / best
@@ -144,13 +151,8 @@ class Scorer:
             if weight is not None and count > 0:
                 total += weight * count * k1_plus_1 / (count + floor)
         if in_path and PATH_WEIGHT:
-            # Summed exactly: sets, whose order changes from run to run.
-            total += PATH_WEIGHT * math.fsum(weights.get(key, 0.0) for key in in_path.named)
-            total += (
-                PATH_WEIGHT
-                * INSIDE_NAME_SHARE
-                * math.fsum(weights.get(key, 0.0) for key in in_path.inside)
-            )
+            total += PATH_WEIGHT * held_weight(in_path.named, weights)
+            total += PATH_WEIGHT * INSIDE_NAME_SHARE * held_weight(in_path.inside, weights)
         return min(1.0, total / self.best_possible)
 
 

@@ -3,10 +3,10 @@ query is, between words, with a visible marker where text is left out."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from itertools import islice
 
+from .bm25 import held_weight
 from .matching import TermMatcher
 
 CLIP_MARKER = " […] "
@@ -45,9 +45,7 @@ def clip_line(
         for first, (offset, _) in enumerate(found):
             window_end = offset - lead + limit
             held = {key for at, keys in found[first:] if at < window_end for key in keys}
-            # Summed exactly: summed in the set's order, which changes from run to run,
-            # one of two places holding as much weighed a rounding error more in some runs.
-            weight = math.fsum(weights.get(key, 1.0) for key in held)
+            weight = held_weight(held, weights, default=1.0)
             if weight > best:
                 best, start = weight, offset - lead
     start = max(0, min(start, len(line) - limit))

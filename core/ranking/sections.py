@@ -25,12 +25,12 @@ sits in another (the section on the option, the docstring of the attribute).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
 from ..models import left_out_marker
+from .bm25 import held_weight
 from .code_blocks import block_heads, code_blocks, without_cut_header
 from .code_constructs import open_constructs
 from .code_passages import (
@@ -107,8 +107,7 @@ def _path_terms_weighed(
     if not keys:
         return weights
     total = sum(weights.values())
-    # Summed exactly: `keys` is a set, whose order changes from run to run.
-    if total and math.fsum(weights.get(key, 0.0) for key in keys) >= PATH_SHARE_LIMIT * total:
+    if total and held_weight(keys, weights) >= PATH_SHARE_LIMIT * total:
         return weights  # the question is about what the file is named for
     return {
         key: weight * PATH_TERM_WEIGHT if key in keys else weight for key, weight in weights.items()
