@@ -134,6 +134,65 @@ def test_a_code_hit_is_previewed_as_written_not_as_markdown():
     assert render_hit("## Token **Budget**", "docs/guide.md").plain == "Token Budget"
 
 
+WRAPPED_NOTES = """\
+## Decision Log
+[lines 52-65 not shown]
+The mirror fallback is read-only and internal; a host
+drains before a rollback starts.\x20\x20
+A hard break stays.
+
+- Rationale: the mirror is read-only and internal; making it depend on the token
+  service would make the fallback fail for the same reason the primary failed.
+- Alternative considered: cache the last token
+1. A numbered step
+   that wraps.
+> a quote
+> on two lines
+>
+> - a list in it
+
+| a | b |
+|---|---|
+| 1 | 2 |
+a | b
+--- | ---
+1 | 2
+Title
+=====
+<div>
+html</div>
+```
+code line one
+code line two
+```"""
+
+
+def test_a_wrapped_paragraph_or_list_item_is_one_line_the_preview_wraps_to_its_width():
+    # The demo's NOTES.md, wrapped at 88 columns, in a 78-column preview: each source line
+    # was wrapped on its own, leaving "token" alone on a line before "  service would".
+    plain = render_markdown(WRAPPED_NOTES).plain.splitlines()
+    assert plain[:4] == [
+        "Decision Log",
+        "[lines 52-65 not shown]",
+        "The mirror fallback is read-only and internal; a host drains before a rollback starts.  ",
+        "A hard break stays.",
+    ]
+    assert plain[5:8] == [
+        "• Rationale: the mirror is read-only and internal; making it depend on the token "
+        "service would make the fallback fail for the same reason the primary failed.",
+        "• Alternative considered: cache the last token",
+        "1. A numbered step that wraps.",
+    ]
+    # A quote's paragraph is one line too; tables, a setext underline, HTML and code keep
+    # their lines.
+    assert plain[8:] == [
+        "▌ a quote on two lines", "▌ ", "▌ - a list in it", "",
+        "| a | b |", "|---|---|", "| 1 | 2 |", "a | b", "--- | ---", "1 | 2",
+        "Title", "=====", "<div>", "html</div>",
+        "```", "code line one", "code line two", "```",
+    ]  # fmt: skip
+
+
 def test_short_words_and_punctuation_are_not_query_terms():
     assert query_terms('"token" a budget?') == ("budget", "token")
 

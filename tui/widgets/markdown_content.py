@@ -3,7 +3,9 @@ document's rendered, anything else (code, other documents) as written.
 
 Hits are short windows of a file (often cut mid-block), so markdown is rendered line by
 line — headings, lists, quotes, fenced code, inline code, emphasis and links — rather than
-parsing a whole document, and never fails on half a table or an unclosed fence.
+parsing a whole document, and never fails on half a table or an unclosed fence. A
+paragraph or list item wrapped in the file is one line here, which the preview wraps to
+its own width.
 """
 
 from __future__ import annotations
@@ -17,9 +19,19 @@ from tierscope.ranking.spans import document_kind
 
 HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
 BULLET = re.compile(r"^(\s*)[-*+]\s+(.*)$")
+NUMBERED = re.compile(r"^\s*\d{1,9}[.)]\s")
 QUOTE = re.compile(r"^>\s?(.*)$")
 RULE = re.compile(r"^\s*([-*_])(\s*\1){2,}\s*$")
 FENCE = re.compile(r"^\s*(```|~~~)")
+# A line that starts a block of its own, never the rest of a wrapped line above: a heading,
+# a list item, a quote, a table row, HTML, a setext underline or a rule, an admonition or
+# directive, a fence.
+BLOCK_START = re.compile(
+    r"^\s*(?:#{1,6}(?:\s|$)|[-*+]\s|\d{1,9}[.)]\s|[>|<]|=+\s*$|-+\s*$|!!!|:::|```|~~~)"
+)
+# A hard line break at a line's end: two spaces, or a backslash.
+HARD_BREAK = re.compile(r"(?:  |\\)$")
+CODE_INDENT = 4
 INLINE = re.compile(
     r"`(?P<code>[^`]+)`"
     r"|\*\*(?P<bold>[^*]+)\*\*"
@@ -46,7 +58,7 @@ def render_markdown(text: str) -> Content:
     """Styled content for a markdown snippet; unknown constructs stay as plain text."""
     lines: list[Content] = []
     in_code = False
-    for line in text.splitlines():
+    for line in unwrapped(text.splitlines()):
         if FENCE.match(line):
             in_code = not in_code
             lines.append(Content.styled(line.strip(), "$foreground-muted"))
@@ -55,6 +67,60 @@ def render_markdown(text: str) -> Content:
         else:
             lines.append(_render_line(line))
     return Content("\n").join(lines)
+
+
+def unwrapped(lines: list[str]) -> list[str]:
+    """The lines with each paragraph or list item wrapped over several lines joined into
+    one (a soft line break reads as a space), and so each quoted paragraph: wrapped again
+    to a narrower preview, every line of the file had left a word or two alone on a line
+    of its own. Fenced code, the markers of lines left out, and the lines of tables and
+    HTML stay as written."""
+    joined: list[str] = []
+    open_line = False  # whether the last line may carry on into the next
+    in_code = False
+    for line in lines:
+        if FENCE.match(line):
+            in_code = not in_code
+        if not in_code and open_line and _carries_on(line):
+            joined[-1] = f"{joined[-1]} {line.lstrip()}"
+        elif not in_code and joined and (rest := _quote_carried_on(joined[-1], line)):
+            joined[-1] = f"{joined[-1]} {rest}"
+        else:
+            joined.append(line)
+        open_line = not in_code and _takes_more(joined[-1])
+    return joined
+
+
+def _takes_more(line: str) -> bool:
+    """Whether a (joined) line is a paragraph's or list item's, not yet ended by a hard
+    break: the next line may carry it on. A line holding `|` may be a table's row, with
+    or without pipes at its ends: it is left as written."""
+    if not line.strip() or left_out_lines(line) or HARD_BREAK.search(line) or "|" in line:
+        return False
+    if BULLET.match(line) or NUMBERED.match(line):
+        return True
+    indent = len(line) - len(line.lstrip(" "))
+    return indent < CODE_INDENT and not BLOCK_START.match(line)
+
+
+def _quote_carried_on(above: str, line: str) -> str | None:
+    """The text of a quote's line (`> ` before it) that carries on the quote's line above,
+    else None."""
+    first, then = QUOTE.match(above), QUOTE.match(line)
+    if first is None or then is None:
+        return None
+    if _takes_more(first.group(1)) and _carries_on(then.group(1)):
+        return then.group(1).lstrip()
+    return None
+
+
+def _carries_on(line: str) -> bool:
+    return (
+        bool(line.strip())
+        and not left_out_lines(line)
+        and "|" not in line
+        and not BLOCK_START.match(line)
+    )
 
 
 def _render_line(line: str) -> Content:
