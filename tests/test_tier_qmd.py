@@ -843,3 +843,35 @@ def test_terms_weigh_as_rare_as_in_the_whole_collection_when_candidates_are_cut(
         (hit.source, hit.score) for hit in grepped.hits
     ]
     assert [hit.source for hit in served.hits] == ["notes/rollback-budget.md", "notes/rollback.md"]
+
+
+def test_a_word_counts_as_rare_as_it_is_not_as_the_longer_words_it_begins(
+    qmd_on_path, tmp_path, monkeypatch
+):
+    # Textual's docs, `text box`: the index searches `"text"*`, which every page holds as
+    # `Textual`; counted so, `text` weighed nothing, and the pages on text inputs fell out
+    # of the first ten that the grep tier ranked fifth.
+    from tierscope.tiers import qmd as qmd_module
+    from tierscope.tiers.grep import GrepTier
+
+    pages = {f"notes/page-{n}.md": f"# Page {n}\n\nTextual draws box {n}.\n" for n in range(6)}
+    pages["notes/input.md"] = "# Input\n\nA text box takes text.\n"
+    pages["notes/log.md"] = "# Log\n\nThe log shows text in Textual.\n"
+    root = write_files(tmp_path / "project", pages)
+    qmd("collection", "add", "notes", "--name", "notes", cwd=root)
+    monkeypatch.setattr(qmd_module, "CANDIDATES", 3)
+    query = "text box"
+
+    served = search(make_request(root, query, collections=("notes",)))
+    scope = ResolvedScope(
+        name="notes", qmd_collections=(), ck_paths=(), grep_paths=(root / "notes",)
+    )
+    grep_request = TierRequest(query=query, root=root, scope=scope, config=Config(), timeout=5)
+    grepped = GrepTier().search(grep_request, Deadline.after(5.0))
+
+    assert served.status is TierStatus.SERVED and served.argv[0] == "qmd-index"
+    assert served.hits[0].source == "notes/input.md"
+    grep_scores = {hit.source: hit.score for hit in grepped.hits}
+    assert [(hit.source, hit.score) for hit in served.hits] == [
+        (hit.source, grep_scores.get(hit.source)) for hit in served.hits
+    ]

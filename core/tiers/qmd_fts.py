@@ -105,21 +105,26 @@ def fts_expression(terms: Iterable[Term]) -> str | None:
     return " OR ".join(dict.fromkeys(parts)) or None
 
 
-def _term_parts(term: Term) -> list[str]:
-    """What one term is searched as, in an FTS5 MATCH expression (fts_expression)."""
+def _term_parts(term: Term, prefix: str = "*") -> list[str]:
+    """What one term is searched as, in an FTS5 MATCH expression (fts_expression); with
+    `prefix` empty, its stems as whole tokens only."""
     if term.compound:
-        return ['"' + " ".join(term.parts) + '"', f'"{term.key}"*']
+        return ['"' + " ".join(term.parts) + '"', f'"{term.key}"{prefix}']
     if term.literal:  # `0.28`, `ctrl+i`: tokenized as 0 and 28, ctrl and i
         return ['"' + " ".join(re.split(r"[.+]", term.key)) + '"']
     words = (_NOT_TERM_CHARS.sub("", stemmed) for stemmed in spelt_stems(term))
-    return [f'"{word}"*' for word in words if word]
+    return [f'"{word}"{prefix}' for word in words if word]
 
 
 def term_frequencies(
     conn: sqlite3.Connection, collections: Iterable[str], terms: Iterable[Term], deadline: Deadline
 ) -> dict[str, int] | None:
-    """Per term key, how many active documents of the collections hold the term (as
-    fts_expression searches it); None when the deadline passes or SQLite fails."""
+    """Per term key, how many active documents of the collections hold the term: as a
+    whole token (qmd's porter tokenizer stems it as the grep tier's stemmer does), not as
+    the prefix fts_expression searches, which every longer word it begins holds (`text`
+    begins `Textual`, on every page of Textual's docs: counted so, the word weighed
+    nothing); as that prefix when no token is the stem itself (the two stemmers differ).
+    None when the deadline passes or SQLite fails."""
     names = list(collections)
     marks = ",".join("?" * len(names))
     # The matching rows first, then the documents among them: SQLite plans the join the
@@ -135,10 +140,14 @@ def term_frequencies(
     found: dict[str, int] = {}
     try:
         for term in terms:
-            parts = _term_parts(term)
-            if parts and term.key not in found:
-                row = conn.execute(sql, (*names, " OR ".join(parts))).fetchone()
-                found[term.key] = int(row[0])
+            if term.key in found:
+                continue
+            for parts in (_term_parts(term, prefix=""), _term_parts(term)):
+                if parts:
+                    row = conn.execute(sql, (*names, " OR ".join(parts))).fetchone()
+                    found[term.key] = int(row[0])
+                    if found[term.key]:
+                        break
     except sqlite3.Error:
         return None
     finally:
