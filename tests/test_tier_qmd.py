@@ -811,6 +811,23 @@ def test_an_english_question_gets_the_english_page_over_a_translation(qmd_on_pat
     assert [hit.source for hit in outcome.hits] == ["site/en/docs/testing.md"]
 
 
+def served_and_grepped(root: Path, pages: dict[str, str], query: str, monkeypatch):
+    """`query` answered by the qmd tier from a collection of `pages` (notes/) of which
+    only qmd's best three are read, and by the grep tier over the same folder."""
+    from tierscope.tiers import qmd as qmd_module
+    from tierscope.tiers.grep import GrepTier
+
+    root = write_files(root, pages)
+    qmd("collection", "add", "notes", "--name", "notes", cwd=root)
+    monkeypatch.setattr(qmd_module, "CANDIDATES", 3)
+    served = search(make_request(root, query, collections=("notes",)))
+    scope = ResolvedScope(
+        name="notes", qmd_collections=(), ck_paths=(), grep_paths=(root / "notes",)
+    )
+    grep_request = TierRequest(query=query, root=root, scope=scope, config=Config(), timeout=5)
+    return served, GrepTier().search(grep_request, Deadline.after(5.0))
+
+
 def test_terms_weigh_as_rare_as_in_the_whole_collection_when_candidates_are_cut(
     qmd_on_path, tmp_path, monkeypatch
 ):
@@ -818,23 +835,12 @@ def test_terms_weigh_as_rare_as_in_the_whole_collection_when_candidates_are_cut(
     # every page, only qmd's best 200 were read, and a common word counted as rare as it
     # was among those 200. The qmd tier ranked three questions apart from the grep tier
     # over the same pages. Its scores now are the grep tier's, whatever the cut.
-    from tierscope.tiers import qmd as qmd_module
-    from tierscope.tiers.grep import GrepTier
-
     pages = {f"notes/budget-{n}.md": f"# Page {n}\n\nThe budget of team {n}.\n" for n in range(6)}
     pages["notes/rollback.md"] = "# Rollback\n\nA rollback undoes a deploy.\n"
     pages["notes/rollback-budget.md"] = "# Limits\n\nThe rollback budget caps retries.\n"
-    root = write_files(tmp_path / "project", pages)
-    qmd("collection", "add", "notes", "--name", "notes", cwd=root)
-    monkeypatch.setattr(qmd_module, "CANDIDATES", 3)
-    query = "rollback budget"
-
-    served = search(make_request(root, query, collections=("notes",)))
-    scope = ResolvedScope(
-        name="notes", qmd_collections=(), ck_paths=(), grep_paths=(root / "notes",)
+    served, grepped = served_and_grepped(
+        tmp_path / "project", pages, "rollback budget", monkeypatch
     )
-    grep_request = TierRequest(query=query, root=root, scope=scope, config=Config(), timeout=5)
-    grepped = GrepTier().search(grep_request, Deadline.after(5.0))
 
     assert served.status is TierStatus.SERVED and served.argv[0] == "qmd-index"
     # Of qmd's best three, the pages on rollback: a page on the budget alone scores below
@@ -851,23 +857,10 @@ def test_a_word_counts_as_rare_as_it_is_not_as_the_longer_words_it_begins(
     # Textual's docs, `text box`: the index searches `"text"*`, which every page holds as
     # `Textual`; counted so, `text` weighed nothing, and the pages on text inputs fell out
     # of the first ten that the grep tier ranked fifth.
-    from tierscope.tiers import qmd as qmd_module
-    from tierscope.tiers.grep import GrepTier
-
     pages = {f"notes/page-{n}.md": f"# Page {n}\n\nTextual draws box {n}.\n" for n in range(6)}
     pages["notes/input.md"] = "# Input\n\nA text box takes text.\n"
     pages["notes/log.md"] = "# Log\n\nThe log shows text in Textual.\n"
-    root = write_files(tmp_path / "project", pages)
-    qmd("collection", "add", "notes", "--name", "notes", cwd=root)
-    monkeypatch.setattr(qmd_module, "CANDIDATES", 3)
-    query = "text box"
-
-    served = search(make_request(root, query, collections=("notes",)))
-    scope = ResolvedScope(
-        name="notes", qmd_collections=(), ck_paths=(), grep_paths=(root / "notes",)
-    )
-    grep_request = TierRequest(query=query, root=root, scope=scope, config=Config(), timeout=5)
-    grepped = GrepTier().search(grep_request, Deadline.after(5.0))
+    served, grepped = served_and_grepped(tmp_path / "project", pages, "text box", monkeypatch)
 
     assert served.status is TierStatus.SERVED and served.argv[0] == "qmd-index"
     assert served.hits[0].source == "notes/input.md"
