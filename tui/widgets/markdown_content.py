@@ -19,7 +19,7 @@ from tierscope.ranking.spans import document_kind
 
 HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
 BULLET = re.compile(r"^(\s*)[-*+]\s+(.*)$")
-NUMBERED = re.compile(r"^\s*\d{1,9}[.)]\s")
+LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s")
 QUOTE = re.compile(r"^>\s?(.*)$")
 RULE = re.compile(r"^\s*([-*_])(\s*\1){2,}\s*$")
 FENCE = re.compile(r"^\s*(```|~~~)")
@@ -97,7 +97,7 @@ def _takes_more(line: str) -> bool:
     or without pipes at its ends: it is left as written."""
     if not line.strip() or left_out_lines(line) or HARD_BREAK.search(line) or "|" in line:
         return False
-    if BULLET.match(line) or NUMBERED.match(line):
+    if LIST_ITEM.match(line):
         return True
     indent = len(line) - len(line.lstrip(" "))
     return indent < CODE_INDENT and not BLOCK_START.match(line)
