@@ -193,6 +193,48 @@ def test_a_wrapped_paragraph_or_list_item_is_one_line_the_preview_wraps_to_its_w
     ]  # fmt: skip
 
 
+FRONT_MATTER_AND_LINKS = """\
+---
+title: Release notes
+description: What changed
+tags:
+  - news
+---
+The release adds a budget
+meter to the query view.<br>
+A break stays.
+
+[budget]: https://example.com/budget
+[meter]: https://example.com/meter "The meter"
+[^1]: A footnote that
+    carries on.
+
+Term
+:   Its definition,
+    wrapped."""
+
+
+def test_front_matter_link_definitions_and_a_definition_stay_on_their_own_lines():
+    # A hit from a page's first line: the front matter's keys were joined into one line
+    # ("title: Release notes description: What changed"), and so were two link
+    # definitions, a definition list's term and its definition, and a line ending in an
+    # HTML break with the next.
+    plain = render_markdown(FRONT_MATTER_AND_LINKS).plain.splitlines()
+    assert plain == [
+        "---", "title: Release notes", "description: What changed", "tags:", "  - news",
+        "---",
+        "The release adds a budget meter to the query view.<br>",
+        "A break stays.",
+        "",
+        "[budget]: https://example.com/budget",
+        '[meter]: https://example.com/meter "The meter"',
+        "[^1]: A footnote that carries on.",
+        "",
+        "Term",
+        ":   Its definition, wrapped.",
+    ]  # fmt: skip
+
+
 def test_short_words_and_punctuation_are_not_query_terms():
     assert query_terms('"token" a budget?') == ("budget", "token")
 

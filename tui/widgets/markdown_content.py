@@ -15,22 +15,28 @@ import re
 from textual.content import Content
 
 from tierscope.models import left_out_lines
-from tierscope.ranking.spans import document_kind
+from tierscope.ranking.spans import document_kind, front_matter_end
 
 HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
 BULLET = re.compile(r"^(\s*)[-*+]\s+(.*)$")
-LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s")
+# The first line of a list item, a footnote (`[^1]: `) or a definition (`:   `): it starts
+# a block of its own, and the lines below may carry it on.
+ITEM_START = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)]|\[\^[^\]]+\]:|:)\s")
 QUOTE = re.compile(r"^>\s?(.*)$")
 RULE = re.compile(r"^\s*([-*_])(\s*\1){2,}\s*$")
 FENCE = re.compile(r"^\s*(```|~~~)")
 # A line that starts a block of its own, never the rest of a wrapped line above: a heading,
 # a list item, a quote, a table row, HTML, a setext underline or a rule, an admonition or
-# directive, a fence.
+# directive, a fence, a link or footnote definition (`[docs]: https://...`), a definition
+# list's definition (`:   The meaning`).
 BLOCK_START = re.compile(
-    r"^\s*(?:#{1,6}(?:\s|$)|[-*+]\s|\d{1,9}[.)]\s|[>|<]|=+\s*$|-+\s*$|!!!|:::|```|~~~)"
+    r"^\s*(?:#{1,6}(?:\s|$)|[-*+]\s|\d{1,9}[.)]\s|[>|<]|=+\s*$|-+\s*$|!!!|:::|```|~~~"
+    r"|\[[^\]]+\]:|:\s)"
 )
-# A hard line break at a line's end: two spaces, or a backslash.
-HARD_BREAK = re.compile(r"(?:  |\\)$")
+# A link definition (`[docs]: https://...`) is a line of its own.
+LINK_DEFINITION = re.compile(r"^\s*\[[^^\]][^\]]*\]:")
+# A hard line break at a line's end: two spaces, a backslash or an HTML `<br>`.
+HARD_BREAK = re.compile(r"(?:  |\\|<br\s*/?>)$", re.IGNORECASE)
 CODE_INDENT = 4
 INLINE = re.compile(
     r"`(?P<code>[^`]+)`"
@@ -56,9 +62,12 @@ def render_hit(text: str, source: str) -> Content:
 
 def render_markdown(text: str) -> Content:
     """Styled content for a markdown snippet; unknown constructs stay as plain text."""
-    lines: list[Content] = []
+    written = text.splitlines()
+    # A page's front matter (YAML or TOML between `---` or `+++` lines) is shown as written.
+    front = front_matter_end(written)
+    lines = [Content.styled(line, "$text-secondary") for line in written[:front]]
     in_code = False
-    for line in unwrapped(text.splitlines()):
+    for line in unwrapped(written[front:]):
         if FENCE.match(line):
             in_code = not in_code
             lines.append(Content.styled(line.strip(), "$foreground-muted"))
@@ -97,7 +106,9 @@ def _takes_more(line: str) -> bool:
     or without pipes at its ends: it is left as written."""
     if not line.strip() or left_out_lines(line) or HARD_BREAK.search(line) or "|" in line:
         return False
-    if LIST_ITEM.match(line):
+    if LINK_DEFINITION.match(line):
+        return False
+    if ITEM_START.match(line):
         return True
     indent = len(line) - len(line.lstrip(" "))
     return indent < CODE_INDENT and not BLOCK_START.match(line)
