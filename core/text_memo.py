@@ -76,6 +76,30 @@ def memo_by_text(
     return decorate
 
 
+def memo_of_text(
+    max_chars: int = MAX_CHARS,
+) -> Callable[[Callable[[str], Made]], Callable[[str], Made]]:
+    """Decorate `make(text) -> value`, a pure function of the text whose value is never
+    changed by those it is handed to; each value costs its text's length."""
+
+    def decorate(make: Callable[[str], Made]) -> Callable[[str], Made]:
+        kept = _Kept(max_chars)
+
+        @wraps(make)
+        def remembered(text: str) -> Made:
+            found = kept.get(text)
+            if found is not None:
+                return found[0]
+            made = make(text)
+            kept.put(text, made, max(len(text), 1))
+            return made
+
+        remembered.forget = kept.clear  # type: ignore[attr-defined]
+        return remembered
+
+    return decorate
+
+
 def memo_by_lines(
     max_lines: int = MAX_LINES,
 ) -> Callable[[Callable[..., tuple[Made, ...]]], Callable[..., tuple[Made, ...]]]:

@@ -4,8 +4,10 @@ from what a file used to say, never past its bound."""
 from __future__ import annotations
 
 from tierscope.ranking import markup_words, navigation
-from tierscope.ranking.spans import Span
-from tierscope.text_memo import memo_by_lines, memo_by_text
+from tierscope.ranking.code_definitions import defines_a_name
+from tierscope.ranking.read_file import file_lines
+from tierscope.ranking.spans import Span, document_headings
+from tierscope.text_memo import memo_by_lines, memo_by_text, memo_of_text
 
 
 def counting(max_chars: int):
@@ -149,3 +151,40 @@ def test_a_files_imports_and_links_are_marked_once_however_often_it_is_read(monk
     assert navigation.points_elsewhere(list(contents), {4: {"use": 1}})
     # One for imports_only (no guards), one for the spans (guards), one for the links.
     assert sorted(calls) == ["_marked_imports", "_marked_imports", "_marked_links"]
+
+
+def test_a_value_made_of_a_text_alone_is_made_once_per_text_within_its_bound():
+    made: list[str] = []
+
+    @memo_of_text(8)
+    def words(text: str) -> tuple[str, ...]:
+        made.append(text)
+        return tuple(text.split())
+
+    assert words("a b") == ("a", "b")
+    assert words("a" + " b") == ("a", "b")  # an equal text, another string
+    assert words("a c") == ("a", "c")
+    words("a b c d e")  # 9 characters, over the bound: made each time, kept out
+    words("a b c d e")
+    words("a b")  # 3 + 3 characters were kept: still there
+    assert made == ["a b", "a c", "a b c d e", "a b c d e"]
+
+
+def test_a_files_lines_and_what_is_read_of_them_serve_the_next_question_about_it():
+    file_lines.forget()
+    text = "class Budget:\n    limit = 10\n"
+    lines = file_lines(text)
+    assert lines == ["class Budget:", "    limit = 10"]
+    assert defines_a_name(lines, 0)
+    assert file_lines("class Budget:\n" + "    limit = 10\n") is lines  # the same text
+    assert lines.defined == {0: "Budget"}  # read once, remembered for the next question
+    assert file_lines(text.replace("10", "20")) is not lines  # a changed file: read anew
+
+
+def test_files_with_the_same_text_share_lines_but_each_kind_has_its_own_headings():
+    # The same text in notes.md and notes.py: a heading in one, a comment in the other.
+    file_lines.forget()
+    lines = file_lines("# Budget\n\nThe limit.\n")
+    assert [heading.title for heading in document_headings(lines, "notes.md")] == [0]
+    assert document_headings(lines, "notes.py") == []
+    assert [heading.title for heading in document_headings(lines, "docs/notes.md")] == [0]

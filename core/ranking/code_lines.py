@@ -14,11 +14,13 @@ if TYPE_CHECKING:
 class CodeLines(list[str]):
     """A file's lines (a list, as split_lines gives them) with the name each line asked
     about defines (None: none), filled by code_definitions as it reads them, and a
-    document's headings once spans.document_headings has found them."""
+    document's headings by the kind of document read (spans.document_kind), once
+    spans.document_headings has found them. Never changed once made: the same lines serve
+    every file with the same text (read_file.py)."""
 
     __slots__ = ("defined", "headings")
 
     def __init__(self, lines: Iterable[str] = ()) -> None:
         super().__init__(lines)
         self.defined: dict[int, str | None] = {}
-        self.headings: list[Heading] | None = None
+        self.headings: dict[str, list[Heading]] = {}

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ..files import TextFile
+from ..text_memo import memo_of_text
 from .code_lines import CodeLines
 from .notebooks import NotebookView
 from .spans import split_lines
@@ -37,7 +38,7 @@ class ReadFile:
 
     @cached_property
     def lines(self) -> list[str]:
-        return CodeLines(split_lines(self.text))
+        return file_lines(self.text)
 
     @cached_property
     def term_counts(self) -> dict[str, int]:
@@ -48,3 +49,10 @@ class ReadFile:
         for on_line in self.line_terms.values():
             counts.update(on_line)
         return dict(counts)
+
+
+@memo_of_text()  # a file read again for the next question is split, and read for names, once
+def file_lines(text: str) -> CodeLines:
+    """A text's lines, with what is read of them remembered (code_lines.py): the same
+    lines for every file with this text, in this process."""
+    return CodeLines(split_lines(text))

@@ -162,9 +162,11 @@ def document_headings(lines: list[str], path: str) -> list[Heading]:
     """The headings of a document, in order (none for code); found once for a file's
     CodeLines, which ranking and its snippet both read (the list is not to be changed)."""
     if isinstance(lines, CodeLines):
-        if lines.headings is None:
-            lines.headings = _document_headings(lines, path)
-        return lines.headings
+        kind = document_kind(path)
+        found = lines.headings.get(kind)
+        if found is None:
+            found = lines.headings[kind] = _document_headings(lines, path)
+        return found
     return _document_headings(lines, path)
 
 
