@@ -62,14 +62,23 @@ def _import_dataclasses() -> None:
 
 # source text -> its marshalled code object, turned into code only when asked for: a start
 # uses some of the entries, and making a code object costs more than reading its bytes.
+# Only the methods of tierscope's own dataclasses: the workbench imports Textual, the MCP
+# server its SDK, and every start reads the whole file.
 _code: dict[str, bytes] = {}
 _added = False
+_used: set[str] = set()  # the entries this start used or added
+# At most this many entries are written (a query uses about 350, the workbench about as
+# many more); past it, those this start used are kept first. Methods of dataclasses an
+# older tierscope had go this way.
+_MAX_ENTRIES = 2_000
+_OWN_PACKAGE = __name__.partition(".")[0]
+# Earlier formats, each removed once this one is written: v1 compiled the methods
+# inheriting this module's future flags; v2 kept any package's dataclasses.
+_OLD_FORMATS = ("dataclass-code-{magic}.marshal", "dataclass-code-v2-{magic}.marshal")
 
 
 def _cache_file() -> str:
-    magic = MAGIC_NUMBER.hex()
-    # v2: compiled without inheriting this module's future flags (v1 inherited them).
-    return cache_path(f"dataclass-code-v2-{magic}.marshal")
+    return cache_path(f"dataclass-code-v3-{MAGIC_NUMBER.hex()}.marshal")
 
 
 def _load(path: str) -> dict[str, bytes]:
@@ -88,35 +97,51 @@ def _save(path: str) -> None:
 
     from .file_replace import replace_file
 
+    kept = _code
+    if len(kept) > _MAX_ENTRIES:
+        first = sorted(kept, key=lambda source: source not in _used)  # a stable sort
+        kept = {source: kept[source] for source in first[:_MAX_ENTRIES]}
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        replace_file(path, marshal.dumps(_code), new_file_mode=0o600)
+        replace_file(path, marshal.dumps(kept), new_file_mode=0o600)
     except (OSError, ValueError):
         report_exception(f"cannot write the dataclass code cache {path}")
         return
-    # This interpreter's cache in the format before v2 is read by no version now.
-    with contextlib.suppress(OSError):
-        os.unlink(cache_path(f"dataclass-code-{MAGIC_NUMBER.hex()}.marshal"))
+    # This interpreter's cache in an earlier format is read by no version now.
+    for old in _OLD_FORMATS:
+        with contextlib.suppress(OSError):
+            os.unlink(cache_path(old.format(magic=MAGIC_NUMBER.hex())))
 
 
 def _exec(source, globals=None, locals=None):
     global _added
-    if isinstance(source, str):
+    if not isinstance(source, str):
+        return exec(source, globals, locals)
+    own = _is_own(globals)
+    code = None
+    if own:
+        _used.add(source)
         compiled = _code.get(source)
-        code = None
         if compiled is not None:
             try:
                 code = marshal.loads(compiled)
             except (EOFError, ValueError, TypeError):
                 code = None
-        if code is None:
-            # As `exec` compiles it: without this module's `from __future__ import
-            # annotations`, which would leave the methods' annotations as strings.
-            code = compile(source, "<dataclass>", "exec", dont_inherit=True)
+    if code is None:
+        # As `exec` compiles it: without this module's `from __future__ import
+        # annotations`, which would leave the methods' annotations as strings.
+        code = compile(source, "<dataclass>", "exec", dont_inherit=True)
+        if own:
             _code[source] = marshal.dumps(code)
             _added = True
-        source = code
-    return exec(source, globals, locals)
+    return exec(code, globals, locals)
+
+
+def _is_own(namespace: object) -> bool:
+    """Whether a dataclass's methods are made in a module of tierscope's (`dataclasses`
+    hands them the namespace of the class's module)."""
+    name = namespace.get("__name__") if isinstance(namespace, dict) else None
+    return isinstance(name, str) and name.partition(".")[0] == _OWN_PACKAGE
 
 
 def install() -> None:

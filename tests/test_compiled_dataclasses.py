@@ -61,18 +61,20 @@ def test_a_symlink_planted_at_the_cache_path_is_not_followed(tmp_path):
     assert not written.is_symlink()
 
 
-def test_writing_the_cache_removes_this_pythons_cache_of_the_old_format(tmp_path):
+def test_writing_the_cache_removes_this_pythons_caches_of_the_old_formats(tmp_path):
     run_probe(tmp_path)
     [current] = cache_files(tmp_path)
     magic = current.name.removesuffix(".marshal").rsplit("-", 1)[1]
     old = tmp_path / "tierscope" / f"dataclass-code-{magic}.marshal"  # before "v2-"
+    v2 = tmp_path / "tierscope" / f"dataclass-code-v2-{magic}.marshal"  # any package's
     other_python = tmp_path / "tierscope" / "dataclass-code-0d0d0a0d.marshal"
     old.write_bytes(b"old")
+    v2.write_bytes(b"v2")
     other_python.write_bytes(b"another interpreter's")
     current.unlink()  # the next start compiles, and writes the cache again
 
     run_probe(tmp_path)
-    assert not old.exists()
+    assert not old.exists() and not v2.exists()
     assert other_python.read_bytes() == b"another interpreter's"
     assert current.exists()
 
@@ -127,3 +129,53 @@ def test_dataclasses_are_the_same_without_inspect_and_from_the_cache(tmp_path):
     ]
     assert run_signature_probe(tmp_path) == plain  # compiled, then cached
     assert run_signature_probe(tmp_path) == plain  # served from the cache
+
+
+FOREIGN_PROBE = """
+import tierscope.compiled_dataclasses as cache
+import tierscope.models
+from dataclasses import dataclass
+
+@dataclass(frozen=True)
+class Elsewhere:
+    '''Another library's data (this module is not tierscope's).'''
+    lumen_field: int
+
+print(sum("lumen_field" in source for source in cache._code), Elsewhere(3).lumen_field)
+"""
+
+
+def test_only_tierscopes_own_dataclasses_are_kept_in_the_file_every_start_reads(tmp_path):
+    # The workbench imports Textual, the MCP server its SDK, and the cache kept their
+    # dataclasses' methods too: each start of a headless query read 1,717 entries where
+    # it uses 351, a file growing with every library and every version of it.
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    environment["XDG_CACHE_HOME"] = str(tmp_path)
+    for _ in range(2):  # compiled, then (were it kept) served from the file
+        result = subprocess.run(
+            [sys.executable, "-c", FOREIGN_PROBE],
+            capture_output=True,
+            text=True,
+            env=environment,
+            check=True,
+        )
+        assert result.stdout.split() == ["0", "3"]
+    [written] = cache_files(tmp_path)
+    assert b"lumen_field" not in written.read_bytes()
+
+
+def test_past_its_bound_the_file_keeps_what_this_start_used(tmp_path, monkeypatch):
+    import marshal
+
+    import tierscope.compiled_dataclasses as cache
+
+    monkeypatch.setattr(cache, "_MAX_ENTRIES", 3)
+    monkeypatch.setattr(cache, "_added", True)
+    monkeypatch.setattr(cache, "_used", {"used 1", "used 2"})
+    monkeypatch.setattr(
+        cache, "_code", {f"old {n}": b"x" for n in range(5)} | {"used 1": b"1", "used 2": b"2"}
+    )
+    path = tmp_path / "cache.marshal"
+    cache._save(str(path))
+    kept = marshal.loads(path.read_bytes())
+    assert len(kept) == 3 and {"used 1", "used 2"} <= set(kept)
