@@ -37,6 +37,15 @@ class _Kept:
             self.values[key] = found  # the most recently used last
         return found
 
+    def made(self, key: Hashable, make: Callable[[], Made], cost: Callable[[Made], int]) -> Made:
+        """The value kept for `key`, else `make()`'s, kept at its `cost`."""
+        found = self.get(key)
+        if found is not None:
+            return found[0]
+        value = make()
+        self.put(key, value, cost(value))
+        return value
+
     def put(self, key: Hashable, value: object, cost: int) -> None:
         if cost > self.bound:
             return  # kept, it would push out everything else
@@ -62,13 +71,11 @@ def memo_by_text(
 
         @wraps(make)
         def remembered(text: str, kind: str) -> str:
-            key = (text, kind)
-            found = kept.get(key)
-            if found is not None:
-                return found[0]
-            made = make(text, kind)
-            kept.put(key, made, len(text) + (len(made) if made is not text else 0))
-            return made
+            return kept.made(
+                (text, kind),
+                lambda: make(text, kind),
+                lambda made: len(text) + (len(made) if made is not text else 0),
+            )
 
         remembered.forget = kept.clear  # type: ignore[attr-defined]
         return remembered
@@ -87,12 +94,7 @@ def memo_of_text(
 
         @wraps(make)
         def remembered(text: str) -> Made:
-            found = kept.get(text)
-            if found is not None:
-                return found[0]
-            made = make(text)
-            kept.put(text, made, max(len(text), 1))
-            return made
+            return kept.made(text, lambda: make(text), lambda _: max(len(text), 1))
 
         remembered.forget = kept.clear  # type: ignore[attr-defined]
         return remembered
@@ -111,13 +113,11 @@ def memo_by_lines(
 
         @wraps(make)
         def remembered(lines: list[str], **options: Hashable) -> tuple[Made, ...]:
-            key = (tuple(lines), *sorted(options.items()))
-            found = kept.get(key)
-            if found is not None:
-                return found[0]
-            made = make(lines, **options)
-            kept.put(key, made, max(len(lines), 1))
-            return made
+            return kept.made(
+                (tuple(lines), *sorted(options.items())),
+                lambda: make(lines, **options),
+                lambda _: max(len(lines), 1),
+            )
 
         remembered.forget = kept.clear  # type: ignore[attr-defined]
         return remembered
