@@ -83,6 +83,7 @@ def run_bounded(
     env: Mapping[str, str] | None = None,
     stdout_cap: int = DEFAULT_STDOUT_CAP,
     on_stdout: Callable[[bytes], object] | None = None,
+    meanwhile: Callable[[], object] | None = None,
 ) -> ProcessResult:
     """Run argv until it exits, the deadline passes, or the caller cancels.
 
@@ -93,6 +94,9 @@ def run_bounded(
     `on_stdout` reads the output while the process runs: it is handed the bytes written
     since it was last called, a few times a second, and the rest once the process has
     ended; in all, exactly the `stdout` of the result (the head within the cap).
+
+    `meanwhile` is work of the caller's own that does not wait for the output, done once
+    the process has started, while it runs (on another core, where there is one).
     """
     argv = tuple(argv)
     started = time.monotonic()
@@ -120,6 +124,8 @@ def run_bounded(
             if shutdown.requested():
                 # A shutdown that began while this process was starting has not seen it.
                 kill_group(proc.pid)
+            if meanwhile is not None:
+                meanwhile()
             with _ExitWatch(proc) as exited:
                 while not exited(min(deadline.remaining(), tick)):
                     if deadline.cancelled:

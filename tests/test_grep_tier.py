@@ -2284,9 +2284,9 @@ def test_empty_folders_are_not_handed_to_ripgrep(tmp_path, monkeypatch):
     started: list[tuple[str, ...]] = []
     real = grep_ripgrep.run_ripgrep
 
-    def counted(argv, *args):
+    def counted(argv, *args, **kwargs):
         started.append(argv)
-        return real(argv, *args)
+        return real(argv, *args, **kwargs)
 
     monkeypatch.setattr(grep_ripgrep, "run_ripgrep", counted)
     outcome = search(root, "zebra")

@@ -8,6 +8,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from tierscope.deadline import Deadline
 from tierscope.process import run_bounded
 
@@ -99,6 +101,50 @@ def test_a_child_still_running_after_its_launcher_exits_is_killed(tmp_path):
 
     assert result.returncode == 0
     assert not result.timed_out
+    assert gone_soon(int(pidfile.read_text()))
+
+
+def test_work_given_as_meanwhile_is_done_while_the_process_runs(tmp_path):
+    """The caller's own work overlaps the process: done after it started (its pid file is
+    written) and before it ended (it waits for a file that work writes)."""
+    pidfile, go = tmp_path / "pid", tmp_path / "go"
+    script = (
+        "import os, pathlib, sys, time\n"
+        f"pathlib.Path({str(pidfile)!r}).write_text(str(os.getpid()))\n"
+        f"while not os.path.exists({str(go)!r}): time.sleep(0.01)\n"
+        "print('done')\n"
+    )
+    seen = {}
+
+    def meanwhile() -> None:
+        pid = wait_for_pid(pidfile)
+        seen["running"] = process_exists(pid)
+        go.write_text("")
+
+    result = run_bounded(
+        [sys.executable, "-c", script], Deadline.after(GENEROUS), meanwhile=meanwhile
+    )
+
+    assert seen == {"running": True}
+    assert result.returncode == 0
+    assert result.stdout == b"done\n"
+
+
+def test_a_failure_in_the_meanwhile_work_leaves_no_process_behind(tmp_path):
+    pidfile = tmp_path / "pid"
+
+    def meanwhile() -> None:
+        wait_for_pid(pidfile)
+        raise RuntimeError("broken")
+
+    with pytest.raises(RuntimeError, match="broken"):
+        run_bounded(
+            fake_ck("--hybrid", "--", "query", str(tmp_path)),
+            Deadline.after(GENEROUS),
+            env=fake_env("hang-with-child", pidfile),
+            meanwhile=meanwhile,
+        )
+
     assert gone_soon(int(pidfile.read_text()))
 
 

@@ -297,9 +297,18 @@ def run_ripgrep(
     root: Path,
     deadline: Deadline,
     on_output: Callable[[bytes], object] | None = None,
+    meanwhile: Callable[[], object] | None = None,
 ) -> ProcessResult:
-    """The counting run; `on_output` reads its output as ripgrep writes it."""
-    return run_bounded(argv, deadline, cwd=root, stdout_cap=OUTPUT_CAP, on_stdout=on_output)
+    """The counting run; `on_output` reads its output as ripgrep writes it, `meanwhile` is
+    done while ripgrep searches."""
+    return run_bounded(
+        argv,
+        deadline,
+        cwd=root,
+        stdout_cap=OUTPUT_CAP,
+        on_stdout=on_output,
+        meanwhile=meanwhile,
+    )
 
 
 def run_listing(argv: tuple[str, ...], root: Path, deadline: Deadline) -> ProcessResult:
