@@ -374,3 +374,55 @@ async def test_startup_notices_share_one_toast_so_a_small_terminal_keeps_its_res
         await pilot.pause()
         shown = [notification.message for notification in app._notifications]
         assert shown == ["\n".join(notices)]
+
+
+@pytest.mark.parametrize(
+    ("size", "classes"), [(NARROW, {"-narrow", "-short"}), ((120, 40), {"-wide", "-tall"})]
+)
+async def test_a_view_shown_the_first_time_is_styled_as_it_is_built_and_not_again(
+    monkeypatch, size, classes
+):
+    """Each widget of a new view gets its styles when it is mounted. Restyling the whole
+    view again on showing it (and again when its breakpoint classes arrive) costs as
+    much as building it, for nothing: nothing has changed since. The view the workbench
+    opens on is one of them: both restyles stood between its start and its first paint."""
+    restyled = []
+    update_styles = TierscopeApp.update_styles
+
+    def spy(app, node, *args, **kwargs):
+        restyled.append(node)
+        return update_styles(app, node, *args, **kwargs)
+
+    monkeypatch.setattr(TierscopeApp, "update_styles", spy)
+    app = TierscopeApp(ScriptedProject())
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        shown = [app.screen]
+        for key in ("f3", "f4", "f5", "f6"):
+            await pilot.press(key)
+            await pilot.pause()
+            shown.append(app.screen)
+        assert len(set(shown)) == 5
+        for screen in shown:
+            assert classes <= set(screen.classes), screen
+            assert screen not in restyled, screen
+
+
+async def test_a_theme_chosen_while_a_view_is_hidden_shows_when_it_is_shown_again():
+    app = TierscopeApp(ScriptedProject(), theme="tierscope-dark")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("f4")
+        await pilot.pause()
+        config = app.screen
+        dark = config.styles.background
+        await pilot.press("f2")
+        await pilot.pause()
+        query = app.screen
+        app.theme = "tierscope-light"
+        await pilot.pause()
+        light = query.styles.background
+        assert light != dark
+        await pilot.press("f4")
+        await pilot.pause()
+        assert app.screen is config
+        assert config.styles.background == light

@@ -126,8 +126,23 @@ class TierscopeApp(App[None]):
     def _make_view(self, view: View) -> Screen:
         module = importlib.import_module(f"tierscope.tui.screens.{view.module}")
         screen = getattr(module, view.screen)(self.engine)
+        # The classes Textual gives a screen of this size at its first resize, given now,
+        # so its widgets are styled for them as they mount rather than again after.
+        screen.update_classes(self._breakpoint_classes(), update=False)
         self.view_screens[view.mode] = screen
         return screen
+
+    def _breakpoint_classes(self) -> dict[str, bool]:
+        width, height = self.size
+        classes: dict[str, bool] = {}
+        for dimension, breakpoints in (
+            (width, self.HORIZONTAL_BREAKPOINTS),
+            (height, self.VERTICAL_BREAKPOINTS),
+        ):
+            reached = [(edge, name) for edge, name in breakpoints if dimension >= edge]
+            applies = max(reached)[1] if reached else None
+            classes.update({name: name == applies for _edge, name in breakpoints})
+        return classes
 
     def _query_view(self) -> QueryScreen:
         """The Query view, once built (the "query" mode is always the QueryScreen)."""

@@ -19,7 +19,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.screen import Screen
 from textual.widgets import Header, Static, TabbedContent, TabPane, Tabs, TextArea
 
 from tierscope.api import Project
@@ -42,11 +41,12 @@ from ..widgets.workbench_footer import WorkbenchFooter
 from ..widgets.yaml_editor import YamlEditor
 from .config_previewing import ConfigPreviewing
 from .config_saving import ConfigSaving
+from .view_screen import ViewScreen
 
 EDITED_REASON = "unsaved edits in the Config view"
 
 
-class ConfigScreen(ConfigPreviewing, ConfigSaving, Screen):
+class ConfigScreen(ConfigPreviewing, ConfigSaving, ViewScreen):
     """Tune scopes, budgets, timeouts and overrides, and see their effect before saving."""
 
     CSS_PATH = "config.tcss"

@@ -16,7 +16,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Header, Static
 
 from tierscope.api import Project
@@ -27,6 +26,7 @@ from ..widgets.doctor_config import ConfigSummary
 from ..widgets.doctor_scopes import ScopeDetails
 from ..widgets.doctor_tiers import TierTable
 from ..widgets.workbench_footer import WorkbenchFooter
+from .view_screen import ViewScreen
 
 
 class DoctorChecked(Message):
@@ -57,7 +57,7 @@ def summary(report: DoctorReport) -> Content:
     )
 
 
-class DoctorScreen(Screen):
+class DoctorScreen(ViewScreen):
     """Which tiers work in this project, and why."""
 
     CSS_PATH = "doctor.tcss"

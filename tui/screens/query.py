@@ -14,7 +14,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Header, Static, TabbedContent, TabPane
 
 from tierscope.api import QueryOptions, read_timeout
@@ -47,12 +46,13 @@ from ..widgets.session_picker import SessionPicker
 from ..widgets.tier_pipeline import TierPipeline
 from ..widgets.tier_row import format_ms
 from ..widgets.workbench_footer import WorkbenchFooter
+from .view_screen import ViewScreen
 
 if TYPE_CHECKING:
     from tierscope.trajectory.replay import LoggedQuery
 
 
-class QueryScreen(Screen):
+class QueryScreen(ViewScreen):
     """The view the workbench opens on."""
 
     CSS_PATH = "query.tcss"

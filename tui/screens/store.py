@@ -18,7 +18,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Header, Input, Static
 
 from tierscope.api import Project
@@ -33,6 +32,7 @@ from ..widgets.store_entries import EntryTable, type_variable
 from ..widgets.store_entry_detail import EntryDetail
 from ..widgets.store_filters import FilterChoice, FilterList
 from ..widgets.workbench_footer import WorkbenchFooter
+from .view_screen import ViewScreen
 
 PAGE_SIZE = 50
 WRITE_EXAMPLE = 'tierscope context write --type discovery --content "..."'
@@ -149,7 +149,7 @@ class StoreUnreadable(Message):
         self.error = error
 
 
-class StoreScreen(Screen):
+class StoreScreen(ViewScreen):
     """The project's context store."""
 
     CSS_PATH = "store.tcss"

@@ -29,7 +29,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.screen import Screen
 from textual.widgets import (
     Checkbox,
     Header,
@@ -65,12 +64,17 @@ from .trajectory_files_pane import TrajectoryFilesPane
 from .trajectory_filtering import TrajectoryFiltering
 from .trajectory_following import FOLLOW_SECONDS, TrajectoryFollowing
 from .trajectory_session_budget import BUDGET_TAB, LINE_TAB, TrajectorySessionBudget
+from .view_screen import ViewScreen
 
 PROGRESS_SECONDS = 0.1
 
 
 class TrajectoriesScreen(
-    TrajectoryFilesPane, TrajectoryFiltering, TrajectoryFollowing, TrajectorySessionBudget, Screen
+    TrajectoryFilesPane,
+    TrajectoryFiltering,
+    TrajectoryFollowing,
+    TrajectorySessionBudget,
+    ViewScreen,
 ):
     """The project's trajectory logs."""
 
