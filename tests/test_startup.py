@@ -107,6 +107,55 @@ def test_a_query_process_writes_its_whole_answer_and_runs_its_exit_handlers(make
     assert list((cache / "tierscope").glob("dataclass-code-*.marshal"))
 
 
+WORKBENCH_STAND_IN = """
+import atexit, sys, threading, time
+from pathlib import Path
+from tierscope import cli
+
+out = Path(sys.argv[1])
+
+
+class FreedAtTeardown:
+    def __del__(self, path=str(out / "torn-down"), open=open):  # builtins go first
+        open(path, "w").close()
+
+
+kept = FreedAtTeardown()
+
+
+def workbench(args):
+    atexit.register(lambda: (out / "exit-handler").write_text(""))
+
+    def still_writing():
+        time.sleep(0.3)
+        (out / "thread").write_text("")
+
+    threading.Thread(target=still_writing).start()
+    return 3
+
+
+cli.open_workbench = workbench
+sys.argv = ["tierscope", *sys.argv[2:]]
+cli.console()
+"""
+
+
+@pytest.mark.parametrize("args", [(), ("--root", ".")])
+def test_the_workbenchs_process_ends_once_the_app_has_exited(tmp_path, args):
+    """Quitting the workbench: its exit code, its exit handlers run, a thread still at work
+    waited for, as at any exit; but the interpreter is not torn down (freeing Textual's
+    modules and objects one by one costs every quit ~0.15 s)."""
+    result = subprocess.run(
+        [sys.executable, "-c", WORKBENCH_STAND_IN, str(tmp_path), *args],
+        capture_output=True,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 3, result.stderr
+    assert (tmp_path / "exit-handler").exists()
+    assert (tmp_path / "thread").exists()
+    assert not (tmp_path / "torn-down").exists()
+
+
 def test_a_query_usage_error_still_exits_2(tmp_path):
     result = run_command("query", "--no-such-option", cwd=tmp_path)
     assert result.returncode == 2
