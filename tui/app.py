@@ -133,6 +133,8 @@ class TierscopeApp(App[None]):
         return screen
 
     def _breakpoint_classes(self) -> dict[str, bool]:
+        """The classes of the app's breakpoints (no view sets its own) for its size, as
+        Textual's Screen works them out: for each dimension, the largest edge reached."""
         width, height = self.size
         classes: dict[str, bool] = {}
         for dimension, breakpoints in (

@@ -188,6 +188,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
+# The commands that open the workbench (none: `tierscope [--root DIR]`).
+_WORKBENCH_COMMANDS = (None, "demo")
+
+
 def console() -> None:
     """The `tierscope` command (its console script, and `python -m tierscope`)."""
     argv = sys.argv[1:]
@@ -203,10 +207,6 @@ def console() -> None:
     if query or command in _WORKBENCH_COMMANDS:
         _exit_at_once(code)
     raise SystemExit(code)
-
-
-# The commands that open the workbench (none: `tierscope [--root DIR]`).
-_WORKBENCH_COMMANDS = (None, "demo")
 
 
 def _exit_at_once(code: int) -> None:
