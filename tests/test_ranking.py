@@ -548,6 +548,10 @@ def test_an_everyday_word_counts_the_technical_word_documentation_uses():
     assert counts("confirmation popup", "Push a modal screen, or a dialog.") == {"popup": 2}
     assert counts("modal", "Show a dialog.") == {"modal": 1}
     assert counts("dropdown", "A Select widget: select one option.") == {"dropdown": 2}
+    # A keyboard shortcut is a key binding (Textual's "add a keyboard shortcut").
+    bindings = "Bindings map keys to actions. Add a binding to BINDINGS."
+    assert counts("keyboard shortcut", bindings) == {"shortcut": 3}
+    assert counts("hotkeys", bindings) == {"hotkey": 3}
     # Only the everyday word is widened: a query's "directory" does not count "folder".
     assert counts("directory", "the folder") == {}
 
