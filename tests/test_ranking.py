@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
+from unittest.mock import patch
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tierscope.models import left_out_lines
+from tierscope.ranking import matching
 from tierscope.ranking.analysis import query_terms, split_identifier
 from tierscope.ranking.bm25 import Scorer
 from tierscope.ranking.candidates import Candidates, rank
@@ -456,6 +459,61 @@ def test_patterns_searched_apart_find_what_their_alternation_finds(alternatives,
     found = [(m.start(), m.group()) for m in leftmost_first(apart, text)]
 
     assert found == [(m.start(), m.group()) for m in together.finditer(text)]
+
+
+_DENSE_PIECES = [
+    "needle",
+    "Needle",
+    "NEEDLES",
+    "needled",
+    "preneedle",
+    "1needle",
+    "hay",
+    "HayStack",
+    "haystacks",
+    "needle_haystack",
+    "needle-haystack",
+    "x",
+    "İ",
+    " ",
+    "\n",
+    "_",
+    "-",
+]
+
+
+def _lines_match_by_match(matcher: TermMatcher, text: str) -> dict[int, dict[str, int]]:
+    found: dict[int, dict[str, int]] = {}
+    for start, word in matcher.matches(text):
+        on_line = found.setdefault(text.count("\n", 0, start) + 1, {})
+        for key in matcher.keys_of(word):
+            on_line[key] = on_line.get(key, 0) + 1
+    return {line: keys for line, keys in found.items() if keys}
+
+
+@pytest.mark.parametrize("query", ["needle", "needle haystack", "needle-haystack hay"])
+@given(st.lists(st.sampled_from(_DENSE_PIECES), max_size=40), st.integers(1, 4))
+def test_a_text_dense_with_matches_counts_alike_split(query, pieces, split_after):
+    matcher = TermMatcher(query_terms(query))
+    text = "".join(pieces)
+    expected = _lines_match_by_match(matcher, text)
+
+    with patch.object(matching, "SPLIT_AFTER", split_after):
+        assert matcher.lines(text) == expected
+        assert matcher.count(text) == matcher.tally(Counter(w for _, w in matcher.matches(text)))
+
+
+def test_only_a_text_dense_with_matches_is_split(monkeypatch):
+    matcher = TermMatcher(query_terms("needle haystack"))
+    split: list[int] = []
+    monkeypatch.setattr(TermMatcher, "_split_rest", lambda self, text, at, *_: split.append(at))
+    sparse = ("needle " + "x" * matching.SPLIT_DENSITY) * (matching.SPLIT_AFTER + 5)
+    dense = "needle " * (matching.SPLIT_AFTER + 5)
+
+    matcher.lines(sparse)
+    assert split == []
+    matcher.lines(dense)
+    assert split == [len("needle ") * matching.SPLIT_AFTER - 1]  # where that match ends
 
 
 def test_few_and_many_terms_count_alike():
