@@ -45,6 +45,7 @@ LANGUAGES = {
     ".exs": "Elixir", ".erl": "Erlang", ".hs": "Haskell", ".ml": "OCaml", ".mli": "OCaml",
     ".clj": "Clojure", ".cljs": "Clojure", ".dart": "Dart", ".zig": "Zig", ".nim": "Nim",
     ".sh": "Shell", ".bash": "Shell", ".zsh": "Shell", ".fish": "Shell", ".nu": "Nushell",
+    ".zsh-theme": "Shell",  # a zsh prompt theme (Oh My Zsh's themes/)
     ".csh": "Shell", ".tcsh": "Shell", ".elv": "Elvish", ".xsh": "Xonsh", ".ion": "Ion",
     ".ps1": "PowerShell", ".sql": "SQL", ".vue": "Vue", ".svelte": "Svelte", ".sol": "Solidity",
     ".tf": "Terraform", ".hrl": "Erlang", ".fsx": "F#", ".vb": "Visual Basic", ".vim": "Vim script",

@@ -1177,6 +1177,31 @@ def test_every_shells_init_script_is_code(capsys, make_project):
     assert {f"*.{shell}" for shell in shells} <= include, include
 
 
+def test_zsh_themes_are_code(capsys, make_project):
+    # Oh My Zsh keeps 143 prompt themes as `themes/*.zsh-theme`, zsh scripts by their
+    # extension: the code scope left out themes/, and its globs (plugins/ holds READMEs
+    # too) every theme.
+    root = make_project(
+        {
+            "oh-my-zsh.sh": "source $ZSH/lib/git.zsh\n",
+            "lib/git.zsh": "function git_prompt_info() {\n  echo main\n}\n",
+            "themes/robbyrussell.zsh-theme": "PROMPT='%{$fg_bold[red]%}➜ '\n",
+            "themes/agnoster.zsh-theme": "# Draw the segment of the current git branch\n"
+            "prompt_git() {\n  local ref\n}\n",
+            "plugins/git/README.md": "# git plugin\n\nAliases for git.\n",
+            "plugins/git/git.plugin.zsh": "alias gp='git push'\n",
+            "README.md": "# Oh My Zsh\n",
+        }
+    )
+    init(capsys, root)
+    written = (root / ".tierscope.yaml").read_text()
+    code = scopes_of(written)["code"]
+    assert "themes/" in code.grep_paths
+    assert "*.zsh-theme" in code.include
+    hits, _ = query(capsys, root, "segment of the git branch", "--scope", "code")
+    assert [hit["source"] for hit in hits][:1] == ["themes/agnoster.zsh-theme"]
+
+
 def test_asciidoc_docs_are_documentation_by_either_extension(capsys, make_project):
     # Cowboy's guide and manual are 148 `.asciidoc` files: init knew only `.adoc`, so the
     # docs scope was AGENTS.md alone.
