@@ -23,9 +23,10 @@ def short_path(path: str | Path | None, root: Path | None = None) -> str:
 
 
 def fit_path(text: str, width: int) -> str:
-    """`text` (a path, perhaps with `:line` after it) in at most `width` cells: cut in the
-    folders with an ellipsis so the file name stays (`grimoires/…/NOTES.md:34-38`); a file
-    name too long even alone keeps its start and ends in an ellipsis."""
+    """`text` (a path, perhaps with `:line` after it) in at most `width` cells: the file
+    name and as many of the folders nearest it as fit, whole (`…/themes/README.md:1-17`),
+    since those tell apart files of one name; a file name too long even alone keeps its
+    start and ends in an ellipsis."""
     if width <= 0:
         return ""
     if len(text) <= width:
@@ -33,9 +34,10 @@ def fit_path(text: str, width: int) -> str:
     folder, slash, name = text.rpartition("/")
     if not slash:
         return text[: width - 1] + "…"
-    kept_name = f"…/{name}"
-    if len(kept_name) > width:
+    if len(name) + 2 > width:
         return f"…{name}" if len(name) < width else name[: width - 1] + "…"
-    # Whole leading folders only ("src/…/x.py"): a stub like "sr…/" says nothing.
-    stub = folder[: width - len(kept_name)]
-    return stub[: stub.rfind("/") + 1] + kept_name
+    # Whole folders only: a stub like "…ing-tasks/" says less than it seems to.
+    kept, folders = name, folder.split("/")
+    while len(folders[-1]) + len(kept) + 3 <= width:
+        kept = f"{folders.pop()}/{kept}"
+    return f"…/{kept}"

@@ -28,7 +28,7 @@ MIN_SUMMARY_WIDTH = 20
 LOCATION_WIDTH = 32
 # Below this many cells the time column goes (the detail has it) and file:line narrows.
 COMPACT_WIDTH = 100
-COMPACT_LOCATION_WIDTH = 22
+COMPACT_LOCATION_WIDTH = 20
 
 
 def type_variable(entry_type: str) -> str:

@@ -1,0 +1,47 @@
+"""Paths fitted to a narrow column: the file name stays, and so do the folders nearest it,
+which tell apart files of one name (README.md, SKILL.md, index.md)."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tierscope.tui.widgets.short_path import fit_path
+
+
+def test_a_path_that_fits_is_shown_whole():
+    assert fit_path("docs/guide/layout.md:3-9", 24) == "docs/guide/layout.md:3-9"
+
+
+def test_files_of_one_name_keep_the_folder_that_tells_them_apart():
+    # Oh My Zsh at 80 columns: both top hits read "…/README.md".
+    themes = fit_path("plugins/themes/README.md:1-17", 27)
+    prompt = fit_path("plugins/git-prompt/README.md:1-72", 27)
+
+    assert themes == "…/themes/README.md:1-17"
+    assert prompt == "…/git-prompt/README.md:1-72"
+
+
+def test_as_many_near_folders_as_fit_are_kept_whole():
+    path = ".claude/skills/implementing-tasks/SKILL.md"
+    assert fit_path(path, 38) == "…/skills/implementing-tasks/SKILL.md"
+    assert fit_path(path, 35) == "…/implementing-tasks/SKILL.md"
+    assert fit_path(path, 28) == "…/SKILL.md"  # no stub of a folder: "…tasks/" says little
+
+
+def test_a_name_too_long_alone_keeps_its_start():
+    assert fit_path("src/a_very_long_module_name.py", 12) == "a_very_long…"
+    assert fit_path("src/module.py", 10) == "…module.py"
+
+
+@given(
+    st.lists(st.text("abc-_.", min_size=1, max_size=8), min_size=1, max_size=5),
+    st.integers(0, 40),
+)
+def test_a_fitted_path_fits_and_ends_as_the_path_does(parts, width):
+    path = "/".join(parts) + ":3"
+    fitted = fit_path(path, width)
+
+    assert len(fitted) <= width
+    if len(parts) > 1 and len(path) > width and len(parts[-1]) + 4 <= width:
+        assert fitted.endswith("/" + parts[-1] + ":3")
