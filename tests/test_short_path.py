@@ -22,11 +22,13 @@ def test_files_of_one_name_keep_the_folder_that_tells_them_apart():
     assert prompt == "…/git-prompt/README.md:1-72"
 
 
-def test_as_many_near_folders_as_fit_are_kept_whole():
+def test_near_folders_are_kept_whole_or_the_nearest_by_its_start():
     path = ".claude/skills/implementing-tasks/SKILL.md"
     assert fit_path(path, 38) == "…/skills/implementing-tasks/SKILL.md"
     assert fit_path(path, 35) == "…/implementing-tasks/SKILL.md"
-    assert fit_path(path, 28) == "…/SKILL.md"  # no stub of a folder: "…tasks/" says little
+    assert fit_path(path, 28) == "…/implementing-tas…/SKILL.md"  # the nearest one's start
+    assert fit_path(path, 18) == "…/implem…/SKILL.md"
+    assert fit_path(path, 17) == "…/SKILL.md"  # "…/imple…/" would say little
 
 
 def test_a_name_too_long_alone_keeps_its_start():

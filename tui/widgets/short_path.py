@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+# The fewest letters of a folder's name shown when it is cut: "harb…/" says little.
+MIN_FOLDER_START = 6
+
 
 def short_path(path: str | Path | None, root: Path | None = None) -> str:
     """Root-relative when inside `root`, `~/…` when inside the home folder, else as is;
@@ -24,9 +27,10 @@ def short_path(path: str | Path | None, root: Path | None = None) -> str:
 
 def fit_path(text: str, width: int) -> str:
     """`text` (a path, perhaps with `:line` after it) in at most `width` cells: the file
-    name and as many of the folders nearest it as fit, whole (`…/themes/README.md:1-17`),
-    since those tell apart files of one name; a file name too long even alone keeps its
-    start and ends in an ellipsis."""
+    name and as many of the folders nearest it as fit (`…/themes/README.md:1-17`), since
+    those tell apart files of one name; when even the nearest does not fit, its start,
+    if MIN_FOLDER_START of its letters do (`…/implemen…/SKILL.md:20-35`). A file name
+    too long even alone keeps its start and ends in an ellipsis."""
     if width <= 0:
         return ""
     if len(text) <= width:
@@ -36,8 +40,10 @@ def fit_path(text: str, width: int) -> str:
         return text[: width - 1] + "…"
     if len(name) + 2 > width:
         return f"…{name}" if len(name) < width else name[: width - 1] + "…"
-    # Whole folders only: a stub like "…ing-tasks/" says less than it seems to.
     kept, folders = name, folder.split("/")
     while len(folders[-1]) + len(kept) + 3 <= width:
         kept = f"{folders.pop()}/{kept}"
+    room = width - len(kept) - 4  # for "…/", the cut folder's "…" and its "/"
+    if kept == name and room >= MIN_FOLDER_START:
+        return f"…/{folders[-1][:room]}…/{kept}"
     return f"…/{kept}"
