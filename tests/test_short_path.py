@@ -28,7 +28,8 @@ def test_near_folders_are_kept_whole_or_the_nearest_by_its_start():
     assert fit_path(path, 35) == "…/implementing-tasks/SKILL.md"
     assert fit_path(path, 28) == "…/implementing-tas…/SKILL.md"  # the nearest one's start
     assert fit_path(path, 18) == "…/implem…/SKILL.md"
-    assert fit_path(path, 17) == "…/SKILL.md"  # "…/imple…/" would say little
+    assert fit_path(path, 17) == "…/imple…/SKILL.md"
+    assert fit_path(path, 16) == "…/SKILL.md"  # "…/impl…/" would say little
 
 
 def test_a_name_too_long_alone_keeps_its_start():

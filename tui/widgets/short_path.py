@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 # The fewest letters of a folder's name shown when it is cut: "harb…/" says little.
-MIN_FOLDER_START = 6
+MIN_FOLDER_START = 5
 
 
 def short_path(path: str | Path | None, root: Path | None = None) -> str:
