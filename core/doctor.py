@@ -181,6 +181,7 @@ def diagnose(project: Project, tier_names: tuple[str, ...] = TIER_NAMES) -> Doct
     config = project.config
     scopes = {name: resolve_scope(name, config, project.root) for name in config.scopes}
     private = project.private_paths()
+    unused = _unused(scopes, config, project.root)
     reports = []
     for name in tier_names:
         by_scope: dict[str, Probe] = {}
@@ -189,7 +190,8 @@ def diagnose(project: Project, tier_names: tuple[str, ...] = TIER_NAMES) -> Doct
         except Exception as exc:  # a tier that cannot load is itself a finding
             report_exception(f"doctor: tier {name} cannot load")
             failure = Probe(False, f"cannot load: {type(exc).__name__}: {exc}")
-            reports.append(_tier_report(name, name in config.tiers, dict.fromkeys(scopes, failure)))
+            failed = dict.fromkeys(scopes, failure)
+            reports.append(_tier_report(name, name in config.tiers, failed, unused))
             continue
         for scope_name, scope in scopes.items():
             request = TierRequest(
@@ -205,7 +207,7 @@ def diagnose(project: Project, tier_names: tuple[str, ...] = TIER_NAMES) -> Doct
             except Exception as exc:  # a broken probe is itself a finding
                 report_exception(f"doctor: the {name} probe of scope {scope_name} raised")
                 by_scope[scope_name] = Probe(False, f"probe failed: {type(exc).__name__}: {exc}")
-        reports.append(_tier_report(name, name in config.tiers, by_scope))
+        reports.append(_tier_report(name, name in config.tiers, by_scope, unused))
     return DoctorReport(
         root=str(project.root),
         config_path=str(config.source.path) if config.source.path else None,
@@ -221,7 +223,7 @@ def diagnose(project: Project, tier_names: tuple[str, ...] = TIER_NAMES) -> Doct
         config_problems=tuple(config.problems),
         adapted=scopes[DEFAULT_SCOPE].adapted if DEFAULT_SCOPE in scopes else "",
         hint=_hint(scopes, config, project.root),
-        unused=_unused(scopes, config, project.root),
+        unused=unused,
     )
 
 
@@ -245,14 +247,19 @@ def _unused(scopes: dict[str, ResolvedScope], config: Config, root: Path) -> tup
     )
 
 
-def _tier_report(name: str, enabled: bool, by_scope: dict[str, Probe]) -> TierReport:
-    usable = [p for p in by_scope.values() if p.usable]
-    first = (usable or list(by_scope.values()) or [Probe(False, "no scopes")])[0]
+def _tier_report(
+    name: str, enabled: bool, by_scope: dict[str, Probe], unused: tuple[str, ...]
+) -> TierReport:
+    """The tier's row: usable, why and where, from the scopes in use (not the `unused`
+    built-in ones, unless no other scope is there); each scope's probe in `by_scope`."""
+    in_use = {scope: p for scope, p in by_scope.items() if scope not in unused} or by_scope
+    usable = [p for p in in_use.values() if p.usable]
+    first = (usable or list(in_use.values()) or [Probe(False, "no scopes")])[0]
     return TierReport(
         name=name,
         enabled=enabled,
         usable=bool(usable),
-        reason=tier_reason(by_scope),
+        reason=tier_reason(in_use),
         path=first.path,
         version=first.version or tool_version(first.path, Deadline.after(VERSION_TIMEOUT_SECONDS)),
         by_scope=by_scope,

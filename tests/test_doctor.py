@@ -377,6 +377,29 @@ def test_json_output_has_every_tier_for_every_scope(indexed, capsys):
         assert {"enabled", "usable", "reason", "path", "version"} <= set(tier_report)
 
 
+def test_the_tier_reason_speaks_of_the_scopes_in_use_not_the_unused_builtin_ones(
+    make_project, qmd_installed
+):
+    # On Textual's copy, with scopes of its own: the qmd row read "collection loa-grimoire
+    # not found; collection loa-skills not found; ...", the built-in scopes the same
+    # report says are not used here, rather than its own missing collections.
+    root = make_project(
+        {
+            ".tierscope.yaml": "qmd_context:\n  scopes:\n    docs:\n"
+            '      qmd_collection: "site-docs"\n      grep_paths: ["docs/"]\n',
+            "docs/guide.md": "# Guide\n\nHow it works.\n",
+        }
+    )
+    report = diagnose(Project(root))
+    qmd_row = tier(report, "qmd")
+
+    assert "grimoires" in report.unused
+    assert qmd_row.reason == (
+        "scope all has no qmd collection; qmd: collection site-docs not found"
+    )
+    assert "loa-" not in render(report, WIDTH)
+
+
 def test_tier_reason_is_the_shared_one_or_a_count_of_usable_scopes():
     same = {"a": Probe(True, "fine"), "b": Probe(True, "fine"), "c": Probe(False, "no")}
     mixed = {"a": Probe(True, "fine"), "b": Probe(True, "stale"), "c": Probe(False, "no")}
