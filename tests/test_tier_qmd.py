@@ -327,6 +327,30 @@ def test_documents_are_ranked_and_cut_from_the_files_themselves(indexed):
     assert dict(hit.terms).keys() >= {"token", "budget"}
 
 
+def test_a_word_inside_an_identifier_is_found_in_the_index_as_the_grep_tier_finds_it(
+    qmd_on_path, tmp_path
+):
+    # qmd's tokenizer reads `Tree.NodeCollapsed` as the words tree and nodecollapsed, so
+    # "collaps"* never matched it: on Textual's docs, "items the user can expand and
+    # collapse" found no tree.md through qmd, which the grep tier ranked third.
+    root = write_files(
+        tmp_path / "project",
+        {
+            "grimoires/loa/tree.md": "# Tree\n\nPosts `Tree.NodeCollapsed` when a node closes.\n",
+            "grimoires/loa/menu.md": "# Menu\n\nAn uncollapsible menu of items.\n",
+            "grimoires/loa/notes.md": "# Notes\n\nNothing about it here.\n",
+        },
+    )
+    qmd("collection", "add", "grimoires/loa", "--name", "loa-grimoire", cwd=root)
+
+    outcome = search(make_request(root, "collapse"))
+
+    assert outcome.argv[0] == "qmd-index"
+    assert outcome.status is TierStatus.SERVED
+    # Inside a word part (`uncollapsible`) it is no match, as in the grep tier.
+    assert [hit.source for hit in outcome.hits] == ["grimoires/loa/tree.md"]
+
+
 def test_hits_outside_the_scope_paths_are_dropped_and_counted(indexed):
     request = make_request(indexed, "lighthouse kubernetes")
     scope = replace(request.scope, name="notes", grep_paths=(indexed / "grimoires/loa/prd.md",))

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..ranking.analysis import Term, spelt_stems
 from ..tool_version import tool_version
 from .base import Deadline
+from .qmd_vocabulary import inner_tokens
 
 SUPPORTED_MAJOR_VERSIONS = frozenset({2})
 # qmd store.js searchFTS: bm25(documents_fts, 1.5, 4.0, 1.0) over (filepath, title, body).
@@ -80,13 +81,15 @@ def search_index(
     try:
         if not fast_path_supported(binary, deadline):
             return IndexSearch(None)
-        expression = fts_expression(terms)
+        # A word inside an identifier's token too (`nodecollaps`): qmd_vocabulary.
+        inner = inner_tokens(conn, index_file, word_stems(terms), deadline)
+        expression = fts_expression(terms, inner)
         if expression is None:
             return IndexSearch([])
         rows = index_candidates(conn, collections, expression, limit, deadline)
         frequencies = None
         if rows is not None and len(rows) >= limit:
-            frequencies = term_frequencies(conn, collections, terms, deadline)
+            frequencies = term_frequencies(conn, collections, terms, deadline, inner)
     finally:
         conn.close()
     if rows is None:
@@ -96,28 +99,57 @@ def search_index(
     return IndexSearch(rows, expression, note, frequencies)
 
 
-def fts_expression(terms: Iterable[Term]) -> str | None:
+def fts_expression(
+    terms: Iterable[Term], inner: Mapping[str, list[str]] | None = None
+) -> str | None:
     """One FTS5 MATCH expression: every term OR-ed. A term is its stem as a prefix
     (`"retarget"*`, stemmed again by qmd's porter tokenizer), each of its spellings'
-    (`"colour"*`, `"color"*`); a compound is the phrase of its parts (`dry_run` and
+    (`"colour"*`, `"color"*`), and the index tokens holding it (`inner`, by term key:
+    qmd_vocabulary.inner_tokens); a compound is the phrase of its parts (`dry_run` and
     `dry-run` are tokenized so) or the joined word."""
-    parts = [part for term in terms for part in _term_parts(term)]
+    inner = inner or {}
+    parts = [part for term in terms for part in _term_parts(term, inner=inner)]
     return " OR ".join(dict.fromkeys(parts)) or None
 
 
-def _term_parts(term: Term, prefix: str = "*") -> list[str]:
+def _term_parts(
+    term: Term, prefix: str = "*", inner: Mapping[str, list[str]] | None = None
+) -> list[str]:
     """What one term is searched as, in an FTS5 MATCH expression (fts_expression); with
-    `prefix` empty, its stems as whole tokens only."""
+    `prefix` empty, its stems as whole tokens only; with `inner`, the index tokens that
+    hold it too."""
     if term.compound:
         return ['"' + " ".join(term.parts) + '"', f'"{term.key}"{prefix}']
     if term.literal:  # `0.28`, `ctrl+i`: tokenized as 0 and 28, ctrl and i
         return ['"' + " ".join(re.split(r"[.+]", term.key)) + '"']
+    # A prefix: qmd's tokenizer stems the query's words again (`nodecollaps` as
+    # `nodecollap`), and a stem stemmed again is its start.
+    held = [f'"{token}"*' for token in (inner or {}).get(term.key, ())]
+    return [f'"{word}"{prefix}' for word in _stems(term)] + held
+
+
+def _stems(term: Term) -> list[str]:
+    """A word term's stems as qmd's tokens are written (letters and digits only)."""
     words = (_NOT_TERM_CHARS.sub("", stemmed) for stemmed in spelt_stems(term))
-    return [f'"{word}"{prefix}' for word in words if word]
+    return [word for word in words if word]
+
+
+def word_stems(terms: Iterable[Term]) -> dict[str, str]:
+    """Each word term's stems as qmd's tokens are written -> the term's key."""
+    return {
+        stem: term.key
+        for term in terms
+        if not (term.compound or term.literal)
+        for stem in _stems(term)
+    }
 
 
 def term_frequencies(
-    conn: sqlite3.Connection, collections: Iterable[str], terms: Iterable[Term], deadline: Deadline
+    conn: sqlite3.Connection,
+    collections: Iterable[str],
+    terms: Iterable[Term],
+    deadline: Deadline,
+    inner: Mapping[str, list[str]] | None = None,
 ) -> dict[str, int] | None:
     """Per term key, how many active documents of the collections hold the term: as a
     whole token (qmd's porter tokenizer stems it as the grep tier's stemmer does), not as
@@ -142,7 +174,7 @@ def term_frequencies(
         for term in terms:
             if term.key in found:
                 continue
-            for parts in (_term_parts(term, prefix=""), _term_parts(term)):
+            for parts in (_term_parts(term, "", inner), _term_parts(term, inner=inner)):
                 if parts:
                     row = conn.execute(sql, (*names, " OR ".join(parts))).fetchone()
                     found[term.key] = int(row[0])
