@@ -115,3 +115,14 @@ def test_a_planted_cache_entry_of_another_shape_is_ignored(tmp_path, cache_file)
     cache_file.write_bytes(marshal.dumps({key: ["nodecollaps"]}))
 
     assert tokens_holding(index, {"collaps": "k"}) == {"k": ["nodecollaps"]}
+
+
+def test_a_planted_listing_adds_no_search_syntax(tmp_path, cache_file):
+    index = tmp_path / "index.sqlite"
+    write_index(index, ["Tree.NodeCollapsed"])
+    key = qmd_vocabulary._index_key(index)
+    cache_file.parent.mkdir(parents=True)
+    planted = 'x" OR collaps OR "y\nnodecollaps\nnode collaps'
+    cache_file.write_bytes(marshal.dumps({key: planted}))
+
+    assert tokens_holding(index, {"collaps": "k"}) == {"k": ["nodecollaps"]}

@@ -65,8 +65,10 @@ def _holding(listed: str, stem: str) -> list[str]:
         start = listed.rfind("\n", 0, at) + 1
         end = listed.find("\n", at)
         end = len(listed) if end == -1 else end
-        if start < at:
-            tokens.append(listed[start:end])
+        token = listed[start:end]
+        # Letters and digits only: a line of a planted cache file could hold MATCH syntax.
+        if start < at and token.isalnum():
+            tokens.append(token)
         at = listed.find(stem, end)
     return tokens
 
