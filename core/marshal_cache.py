@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import marshal
 import os
+import sys
 
 from .debugging import report_exception
 
@@ -20,6 +21,32 @@ def cache_path(name: str) -> str:
     if not base or not os.path.isabs(base):
         base = os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(base, "tierscope", name)
+
+
+def data_cache_path(name: str) -> str | None:
+    """`cache_path(name)` for a cache of data (parsed configs, qmd's vocabulary), or None
+    when caching is off: Python told not to write bytecode, or TIERSCOPE_NO_CODE_CACHE."""
+    if sys.flags.dont_write_bytecode or os.environ.get("TIERSCOPE_NO_CODE_CACHE"):
+        return None
+    return cache_path(name)
+
+
+def keep_entry(path: str, key: object, value: object, most: int, what: str) -> None:
+    """Put `key: value` last in the dict marshalled at `path`, dropping the oldest entries
+    past `most`, and write it whole; a failure is reported and otherwise silent (the work
+    is done again next time). `what` names the cache in the report."""
+    from .file_replace import replace_file
+
+    entries = load_dict(path, what)
+    entries.pop(key, None)
+    entries[key] = value
+    while len(entries) > most:
+        del entries[next(iter(entries))]
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        replace_file(path, marshal.dumps(entries), new_file_mode=0o600)
+    except (OSError, ValueError):
+        report_exception(f"cannot write the {what} {path}")
 
 
 def load_dict(path: str, what: str) -> dict:

@@ -13,11 +13,8 @@ planted cache file only costs a parse: an entry is used only for the very same t
 from __future__ import annotations
 
 import marshal
-import os
-import sys
 
-from ..debugging import report_exception
-from ..marshal_cache import cache_path, load_dict
+from ..marshal_cache import data_cache_path, keep_entry, load_dict
 
 _ENTRIES = 32  # texts kept (the newest): the configs of the projects in use
 
@@ -25,9 +22,7 @@ Parsed = tuple[object, dict[str, int]]  # the data, and "a.b.c" -> its 1-based l
 
 
 def _cache_file() -> str | None:
-    if sys.flags.dont_write_bytecode or os.environ.get("TIERSCOPE_NO_CODE_CACHE"):
-        return None
-    return cache_path("parsed-configs-v1.marshal")
+    return data_cache_path("parsed-configs-v1.marshal")
 
 
 def _load(path: str) -> dict:
@@ -62,15 +57,4 @@ def remember(text: str, only_key: str, data: object, lines: dict[str, int]) -> N
     # What is kept must read back as it was parsed (marshal keeps plain data exactly).
     if marshal.loads(entry) != (data, lines):
         return
-    from ..file_replace import replace_file
-
-    entries = _load(path)
-    entries.pop((only_key, text), None)
-    entries[(only_key, text)] = (data, lines)
-    while len(entries) > _ENTRIES:
-        del entries[next(iter(entries))]
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        replace_file(path, marshal.dumps(entries), new_file_mode=0o600)
-    except (OSError, ValueError):
-        report_exception(f"cannot write the parsed config cache {path}")
+    keep_entry(path, (only_key, text), (data, lines), _ENTRIES, "parsed config cache")

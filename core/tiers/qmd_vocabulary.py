@@ -15,15 +15,12 @@ worth reading depends on it; what they say is always read from the files.
 
 from __future__ import annotations
 
-import marshal
 import os
 import sqlite3
-import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from ..debugging import report_exception
-from ..marshal_cache import cache_path, load_dict
+from ..marshal_cache import data_cache_path, keep_entry, load_dict
 from .base import Deadline
 
 # A shorter stem is inside too many tokens (`ui` in `build`).
@@ -84,7 +81,7 @@ def vocabulary(conn: sqlite3.Connection, index_file: Path, deadline: Deadline) -
             return kept
     listed = _list_tokens(conn, deadline)
     if listed is not None and key is not None and cache is not None:
-        _remember(cache, key, listed)
+        keep_entry(cache, key, listed, _ENTRIES, "qmd vocabulary cache")
     return listed or ""
 
 
@@ -128,22 +125,4 @@ def _tokens(terms: Iterable[object]) -> Iterable[str]:
 
 
 def _cache_file() -> str | None:
-    if sys.flags.dont_write_bytecode or os.environ.get("TIERSCOPE_NO_CODE_CACHE"):
-        return None
-    return cache_path("qmd-vocabulary-v1.marshal")
-
-
-def _remember(path: str, key: tuple, listed: str) -> None:
-    """Keep the listing; any failure is silent (the next query lists again)."""
-    from ..file_replace import replace_file
-
-    entries = load_dict(path, "qmd vocabulary cache")
-    entries.pop(key, None)
-    entries[key] = listed
-    while len(entries) > _ENTRIES:
-        del entries[next(iter(entries))]
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        replace_file(path, marshal.dumps(entries), new_file_mode=0o600)
-    except (OSError, ValueError):
-        report_exception(f"cannot write the qmd vocabulary cache {path}")
+    return data_cache_path("qmd-vocabulary-v1.marshal")
