@@ -107,7 +107,6 @@ def fts_expression(
     (`"colour"*`, `"color"*`), and the index tokens holding it (`inner`, by term key:
     qmd_vocabulary.inner_tokens); a compound is the phrase of its parts (`dry_run` and
     `dry-run` are tokenized so) or the joined word."""
-    inner = inner or {}
     parts = [part for term in terms for part in _term_parts(term, inner=inner)]
     return " OR ".join(dict.fromkeys(parts)) or None
 
