@@ -38,8 +38,12 @@ from .terminal import printable
 # Files of the root listed one by one in a scope; more than this and the scope takes the
 # whole root with `include` globs instead.
 MAX_LISTED_FILES = 12
-# More modules' READMEs than this (a repository of many small packages) are left to the
-# code scope: listed one by one, they would make the config unreadable.
+# More modules' READMEs than this (a repository of many small packages) are not listed one
+# by one, which would make the config unreadable: where they outnumber the other
+# documents, the project's documentation is its packages' READMEs (pnpm's 184, beside 7
+# documents at its root), and the docs scope takes the folders holding them; elsewhere
+# they are left out (uv's 75 crate READMEs, "an internal component of uv", beside the 100
+# pages of its docs/).
 MAX_MODULE_READMES = 40
 CK_REMARK = "empty: ck searches the grep paths"
 
@@ -83,11 +87,20 @@ def plan_starter(survey: ProjectSurvey, new_collections: Iterable[str] = ()) -> 
     code = code_folders(survey)
     readmes = _module_readmes(survey, docs_folders)
     collections = _docs_collections(survey, docs_folders, new_collections)
+    readme_folders: list[FolderSurvey] = []
+    if len(readmes) > MAX_MODULE_READMES:
+        if len(readmes) > len(top_docs) + sum(sum(f.docs.values()) for f in docs_folders):
+            holding = {readme.split("/", 1)[0] for readme in readmes}
+            readme_folders = [folder for folder in survey.folders if folder.name in holding]
+        readmes = []
     scopes = []
-    if docs_folders or top_docs:
+    if docs_folders or top_docs or readme_folders:
         scopes.append(
-            _docs_scope(survey, docs_folders, top_docs, readmes, collections, new_collections)
-        )
+            _docs_scope(
+                survey, [*docs_folders, *readme_folders], top_docs, readmes, collections,
+                new_collections,
+            )
+        )  # fmt: skip
     if code or survey.top_sources:
         scopes.append(_code_scope(survey, code, docs_folders, readmes))
     framework = _framework_scope(survey.framework) if survey.framework else None
@@ -100,11 +113,9 @@ def plan_starter(survey: ProjectSurvey, new_collections: Iterable[str] = ()) -> 
 
 def _module_readmes(survey: ProjectSurvey, docs_folders: list[FolderSurvey]) -> list[str]:
     """The modules' READMEs outside the documentation folders and the folders of copies or
-    stubs left out (each module's own reference, often), when there are at most
-    MAX_MODULE_READMES of them."""
+    stubs left out (each module's own reference, often)."""
     inside = tuple(folder.path for folder in [*docs_folders, *docs_left_out(survey)])
-    readmes = [path for path in survey.module_readmes if not path.startswith(inside)]
-    return readmes if len(readmes) <= MAX_MODULE_READMES else []
+    return [path for path in survey.module_readmes if not path.startswith(inside)]
 
 
 def _docs_collections(

@@ -677,6 +677,54 @@ def test_a_docs_folder_inside_a_folder_of_code_is_documentation(capsys, make_pro
     assert {hit["source"] for hit in hits} == {"packages/store/src/actions.ts"}
 
 
+def test_a_monorepo_documented_by_its_packages_readmes_gets_them_in_the_docs_scope(
+    capsys, make_project
+):
+    # pnpm: 184 package READMEs under pnpm11/<group>/<package>/, too many to list one by
+    # one, were in no scope but `all`; the docs scope was the root's few documents.
+    files = {
+        "README.md": "# Tool\n\nA package manager.\n",
+        "CONTRIBUTING.md": "# Contributing\n\nOpen a pull request.\n",
+        "pkgs/core/AGENTS.md": "# Agents\n\nRun the store tests first.\n",
+    }
+    for n in range(45):
+        files[f"pkgs/group{n % 5}/pkg{n}/README.md"] = f"# pkg{n}\n\nPackage number {n}.\n"
+        for part in ("index", "read", "write", "link"):  # code, more than documents
+            files[f"pkgs/group{n % 5}/pkg{n}/src/{part}.ts"] = f"export const n{n} = {n}\n"
+    files["pkgs/group1/store-path/README.md"] = (
+        "# store-path\n\nResolves where the content-addressable store lives.\n"
+    )
+    files["pkgs/group1/store-path/src/index.ts"] = "export function storePath() {}\n"
+    root = make_project(files)
+    init(capsys, root)
+    written = (root / ".tierscope.yaml").read_text()
+    docs = scopes_of(written)["docs"]
+
+    assert "pkgs/" in docs.grep_paths
+    assert "*.md" in docs.include and "!AGENTS.md" in docs.include
+    hits, _ = query(capsys, root, "content-addressable store lives", "--scope", "docs")
+    assert [hit["source"] for hit in hits][:1] == ["pkgs/group1/store-path/README.md"]
+    hits, _ = query(capsys, root, "store tests", "--scope", "docs")
+    assert "pkgs/core/AGENTS.md" not in [hit["source"] for hit in hits]
+
+
+def test_many_module_readmes_beside_documentation_of_its_own_stay_out_of_the_docs_scope(
+    capsys, make_project
+):
+    # uv: 75 crate READMEs ("an internal component of uv") beside 100+ pages in docs/.
+    files = {f"docs/page{n}.md": f"# Page {n}\n\nHow to use part {n}.\n" for n in range(60)}
+    for n in range(45):
+        files[f"crates/crate{n}/README.md"] = "# crate\n\nAn internal component.\n"
+        for part in ("lib", "read", "write", "link"):
+            files[f"crates/crate{n}/src/{part}.rs"] = "pub fn f() {}\n"
+    files["README.md"] = "# Tool\n"
+    root = make_project(files)
+    init(capsys, root)
+    docs = scopes_of((root / ".tierscope.yaml").read_text())["docs"]
+
+    assert docs.grep_paths == ("docs/", "README.md")
+
+
 def test_the_readme_of_each_module_is_documentation_not_code(capsys, make_project):
     # okhttp's modules, sinatra's rack-protection, vite's packages: each keeps its own
     # README (often its whole reference) beside its code.
