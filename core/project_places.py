@@ -24,6 +24,13 @@ DOCUMENTED_CODE_SHARE = 0.25
 DOCUMENTED_SCRIPTS = 10
 DOCUMENTED_SCRIPTS_SHARE = 0.25
 MANY_SCRIPTS = 50
+# More modules' READMEs than this (a repository of many small packages) are not listed one
+# by one, which would make the config unreadable: where they outnumber the other
+# documents, the project's documentation is its packages' READMEs (pnpm's 184, beside 7
+# documents at its root), and the folders holding them are documentation places; elsewhere
+# they are left out (uv's 75 crate READMEs, "an internal component of uv", beside the 100
+# pages of its docs/).
+MAX_MODULE_READMES = 40
 
 
 def docs_places(survey: ProjectSurvey) -> tuple[list[FolderSurvey], list[str]]:
@@ -46,7 +53,20 @@ def docs_places(survey: ProjectSurvey) -> tuple[list[FolderSurvey], list[str]]:
     ]  # fmt: skip
     # A Go package's documentation, `doc.go` (module_readmes.py), is code and a document.
     package_doc = [name for name in survey.top_source_files if name == PACKAGE_DOC]
-    return folders, [*survey.top_docs, *package_doc]
+    top_docs = [*survey.top_docs, *package_doc]
+    readmes = outside_readmes(survey, folders)
+    documents = len(top_docs) + sum(sum(folder.docs.values()) for folder in folders)
+    if len(readmes) > MAX_MODULE_READMES and len(readmes) > documents:
+        holding = {readme.split("/", 1)[0] for readme in readmes}
+        folders += [folder for folder in survey.folders if folder.name in holding]
+    return folders, top_docs
+
+
+def outside_readmes(survey: ProjectSurvey, folders: list[FolderSurvey]) -> list[str]:
+    """The modules' READMEs (module_readmes.py) outside the documentation `folders` and the
+    folders of copies or stubs left out: each module's own reference, often."""
+    inside = tuple(folder.path for folder in [*folders, *docs_left_out(survey)])
+    return [path for path in survey.module_readmes if not path.startswith(inside)]
 
 
 def docs_left_out(survey: ProjectSurvey) -> list[FolderSurvey]:

@@ -24,11 +24,13 @@ from .models import noun_for
 from .module_readmes import PACKAGE_DOC
 from .project_places import (
     FEW_FILES,
+    MAX_MODULE_READMES,
     code_folders,
     docs_left_out,
     docs_places,
     file_suffix,
     holds_notebooks,
+    outside_readmes,
 )
 from .project_survey import FolderSurvey, ProjectSurvey
 from .qmd_setup import LOCAL_DIR
@@ -38,13 +40,6 @@ from .terminal import printable
 # Files of the root listed one by one in a scope; more than this and the scope takes the
 # whole root with `include` globs instead.
 MAX_LISTED_FILES = 12
-# More modules' READMEs than this (a repository of many small packages) are not listed one
-# by one, which would make the config unreadable: where they outnumber the other
-# documents, the project's documentation is its packages' READMEs (pnpm's 184, beside 7
-# documents at its root), and the docs scope takes the folders holding them; elsewhere
-# they are left out (uv's 75 crate READMEs, "an internal component of uv", beside the 100
-# pages of its docs/).
-MAX_MODULE_READMES = 40
 CK_REMARK = "empty: ck searches the grep paths"
 
 
@@ -87,20 +82,11 @@ def plan_starter(survey: ProjectSurvey, new_collections: Iterable[str] = ()) -> 
     code = code_folders(survey)
     readmes = _module_readmes(survey, docs_folders)
     collections = _docs_collections(survey, docs_folders, new_collections)
-    readme_folders: list[FolderSurvey] = []
-    if len(readmes) > MAX_MODULE_READMES:
-        if len(readmes) > len(top_docs) + sum(sum(f.docs.values()) for f in docs_folders):
-            holding = {readme.split("/", 1)[0] for readme in readmes}
-            readme_folders = [folder for folder in survey.folders if folder.name in holding]
-        readmes = []
     scopes = []
-    if docs_folders or top_docs or readme_folders:
+    if docs_folders or top_docs:
         scopes.append(
-            _docs_scope(
-                survey, [*docs_folders, *readme_folders], top_docs, readmes, collections,
-                new_collections,
-            )
-        )  # fmt: skip
+            _docs_scope(survey, docs_folders, top_docs, readmes, collections, new_collections)
+        )
     if code or survey.top_sources:
         scopes.append(_code_scope(survey, code, docs_folders, readmes))
     framework = _framework_scope(survey.framework) if survey.framework else None
@@ -112,10 +98,10 @@ def plan_starter(survey: ProjectSurvey, new_collections: Iterable[str] = ()) -> 
 
 
 def _module_readmes(survey: ProjectSurvey, docs_folders: list[FolderSurvey]) -> list[str]:
-    """The modules' READMEs outside the documentation folders and the folders of copies or
-    stubs left out (each module's own reference, often)."""
-    inside = tuple(folder.path for folder in [*docs_folders, *docs_left_out(survey)])
-    return [path for path in survey.module_readmes if not path.startswith(inside)]
+    """The modules' READMEs outside the documentation folders, listed one by one when
+    there are at most MAX_MODULE_READMES of them (project_places.outside_readmes)."""
+    readmes = outside_readmes(survey, docs_folders)
+    return readmes if len(readmes) <= MAX_MODULE_READMES else []
 
 
 def _docs_collections(

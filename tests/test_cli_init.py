@@ -14,8 +14,10 @@ import pytest
 from tierscope.cli import main
 from tierscope.config.loader import load_config, parse_config
 from tierscope.config.model import ConfigSource
+from tierscope.project_survey import survey_project
 from tierscope.qmd_setup import LOCAL_DIR
 from tierscope.ranking.spans import document_kind
+from tierscope.starter_collections import collections_to_create
 from tierscope.tiers.qmd_collections import read_registry
 
 REAL_QMD = Path(__file__).resolve().parents[1] / ".cache" / "tools" / "bin" / "qmd"
@@ -706,6 +708,10 @@ def test_a_monorepo_documented_by_its_packages_readmes_gets_them_in_the_docs_sco
     assert [hit["source"] for hit in hits][:1] == ["pkgs/group1/store-path/README.md"]
     hits, _ = query(capsys, root, "store tests", "--scope", "docs")
     assert "pkgs/core/AGENTS.md" not in [hit["source"] for hit in hits]
+    # `init --qmd` indexes them too: qmd answering from the root's documents alone would
+    # never let grep reach the READMEs.
+    folders = {wanted.folder for wanted in collections_to_create(survey_project(root)).values()}
+    assert "pkgs" in folders
 
 
 def test_many_module_readmes_beside_documentation_of_its_own_stay_out_of_the_docs_scope(
