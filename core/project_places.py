@@ -35,9 +35,10 @@ MAX_MODULE_READMES = 40
 
 def docs_places(survey: ProjectSurvey) -> tuple[list[FolderSurvey], list[str]]:
     """The folders and root files that hold the project's documentation: top-level
-    folders (a folder of code too, when documented page by page), and a folder named for
+    folders (a folder of code too, when documented page by page), a folder named for
     documentation inside one that is not (a monorepo's `packages/docs/`) when it holds a
-    few documents."""
+    few documents, and the folders of code holding the modules' READMEs when those are
+    the project's documentation (MAX_MODULE_READMES)."""
     left_out = {folder.name for folder in docs_left_out(survey)}
     folders = [
         folder
