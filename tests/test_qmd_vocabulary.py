@@ -126,3 +126,33 @@ def test_a_planted_listing_adds_no_search_syntax(tmp_path, cache_file):
     cache_file.write_bytes(marshal.dumps({key: planted}))
 
     assert tokens_holding(index, {"collaps": "k"}) == {"k": ["nodecollaps"]}
+
+
+def test_a_listing_past_its_time_is_given_up_until_the_index_changes(
+    tmp_path, cache_file, listings, monkeypatch
+):
+    # A large index's vocabulary must not spend the tier's timeout on every query.
+    monkeypatch.setattr(qmd_vocabulary, "LISTING_SECONDS", 0.0)
+    index = tmp_path / "index.sqlite"
+    write_index(index, ["Tree.NodeCollapsed"])
+
+    assert tokens_holding(index, {"collaps": "k"}) == {}
+    assert tokens_holding(index, {"collaps": "k"}) == {}
+    assert len(listings) == 1
+
+    monkeypatch.setattr(qmd_vocabulary, "LISTING_SECONDS", 10.0)
+    write_index(index, ["Panel.WasCollapsed"])
+    assert tokens_holding(index, {"collaps": "k"}) == {"k": ["nodecollaps", "wascollaps"]}
+
+
+def test_only_the_tokens_in_most_documents_are_kept(tmp_path, cache_file, monkeypatch):
+    monkeypatch.setattr(qmd_vocabulary, "LISTED_TOKENS", 3)
+    index = tmp_path / "index.sqlite"
+    write_index(index, ["alpha NodeCollapsed", "alpha beta", "alpha beta gamma", "WasCollapsed"])
+
+    listed = qmd_vocabulary.vocabulary(
+        sqlite3.connect(f"{index.as_uri()}?mode=ro", uri=True), index, Deadline.after(10)
+    )
+
+    tokens = listed.split("\n")
+    assert len(tokens) == 3 and tokens[:2] == ["alpha", "beta"]  # in 3 and 2 documents

@@ -7,10 +7,11 @@ or more is also searched as each token holding it after the token's start (qmd_f
 ranking core, reading the files, then counts it only where it starts a word part
 (`NodeCollapsed` counts, `uncollapsible` does not).
 
-Listing the vocabulary costs a pass over the whole index (80 ms for 1,000 files), so the
-list is kept in the user cache, keyed by the index file's and its write-ahead log's size
-and modification time: any write to the index lists it again. Only which documents are
-worth reading depends on it; what they say is always read from the files.
+Listing the vocabulary costs a pass over the whole index (80 ms for 1,000 files; at most
+LISTING_SECONDS, keeping LISTED_TOKENS tokens), so the list is kept in the user cache,
+keyed by the index file's and its write-ahead log's size and modification time: any write
+to the index lists it again. Only which documents are worth reading depends on it; what
+they say is always read from the files.
 """
 
 from __future__ import annotations
@@ -27,6 +28,13 @@ from .base import Deadline
 INNER_STEM_LENGTH = 4
 # At most this many tokens a stem, those in the most documents first.
 INNER_TOKENS = 50
+# Listing stops after this long: an index too large to list so quickly is searched by
+# prefixes only, and not listed again until it changes (the tier's timeout is for the
+# search, not for this).
+LISTING_SECONDS = 0.5
+# At most this many tokens are kept, those in the most documents first (about 10 bytes
+# each: the cache's entries stay well under its size limit).
+LISTED_TOKENS = 60_000
 _ENTRIES = 4  # the vocabularies of the indexes in use
 _PROGRESS_STEPS = 1000
 
@@ -72,16 +80,21 @@ def _holding(listed: str, stem: str) -> list[str]:
 
 def vocabulary(conn: sqlite3.Connection, index_file: Path, deadline: Deadline) -> str:
     """The index's tokens, one a line, those in the most documents first: from the cache
-    when the index has not changed since it was listed, else listed and kept."""
+    when the index has not changed since it was listed, else listed and kept. An index
+    not listed within LISTING_SECONDS is kept as an empty listing."""
     key = _index_key(index_file)
     cache = _cache_file()
     if key is not None and cache is not None:
         kept = load_dict(cache, "qmd vocabulary cache").get(key)
         if isinstance(kept, str):
             return kept
-    listed = _list_tokens(conn, deadline)
-    if listed is not None and key is not None and cache is not None:
-        keep_entry(cache, key, listed, _ENTRIES, "qmd vocabulary cache")
+    listing = Deadline.after(min(LISTING_SECONDS, deadline.remaining()), deadline.cancel)
+    listed = _list_tokens(conn, listing)
+    if listed is None and (deadline.expired() or deadline.cancelled):
+        return ""  # the query's own time ran out: the next query may list it
+    if key is not None and cache is not None:
+        # An index not listed in time is remembered so, as an empty listing.
+        keep_entry(cache, key, listed or "", _ENTRIES, "qmd vocabulary cache")
     return listed or ""
 
 
@@ -102,6 +115,10 @@ def _index_key(index_file: Path) -> tuple | None:
 
 
 def _list_tokens(conn: sqlite3.Connection, deadline: Deadline) -> str | None:
+    """The tokens, one a line, those in the most documents first; None when SQLite fails
+    or `deadline` passes first."""
+    if deadline.expired() or deadline.cancelled:
+        return None
     conn.set_progress_handler(
         lambda: 1 if deadline.expired() or deadline.cancelled else 0, _PROGRESS_STEPS
     )
@@ -110,7 +127,9 @@ def _list_tokens(conn: sqlite3.Connection, deadline: Deadline) -> str | None:
             "CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocabulary"
             " USING fts5vocab(main, documents_fts, row)"
         )
-        rows = conn.execute("SELECT term FROM temp.vocabulary ORDER BY doc DESC").fetchall()
+        rows = conn.execute(
+            "SELECT term FROM temp.vocabulary ORDER BY doc DESC LIMIT ?", (LISTED_TOKENS,)
+        ).fetchall()
     except sqlite3.Error:
         return None
     finally:
