@@ -300,26 +300,30 @@ class TermMatcher:
                 start -= 1
             yield start, text[start:end]
 
-    def found(self, text: str) -> tuple[list[str], list[int]]:
-        """Each match's text, as `matches` finds them, and the newlines between its start
-        and the start of the match before (or of the text). A text dense with matches is
-        split past its first SPLIT_AFTER: the same matches, found faster."""
+    def found(self, text: str, newlines: list[int] | None = None) -> list[str]:
+        """Each match's text, as `matches` finds them; with `newlines`, each match's
+        newlines between its start and the start of the match before (or of the text) are
+        added to it. A text dense with matches is split past its first SPLIT_AFTER: the
+        same matches, found faster."""
         words: list[str] = []
-        newlines: list[int] = []
         counted_to = 0
         for start, word in self.matches(text):
             words.append(word)
-            # Newlines counted between matches (in C), not located across the whole text.
-            newlines.append(text.count("\n", counted_to, start))
-            counted_to = start
+            if newlines is not None:
+                # Newlines counted between matches (in C), not located across the text.
+                newlines.append(text.count("\n", counted_to, start))
+                counted_to = start
             if len(words) == SPLIT_AFTER and start < SPLIT_AFTER * SPLIT_DENSITY:
                 self._split_rest(text, start + len(word), words, newlines)
                 break
-        return words, newlines
+        return words
 
-    def _split_rest(self, text: str, rest_from: int, words: list[str], newlines: list[int]) -> None:
+    def _split_rest(
+        self, text: str, rest_from: int, words: list[str], newlines: list[int] | None
+    ) -> None:
         """Adds the matches past `rest_from`, where a match has just ended its word part,
-        found by splitting the rest around the alternation's matches."""
+        found by splitting the rest around the alternation's matches (and, with
+        `newlines`, their newlines)."""
         rest = text[rest_from:]
         lowered = rest.lower()
         if len(lowered) == len(rest):
@@ -332,16 +336,18 @@ class TermMatcher:
             rest[start - 1 : end] if start and rest[start - 1].isalnum() else rest[start:end]
             for start, end in zip(ends[0:-1:2], ends[1::2], strict=True)
         ]
-        # A match holds no newline: those between two matches' starts are in their gap.
-        newlines.extend(map(_NEWLINES, pieces[0:-1:2]))
+        if newlines is not None:
+            # A match holds no newline: those between two matches' starts are in their gap.
+            newlines.extend(map(_NEWLINES, pieces[0:-1:2]))
 
     def count(self, text: str) -> dict[str, int]:
         """Term frequencies in a whole text."""
-        return self.tally(Counter(self.found(text)[0]))
+        return self.tally(Counter(self.found(text)))
 
     def lines(self, text: str) -> dict[int, dict[str, int]]:
         """Per 1-based line number, the terms on that line and how often."""
-        words, newlines = self.found(text)
+        newlines: list[int] = []
+        words = self.found(text, newlines)
         found: dict[int, dict[str, int]] = {}
         line_numbers = islice(accumulate(newlines, initial=1), 1, None)
         on_lines = Counter(zip(line_numbers, words, strict=True))
