@@ -3,6 +3,7 @@ the view is shown and again on `r`."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -249,6 +250,30 @@ async def test_at_80x24_each_tiers_reason_reads_as_a_line(monkeypatch):
         shown = await settled_text(pilot)
         for tier in fixed_report(None).tiers[:2]:
             assert tier.reason.split(";")[0][:40] in shown, tier.name
+
+
+# A store path as long as a real one under the user's data folder.
+LONG_STORE_PATH = "/srv/data/tierscope/projects/harbor-22949366/a-long-store-name/context.sqlite"
+
+
+def long_path_report(_project) -> DoctorReport:
+    report = fixed_report(_project)
+    store = dataclasses.replace(report.tiers[-1], path=LONG_STORE_PATH)
+    return dataclasses.replace(report, tiers=(*report.tiers[:-1], store))
+
+
+async def test_at_80x24_a_path_too_long_for_its_column_wraps_after_a_slash(monkeypatch):
+    monkeypatch.setattr(doctor_screen, "diagnose", long_path_report)
+    app = TierscopeApp(ScriptedProject(root=HARBOR))
+    async with app.run_test(size=NARROW) as pilot:
+        await show_doctor(pilot)
+        shown = await settled_text(pilot)
+    lines = [line.strip(" │▁▂▃▄▅▆▇█") for line in shown.splitlines()]
+    first = next(i for i, line in enumerate(lines) if "/srv/data/" in line)
+    last = next(i for i in range(first, len(lines)) if "context.sqlite" in lines[i])
+    pieces = [line.split()[-1] for line in lines[first : last + 1]]
+    assert "".join(pieces) == LONG_STORE_PATH, pieces
+    assert all(piece.endswith("/") for piece in pieces[:-1]), pieces
 
 
 def test_doctor_view_snapshot_at_80x24(snap_compare, monkeypatch):

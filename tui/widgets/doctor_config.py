@@ -13,6 +13,7 @@ from textual.widgets import Static
 from tierscope.doctor import DoctorReport
 
 from .short_path import short_path
+from .slash_wrap import PathText
 
 LABEL_WIDTH = 9
 
@@ -84,7 +85,7 @@ class ConfigSummary(Widget):
         cells: list[Static] = []
         for label, text in config_summary(report):
             cells.append(Static(label, classes="summary-label"))
-            cells.append(Static(text, classes="summary-text"))
+            cells.append(PathText(text, classes="summary-text"))
         await self.mount_all(cells)
 
     def text(self) -> str:

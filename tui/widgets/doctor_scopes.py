@@ -18,6 +18,7 @@ from tierscope.models import ResolvedScope
 from tierscope.tiers.base import Probe
 
 from .probe_details import detail_lines, own_details
+from .slash_wrap import PathText
 from .tier_style import tier_style
 
 # Where each tier looks, as named by `ResolvedScope.to_dict`.
@@ -91,14 +92,14 @@ class ScopeCard(Vertical):
         with Container(classes="scope-tiers"):
             for tier in self.tiers:
                 yield Static(Content.styled(tier.name, tier_style(tier.name)))
-                yield Static(place(tier.name, resolved))
-                yield Static(probe_cell(tier.by_scope.get(self.scope.name), tier, self.root))
+                yield PathText(place(tier.name, resolved))
+                yield PathText(probe_cell(tier.by_scope.get(self.scope.name), tier, self.root))
         for refused in self.scope.refused:
-            yield Static(
+            yield PathText(
                 Content.assemble(("! refused ", "$error bold"), f"{refused.path}: {refused.reason}")
             )
         for note in self.scope.notes:
-            yield Static(Content.assemble(("! note ", "$warning bold"), note))
+            yield PathText(Content.assemble(("! note ", "$warning bold"), note))
 
 
 class ScopeDetails(Widget):

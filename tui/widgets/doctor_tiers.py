@@ -13,6 +13,7 @@ from tierscope.doctor import TierReport
 
 from .probe_details import detail_lines
 from .short_path import short_path
+from .slash_wrap import PathText
 from .tier_style import tier_style
 
 HEADINGS = ("tier", "usable", "reason", "version", "path")
@@ -104,12 +105,12 @@ class TierTable(Widget):
         ]
         for tier in tiers:
             cells.extend(
-                Static(cell, classes=f"tier-{tier.name} {extra}")
+                PathText(cell, classes=f"tier-{tier.name} {extra}")
                 for cell, extra in zip(tier_cells(tier, root), wide_only, strict=True)
             )
             if tier.version or tier.path:
                 cells.append(Static(classes="narrow-only narrow-gap"))
-                cells.append(Static(version_and_path(tier), classes="narrow-only"))
+                cells.append(PathText(version_and_path(tier), classes="narrow-only"))
         await self.remove_children()
         await self.mount_all(cells)
 
