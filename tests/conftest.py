@@ -12,40 +12,6 @@ import pytest
 FAKES = Path(__file__).parent / "fakes"
 
 
-def _share_parsed_css_between_apps() -> None:
-    """Textual parses every stylesheet from its text again each time an app starts, a
-    theme is set or a view is first opened (`Stylesheet.reparse` starts from an empty
-    cache), about a sixth of a workbench test's time. Parsing is a function of the CSS
-    text, where it came from and the theme's variables alone, so the apps the tests start
-    share one memo of its results. Nothing else changes: each result is Textual's own,
-    and CSS that does not parse raises as always (it is never remembered)."""
-    try:
-        from textual.css.stylesheet import Stylesheet
-    except ImportError:
-        return
-    parse_rules = getattr(Stylesheet, "_parse_rules", None)
-    if parse_rules is None or getattr(parse_rules, "shared", False):
-        return
-    parsed: dict[tuple, list] = {}
-
-    def shared_parse_rules(self, css, read_from, is_default_rules=False, tie_breaker=0,
-                           scope=""):  # fmt: skip
-        key = (css, read_from, is_default_rules, tie_breaker, scope,
-               tuple(sorted(self._variables.items())))  # fmt: skip
-        rules = parsed.get(key)
-        if rules is None:
-            rules = parsed[key] = parse_rules(
-                self, css, read_from, is_default_rules, tie_breaker, scope
-            )
-        return rules
-
-    shared_parse_rules.shared = True  # type: ignore[attr-defined]
-    Stylesheet._parse_rules = shared_parse_rules  # type: ignore[method-assign]
-
-
-_share_parsed_css_between_apps()
-
-
 @pytest.fixture(autouse=True)
 def isolated_environment(tmp_path_factory, monkeypatch):
     """No test reads the developer's config, state, qmd index or store."""

@@ -7,10 +7,12 @@ import pty
 import shlex
 import subprocess
 import sys
+from collections import Counter
 from itertools import pairwise
 from pathlib import Path
 
 import pytest
+from textual.css import stylesheet as textual_stylesheet
 from textual.widgets._footer import FooterKey
 from tui_checks import NARROW, on_screen, settled_text
 from tui_fakes import ScriptedProject
@@ -406,6 +408,29 @@ async def test_a_view_shown_the_first_time_is_styled_as_it_is_built_and_not_agai
         for screen in shown:
             assert classes <= set(screen.classes), screen
             assert screen not in restyled, screen
+
+
+async def test_a_view_shown_the_first_time_parses_no_stylesheet_again(monkeypatch):
+    """Textual parses every stylesheet of the app from its text again, three times, when
+    a view is first shown, though nothing in them or the theme has changed: a fifth of
+    the time the Config view took to open. Only the new view's own CSS is parsed, once."""
+    parsed: list[tuple[object, str]] = []
+    parse = textual_stylesheet.parse
+
+    def spy(scope, css, read_from, **kwargs):
+        parsed.append((read_from, css))
+        return parse(scope, css, read_from, **kwargs)
+
+    monkeypatch.setattr(textual_stylesheet, "parse", spy)
+    app = TierscopeApp(ScriptedProject())
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.pause()
+        for key in ("f3", "f4", "f5", "f6"):
+            parsed.clear()
+            await pilot.press(key)
+            await pilot.pause()
+            again = [source for source, count in Counter(parsed).items() if count > 1]
+            assert not again, (key, [read_from for read_from, _css in again])
 
 
 async def test_a_theme_chosen_while_a_view_is_hidden_shows_when_it_is_shown_again():

@@ -31,6 +31,7 @@ from tierscope.themes.builtin import BUILTIN_THEMES, DEFAULT_THEME, VARIABLE_DEF
 from tierscope.themes.user import load_user_themes
 
 from .messages import ConfigSaved, ReplayQuery, ShowView
+from .parsed_css import remember_parsed_css
 from .preferences import Preferences, load_preferences, save_preferences, user_themes_dir
 from .query_runner import QueryEngine
 from .unsaved_work import HoldsUnsavedWork
@@ -108,6 +109,7 @@ class TierscopeApp(App[None]):
         """`notices`: what the command that opened the workbench has to say (where the
         demo's copy lives, whether qmd is there), shown in the app rather than only on a
         terminal the app covers."""
+        remember_parsed_css()
         super().__init__()
         self.engine = engine
         self.notices = tuple(notices)
