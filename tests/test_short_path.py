@@ -37,6 +37,15 @@ def test_a_name_too_long_alone_keeps_its_start():
     assert fit_path("src/module.py", 10) == "…module.py"
 
 
+def test_a_file_name_that_fits_only_without_its_lines_drops_them_first():
+    # git at 80 columns: "Documentation/technical/sparse-checkout.adoc:19-48" read
+    # "sparse-checkout.adoc:1…", cut inside its line numbers with no sign of its folders.
+    path = "Documentation/technical/sparse-checkout.adoc:19-48"
+    assert fit_path(path, 24) == "…/sparse-checkout.adoc"
+    assert fit_path(path, 28) == "…/sparse-checkout.adoc:19-48"  # they fit: they stay
+    assert fit_path("src/module.py:1200-1296", 12) == "…/module.py"
+
+
 @given(
     st.lists(st.text("abc-_.", min_size=1, max_size=8), min_size=1, max_size=5),
     st.integers(0, 40),

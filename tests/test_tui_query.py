@@ -20,7 +20,7 @@ from tui_fakes import SESSION, ScriptedProject, compare_outcomes, project_with_a
 from tierscope.api import Project, QueryOptions
 from tierscope.budget import apply_budget
 from tierscope.cli import main as cli_main
-from tierscope.models import TierOutcome, TierStatus
+from tierscope.models import Hit, TierOutcome, TierStatus
 from tierscope.render import render_json
 from tierscope.tui.app import TierscopeApp
 from tierscope.tui.clipboard import osc52_refusal
@@ -297,6 +297,24 @@ async def test_at_80x24_the_query_input_results_budget_and_preview_all_have_room
             # in a project without sessions).
             if all(node.display for node in widget.ancestors_with_self if node is not app):
                 assert on_screen(app, widget), widget.id
+
+
+async def test_at_80x24_the_previews_long_location_wraps_after_a_slash():
+    # git's "Documentation/technical/sparse-checkout.adoc:19-48" read
+    # "Documentation/technical/sp" over "arse-checkout.adoc:19-48".
+    source = "Documentation/technical/sparse-checkout.adoc"
+    hit = Hit(source, 0.95, "*`cone mode`*::\n\tone of two modes", "grep", 19, 48)
+    served = TierOutcome("grep", TierStatus.SERVED, "1 hit (ripgrep)", 21.5, (hit,))
+    app = TierscopeApp(ScriptedProject((served,)))
+    async with app.run_test(size=NARROW) as pilot:
+        await type_query(pilot, "sparse checkout cone mode")
+        await settle(pilot)
+        preview = query_screen(app).query_one(HitPreview)
+        shown = await settled_text(pilot, preview)
+    lines = [line.strip(" │▁▂▃▄▅▆▇█") for line in shown.splitlines()]
+    first = next(i for i, line in enumerate(lines) if line.startswith("Documentation/"))
+    assert lines[first].endswith("/"), lines[first]
+    assert "".join(lines[first : first + 2]) == f"{source}:19-48"
 
 
 async def test_a_new_answer_is_laid_out_at_the_width_the_last_resize_reported():

@@ -12,6 +12,7 @@ from textual.widgets import Static
 from .budget_meter import entry_label
 from .markdown_content import highlight_terms, query_terms, render_hit
 from .results_table import RankedEntry
+from .slash_wrap import PathText
 from .tier_style import tier_style
 
 
@@ -33,11 +34,11 @@ class HitPreview(VerticalScroll):
     """
 
     def compose(self) -> ComposeResult:
-        yield Static(id="preview-location")
+        yield PathText(id="preview-location")
         yield Static(id="preview-body")
 
     def show(self, ranked: RankedEntry | None, query: str) -> None:
-        location = self.query_one("#preview-location", Static)
+        location = self.query_one("#preview-location", PathText)
         body = self.query_one("#preview-body", Static)
         if ranked is None:
             location.update(Content.styled("Select a result to preview it.", "$foreground-muted"))

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 # The fewest letters of a folder's name shown when it is cut: "harb…/" says little.
 MIN_FOLDER_START = 5
+# A location's lines after its path (`:19-48`, `:3`).
+_LINES = re.compile(r":\d+(?:-\d+)?$")
 
 
 def short_path(path: str | Path | None, root: Path | None = None) -> str:
@@ -30,7 +33,8 @@ def fit_path(text: str, width: int) -> str:
     name and as many of the folders nearest it as fit (`…/themes/README.md:1-17`), since
     those tell apart files of one name; when even the nearest does not fit, its start,
     if MIN_FOLDER_START of its letters do (`…/implemen…/SKILL.md:20-35`). A file name
-    too long even alone keeps its start and ends in an ellipsis."""
+    that does not fit with its lines drops them (`…/sparse-checkout.adoc`); one too long
+    even alone keeps its start and ends in an ellipsis."""
     if width <= 0:
         return ""
     if len(text) <= width:
@@ -39,6 +43,9 @@ def fit_path(text: str, width: int) -> str:
     if not slash:
         return text[: width - 1] + "…"
     if len(name) + 2 > width:
+        bare = _LINES.sub("", text)
+        if bare != text:  # its file name may fit without its lines, which the preview shows
+            return fit_path(bare, width)
         return f"…{name}" if len(name) < width else name[: width - 1] + "…"
     kept, folders = name, folder.split("/")
     while len(folders[-1]) + len(kept) + 3 <= width:

@@ -15,7 +15,7 @@ from textual.css.styles import RulesMap
 from textual.selection import Selection
 from textual.strip import Strip
 from textual.style import Style
-from textual.visual import RenderOptions, Visual
+from textual.visual import RenderOptions, Visual, VisualType
 from textual.widgets import Static
 
 _WORD = re.compile(r"\S+\s*|\s+")
@@ -92,8 +92,17 @@ class PathText(Static):
     """A Static whose lines too long for it break after a slash (`SlashWrapped`); text
     selected in it is copied as it is shown."""
 
-    def __init__(self, content: Content, **kwargs) -> None:
-        super().__init__(SlashWrapped(content), **kwargs)
+    def __init__(self, content: Content | str = "", **kwargs) -> None:
+        shown = Content(content) if isinstance(content, str) else content
+        super().__init__(SlashWrapped(shown), **kwargs)
+
+    def update(self, content: VisualType = "", *, layout: bool = True) -> None:
+        """Show `content` (a Content or plain text, not markup) wrapped at slashes."""
+        if isinstance(content, str):
+            content = Content(content)
+        if isinstance(content, Content):
+            content = SlashWrapped(content)
+        super().update(content, layout=layout)
 
     def get_selection(self, selection: Selection) -> tuple[str, str] | None:
         shown = self.visual
