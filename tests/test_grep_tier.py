@@ -81,6 +81,34 @@ def test_file_matching_more_distinct_terms_ranks_first(make_project, engine):
     assert outcome.hits[0].score > outcome.hits[1].score
 
 
+def test_of_two_files_at_the_most_a_file_can_score_the_one_with_more_evidence_leads(
+    make_project, engine
+):
+    # git's "what does git worktree do" served its config key's page before the
+    # git-worktree manual: both scored the most a file can (1.0), and the tie went to the
+    # path first in the alphabet.
+    files = {
+        "docs/config/worktree.md": "# worktree.guessRemote\n\nIf no branch is specified, "
+        "`git worktree add` creates a new worktree\nbranch. The worktree config applies "
+        "to each worktree.\n",
+        "docs/git-worktree.md": "# git-worktree\n\nManage multiple working trees attached "
+        "to the same repository. A git\nrepository can support multiple working trees, "
+        "allowing you to check out\nmore than one branch at a time. With `git worktree "
+        "add` a new worktree is\nassociated with the repository. `git worktree list` "
+        "lists each worktree and\n`git worktree remove` removes a worktree.\n",
+    }
+    others = {
+        f"docs/other{i}.md": f"# Page {i}\n\nSome other git text about commits number {i}.\n"
+        for i in range(1, 13)
+    }
+    root = make_project({**files, **others})
+
+    outcome = search(root, "what does git worktree do")
+
+    assert [hit.score for hit in outcome.hits[:2]] == [1.0, 1.0]
+    assert sources(outcome)[:2] == ["docs/git-worktree.md", "docs/config/worktree.md"]
+
+
 def test_files_scoring_far_below_the_best_are_not_served(make_project, engine):
     # chi's "why is the RealIP middleware deprecated and what should I use instead" sent
     # SECURITY.md and an examples README for the word "use" alone.
