@@ -312,17 +312,9 @@ def rerank_by_structure(
         rescored = weighed_where(rescored, lacking, LACKS_NAME_WEIGHT, LACKS_NAME_LABEL)
     rescored = weighed_where(rescored, apart(holding), APART_WEIGHT, APART_LABEL)
     rescored = weighed_where(rescored, only_defining, ONLY_DEFINES_WEIGHT, ONLY_DEFINES_LABEL)
-    rescored.sort(key=lambda entry: (-entry.score, -evidence(entry), entry.path))
+    rescored.sort(key=lambda entry: (-entry.score, -entry.evidence, entry.path))
     yield from rescored
     yield from (entry for entry in ranked if entry.path not in pulled)
-
-
-def evidence(entry: RankedFile) -> float:
-    """All a file's terms and fields added, before its score was capped at the most a file
-    can score: of two files at that cap, the one with more evidence leads (git's "what
-    does git worktree do": the git-worktree manual, not a config key's page whose path
-    comes first in the alphabet)."""
-    return sum(part for part in entry.contributions.values() if part > 0)
 
 
 def _weighed_by_definition(

@@ -19,6 +19,14 @@ class RankedFile:
     contributions: dict[str, float]
     role: Role = AS_IS
 
+    @property
+    def evidence(self) -> float:
+        """All its terms and fields added, before its score was capped at the most a file
+        can score: of two files at that cap, the one with more evidence leads (git's
+        "what does git worktree do": the git-worktree manual, not a config key's page
+        whose path comes first in the alphabet)."""
+        return sum(part for part in self.contributions.values() if part > 0)
+
 
 def weighed(entry: RankedFile, weight: float, label: str) -> RankedFile:
     """The file's score scaled by `weight`, the part taken away listed under `label`."""
