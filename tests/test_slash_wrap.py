@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from itertools import pairwise
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from textual.app import App
 from textual.content import Content
+from textual.selection import Selection
 
-from tierscope.tui.widgets.slash_wrap import break_offsets, wrapped_at_slashes
+from tierscope.tui.widgets.slash_wrap import PathText, break_offsets, wrapped_at_slashes
 
 STORE = "~/.local/share/tierscope/projects/pkgjl-22949366/context.sqlite"
 
@@ -63,3 +66,23 @@ def test_every_part_fits_unless_one_name_is_wider_than_the_line(line, width):
             assert " " not in shown and "/" not in shown.rstrip("/")
     for before in cut[:-1]:
         assert before.endswith((" ", "/"))
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.mark.anyio
+async def test_text_selected_in_a_path_text_is_copied_as_it_is_shown():
+    # Textual copies a selection only from a widget whose visual is a Content: without its
+    # own get_selection, the Doctor view's wrapped paths could not be copied at all.
+    class Shown(App[None]):
+        def compose(self):
+            yield PathText(f"store: {STORE}")
+
+    app = Shown()
+    async with app.run_test(size=(40, 5)):
+        text = app.query_one(PathText)
+        copied = text.get_selection(Selection(None, None))
+    assert copied == (f"store: {STORE}".replace("tierscope/", "tierscope/\n", 1), "\n")

@@ -19,7 +19,7 @@ from typing import Any
 
 from textual.css.stylesheet import Stylesheet
 
-# Themes a session may cycle through times the app's stylesheets; past this many results
+# Each theme tried in a session adds a parse of every stylesheet; past this many results
 # the memo starts afresh rather than grow.
 MAX_REMEMBERED = 4_000
 
