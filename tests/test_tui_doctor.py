@@ -276,6 +276,25 @@ async def test_at_80x24_a_path_too_long_for_its_column_wraps_after_a_slash(monke
     assert all(piece.endswith("/") for piece in pieces[:-1]), pieces
 
 
+def hostile_path_report(_project) -> DoctorReport:
+    report = fixed_report(_project)
+    notes = ("grep path docs/\x1b[2Jboom/\x1b]0;PWNED\x07/file.md does not exist",)
+    scopes = {**report.scopes, "notes": dataclasses.replace(report.scopes["notes"], notes=notes)}
+    return dataclasses.replace(report, scopes=scopes)
+
+
+async def test_a_config_path_with_escape_sequences_is_drawn_not_sent_to_the_terminal(
+    monkeypatch,
+):
+    monkeypatch.setattr(doctor_screen, "diagnose", hostile_path_report)
+    app = TierscopeApp(ScriptedProject(root=HARBOR))
+    async with app.run_test(size=(120, 60)) as pilot:
+        await show_doctor(pilot)
+        shown = await settled_text(pilot)
+    assert "\x1b" not in shown and "\x07" not in shown
+    assert "docs/␛[2Jboom/␛]0;PWNED/file.md" in shown
+
+
 def test_doctor_view_snapshot_at_80x24(snap_compare, monkeypatch):
     monkeypatch.setattr(doctor_screen, "diagnose", fixed_report)
     app = TierscopeApp(ScriptedProject(root=HARBOR))

@@ -317,6 +317,27 @@ async def test_at_80x24_the_previews_long_location_wraps_after_a_slash():
     assert "".join(lines[first : first + 2]) == f"{source}:19-48"
 
 
+async def test_control_characters_in_a_hit_are_drawn_as_symbols_not_sent_to_the_terminal():
+    # A file named and written with escape sequences (`\x1b[2J` clears the screen,
+    # `\x1b]0;...\x07` retitles the window) wiped the workbench's screen: its name went to
+    # the results table and its text to the preview as they were.
+    source = "docs/x\x1b[2Jy/notes.md"
+    content = "# Notes\n\nThe budget \x1b[31mred\x1b[0m and \x1b]0;PWNED\x07 title \x9b2J"
+    hit = Hit(source, 0.9, content, "grep", 1, 3)
+    served = TierOutcome("grep", TierStatus.SERVED, "1 hit (ripgrep)", 21.5, (hit,))
+    app = TierscopeApp(ScriptedProject((served,)))
+    async with app.run_test(size=(160, 40)) as pilot:
+        await type_query(pilot, "budget red")
+        await settle(pilot)
+        shown = await settled_text(pilot)
+    controls = [
+        char for char in shown if (ord(char) < 0x20 and char != "\n") or 0x7F <= ord(char) < 0xA0
+    ]
+    assert not controls, controls
+    assert "x\u241b[2Jy/notes.md" in shown  # ESC drawn as its control picture, ␛
+    assert "\u241b[31mred\u241b[0m" in shown
+
+
 async def test_a_new_answer_is_laid_out_at_the_width_the_last_resize_reported():
     # On a busy machine the table's region lags behind the resize Textual has already
     # reported; an answer arriving in between was laid out at the old, narrow width, and

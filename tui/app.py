@@ -30,6 +30,7 @@ from tierscope.scopes import offered_scopes
 from tierscope.themes.builtin import BUILTIN_THEMES, DEFAULT_THEME, VARIABLE_DEFAULTS
 from tierscope.themes.user import load_user_themes
 
+from .control_pictures import draw_control_characters_visibly
 from .messages import ConfigSaved, ReplayQuery, ShowView
 from .parsed_css import remember_parsed_css
 from .preferences import Preferences, load_preferences, save_preferences, user_themes_dir
@@ -110,6 +111,7 @@ class TierscopeApp(App[None]):
         demo's copy lives, whether qmd is there), shown in the app rather than only on a
         terminal the app covers."""
         remember_parsed_css()
+        draw_control_characters_visibly()
         super().__init__()
         self.engine = engine
         self.notices = tuple(notices)
