@@ -46,6 +46,13 @@ def test_a_file_name_that_fits_only_without_its_lines_drops_them_first():
     assert fit_path("src/module.py:1200-1296", 12) == "…/module.py"
 
 
+def test_a_name_holding_a_newline_stays_on_one_line_with_the_newline_drawn():
+    # A file named "new\nline.md" was listed as "docs/new", the rest of its name hidden
+    # on a second line the row has no room for.
+    assert fit_path("docs/new\nline.md:1-3", 40) == "docs/new\u240aline.md:1-3"
+    assert fit_path("docs/tab\tname.md", 40) == "docs/tab\u2409name.md"
+
+
 @given(
     st.lists(st.text("abc-_.", min_size=1, max_size=8), min_size=1, max_size=5),
     st.integers(0, 40),

@@ -13,7 +13,7 @@ from textual.widget import Widget
 
 from tierscope.models import BudgetEntry, BudgetReport
 
-from .short_path import fit_path
+from .short_path import fit_path, one_line
 
 KEY_STEP = 100
 BIG_STEP = 1000
@@ -23,13 +23,14 @@ MIN_LABEL = 16  # cells of source:line kept even when a reason crowds the line
 
 
 def entry_label(entry: BudgetEntry) -> str:
-    """source:line of a budget entry."""
+    """source:line of a budget entry, on one line."""
     hit = entry.hit
+    source = one_line(hit.source)
     if hit.line_start is None:
-        return hit.source
+        return source
     if hit.line_end is None or hit.line_end == hit.line_start:
-        return f"{hit.source}:{hit.line_start}"
-    return f"{hit.source}:{hit.line_start}-{hit.line_end}"
+        return f"{source}:{hit.line_start}"
+    return f"{source}:{hit.line_start}-{hit.line_end}"
 
 
 def limit_at(x: int, width: int, scale: int) -> int:

@@ -9,14 +9,25 @@ from pathlib import Path
 MIN_FOLDER_START = 5
 # A location's lines after its path (`:19-48`, `:3`).
 _LINES = re.compile(r":\d+(?:-\d+)?$")
+# A newline, tab or carriage return in a name, drawn as its control picture: a path is
+# shown on one line, and `new\nline.md` is not `new`.
+_ONE_LINE = str.maketrans({"\n": "\u240a", "\t": "\u2409", "\r": "\u240d"})
+
+
+def one_line(text: str) -> str:
+    """`text` with its line breaks and tabs drawn as symbols, so that it takes one line."""
+    return text.translate(_ONE_LINE)
 
 
 def short_path(path: str | Path | None, root: Path | None = None) -> str:
     """Root-relative when inside `root`, `~/…` when inside the home folder, else as is;
-    "-" for no path."""
+    "-" for no path; on one line."""
     if path is None or str(path) == "":
         return "-"
-    path = Path(path)
+    return one_line(_shortened(Path(path), root))
+
+
+def _shortened(path: Path, root: Path | None) -> str:
     if root is not None:
         try:
             return path.relative_to(root).as_posix() or "."
@@ -37,6 +48,7 @@ def fit_path(text: str, width: int) -> str:
     even alone keeps its start and ends in an ellipsis."""
     if width <= 0:
         return ""
+    text = one_line(text)
     if len(text) <= width:
         return text
     folder, slash, name = text.rpartition("/")
