@@ -19,15 +19,16 @@ from tui_fakes import ScriptedProject
 
 from tierscope.api import QueryOptions
 from tierscope.config.model import Config, TokenBudgets, TrajectorySettings
-from tierscope.trajectory.paths import log_file
+from tierscope.trajectory.paths import LogFileInfo, log_file
 from tierscope.tui.app import VIEWS, TierscopeApp
 from tierscope.tui.query_runner import WORKBENCH_AGENT
 from tierscope.tui.screens.query import QueryScreen
 from tierscope.tui.screens.trajectories import TrajectoriesScreen
 from tierscope.tui.screens.trajectory_filtering import MALFORMED
+from tierscope.tui.trajectory_reading import FileRow
 from tierscope.tui.widgets.replay_comparison import ReplayComparison
 from tierscope.tui.widgets.session_budget import SessionBudget
-from tierscope.tui.widgets.trajectory_files import TrajectoryFiles
+from tierscope.tui.widgets.trajectory_files import TrajectoryFiles, file_prompt
 from tierscope.tui.widgets.trajectory_lines import TrajectoryLines
 
 pytestmark = pytest.mark.anyio
@@ -745,3 +746,13 @@ def test_snapshot_at_80x24_of_a_merged_day(snap_compare, engine, day_files):
         await show_trajectories(pilot)
 
     assert snap_compare(workbench(engine), run_before=run_before, terminal_size=NARROW)
+
+
+def test_a_log_file_named_with_a_newline_is_listed_on_one_line():
+    # A file "ev<newline>il-2026-12-03.jsonl" in the trajectory folder was listed as
+    # "ev" over "il-2026-12-0…", its line count and date pushed onto the lines below.
+    info = LogFileInfo(Path("ev\nil.jsonl"), "", None, 70, 0.0, False)
+    prompt = file_prompt(FileRow(info, 1), marked=False, opened=False).plain
+    first, second = prompt.split("\n")
+    assert first.startswith("  ev\u240ail.jsonl") and first.endswith("1")
+    assert second.strip().startswith("no date")

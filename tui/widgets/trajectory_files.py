@@ -15,6 +15,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from ..trajectory_reading import FileRow
+from . import short_path
 
 NAME_WIDTH = 16
 COUNT_WIDTH = 7
@@ -36,7 +37,7 @@ def file_prompt(row: FileRow, *, marked: bool, opened: bool, one_line: bool = Fa
     line count; then date, size and `gz`. All on one line with `one_line` (a pane as wide
     as the screen, above the entries on a narrow terminal)."""
     info = row.info
-    name = info.agent or info.path.name
+    name = short_path.one_line(info.agent or info.path.name)
     if len(name) > NAME_WIDTH:
         name = name[: NAME_WIDTH - 1] + "…"
     lines = "?" if row.lines is None else f"{row.lines:,}"

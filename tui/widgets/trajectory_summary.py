@@ -9,6 +9,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from ..trajectory_reading import OpenedTrajectory
+from .short_path import one_line
 
 
 def loss_text(opened: OpenedTrajectory) -> str:
@@ -21,7 +22,7 @@ def loss_text(opened: OpenedTrajectory) -> str:
 
 def summary_content(opened: OpenedTrajectory) -> Content:
     parts: list[tuple[str, str] | str] = [
-        (opened.label, "bold"),
+        (one_line(opened.label), "bold"),
         f" · {len(opened):,} lines · ",
         (loss_text(opened), "$error" if opened.flagged_count else "$foreground-muted"),
     ]
