@@ -386,3 +386,37 @@ def test_root_and_config_may_follow_the_action_as_in_every_other_command(
     assert code == 0
     assert str(other) in out
     assert str(project / ".loa.config.yaml") not in out
+
+
+def linked_out_project(make_project, tmp_path) -> Path:
+    """A project whose own `.tierscope.yaml` is a symbolic link to a file outside it."""
+    outside = tmp_path / "outside" / "secret.yaml"
+    outside.parent.mkdir()
+    outside.write_text("qmd_context:\n  default_budget: -5  # SECRET-OUTSIDE\n")
+    root = make_project({"docs/guide.md": "# Guide\n"})
+    (root / ".tierscope.yaml").symlink_to(outside)
+    return root
+
+
+def test_validate_does_not_read_a_project_config_linked_out_of_the_project(
+    capsys, make_project, tmp_path
+):
+    # Queries use defaults for such a file, unread; `config validate` read it through the
+    # link and echoed the outside file's values ("got -5").
+    root = linked_out_project(make_project, tmp_path)
+    code, out, err = run(capsys, root, "validate")
+    assert code == 1
+    assert "-5" not in out + err and "SECRET" not in out + err
+    assert "a symbolic link out of the project" in out
+
+
+def test_show_attributes_nothing_to_a_project_config_linked_out_of_the_project(
+    capsys, make_project, tmp_path
+):
+    # `config show` read the linked file for its key lines and said the budget came from
+    # it ("budget  file  2000  (.tierscope.yaml:2)"), though its value is the default.
+    root = linked_out_project(make_project, tmp_path)
+    _code, out, _err = run(capsys, root, "show")
+    budget = next(line for line in out.splitlines() if line.startswith("budget "))
+    assert budget.split()[1:3] == ["default", "2000"], budget
+    assert ".tierscope.yaml:" not in budget

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,7 @@ from tui_checks import NARROW, settled_text
 from tierscope.api import Project, QueryOptions
 from tierscope.config.model import BUILTIN_SCOPES
 from tierscope.tui.app import VIEWS, TierscopeApp
+from tierscope.tui.config_text import disk_text
 from tierscope.tui.screens.config import ConfigScreen
 from tierscope.tui.screens.config_dialogs import ConfigDialog
 from tierscope.tui.screens.query import QueryScreen
@@ -820,3 +823,65 @@ async def test_a_yaml_error_in_the_editor_names_the_files_line(harbor):
         assert problem.line == first_line + 3
         assert f"line {first_line + 2}" in problem.message  # where the list began
         assert "line 3" not in problem.message
+
+
+def test_reading_the_config_back_from_disk_never_blocks_on_a_fifo(tmp_path):
+    # Showing the Config view again reads the file back to see whether it changed on
+    # disk; a `.tierscope.yaml` that is a FIFO froze the whole workbench there (an open
+    # for reading waits for a writer), where every other read refuses it.
+    fifo = tmp_path / ".tierscope.yaml"
+    os.mkfifo(fifo)
+    read: list[object] = []
+    reader = threading.Thread(target=lambda: read.append(disk_text(fifo)), daemon=True)
+    reader.start()
+    reader.join(5)
+    blocked = reader.is_alive()
+    if blocked:  # release it: a writer that writes nothing
+        os.close(os.open(fifo, os.O_WRONLY))
+        reader.join()
+    assert not blocked
+    assert read == [None]
+
+
+async def test_a_huge_config_file_or_another_unreadable_one_is_said_so_and_never_saved_over(
+    make_project,
+):
+    # A 17 MB `.tierscope.yaml` (past the 1 MiB every reader allows) was shown as "does
+    # not exist yet; saving creates it".
+    root = make_project({"docs/guide.md": "# Guide\n"}, name="harbor")
+    config = root / ".tierscope.yaml"
+    config.write_text("qmd_context:\n  default_budget: 1500\n" + "# padding\n" * 200_000)
+    before = config.read_bytes()
+    app = TierscopeApp(Project(root), views=VIEWS_SHOWN)
+    async with app.run_test(size=NARROW) as pilot:
+        screen = await open_config(pilot)
+        await type_into(pilot, field(screen, "default_budget").control, "3000")
+        await settle(pilot)
+        status = str(screen.query_one("#config-status", Static).visual)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        told = [notification.message for notification in app._notifications]
+    assert "cannot be read" in status and "larger than 1 MiB" in status, status
+    assert "does not exist" not in status
+    assert any("not saved" in message.lower() for message in told), told
+    assert config.read_bytes() == before
+
+
+async def test_a_project_config_linked_out_of_the_project_is_not_shown_nor_saved_over(
+    make_project, tmp_path
+):
+    # Queries use defaults for a `.tierscope.yaml` that links out of the project, unread;
+    # the Config view read it through the link and showed the outside file's text.
+    outside = tmp_path / "outside.yaml"
+    outside.write_text("qmd_context:\n  default_budget: 777  # SECRET-OUTSIDE\n")
+    root = make_project({"docs/guide.md": "# Guide\n"}, name="harbor")
+    (root / ".tierscope.yaml").symlink_to(outside)
+    app = TierscopeApp(Project(root), views=VIEWS_SHOWN)
+    async with app.run_test(size=NARROW) as pilot:
+        screen = await open_config(pilot)
+        await settle(pilot)
+        status = str(screen.query_one("#config-status", Static).visual)
+        editor_text = screen.query_one(YamlEditor).text
+    assert "SECRET" not in editor_text and "777" not in editor_text
+    assert "cannot be read (a symbolic link out of the project)" in status, status
+    assert outside.read_text().endswith("SECRET-OUTSIDE\n")

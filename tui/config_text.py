@@ -10,7 +10,7 @@ from pathlib import Path
 
 from tierscope.api import Project
 from tierscope.config.document import ConfigDocument
-from tierscope.config.loader import PROJECT_CONFIG_NAMES
+from tierscope.config.loader import PROJECT_CONFIG_NAMES, read_config_bytes
 from tierscope.config.model import ConfigProblem
 
 EDITOR_LINE = re.compile(r"\bline (\d+)")
@@ -21,6 +21,16 @@ def config_target(engine: Project) -> Path:
     saving creates (the first name config discovery looks for)."""
     path = engine.config.source.path
     return path if path is not None else engine.root / PROJECT_CONFIG_NAMES[0]
+
+
+def disk_text(path: Path, root: Path | None = None) -> str | None:
+    """The file's text on disk now, read as every reader of a config reads it (a regular
+    file of at most 1 MiB, opened without waiting on a FIFO; with the project's `root`,
+    not its own file linking out of it); None when there is none or it cannot be read."""
+    try:
+        return read_config_bytes(path, root).decode("utf-8", "surrogateescape")
+    except OSError:
+        return None
 
 
 def changed_lines(before: str, after: str) -> int:

@@ -132,7 +132,7 @@ def _show(args: argparse.Namespace, root: Path) -> int:
     for warning in prepared.warnings:
         _warn(warning)
     explicit = [name for name in ("scope", "budget", "timeout") if getattr(args, name) is not None]
-    provenance = effective_settings(project.config, prepared.request, explicit=explicit)
+    provenance = effective_settings(project.config, prepared.request, explicit=explicit, root=root)
     config = project.config
     if args.json:
         document = {
@@ -195,7 +195,7 @@ def _validate(source: ConfigSource, root: Path) -> int:
         print(f"{source.reason}: nothing to validate")
         return 0
     try:
-        text = read_config_text(source.path)
+        text = read_config_text(source.path, root)
     except FileNotFoundError:
         print(_printable(f"{source.path}: error: file not found ({source.reason})"))
         return 1

@@ -62,12 +62,13 @@ class ConfigDocument:
         self._read: tuple[str, object] | None = None  # (text, section_data of it), last read
 
     @classmethod
-    def load(cls, path: str | Path) -> ConfigDocument:
-        """Read `path` (a regular file of at most 1 MiB). An absent file is an empty
-        document that creates the file on save. Other read failures raise OSError."""
+    def load(cls, path: str | Path, root: Path | None = None) -> ConfigDocument:
+        """Read `path` (a regular file of at most 1 MiB; with the project's `root`, not
+        its own file linking out of it). An absent file is an empty document that
+        creates the file on save. Other read failures raise OSError."""
         path = Path(path)
         try:
-            data = read_config_bytes(path)
+            data = read_config_bytes(path, root)
         except FileNotFoundError:
             return cls(path, "", None)
         # surrogateescape keeps undecodable bytes, so saving never rewrites them.

@@ -40,13 +40,26 @@ def _absolute(value: str, base: Path) -> Path:
 
 
 class ConfigRefused(OSError):
-    """A config file that is not read at all: too large, or not a regular file."""
+    """A config file that is not read at all: too large, not a regular file, or the
+    project's own file linking out of the project."""
 
 
-def read_config_bytes(path: Path) -> bytes:
+LINKED_OUT = "a symbolic link out of the project"
+
+
+def links_out(path: Path, root: Path) -> bool:
+    """Whether `path`, a config file in the project's root, is a symbolic link to a file
+    outside the project: not the project's to read (its values would be echoed)."""
+    return path.parent == root and not is_inside(path.resolve(), root.resolve())
+
+
+def read_config_bytes(path: Path, root: Path | None = None) -> bytes:
     """The bytes of a config file, read within bounds: a regular file (a FIFO would block
     the query) of at most MAX_CONFIG_BYTES (a huge file costs seconds and gigabytes to
-    parse). Raises FileNotFoundError, ConfigRefused, or OSError for a failed read."""
+    parse); with the project's `root`, not its own file linking out of it (links_out).
+    Raises FileNotFoundError, ConfigRefused, or OSError for a failed read."""
+    if root is not None and links_out(path, root):
+        raise ConfigRefused(errno.EACCES, LINKED_OUT)
     descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     try:
         info = os.fstat(descriptor)
@@ -64,9 +77,9 @@ def read_config_bytes(path: Path) -> bytes:
     return data
 
 
-def read_config_text(path: Path) -> str:
+def read_config_text(path: Path, root: Path | None = None) -> str:
     """`read_config_bytes` decoded as the loader reads it (UTF-8, bad bytes replaced)."""
-    return read_config_bytes(path).decode("utf-8", errors="replace")
+    return read_config_bytes(path, root).decode("utf-8", errors="replace")
 
 
 def unreadable_reason(exc: OSError) -> str:
@@ -82,12 +95,8 @@ def load_config(root: Path, explicit: str | None = None) -> Config:
     source = discover_config(root, explicit)
     if source.path is None:
         return Config(source=source)
-    if source.path.parent == root and not is_inside(source.path.resolve(), root.resolve()):
-        # The project's own config file is a link out of the project: the file it names is
-        # not the project's to show (its values would be echoed in the warnings).
-        problem = ConfigProblem(
-            "a symbolic link out of the project; not read; using defaults", str(source.path)
-        )
+    if links_out(source.path, root):
+        problem = ConfigProblem(f"{LINKED_OUT}; not read; using defaults", str(source.path))
         return Config(source=source, problems=(problem,))
     try:
         text = read_config_text(source.path)

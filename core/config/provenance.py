@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..models import QueryRequest
 from .loader import SECTION, read_config_text
@@ -40,14 +41,15 @@ class Provenance:
     settings: tuple[EffectiveSetting, ...]
 
 
-def key_lines(config: Config) -> dict[str, int]:
-    """`qmd_context.a.b` -> line, for every key in the config's file ({} without one).
-    Only the section is converted: aliases elsewhere in a shared file are not ours."""
+def key_lines(config: Config, root: Path | None = None) -> dict[str, int]:
+    """`qmd_context.a.b` -> line, for every key in the config's file ({} without one, or
+    when the file is not read: with the project's `root`, one linking out of it). Only
+    the section is converted: aliases elsewhere in a shared file are not ours."""
     path = config.source.path
     if path is None:
         return {}
     try:
-        return load_located(read_config_text(path), only_key=SECTION).lines
+        return load_located(read_config_text(path, root), only_key=SECTION).lines
     except (OSError, YamlSyntaxError):
         return {}
 
@@ -58,11 +60,13 @@ def effective_settings(
     *,
     explicit: Collection[str] = (),
     lines: Mapping[str, int] | None = None,
+    root: Path | None = None,
 ) -> Provenance:
     """Every setting of `request` (resolved from `config`) and of `config`, each with
     its origin. `explicit` names the request fields given as flags (scope, budget,
-    timeout); `lines` are the file's key lines (read from its file when not given)."""
-    explainer = _Explainer(config, key_lines(config) if lines is None else lines)
+    timeout); `lines` are the file's key lines (read from its file when not given, as
+    key_lines reads it for the project's `root`)."""
+    explainer = _Explainer(config, key_lines(config, root) if lines is None else lines)
     override = config.skill_override(request.skill)
     override_name = explainer.override_name(override)
     settings = [

@@ -27,9 +27,15 @@ from tierscope.config.edit_errors import ConfigEditError
 from tierscope.config.loader import parse_config
 from tierscope.config.model import Config, ConfigProblem, ConfigSource
 from tierscope.config.validate import validate
-from tierscope.debugging import report_exception
 
-from ..config_text import changed_lines, config_target, in_file_lines, plural, with_section_text
+from ..config_text import (
+    changed_lines,
+    config_target,
+    disk_text,
+    in_file_lines,
+    plural,
+    with_section_text,
+)
 from ..widgets.config_form import ConfigForm
 from ..widgets.config_preview import PreviewPanel
 from ..widgets.config_problems import ProblemList
@@ -69,6 +75,8 @@ class ConfigScreen(ConfigPreviewing, ConfigSaving, ViewScreen):
         self.problems: list[ConfigProblem] = []
         self.editor_problem: ConfigProblem | None = None
         self.broken: ConfigEditError | None = None  # the file itself is not valid YAML
+        # Why the file could not be read (too large, not a regular file): never saved over.
+        self.unreadable: str | None = None
         self.edited: Config = engine.config
         self._groups: dict[str, object] = {}  # file_value's reading of the current text
         self._groups_text: str | None = None
@@ -109,11 +117,13 @@ class ConfigScreen(ConfigPreviewing, ConfigSaving, ViewScreen):
 
     def load(self) -> None:
         """Read the file again; edits not saved are dropped."""
+        self.unreadable = None
         try:
-            self.document = ConfigDocument.load(self.path)
+            self.document = ConfigDocument.load(self.path, self.engine.root)
         except OSError as exc:
             self.document = ConfigDocument.from_text("", self.path)
-            self.notify(f"cannot read {self.path}: {exc.strerror}", severity="error")
+            self.unreadable = exc.strerror or str(exc)
+            self.notify(f"cannot read {self.path}: {self.unreadable}", severity="error")
         self.loaded_text = self.document.text
         self.editor_problem = None
         self.baseline = self._validate()
@@ -137,13 +147,7 @@ class ConfigScreen(ConfigPreviewing, ConfigSaving, ViewScreen):
         return validate(self.document, self.engine.root)
 
     def _disk_text(self) -> str | None:
-        try:
-            return self.path.read_bytes().decode("utf-8", "surrogateescape")
-        except FileNotFoundError:
-            return None
-        except OSError:
-            report_exception(f"cannot read {self.path}", also=self.log.error)
-            return None
+        return disk_text(self.path, self.engine.root)
 
     def file_value(self, key: str) -> object:
         """The file's value at a dotted key under qmd_context; NOT_SET when absent."""
@@ -215,7 +219,9 @@ class ConfigScreen(ConfigPreviewing, ConfigSaving, ViewScreen):
         held = self.held_text()
         unsaved = held != self.loaded_text
         parts: list[str | tuple[str, str]] = [(name, "bold")]
-        if self.broken is not None:
+        if self.unreadable is not None:
+            parts.append((f"  cannot be read ({self.unreadable}); not saved over", "$error"))
+        elif self.broken is not None:
             parts.append(
                 (
                     f"  not valid YAML ({self.broken}); fix it in a text editor — it is "

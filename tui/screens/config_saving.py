@@ -34,6 +34,7 @@ class ConfigSaving(ScreenPart):
     problems: list[ConfigProblem]
     editor_problem: ConfigProblem | None
     broken: ConfigEditError | None
+    unreadable: str | None
     load: Callable[[], None]
     redraw: Callable[[], None]
     _validate: Callable[[], list[ConfigProblem]]
@@ -71,6 +72,12 @@ class ConfigSaving(ScreenPart):
     def _can_save(self) -> bool:
         """Whether the edits can be saved as they are; when not, the user is told why."""
         name = short_path(self.path, self.engine.root)
+        if self.unreadable is not None:
+            self.notify(
+                f"Not saved: {name} cannot be read ({self.unreadable}), so it is not written over.",
+                severity="error",
+            )
+            return False
         if self.broken is not None:
             self.notify(f"{name} is not valid YAML; nothing to save.", severity="error")
             return False
