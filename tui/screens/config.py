@@ -75,7 +75,8 @@ class ConfigScreen(ConfigPreviewing, ConfigSaving, ViewScreen):
         self.problems: list[ConfigProblem] = []
         self.editor_problem: ConfigProblem | None = None
         self.broken: ConfigEditError | None = None  # the file itself is not valid YAML
-        # Why the file could not be read (too large, not a regular file): never saved over.
+        # Why the file was not read (too large, not a regular file, a link out of the
+        # project): it is never saved over.
         self.unreadable: str | None = None
         self.edited: Config = engine.config
         self._groups: dict[str, object] = {}  # file_value's reading of the current text
