@@ -366,3 +366,24 @@ def test_machine_data_wanted_is_not_reported_as_left_out(capsys, project):
     (project / "queries.tsv").write_text("retry backoff\tdocs/retry.json\tdocs\n")
     _, out, _ = run_eval(capsys, project, "--json")
     assert json.loads(out)["problems"] == []
+
+
+def test_file_names_in_the_misses_are_printed_with_their_control_characters_escaped(
+    capsys, make_project
+):
+    # The misses list printed the project's file names as they were: one named with
+    # `ESC [2J` cleared the terminal, and one holding a newline broke the list's line.
+    root = make_project(
+        {
+            "docs/x\x1b[2Jy.md": "# Budget\n\nThe token budget is cut here.\n",
+            "docs/new\nline.md": "# Budget\n\nAnother token budget note.\n",
+            "docs/other.md": "# Other\n\nNothing.\n",
+        }
+    )
+    (root / "queries.tsv").write_text("token budget\tdocs/other.md\n")
+    _code, out, _err = run_eval(capsys, root, "--tiers", "grep")
+    assert "\x1b" not in out
+    assert "docs/x\\x1b[2Jy.md" in out and "docs/new\\nline.md" in out
+    _code, out, _err = run_eval(capsys, root, "--tiers", "grep", "--json")
+    assert "\x1b" not in out
+    assert json.loads(out)["queries"][0]["sources"][0].startswith("docs/")

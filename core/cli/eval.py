@@ -40,12 +40,12 @@ def run(args: argparse.Namespace) -> int:
     from tierscope.evaluation.queryset import QuerySetError, read_query_set
     from tierscope.evaluation.report import render_report, report_dict
     from tierscope.evaluation.runner import evaluate
-    from tierscope.terminal import printable
+    from tierscope.terminal import json_for_terminal, printable
 
     try:
         queries = read_query_set(Path(args.queries))
     except QuerySetError as exc:
-        print(f"tierscope: {exc}", file=sys.stderr)
+        print(f"tierscope: {printable(str(exc))}", file=sys.stderr)
         return 2
     if args.scope:
         queries = [q for q in queries if q.scope in (None, args.scope)]
@@ -58,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
     project = Project(args.root, args.config)
     unknown = sorted({q.scope for q in queries if q.scope and q.scope not in project.config.scopes})
     if unknown:
-        print(f"tierscope: unknown scopes in the query set: {', '.join(unknown)}", file=sys.stderr)
+        named = printable(", ".join(unknown))
+        print(f"tierscope: unknown scopes in the query set: {named}", file=sys.stderr)
         return 2
     interactive = sys.stderr.isatty()
 
@@ -77,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         more = len(report.problems) - MAX_PROBLEMS_SHOWN
         print(f"tierscope: ... and {more} more problems in the query set", file=sys.stderr)
     if args.json:
-        print(json.dumps(report_dict(report), indent=2, ensure_ascii=False))
+        print(json_for_terminal(json.dumps(report_dict(report), indent=2, ensure_ascii=False)))
     else:
         print(render_report(report, args.misses))
     return 0

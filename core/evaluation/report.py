@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..models import shown_line_ranges
+from ..terminal import printable
 from .metrics import QueryEvaluation, RankedHit, Summary
 from .passage_words import WordsHeld, words_held
 from .queryset import SHORT_QUERY_WORDS
@@ -64,7 +65,7 @@ def _misses(report: EvaluationReport, limit: int | None) -> list[str]:
     def detail(evaluation: QueryEvaluation) -> str:
         query = evaluation.query
         rank = evaluation.ladder.rank_of(query.expected)
-        got = ", ".join(h.source for h in evaluation.ladder.hits[:MISS_TOP]) or "nothing"
+        got = ", ".join(printable(h.source) for h in evaluation.ladder.hits[:MISS_TOP]) or "nothing"
         tier = evaluation.tiers.get(evaluation.served_by or "")
         tier_rank = tier.rank_of(query.expected) if tier is not None else None
         if rank:
@@ -76,7 +77,8 @@ def _misses(report: EvaluationReport, limit: int | None) -> list[str]:
             )
         else:
             where = "not in top 10"
-        return f"expected {' | '.join(query.expected)}: {where}; got {got}"
+        expected = " | ".join(printable(path) for path in query.expected)
+        return f"expected {expected}: {where}; got {got}"
 
     found = report.misses()
     title = f"misses ({len(found)}: the expected file was not first):"
@@ -94,7 +96,7 @@ def _passage_misses(report: EvaluationReport, limit: int | None) -> list[str]:
         words = held[evaluation.query.line]
         assert words is not None
         return (
-            f"{hit.source} {served} served; passage {evaluation.query.passage[:80]!r}"
+            f"{printable(hit.source)} {served} served; passage {evaluation.query.passage[:80]!r}"
             f"\n      query terms in the passage: {_words(words.passage)};"
             f" in the lines served: {_words(words.served)}"
         )
