@@ -1,4 +1,9 @@
-"""The headless command that prints what the workbench shows: `tierscope query ...`."""
+"""The headless command that prints what the workbench shows: `tierscope query ...`.
+
+A query replayed from a trajectory log is untrusted: it may hold escape sequences and
+newlines. An argument holding any character that is not printable is written in ANSI-C
+quoting (`$'drain\x1b[2J'`: bash, zsh, ksh), so the line shown and copied carries none
+raw, and the shell reads back exactly the query."""
 
 from __future__ import annotations
 
@@ -33,4 +38,23 @@ def command_line(options: QueryOptions, root: Path, cwd: Path | None = None) -> 
     if options.refresh:
         argv.append("--refresh")
     argv.append("--json")
-    return shlex.join(argv)
+    return " ".join(shell_quoted(arg) for arg in argv)
+
+
+_NAMED = {"\\": "\\\\", "'": "\\'", "\n": "\\n", "\t": "\\t"}
+
+
+def shell_quoted(arg: str) -> str:
+    """`arg` as a shell reads it back: shlex.quote when every character is printable,
+    else ANSI-C quoting, a character that is not printable written as its UTF-8 bytes."""
+    if all(char == " " or char.isprintable() for char in arg):
+        return shlex.quote(arg)
+    return "$'" + "".join(_escaped(char) for char in arg) + "'"
+
+
+def _escaped(char: str) -> str:
+    if char in _NAMED:
+        return _NAMED[char]
+    if char == " " or char.isprintable():
+        return char
+    return "".join(f"\\x{byte:02x}" for byte in char.encode("utf-8", "surrogatepass"))
