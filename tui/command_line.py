@@ -47,7 +47,7 @@ _NAMED = {"\\": "\\\\", "'": "\\'", "\n": "\\n", "\t": "\\t"}
 def shell_quoted(arg: str) -> str:
     """`arg` as a shell reads it back: shlex.quote when every character is printable,
     else ANSI-C quoting, a character that is not printable written as its UTF-8 bytes."""
-    if all(char == " " or char.isprintable() for char in arg):
+    if arg.isprintable():
         return shlex.quote(arg)
     return "$'" + "".join(_escaped(char) for char in arg) + "'"
 
@@ -55,6 +55,6 @@ def shell_quoted(arg: str) -> str:
 def _escaped(char: str) -> str:
     if char in _NAMED:
         return _NAMED[char]
-    if char == " " or char.isprintable():
+    if char.isprintable():
         return char
     return "".join(f"\\x{byte:02x}" for byte in char.encode("utf-8", "surrogatepass"))
