@@ -235,3 +235,14 @@ def test_the_listing_escapes_control_characters_written_by_a_skill(project, cli)
     assert code == 0
     assert "\x1b" not in out and "\x07" not in out
     assert "line one \\x1b[2J" in out and "line two\\x07" in out
+
+
+def test_the_json_listing_escapes_the_controls_json_leaves_raw(project, cli):
+    # JSON escapes C0 controls itself; a C1 control (a terminal may read U+009B as CSI)
+    # and a bidi override passed through `read --json` raw, as `query --json` never lets
+    # them (json_for_terminal).
+    cli("write", "--type", "discovery", "--content", "csi \x9b2J and \u202eevil")
+    code, out, _ = cli("read", "--json")
+    assert code == 0
+    assert "\x9b" not in out and "\u202e" not in out
+    assert json.loads(out)["entries"][0]["content"] == "csi \x9b2J and \u202eevil"

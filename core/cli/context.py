@@ -210,7 +210,9 @@ def _content(args: argparse.Namespace) -> str:
 
 
 def _print_json(data: object) -> None:
-    print(json.dumps(data, ensure_ascii=False))
+    from tierscope.terminal import json_for_terminal
+
+    print(json_for_terminal(json.dumps(data, ensure_ascii=False)))
 
 
 def _print_listing(result: ReadResult, filters: ReadFilters) -> None:
