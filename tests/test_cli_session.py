@@ -134,3 +134,13 @@ def test_logged_text_is_escaped_on_the_terminal(capsys, project):
     out = run(capsys, project, "session", "show", "s1")[1]
     assert "\x1b" not in out and "\x07" not in out
     assert "retry \\x1b]0;owned\\x07policy" in out
+
+
+def test_a_log_folder_named_with_escape_sequences_is_printed_escaped(capsys, make_project):
+    # The folder comes from the config (untrusted): "no sessions in <it>" printed it raw.
+    root = make_project(
+        {".tierscope.yaml": 'qmd_context:\n  trajectory:\n    dir: "logs/\\e[2Jx"\n'}
+    )
+    code, out, _ = run(capsys, root, "session", "list")
+    assert code == 0 and "\x1b" not in out
+    assert out.rstrip().endswith("logs/\\x1b[2Jx")

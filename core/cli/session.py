@@ -105,7 +105,7 @@ def _list(args: argparse.Namespace) -> int:
         _print_json(rows)
         return 0
     if not rows:
-        print(f"no sessions in {log_dir}")
+        print(f"no sessions in {_printable(str(log_dir))}")
         return 0
     header = ("session", "queries", "tokens", "accumulated", "repeats", "saved", "last", "over")
     table = [
