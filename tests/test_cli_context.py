@@ -246,3 +246,15 @@ def test_the_json_listing_escapes_the_controls_json_leaves_raw(project, cli):
     assert code == 0
     assert "\x9b" not in out and "\u202e" not in out
     assert json.loads(out)["entries"][0]["content"] == "csi \x9b2J and \u202eevil"
+
+
+def test_a_config_problem_is_printed_escaped(capsys, make_project):
+    # `context` printed the config's problems raw; one names the file, whose folder a
+    # project may name with escape sequences.
+    root = make_project(
+        {".tierscope.yaml": "qmd_context:\n  default_budget: -1\n"}, name="proj\x1b[2Jx"
+    )
+    main(["--root", str(root), "context", "read"])
+    err = capsys.readouterr().err
+    assert "default_budget" in err
+    assert "\x1b" not in err and "proj\\x1b[2Jx" in err

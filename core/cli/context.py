@@ -188,7 +188,9 @@ def _project(args: argparse.Namespace) -> tuple[Path, Path]:
     config = load_config(root, getattr(args, "config", None))
     for problem in config.problems:
         if problem.severity == "error":
-            print(f"tierscope: config {problem}", file=sys.stderr)
+            from tierscope.terminal import printable
+
+            print(f"tierscope: config {printable(str(problem))}", file=sys.stderr)
     return root, store_path(root, config)
 
 
