@@ -885,3 +885,30 @@ async def test_a_project_config_linked_out_of_the_project_is_not_shown_nor_saved
     assert "SECRET" not in editor_text and "777" not in editor_text
     assert "cannot be read (a symbolic link out of the project)" in status, status
     assert outside.read_text().endswith("SECRET-OUTSIDE\n")
+
+
+async def test_an_unreadable_config_file_is_reported_once_not_at_every_return_to_the_view(
+    make_project,
+):
+    # The Config view read a FIFO config again at each return to it, and said "cannot
+    # read" each time; once the file is gone, it is a file saving creates.
+    root = make_project({"docs/guide.md": "# Guide\n"}, name="harbor")
+    fifo = root / ".tierscope.yaml"
+    os.mkfifo(fifo)
+    app = TierscopeApp(Project(root), views=VIEWS_SHOWN)
+    async with app.run_test(size=NARROW) as pilot:
+        screen = await open_config(pilot)
+        for _ in range(2):
+            await pilot.press("f2")
+            await pilot.pause()
+            await pilot.press("f4")
+            await settle(pilot)
+        told = [n.message for n in app._notifications if "cannot read" in n.message]
+        fifo.unlink()
+        await pilot.press("f2")
+        await pilot.pause()
+        await pilot.press("f4")
+        await settle(pilot)
+        status = str(screen.query_one("#config-status", Static).visual)
+    assert len(told) == 1, told
+    assert "does not exist yet" in status, status

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
+from os.path import lexists
 from typing import ClassVar
 
 from textual import on
@@ -106,8 +107,11 @@ class ConfigScreen(ConfigPreviewing, ConfigSaving, ViewScreen):
         self.load()
 
     def on_screen_resume(self) -> None:
-        # Shown again: pick up a change made on disk meanwhile, unless there are edits.
-        if self.unsaved_changes() is None and self._disk_text() != self.document.text:
+        # Shown again: pick up a change made on disk meanwhile, unless there are edits. A
+        # file still there and still unread reads as None: nothing changed.
+        on_disk = self._disk_text()
+        still_unread = on_disk is None and self.unreadable is not None and lexists(self.path)
+        if self.unsaved_changes() is None and on_disk != self.document.text and not still_unread:
             self.load()
         query_view = getattr(self.app, "view_screens", {}).get("query")
         options = getattr(query_view, "options", None)
